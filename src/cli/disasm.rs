@@ -1,0 +1,161 @@
+//! `geneu disasm`: a binary (or `.expected`-style hex) to Mesa's text.
+//!
+//! Exit status: 0 when every word decodes (and, with `--check`, passes
+//! validation); 1 when some word does not decode or breaks a rule; 2 for
+//! unreadable or malformed input, including truncated binary input (the
+//! complete words before the cut are still printed).
+
+use std::fmt::Write as _;
+use std::io::{Read, Write as _};
+use std::process::ExitCode;
+
+use geneu::text::program::{Program, TextOptions};
+use geneu::{Platform, Word};
+use serde_json::{json, Value};
+
+use super::{parse_words, CliError};
+
+/// Reads the whole input: a file, or stdin for `-` or no path.
+fn read_input(path: Option<&str>) -> Result<Vec<u8>, CliError> {
+    let mut buf = Vec::new();
+    match path {
+        None | Some("-") => {
+            std::io::stdin().read_to_end(&mut buf)?;
+        }
+        Some(p) => {
+            buf = std::fs::read(p).map_err(|e| CliError::Io(std::io::Error::new(e.kind(), format!("{p}: {e}"))))?;
+        }
+    }
+    Ok(buf)
+}
+
+/// Hex text, one or more words per line, in either form `fields` accepts
+/// (16 bytes in memory order, or four `0x` dwords). Blank lines and lines
+/// starting with `#` or `//` are skipped.
+fn parse_hex(text: &[u8]) -> Result<Vec<u8>, CliError> {
+    let text =
+        std::str::from_utf8(text).map_err(|_| CliError::Hex("input is not text; drop --hex for binary".into()))?;
+    let mut bytes = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') || t.starts_with("//") {
+            continue;
+        }
+        let words = parse_words(&[t.to_string()]).map_err(|e| match e {
+            CliError::Hex(m) => CliError::Hex(format!("line {}: {m}", n + 1)),
+            e => e,
+        })?;
+        bytes.extend(words.iter().flat_map(|w: &Word| w.to_bytes()));
+    }
+    Ok(bytes)
+}
+
+fn hex_bytes(w: Word) -> String {
+    let mut s = String::with_capacity(48);
+    for (k, b) in w.to_bytes().iter().enumerate() {
+        if k > 0 {
+            s.push(' ');
+        }
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+fn json_doc(prog: &Program, check: bool) -> (Value, bool) {
+    let p = prog.platform();
+    let mut bad = false;
+    let insts: Vec<Value> = prog
+        .entries()
+        .map(|e| {
+            let (text, error, violations) = match (prog.disasm(&e), e.inst) {
+                (Some(d), Ok(i)) => {
+                    let v: Vec<Value> = if check {
+                        geneu::validate::validate(p, i)
+                            .err()
+                            .map(|vs| {
+                                vs.0.iter()
+                                    .map(|v| {
+                                        json!({
+                                            "rule": v.rule,
+                                            "operand": v.operand.to_string(),
+                                            "message": v.message,
+                                            "source": v.source,
+                                        })
+                                    })
+                                    .collect()
+                            })
+                            .unwrap_or_default()
+                    } else {
+                        Vec::new()
+                    };
+                    bad |= !v.is_empty();
+                    (Value::String(d.to_string()), Value::Null, v)
+                }
+                (_, Err(err)) => {
+                    bad = true;
+                    (Value::Null, Value::String(err.to_string()), Vec::new())
+                }
+                (None, Ok(_)) => (Value::Null, Value::Null, Vec::new()),
+            };
+            json!({
+                "offset": e.offset,
+                "bytes": hex_bytes(e.word),
+                "label": e.label.map(|n| format!("LABEL{n}")),
+                "text": text,
+                "error": error,
+                "violations": violations,
+            })
+        })
+        .collect();
+    let labels: Vec<Value> = prog
+        .labels()
+        .iter()
+        .map(|(offset, n)| json!({"name": format!("LABEL{n}"), "offset": offset}))
+        .collect();
+    (
+        json!({
+            "platform": p.name(),
+            "instructions": insts,
+            "labels": labels,
+            "trailing_bytes": prog.trailing_bytes(),
+        }),
+        bad,
+    )
+}
+
+/// Runs `disasm`.
+pub fn disasm(p: Platform, path: Option<&str>, hex: bool, json: bool, check: bool) -> Result<ExitCode, CliError> {
+    let input = read_input(path)?;
+    let bytes = if hex { parse_hex(&input)? } else { input };
+    let prog = Program::decode(p, &bytes);
+    let (out, bad) = if json {
+        let (v, bad) = json_doc(&prog, check);
+        let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+        s.push('\n');
+        (s, bad)
+    } else {
+        let mut s = String::with_capacity(prog.len() * 96);
+        let sum = prog
+            .write_text(&mut s, &TextOptions::with_check(check))
+            .map_err(|_| CliError::Hex("formatting failed".into()))?;
+        (s, sum.undecodable > 0 || sum.invalid > 0)
+    };
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        r => r?,
+    }
+    if prog.trailing_bytes() != 0 {
+        return Err(CliError::Io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "truncated input: {} byte(s) after the last complete 16-byte word at offset {:#x}; \
+                 the {} complete word(s) before it were disassembled",
+                prog.trailing_bytes(),
+                prog.byte_len(),
+                prog.len()
+            ),
+        )));
+    }
+    Ok(if bad { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,84 @@
+//! Command implementations shared by the `geneu` binary.
+
+pub mod disasm;
+pub mod fields;
+
+use geneu::Word;
+
+/// A command-line failure, printed as `geneu: <message>`.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Hex input that is neither 16 bytes nor four dwords per word.
+    #[error("bad hex input: {0}")]
+    Hex(String),
+    /// Reading or writing failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// A name or option that does not exist.
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// Writes `text` to standard output. A reader that closed the pipe early
+/// (`geneu … | head`) is not an error.
+pub fn emit(text: &str) -> Result<(), CliError> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Io(e)),
+        _ => Ok(()),
+    }
+}
+
+/// Parses words given as 16 two-digit hex bytes each (memory order, the
+/// `.expected` form) or as four `0x`-prefixed 32-bit dwords each (DW0
+/// first). Tokens may be split across arguments or joined by spaces.
+pub fn parse_words(args: &[String]) -> Result<Vec<Word>, CliError> {
+    let tokens: Vec<&str> = args
+        .iter()
+        .flat_map(|a| a.split(|c: char| c.is_whitespace() || c == ','))
+        .filter(|t| !t.is_empty())
+        .collect();
+    if tokens.is_empty() {
+        return Err(CliError::Hex("no words given".into()));
+    }
+    if tokens.iter().all(|t| t.starts_with("0x") || t.starts_with("0X")) {
+        if tokens.len() % 4 != 0 {
+            return Err(CliError::Hex(format!(
+                "{} dwords given; a word is 4 dwords",
+                tokens.len()
+            )));
+        }
+        let mut d = Vec::with_capacity(tokens.len());
+        for t in &tokens {
+            let v = u32::from_str_radix(&t[2..], 16)
+                .map_err(|_| CliError::Hex(format!("`{t}` is not a 32-bit hex dword")))?;
+            d.push(v);
+        }
+        return Ok(d
+            .chunks_exact(4)
+            .map(|c| Word::from_dwords([c[0], c[1], c[2], c[3]]))
+            .collect());
+    }
+    if tokens.len() % 16 != 0 {
+        return Err(CliError::Hex(format!(
+            "{} bytes given; a word is 16 bytes",
+            tokens.len()
+        )));
+    }
+    let mut bytes = Vec::with_capacity(tokens.len());
+    for t in &tokens {
+        if t.len() != 2 {
+            return Err(CliError::Hex(format!("`{t}` is not a two-digit hex byte")));
+        }
+        bytes.push(u8::from_str_radix(t, 16).map_err(|_| CliError::Hex(format!("`{t}` is not a hex byte")))?);
+    }
+    Ok(bytes
+        .chunks_exact(16)
+        .map(|c| {
+            let mut a = [0u8; 16];
+            a.copy_from_slice(c);
+            Word::from_bytes(a)
+        })
+        .collect())
+}

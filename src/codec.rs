@@ -1,0 +1,716 @@
+//! The codec: [`Instruction`] ⇄ 128-bit word, per platform, lossless.
+//!
+//! Every bit the hardware defines is decoded into the model, so
+//! `encode(decode(w)) == w` for every word that decodes. Reserved bits
+//! and undefined encodings are refused with the field and bits named.
+//!
+//! Layout of the immediate payload [`Instruction::imm`]:
+//! - a 32-bit immediate (src0 or src1): DW3 in the low 32 bits;
+//! - Gen8, src0 immediate of 32 bits: bits 95:64 that are not src1's file
+//!   and type go in the high 32 bits (normally zero);
+//! - Gen8, src0 immediate of 64 bits: the value, bits 127:64;
+//! - Gen8 branches: JIP (DW3) low, UIP (DW2) high; Gen7/7.5 branches: DW3
+//!   (JIP in bits 15:0, UIP in 31:16);
+//! - register src1: DW3's bits above src1's fields (EOT of a SEND whose
+//!   descriptor is in a register).
+
+use crate::error::{DecodeError, EncodeError};
+use crate::model::*;
+use crate::word::fields::{gen7_3src, gen7_native, gen8_3src, gen8_native};
+use crate::word::{FieldError, FieldInfo, Word};
+
+/// Decodes a 16-byte instruction as stored in memory.
+pub fn decode(p: Platform, bytes: &[u8; 16]) -> Result<Instruction, DecodeError> {
+    decode_word(p, Word::from_bytes(*bytes))
+}
+
+/// Decodes a slice that must be exactly 16 bytes long.
+pub fn decode_slice(p: Platform, bytes: &[u8]) -> Result<Instruction, DecodeError> {
+    let arr: &[u8; 16] = bytes.try_into().map_err(|_| DecodeError::Length(bytes.len()))?;
+    decode(p, arr)
+}
+
+/// Decodes a word.
+pub fn decode_word(p: Platform, w: Word) -> Result<Instruction, DecodeError> {
+    if p.is_gen8() {
+        gen8::decode(p, &w)
+    } else {
+        gen7::decode(p, &w)
+    }
+}
+
+/// Encodes an instruction after validating it against every hardware rule
+/// of the platform ([`crate::validate`]).
+pub fn encode(p: Platform, inst: &Instruction) -> Result<[u8; 16], EncodeError> {
+    crate::validate::validate(p, inst).map_err(EncodeError::Invalid)?;
+    encode_unchecked(p, inst)
+}
+
+/// Encodes an instruction without checking hardware rules: only what the
+/// platform cannot express at all is refused. For bring-up experiments.
+pub fn encode_unchecked(p: Platform, inst: &Instruction) -> Result<[u8; 16], EncodeError> {
+    encode_word(p, inst).map(Word::to_bytes)
+}
+
+/// Encodes to a [`Word`] without checking hardware rules.
+pub fn encode_word(p: Platform, inst: &Instruction) -> Result<Word, EncodeError> {
+    if !inst.opcode.exists_on(p) {
+        return Err(EncodeError::Opcode {
+            opcode: inst.opcode,
+            platform: p,
+        });
+    }
+    if p.is_gen8() {
+        gen8::encode(p, inst)
+    } else {
+        gen7::encode(p, inst)
+    }
+}
+
+const fn bad(field: &'static FieldInfo, value: u64, reason: &'static str) -> DecodeError {
+    DecodeError::Field { field, value, reason }
+}
+
+const fn unenc(what: &'static str, why: &'static str) -> EncodeError {
+    EncodeError::Unencodable { what, why }
+}
+
+#[inline(always)]
+fn sext(v: u32, bits: u32) -> i16 {
+    let s = 32 - bits;
+    (((v << s) as i32) >> s) as i16
+}
+
+/// The region an align16 source decodes to: `<vstride;4,1>`, the widths
+/// and strides align16 implies. Encoding requires exactly these.
+const A16_WIDTH: u8 = 2;
+const A16_HSTRIDE: u8 = 1;
+/// The region of a 3-source operand without replicate control: `<4;4,1>`.
+const REGION_441: Region = Region {
+    vstride: 3,
+    width: 2,
+    hstride: 1,
+};
+
+/// Generates the native and 3-source codec of one layout. `$n` is the
+/// native table module, `$t` the 3-source one.
+macro_rules! codec {
+    ($n:ident, $t:ident, $gen8:expr) => {
+        use super::*;
+        use $n as n;
+        use $t as t;
+
+        const GEN8: bool = $gen8;
+
+        #[inline(always)]
+        fn file(field: &'static FieldInfo, v: u8) -> Result<RegFile, DecodeError> {
+            match v {
+                0 => Ok(RegFile::Arf),
+                1 => Ok(RegFile::Grf),
+                3 => Ok(RegFile::Imm),
+                _ => Err(bad(field, v as u64, "MRF does not exist on Gen7+")),
+            }
+        }
+
+        #[inline(always)]
+        fn ty(p: Platform, field: &'static FieldInfo, f: RegFile, v: u8) -> Result<Type, DecodeError> {
+            let t = if f == RegFile::Imm { Type::from_imm_hw(p, v) } else { Type::from_reg_hw(p, v) };
+            t.ok_or_else(|| bad(field, v as u64, "reserved type encoding"))
+        }
+
+        #[inline(always)]
+        fn ty_hw(p: Platform, what: &'static str, f: RegFile, t: Type) -> Result<u8, EncodeError> {
+            let v = if f == RegFile::Imm { t.imm_hw(p) } else { t.reg_hw(p) };
+            v.ok_or_else(|| unenc(what, "type has no encoding for this file on this platform"))
+        }
+
+        fn header(p: Platform, w: &Word, three: bool) -> Result<Instruction, DecodeError> {
+            let hw = n::opcode(w);
+            let opcode = Opcode::from_hw(p, hw).ok_or_else(|| bad(&n::OPCODE, hw as u64, "undefined opcode on this platform"))?;
+            let es = n::exec_size(w);
+            let exec_size = ExecSize::from_hw(es).ok_or_else(|| bad(&n::EXEC_SIZE, es as u64, "reserved execution size"))?;
+            let tc = n::thread_control(w);
+            let thread_control =
+                ThreadControl::from_hw(tc).ok_or_else(|| bad(&n::THREAD_CONTROL, tc as u64, "reserved thread control"))?;
+            // Each one-bit field lands on its flag's bit: no branches.
+            let b = |v: u8, f: Controls| -> u16 { (v as u16 & 1) * f.bits() };
+            let (flag, nib) = if three {
+                (FlagReg { nr: t::flag_reg_nr(w), subnr: t::flag_subreg_nr(w) }, t::nib_control(w))
+            } else {
+                (FlagReg { nr: n::flag_reg_nr(w), subnr: n::flag_subreg_nr(w) }, n::nib_control(w))
+            };
+            let c = Controls::from_bits_retain(
+                b(n::mask_control(w), Controls::WE_ALL)
+                    | b(n::acc_wr_control(w), Controls::ACC_WR)
+                    | b(n::saturate(w), Controls::SATURATE)
+                    | b(n::debug_control(w), Controls::BREAKPOINT)
+                    | b(n::cmpt_control(w), Controls::COMPACTED)
+                    | b(n::no_dd_clear(w), Controls::NO_DD_CLEAR)
+                    | b(n::no_dd_check(w), Controls::NO_DD_CHECK)
+                    | b(n::pred_inv(w), Controls::PRED_INV)
+                    | b(nib, Controls::NIB_CTRL),
+            );
+            Ok(Instruction {
+                opcode,
+                exec_size,
+                access_mode: if n::access_mode(w) != 0 { AccessMode::Align16 } else { AccessMode::Align1 },
+                thread_control,
+                qtr_control: n::qtr_control(w),
+                pred_control: n::pred_control(w),
+                cond_modifier: n::cond_modifier(w),
+                controls: c,
+                flag,
+                dst: Dst::null(),
+                src: [Src::ZERO; 3],
+                imm: 0,
+            })
+        }
+
+        fn set_header(w: &mut Word, i: &Instruction, three: bool) -> Result<(), EncodeError> {
+            let c = i.controls;
+            let bit = |f: Controls| c.contains(f) as u8;
+            // Enumerations and flags fit their fields by construction
+            // (opcode numbers are < 128, exec sizes < 8, thread controls < 4).
+            n::or_opcode_unchecked(w, i.opcode.hw());
+            n::or_access_mode_unchecked(w, i.access_mode.hw());
+            n::or_mask_control_unchecked(w, bit(Controls::WE_ALL));
+            n::or_no_dd_clear_unchecked(w, bit(Controls::NO_DD_CLEAR));
+            n::or_no_dd_check_unchecked(w, bit(Controls::NO_DD_CHECK));
+            n::or_thread_control_unchecked(w, i.thread_control.hw());
+            n::or_pred_inv_unchecked(w, bit(Controls::PRED_INV));
+            n::or_exec_size_unchecked(w, i.exec_size.hw());
+            n::or_acc_wr_control_unchecked(w, bit(Controls::ACC_WR));
+            n::or_cmpt_control_unchecked(w, bit(Controls::COMPACTED));
+            n::or_debug_control_unchecked(w, bit(Controls::BREAKPOINT));
+            n::or_saturate_unchecked(w, bit(Controls::SATURATE));
+            // Raw numbers are checked.
+            n::or_qtr_control(w, i.qtr_control)?;
+            n::or_pred_control(w, i.pred_control)?;
+            n::or_cond_modifier(w, i.cond_modifier)?;
+            if three {
+                t::or_nib_control_unchecked(w, bit(Controls::NIB_CTRL));
+                t::or_flag_reg_nr(w, i.flag.nr)?;
+                t::or_flag_subreg_nr(w, i.flag.subnr)?;
+            } else {
+                n::or_nib_control_unchecked(w, bit(Controls::NIB_CTRL));
+                n::or_flag_reg_nr(w, i.flag.nr)?;
+                n::or_flag_subreg_nr(w, i.flag.subnr)?;
+            }
+            Ok(())
+        }
+
+        fn dec_dst(p: Platform, w: &Word, a16: bool) -> Result<Dst, DecodeError> {
+            let f = file(&n::DST_REG_FILE, n::dst_reg_file(w))?;
+            if f == RegFile::Imm {
+                return Err(bad(&n::DST_REG_FILE, 3, "a destination cannot be an immediate"));
+            }
+            let ty = ty(p, &n::DST_REG_TYPE, f, n::dst_reg_type(w))?;
+            let mut d = Dst { file: f, ty, addr: Addr::default(), hstride: n::dst_hstride(w), writemask: WriteMask::XYZW };
+            if n::dst_address_mode(w) == 0 {
+                let nr = n::dst_da_reg_nr(w);
+                if a16 {
+                    d.addr = Addr::Direct { nr, subnr: n::dst_da16_subreg_nr(w) * 16 };
+                    d.writemask = WriteMask::from_bits_truncate(n::da16_writemask(w));
+                } else {
+                    d.addr = Addr::Direct { nr, subnr: n::dst_da1_subreg_nr(w) };
+                }
+            } else if a16 {
+                d.addr = Addr::Indirect { subnr: n::dst_ia_subreg_nr(w), imm: sext((n::dst_ia16_addr_imm(w) as u32) << 4, 10) };
+                d.writemask = WriteMask::from_bits_truncate(n::da16_writemask(w));
+            } else {
+                d.addr = Addr::Indirect { subnr: n::dst_ia_subreg_nr(w), imm: sext(n::dst_ia1_addr_imm(w) as u32, 10) };
+            }
+            Ok(d)
+        }
+
+        fn enc_dst(p: Platform, w: &mut Word, d: &Dst, a16: bool) -> Result<(), EncodeError> {
+            if d.file == RegFile::Imm {
+                return Err(unenc("dst", "a destination cannot be an immediate"));
+            }
+            n::or_dst_reg_file(w, d.file.hw())?;
+            n::or_dst_reg_type(w, ty_hw(p, "dst type", d.file, d.ty)?)?;
+            n::or_dst_hstride(w, d.hstride)?;
+            if !a16 && d.writemask != WriteMask::XYZW {
+                return Err(unenc("dst writemask", "align1 has no write mask"));
+            }
+            match d.addr {
+                Addr::Direct { nr, subnr } => {
+                    n::or_dst_address_mode(w, 0)?;
+                    n::or_dst_da_reg_nr(w, nr)?;
+                    if a16 {
+                        if subnr % 16 != 0 {
+                            return Err(unenc("dst subregister", "align16 subregisters are 16-byte aligned"));
+                        }
+                        n::or_dst_da16_subreg_nr(w, subnr / 16)?;
+                        n::or_da16_writemask(w, d.writemask.bits())?;
+                    } else {
+                        n::or_dst_da1_subreg_nr(w, subnr)?;
+                    }
+                }
+                Addr::Indirect { subnr, imm } => {
+                    n::or_dst_address_mode(w, 1)?;
+                    n::or_dst_ia_subreg_nr(w, subnr)?;
+                    if !(-512..512).contains(&imm) {
+                        return Err(unenc("dst address immediate", "outside -512..511"));
+                    }
+                    let v = (imm as u16) & 0x3ff;
+                    if a16 {
+                        if v & 0xf != 0 {
+                            return Err(unenc("dst address immediate", "align16 offsets are multiples of 16"));
+                        }
+                        n::or_dst_ia16_addr_imm(w, (v >> 4) as u8)?;
+                        n::or_da16_writemask(w, d.writemask.bits())?;
+                    } else {
+                        n::or_dst_ia1_addr_imm(w, v)?;
+                    }
+                }
+            }
+            Ok(())
+        }
+
+        macro_rules! src_codec {
+            ($dec:ident, $enc:ident, $da_nr:ident, $da1_sub:ident, $da16_sub:ident, $sx:ident, $sy:ident, $sz:ident, $sw:ident,
+             $ia_sub:ident, $ia1:ident, $ia16:ident, $abs:ident, $neg:ident, $am:ident, $hs:ident, $wd:ident, $vs:ident,
+             $set_da_nr:ident, $set_da1_sub:ident, $set_da16_sub:ident, $set_sx:ident, $set_sy:ident, $set_sz:ident, $set_sw:ident,
+             $set_ia_sub:ident, $set_ia1:ident, $set_ia16:ident, $set_abs:ident, $set_neg:ident, $set_am:ident, $set_hs:ident,
+             $set_wd:ident, $set_vs:ident, $name:literal) => {
+                /// Decodes the register part of the source (file and type are set by the caller).
+                #[inline(always)]
+                fn $dec(w: &Word, s: &mut Src, a16: bool) {
+                    let mut mods = SrcMods::empty();
+                    mods.set(SrcMods::ABS, n::$abs(w) != 0);
+                    mods.set(SrcMods::NEGATE, n::$neg(w) != 0);
+                    s.mods = mods;
+                    let vstride = n::$vs(w);
+                    if a16 {
+                        s.swizzle = Swizzle(n::$sx(w) | n::$sy(w) << 2 | n::$sz(w) << 4 | n::$sw(w) << 6);
+                        s.region = Region { vstride, width: A16_WIDTH, hstride: A16_HSTRIDE };
+                    } else {
+                        s.region = Region { vstride, width: n::$wd(w), hstride: n::$hs(w) };
+                    }
+                    if n::$am(w) == 0 {
+                        let nr = n::$da_nr(w);
+                        let subnr = if a16 { n::$da16_sub(w) * 16 } else { n::$da1_sub(w) };
+                        s.addr = Addr::Direct { nr, subnr };
+                    } else {
+                        let subnr = n::$ia_sub(w);
+                        let imm = if a16 {
+                            sext((n::$ia16(w) as u32) << 4, 10)
+                        } else {
+                            sext(n::$ia1(w) as u32, 10)
+                        };
+                        s.addr = Addr::Indirect { subnr, imm };
+                    }
+                }
+
+                #[inline(always)]
+                fn $enc(w: &mut Word, s: &Src, a16: bool) -> Result<(), EncodeError> {
+                    n::$set_abs(w, s.mods.contains(SrcMods::ABS) as u8)?;
+                    n::$set_neg(w, s.mods.contains(SrcMods::NEGATE) as u8)?;
+                    n::$set_vs(w, s.region.vstride)?;
+                    if a16 {
+                        if s.region.width != A16_WIDTH || s.region.hstride != A16_HSTRIDE {
+                            return Err(unenc(concat!($name, " region"), "align16 encodes only the vertical stride (width 4, stride 1)"));
+                        }
+                        let z = s.swizzle.0;
+                        n::$set_sx(w, z & 3)?;
+                        n::$set_sy(w, (z >> 2) & 3)?;
+                        n::$set_sz(w, (z >> 4) & 3)?;
+                        n::$set_sw(w, (z >> 6) & 3)?;
+                    } else {
+                        if s.swizzle.0 != 0 {
+                            return Err(unenc(concat!($name, " swizzle"), "align1 has no swizzle"));
+                        }
+                        n::$set_wd(w, s.region.width)?;
+                        n::$set_hs(w, s.region.hstride)?;
+                    }
+                    match s.addr {
+                        Addr::Direct { nr, subnr } => {
+                            n::$set_am(w, 0)?;
+                            n::$set_da_nr(w, nr)?;
+                            if a16 {
+                                if subnr % 16 != 0 {
+                                    return Err(unenc(concat!($name, " subregister"), "align16 subregisters are 16-byte aligned"));
+                                }
+                                n::$set_da16_sub(w, subnr / 16)?;
+                            } else {
+                                n::$set_da1_sub(w, subnr)?;
+                            }
+                        }
+                        Addr::Indirect { subnr, imm } => {
+                            n::$set_am(w, 1)?;
+                            n::$set_ia_sub(w, subnr)?;
+                            if !(-512..512).contains(&imm) {
+                                return Err(unenc(concat!($name, " address immediate"), "outside -512..511"));
+                            }
+                            let v = (imm as u16) & 0x3ff;
+                            if a16 {
+                                if v & 0xf != 0 {
+                                    return Err(unenc(concat!($name, " address immediate"), "align16 offsets are multiples of 16"));
+                                }
+                                n::$set_ia16(w, (v >> 4) as u8)?;
+                            } else {
+                                n::$set_ia1(w, v)?;
+                            }
+                        }
+                    }
+                    Ok(())
+                }
+            };
+        }
+
+        src_codec!(dec_src0, enc_src0, src0_da_reg_nr, src0_da1_subreg_nr, src0_da16_subreg_nr, src0_da16_swiz_x,
+            src0_da16_swiz_y, src0_da16_swiz_z, src0_da16_swiz_w, src0_ia_subreg_nr, src0_ia1_addr_imm, src0_ia16_addr_imm,
+            src0_abs, src0_negate, src0_address_mode, src0_hstride, src0_width, src0_vstride,
+            or_src0_da_reg_nr, or_src0_da1_subreg_nr, or_src0_da16_subreg_nr, or_src0_da16_swiz_x,
+            or_src0_da16_swiz_y, or_src0_da16_swiz_z, or_src0_da16_swiz_w, or_src0_ia_subreg_nr, or_src0_ia1_addr_imm,
+            or_src0_ia16_addr_imm, or_src0_abs, or_src0_negate, or_src0_address_mode, or_src0_hstride, or_src0_width,
+            or_src0_vstride, "src0");
+        src_codec!(dec_src1, enc_src1, src1_da_reg_nr, src1_da1_subreg_nr, src1_da16_subreg_nr, src1_da16_swiz_x,
+            src1_da16_swiz_y, src1_da16_swiz_z, src1_da16_swiz_w, src1_ia_subreg_nr, src1_ia1_addr_imm, src1_ia16_addr_imm,
+            src1_abs, src1_negate, src1_address_mode, src1_hstride, src1_width, src1_vstride,
+            or_src1_da_reg_nr, or_src1_da1_subreg_nr, or_src1_da16_subreg_nr, or_src1_da16_swiz_x,
+            or_src1_da16_swiz_y, or_src1_da16_swiz_z, or_src1_da16_swiz_w, or_src1_ia_subreg_nr, or_src1_ia1_addr_imm,
+            or_src1_ia16_addr_imm, or_src1_abs, or_src1_negate, or_src1_address_mode, or_src1_hstride, or_src1_width,
+            or_src1_vstride, "src1");
+
+        /// Sources that hold no fields in this encoding must be left at
+        /// their zero value, or the encoding would lose them.
+        #[inline(always)]
+        fn only_file_type(s: &Src, what: &'static str) -> Result<(), EncodeError> {
+            if !(s.addr == Addr::Direct { nr: 0, subnr: 0 }
+                && s.region == Region::SCALAR
+                && s.swizzle.0 == 0
+                && s.mods.is_empty())
+            {
+                return Err(unenc(what, "only file and type are encoded here; other fields must be zero"));
+            }
+            Ok(())
+        }
+
+        /// src1's file and type bits within DW2 (Gen8: they sit beside src0).
+        #[allow(dead_code)]
+        const SRC1_FT_MASK: u64 = ((n::SRC1_REG_FILE.mask() | n::SRC1_REG_TYPE.mask()) >> 64) as u64;
+
+        /// Spare bits of DW3 when src1 is a register.
+        const SRC1_SPARE_SHIFT: u32 = n::SRC1_SPARE_LO - 96;
+
+        /// Bits of an operand that only indirect addressing uses (on Gen8,
+        /// bit 9 of the address immediate, which sits apart).
+        const DST_INDIRECT_ONLY: u128 = n::DST_IA1_ADDR_IMM.mask() & !(n::DST_DA_REG_NR.mask() | n::DST_DA1_SUBREG_NR.mask());
+        const SRC0_INDIRECT_ONLY: u128 = n::SRC0_IA1_ADDR_IMM.mask() & !(n::SRC0_DA_REG_NR.mask() | n::SRC0_DA1_SUBREG_NR.mask());
+        const SRC1_INDIRECT_ONLY: u128 = n::SRC1_IA1_ADDR_IMM.mask() & !(n::SRC1_DA_REG_NR.mask() | n::SRC1_DA1_SUBREG_NR.mask());
+        /// Bits of a source that only align1 uses: the width's top bit,
+        /// beyond the align16 swizzle that shares the field.
+        const SRC0_ALIGN1_ONLY: u128 = n::SRC0_WIDTH.mask() & !n::SRC0_DA16_SWIZ_W.mask();
+        const SRC1_ALIGN1_ONLY: u128 = n::SRC1_WIDTH.mask() & !n::SRC1_DA16_SWIZ_W.mask();
+
+        /// Refuses bits that the operand's addressing and access modes leave
+        /// unused: the model has no place for them, so they must be zero.
+        fn unused_bits(w: &Word, addr: &Addr, a16: bool, indirect_only: u128, align1_only: u128) -> Result<(), DecodeError> {
+            let mut m = if a16 { align1_only } else { 0 };
+            if matches!(addr, Addr::Direct { .. }) {
+                m |= indirect_only;
+            }
+            match w.0 & m {
+                0 => Ok(()),
+                z => Err(DecodeError::ReservedBits(z)),
+            }
+        }
+
+        pub(super) fn decode(p: Platform, w: &Word) -> Result<Instruction, DecodeError> {
+            let hw = n::opcode(w);
+            let three = Opcode::from_hw(p, hw).is_some_and(|o| o.is_three_src());
+            if three {
+                return decode_3src(p, w);
+            }
+            let z = w.0 & n::ZERO_MASK;
+            if z != 0 {
+                return Err(DecodeError::ReservedBits(z));
+            }
+            let h = header(p, w, false)?;
+            let a16 = h.access_mode == AccessMode::Align16;
+            let dst = dec_dst(p, w, a16)?;
+            unused_bits(w, &dst.addr, false, DST_INDIRECT_ONLY, 0)?;
+            let f0 = file(&n::SRC0_REG_FILE, n::src0_reg_file(w))?;
+            let t0 = ty(p, &n::SRC0_REG_TYPE, f0, n::src0_reg_type(w))?;
+            let branch = h.opcode.is_branch();
+            let imm32 = n::imm32(w) as u64;
+            let (s0, s1, imm);
+            if GEN8 && (branch || f0 == RegFile::Imm) {
+                s0 = Src { file: f0, ty: t0, ..Src::ZERO };
+                let dw2 = (w.0 >> 64) as u32 as u64;
+                if branch || t0.is_64bit() {
+                    // JIP/UIP, or a 64-bit value: bits 127:64 whole.
+                    s1 = Src::ZERO;
+                    imm = if branch { imm32 | dw2 << 32 } else { imm32 << 32 | dw2 };
+                } else {
+                    let f1 = file(&n::SRC1_REG_FILE, n::src1_reg_file(w))?;
+                    let t1 = ty(p, &n::SRC1_REG_TYPE, f1, n::src1_reg_type(w))?;
+                    s1 = Src { file: f1, ty: t1, ..Src::ZERO };
+                    imm = imm32 | (dw2 & !SRC1_FT_MASK) << 32;
+                }
+            } else {
+                let mut x0 = Src { file: f0, ty: t0, ..Src::ZERO };
+                dec_src0(w, &mut x0, a16);
+                unused_bits(w, &x0.addr, a16, SRC0_INDIRECT_ONLY, SRC0_ALIGN1_ONLY)?;
+                s0 = x0;
+                let f1 = file(&n::SRC1_REG_FILE, n::src1_reg_file(w))?;
+                let t1 = ty(p, &n::SRC1_REG_TYPE, f1, n::src1_reg_type(w))?;
+                if f1 == RegFile::Imm && f0 == RegFile::Imm {
+                    return Err(bad(&n::SRC1_REG_FILE, 3, "only one source can be an immediate"));
+                }
+                if f1 == RegFile::Imm && t1.is_64bit() {
+                    return Err(bad(&n::SRC1_REG_TYPE, n::src1_reg_type(w) as u64, "a 64-bit immediate must be src0"));
+                }
+                let mut x1 = Src { file: f1, ty: t1, ..Src::ZERO };
+                if f0 == RegFile::Imm || f1 == RegFile::Imm || branch {
+                    imm = imm32;
+                } else {
+                    dec_src1(w, &mut x1, a16);
+                    unused_bits(w, &x1.addr, a16, SRC1_INDIRECT_ONLY, SRC1_ALIGN1_ONLY)?;
+                    imm = (n::src1_spare(w) as u64) << SRC1_SPARE_SHIFT;
+                }
+                s1 = x1;
+            }
+            Ok(Instruction { dst, src: [s0, s1, Src::ZERO], imm, ..h })
+        }
+
+        // SRC1_FT_MASK is zero on Gen7, where src1's file and type sit in DW1.
+        #[allow(clippy::bad_bit_mask)]
+        pub(super) fn encode(p: Platform, i: &Instruction) -> Result<Word, EncodeError> {
+            if i.opcode.is_three_src() {
+                return encode_3src(p, i);
+            }
+            let mut w = Word(0);
+            let w = &mut w;
+            set_header(w, i, false)?;
+            let a16 = i.access_mode == AccessMode::Align16;
+            enc_dst(p, w, &i.dst, a16)?;
+            if i.src[2] != Src::ZERO {
+                return Err(unenc("src2", "only 3-source instructions have a third source"));
+            }
+            let s0 = &i.src[0];
+            let s1 = &i.src[1];
+            n::or_src0_reg_file(w, s0.file.hw())?;
+            n::or_src0_reg_type(w, ty_hw(p, "src0 type", s0.file, s0.ty)?)?;
+            let branch = i.opcode.is_branch();
+            if GEN8 && (branch || s0.is_imm()) {
+                only_file_type(s0, "src0")?;
+                if branch || s0.ty.is_64bit() {
+                    only_file_type(s1, "src1")?;
+                    if s1.file != RegFile::Arf || s1.ty != Type::UD {
+                        return Err(unenc("src1", "bits 95:64 hold the immediate or UIP here; src1 must be zero"));
+                    }
+                    let (dw3, dw2) = if branch { (i.imm as u32, (i.imm >> 32) as u32) } else { ((i.imm >> 32) as u32, i.imm as u32) };
+                    w.0 |= (dw2 as u128) << 64 | (dw3 as u128) << 96;
+                } else {
+                    only_file_type(s1, "src1")?;
+                    n::or_src1_reg_file(w, s1.file.hw())?;
+                    n::or_src1_reg_type(w, ty_hw(p, "src1 type", s1.file, s1.ty)?)?;
+                    let hi = i.imm >> 32;
+                    if hi & SRC1_FT_MASK != 0 {
+                        return Err(unenc("immediate payload", "high bits overlap src1 file and type"));
+                    }
+                    w.0 |= (i.imm as u32 as u128) << 96 | (hi as u128) << 64;
+                }
+                return Ok(*w);
+            }
+            if !(GEN8 && s0.is_imm()) {
+                enc_src0(w, s0, a16)?;
+            }
+            n::or_src1_reg_file(w, s1.file.hw())?;
+            n::or_src1_reg_type(w, ty_hw(p, "src1 type", s1.file, s1.ty)?)?;
+            if s0.is_imm() || s1.is_imm() || branch {
+                if s0.is_imm() && s1.is_imm() {
+                    return Err(unenc("src1", "only one source can be an immediate"));
+                }
+                only_file_type(s1, "src1")?;
+                if s0.is_imm() && s0.ty.is_64bit() || s1.is_imm() && s1.ty.is_64bit() {
+                    return Err(unenc("immediate", "a 64-bit immediate needs Gen8 and src0"));
+                }
+                if i.imm >> 32 != 0 {
+                    return Err(unenc("immediate payload", "a 32-bit immediate has no high bits here"));
+                }
+                n::or_imm32(w, i.imm as u32)?;
+            } else {
+                enc_src1(w, s1, a16)?;
+                let spare = i.imm >> SRC1_SPARE_SHIFT;
+                if i.imm & ((1 << SRC1_SPARE_SHIFT) - 1) != 0 || spare >> 8 != 0 {
+                    return Err(unenc("immediate payload", "no immediate: only DW3's spare bits (such as EOT) may be set"));
+                }
+                n::or_src1_spare(w, spare as u8)?;
+            }
+            Ok(*w)
+        }
+
+        fn three_ty(p: Platform, field: &'static FieldInfo, v: u8) -> Result<Type, DecodeError> {
+            Type::from_three_src_hw(p, v).ok_or_else(|| bad(field, v as u64, "reserved 3-source type"))
+        }
+
+        macro_rules! src3 {
+            ($w:expr, $rep:ident, $swz:ident, $sub:ident, $nr:ident, $abs:ident, $neg:ident, $ty:expr) => {{
+                let mut mods = SrcMods::empty();
+                mods.set(SrcMods::ABS, t::$abs($w) != 0);
+                mods.set(SrcMods::NEGATE, t::$neg($w) != 0);
+                Src {
+                    file: RegFile::Grf,
+                    ty: $ty,
+                    addr: Addr::Direct { nr: t::$nr($w), subnr: t::$sub($w) * 4 },
+                    region: if t::$rep($w) != 0 { Region::SCALAR } else { REGION_441 },
+                    swizzle: Swizzle(t::$swz($w)),
+                    mods,
+                }
+            }};
+        }
+
+        macro_rules! enc_src3 {
+            ($w:expr, $s:expr, $name:literal, $rep:ident, $swz:ident, $sub:ident, $nr:ident, $abs:ident, $neg:ident) => {{
+                let s: &Src = $s;
+                if s.file != RegFile::Grf {
+                    return Err(unenc(concat!($name, " file"), "3-source operands are GRF registers"));
+                }
+                let Addr::Direct { nr, subnr } = s.addr else {
+                    return Err(unenc(concat!($name, " address"), "3-source operands are directly addressed"));
+                };
+                if subnr % 4 != 0 {
+                    return Err(unenc(concat!($name, " subregister"), "3-source subregisters are dword aligned"));
+                }
+                let rep = if s.region == Region::SCALAR {
+                    1
+                } else if s.region == REGION_441 {
+                    0
+                } else {
+                    return Err(unenc(concat!($name, " region"), "3-source regions are <4;4,1> or the scalar <0;1,0>"));
+                };
+                t::$rep($w, rep)?;
+                t::$swz($w, s.swizzle.0)?;
+                t::$sub($w, subnr / 4)?;
+                t::$nr($w, nr)?;
+                t::$abs($w, s.mods.contains(SrcMods::ABS) as u8)?;
+                t::$neg($w, s.mods.contains(SrcMods::NEGATE) as u8)?;
+            }};
+        }
+
+        fn decode_3src(p: Platform, w: &Word) -> Result<Instruction, DecodeError> {
+            let z = w.0 & t::ZERO_MASK;
+            if z != 0 {
+                return Err(DecodeError::ReservedBits(z));
+            }
+            let mut i = header(p, w, true)?;
+            if i.access_mode != AccessMode::Align16 {
+                return Err(bad(&t::ACCESS_MODE, 0, "3-source instructions are align16 only on Gen7/Gen8"));
+            }
+            let st = three_ty(p, &t::SRC_TYPE, t::src_type(w))?;
+            let dt = three_ty(p, &t::DST_TYPE, t::dst_type(w))?;
+            let (t1, t2) = three_src_types(p, w, st)?;
+            i.dst = Dst {
+                file: RegFile::Grf,
+                ty: dt,
+                addr: Addr::Direct { nr: t::dst_reg_nr(w), subnr: t::dst_subreg_nr(w) * 4 },
+                hstride: 1,
+                writemask: WriteMask::from_bits_truncate(t::dst_writemask(w)),
+            };
+            i.src[0] = src3!(w, src0_rep_ctrl, src0_swizzle, src0_subreg_nr, src0_reg_nr, src0_abs, src0_negate, st);
+            i.src[1] = src3!(w, src1_rep_ctrl, src1_swizzle, src1_subreg_nr, src1_reg_nr, src1_abs, src1_negate, t1);
+            i.src[2] = src3!(w, src2_rep_ctrl, src2_swizzle, src2_subreg_nr, src2_reg_nr, src2_abs, src2_negate, t2);
+            Ok(i)
+        }
+
+        fn encode_3src(p: Platform, i: &Instruction) -> Result<Word, EncodeError> {
+            let mut w = Word(0);
+            let w = &mut w;
+            if i.access_mode != AccessMode::Align16 {
+                return Err(unenc("access mode", "3-source instructions are align16 only on Gen7/Gen8"));
+            }
+            set_header(w, i, true)?;
+            if i.imm != 0 {
+                return Err(unenc("immediate payload", "3-source instructions have no immediate"));
+            }
+            let d = &i.dst;
+            let Addr::Direct { nr, subnr } = d.addr else {
+                return Err(unenc("dst address", "3-source operands are directly addressed"));
+            };
+            if d.file != RegFile::Grf || d.hstride != 1 || subnr % 4 != 0 {
+                return Err(unenc("dst", "3-source destinations are dword-aligned GRFs with stride 1"));
+            }
+            t::or_dst_reg_nr(w, nr)?;
+            t::or_dst_subreg_nr(w, subnr / 4)?;
+            t::or_dst_writemask(w, d.writemask.bits())?;
+            t::or_dst_type(w, d.ty.three_src_hw(p).ok_or_else(|| unenc("dst type", "no 3-source encoding"))?)?;
+            let st = i.src[0].ty;
+            t::or_src_type(w, st.three_src_hw(p).ok_or_else(|| unenc("src0 type", "no 3-source encoding"))?)?;
+            set_three_src_types(w, st, i.src[1].ty, i.src[2].ty)?;
+            enc_src3!(w, &i.src[0], "src0", or_src0_rep_ctrl, or_src0_swizzle, or_src0_subreg_nr, or_src0_reg_nr, or_src0_abs, or_src0_negate);
+            enc_src3!(w, &i.src[1], "src1", or_src1_rep_ctrl, or_src1_swizzle, or_src1_subreg_nr, or_src1_reg_nr, or_src1_abs, or_src1_negate);
+            enc_src3!(w, &i.src[2], "src2", or_src2_rep_ctrl, or_src2_swizzle, or_src2_subreg_nr, or_src2_reg_nr, or_src2_abs, or_src2_negate);
+            Ok(*w)
+        }
+    };
+}
+
+mod gen7 {
+    codec!(gen7_native, gen7_3src, false);
+
+    /// Gen7 3-source sources share one type.
+    #[inline(always)]
+    fn three_src_types(_p: Platform, _w: &Word, st: Type) -> Result<(Type, Type), DecodeError> {
+        Ok((st, st))
+    }
+
+    fn set_three_src_types(_w: &mut Word, st: Type, t1: Type, t2: Type) -> Result<(), EncodeError> {
+        if t1 != st || t2 != st {
+            return Err(unenc("3-source types", "on Gen7 all three sources share one type"));
+        }
+        Ok(())
+    }
+}
+
+mod gen8 {
+    codec!(gen8_native, gen8_3src, true);
+
+    /// Gen8 3-source src1/src2 may be HF while the shared type is F.
+    #[inline(always)]
+    fn three_src_types(_p: Platform, w: &Word, st: Type) -> Result<(Type, Type), DecodeError> {
+        let one = |bit: u8, field: &'static FieldInfo| -> Result<Type, DecodeError> {
+            match (bit, st) {
+                (0, _) => Ok(st),
+                (_, Type::F) => Ok(Type::HF),
+                _ => Err(bad(field, 1, "a half-float source type needs a float shared type")),
+            }
+        };
+        Ok((
+            one(t::src1_type(w), &t::SRC1_TYPE)?,
+            one(t::src2_type(w), &t::SRC2_TYPE)?,
+        ))
+    }
+
+    fn set_three_src_types(w: &mut Word, st: Type, t1: Type, t2: Type) -> Result<(), EncodeError> {
+        let one = |ty: Type| -> Result<u8, EncodeError> {
+            if ty == st {
+                Ok(0)
+            } else if st == Type::F && ty == Type::HF {
+                Ok(1)
+            } else {
+                Err(unenc(
+                    "3-source types",
+                    "src1/src2 share src0's type, or are HF with an F src0",
+                ))
+            }
+        };
+        t::or_src1_type(w, one(t1)?)?;
+        t::or_src2_type(w, one(t2)?)?;
+        Ok(())
+    }
+}
+
+/// Converts a field error for `?` in the generated code paths.
+impl From<FieldError> for DecodeError {
+    fn from(e: FieldError) -> Self {
+        DecodeError::Field {
+            field: e.field,
+            value: e.value,
+            reason: "value does not fit",
+        }
+    }
+}

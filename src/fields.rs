@@ -1,0 +1,297 @@
+//! Field-by-field views of a word, for bring-up: every field the word's
+//! layout uses, with its bit range, raw value and meaning, and the fields
+//! that differ between two words.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::model::*;
+use crate::word::fields::{gen7_3src, gen7_flow, gen7_native, gen8_3src, gen8_flow, gen8_native};
+use crate::word::{FieldInfo, Word};
+
+/// One field of a word.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldRow {
+    /// The field's table entry (name and bit fragments).
+    pub field: &'static FieldInfo,
+    /// The raw value of the bits.
+    pub raw: u64,
+    /// What the value means, as far as the field alone tells.
+    pub meaning: String,
+}
+
+/// Whether a field of the native layout is part of the word's view, given
+/// its access mode, addressing modes and immediates.
+fn native_field_used(name: &str, w: &Word, p: Platform) -> bool {
+    let (a16, dst_ind, s0_ind, s1_ind, f0, f1, op) = if p.is_gen8() {
+        (
+            gen8_native::access_mode(w) == 1,
+            gen8_native::dst_address_mode(w) == 1,
+            gen8_native::src0_address_mode(w) == 1,
+            gen8_native::src1_address_mode(w) == 1,
+            gen8_native::src0_reg_file(w),
+            gen8_native::src1_reg_file(w),
+            gen8_native::opcode(w),
+        )
+    } else {
+        (
+            gen7_native::access_mode(w) == 1,
+            gen7_native::dst_address_mode(w) == 1,
+            gen7_native::src0_address_mode(w) == 1,
+            gen7_native::src1_address_mode(w) == 1,
+            gen7_native::src0_reg_file(w),
+            gen7_native::src1_reg_file(w),
+            gen7_native::opcode(w),
+        )
+    };
+    let opcode = Opcode::from_hw(p, op);
+    let branch = opcode.is_some_and(|o| o.is_branch());
+    let send = opcode.is_some_and(|o| o.is_send());
+    let math = opcode == Some(Opcode::Math);
+    let imm0 = f0 == 3;
+    let dw3_imm = imm0 || f1 == 3 || branch;
+    let gen8_wide = p.is_gen8() && (branch || imm0);
+    // Aliases of bits 27:24: keep the one the opcode means.
+    match name {
+        "cond_modifier" => return !send && !math,
+        "math_function" => return math,
+        "sfid" => return send,
+        "acc_wr_control" => return !(p.is_gen8() && branch),
+        "branch_control" => return p.is_gen8() && branch,
+        "imm32" => return dw3_imm && !gen8_wide,
+        "imm64_low" => return gen8_wide,
+        _ => {}
+    }
+    let operand_ok = |prefix: &str, ind: bool| -> bool {
+        let rest = name.get(prefix.len()..).unwrap_or("");
+        match rest {
+            "_da1_subreg_nr" => !ind && !a16,
+            "_da16_subreg_nr" => !ind && a16,
+            "_da_reg_nr" => !ind,
+            "_ia_subreg_nr" => ind,
+            "_ia_addr_imm9" => false,
+            "_ia1_addr_imm" => ind && !a16,
+            "_ia16_addr_imm" => ind && a16,
+            "_hstride" => prefix == "dst" || !a16,
+            "_width" => !a16,
+            r if r.starts_with("_da16_swiz") => a16,
+            _ => true,
+        }
+    };
+    if name == "da16_writemask" {
+        return a16;
+    }
+    if name.starts_with("dst_") {
+        return operand_ok("dst", dst_ind);
+    }
+    if let Some(rest) = name.strip_prefix("src0") {
+        if gen8_wide {
+            return rest == "_reg_file" || rest == "_reg_type";
+        }
+        if p.is_gen8() && imm0 {
+            return rest == "_reg_file" || rest == "_reg_type";
+        }
+        return operand_ok("src0", s0_ind);
+    }
+    if let Some(rest) = name.strip_prefix("src1") {
+        if gen8_wide {
+            return false;
+        }
+        if rest == "_reg_file" || rest == "_reg_type" {
+            return !(p.is_gen8() && branch);
+        }
+        if dw3_imm {
+            return false;
+        }
+        if rest == "_spare" {
+            return true;
+        }
+        return operand_ok("src1", s1_ind);
+    }
+    true
+}
+
+fn meaning(p: Platform, name: &str, raw: u64, w: &Word) -> String {
+    let r8 = raw as u8;
+    let file_of = |prefix: &str| -> u8 {
+        match (p.is_gen8(), prefix) {
+            (true, "dst") => gen8_native::dst_reg_file(w),
+            (true, "src0") => gen8_native::src0_reg_file(w),
+            (true, _) => gen8_native::src1_reg_file(w),
+            (false, "dst") => gen7_native::dst_reg_file(w),
+            (false, "src0") => gen7_native::src0_reg_file(w),
+            (false, _) => gen7_native::src1_reg_file(w),
+        }
+    };
+    let opt = |o: Option<&str>| o.map(ToString::to_string).unwrap_or_else(|| "reserved".into());
+    match name {
+        "opcode" => opt(Opcode::from_hw(p, r8).map(|o| o.name())),
+        "exec_size" => ExecSize::from_hw(r8)
+            .map(|e| format!("{} channels", e.channels()))
+            .unwrap_or_else(|| "reserved".into()),
+        "access_mode" => (if raw == 0 { "align1" } else { "align16" }).into(),
+        "mask_control" => (if raw == 0 { "enabled channels" } else { "WE_all" }).into(),
+        "thread_control" => opt(ThreadControl::from_hw(r8).map(|t| match t {
+            ThreadControl::Normal => "normal",
+            ThreadControl::Atomic => "atomic",
+            _ => "switch",
+        })),
+        "qtr_control" => format!("{}Q / {}H", raw + 1, raw / 2 + 1),
+        "pred_control" => match raw {
+            0 => "none".into(),
+            1 => "sequential".into(),
+            n => format!("mode {n}"),
+        },
+        "cond_modifier" => opt(CondMod::from_hw(r8).map(|c| if c == CondMod::None { "none" } else { c.name() })),
+        "math_function" => {
+            opt(MathFunction::from_hw(r8).map(|f| if f == MathFunction::None { "none" } else { f.name() }))
+        }
+        "dst_reg_file" | "src0_reg_file" | "src1_reg_file" => match raw {
+            0 => "ARF".into(),
+            1 => "GRF".into(),
+            2 => "MRF (reserved)".into(),
+            _ => "IMM".into(),
+        },
+        "dst_reg_type" | "src0_reg_type" | "src1_reg_type" => {
+            let prefix = name.split('_').next().unwrap_or("dst");
+            let t = if file_of(prefix) == 3 {
+                Type::from_imm_hw(p, r8)
+            } else {
+                Type::from_reg_hw(p, r8)
+            };
+            opt(t.map(|t| t.name()))
+        }
+        "src_type" | "dst_type" => opt(Type::from_three_src_hw(p, r8).map(|t| t.name())),
+        n if n.ends_with("hstride") => format!("{}", if raw == 0 { 0 } else { 1u32 << (raw - 1) }),
+        n if n.ends_with("_width") => format!("{}", 1u32 << raw),
+        n if n.ends_with("vstride") => match raw {
+            0 => "0".into(),
+            1..=6 => format!("{}", 1u32 << (raw - 1)),
+            15 => "VxH".into(),
+            _ => "reserved".into(),
+        },
+        "da16_writemask" | "dst_writemask" => {
+            let mut s = String::from(".");
+            for (bit, c) in [(1, 'x'), (2, 'y'), (4, 'z'), (8, 'w')] {
+                if raw & bit != 0 {
+                    s.push(c);
+                }
+            }
+            s
+        }
+        n if n.contains("swizzle") || n.contains("swiz_") => {
+            let chans = ['x', 'y', 'z', 'w'];
+            if n.contains("swiz_") {
+                chans.get(raw as usize & 3).map(|c| c.to_string()).unwrap_or_default()
+            } else {
+                (0..4)
+                    .filter_map(|k| chans.get(((raw >> (2 * k)) & 3) as usize))
+                    .collect()
+            }
+        }
+        "jip" | "uip" => {
+            let v = if p.is_gen8() {
+                raw as u32 as i32 as i64
+            } else {
+                raw as u16 as i16 as i64
+            };
+            let unit = if p.is_gen8() { "bytes" } else { "× 8 bytes" };
+            format!("{v} {unit}")
+        }
+        "imm32" => format!("{raw:#010x}"),
+        "imm64_low" => format!("{raw:#010x}"),
+        _ => format!("{raw}"),
+    }
+}
+
+/// Every field the word's layout uses, in table order, with meanings.
+///
+/// Works on any word, also one that does not decode: the layout is chosen
+/// from the opcode and access-mode bits alone.
+pub fn describe(p: Platform, w: Word) -> Vec<FieldRow> {
+    let op = Opcode::from_hw(p, (w.0 & 0x7f) as u8);
+    let three = op.is_some_and(|o| o.is_three_src());
+    let branch = op.is_some_and(|o| o.is_branch());
+    let table: &[&'static FieldInfo] = match (p.is_gen8(), three) {
+        (true, true) => gen8_3src::FIELDS,
+        (true, false) => gen8_native::FIELDS,
+        (false, true) => gen7_3src::FIELDS,
+        (false, false) => gen7_native::FIELDS,
+    };
+    let mut rows = Vec::new();
+    for &f in table {
+        if !three && !native_field_used(f.name, &w, p) {
+            continue;
+        }
+        let raw = f.get(w.0);
+        rows.push(FieldRow {
+            field: f,
+            raw,
+            meaning: meaning(p, f.name, raw, &w),
+        });
+    }
+    if branch && !three {
+        let flow: &[&'static FieldInfo] = if p.is_gen8() {
+            gen8_flow::FIELDS
+        } else {
+            gen7_flow::FIELDS
+        };
+        for &f in flow {
+            let raw = f.get(w.0);
+            rows.push(FieldRow {
+                field: f,
+                raw,
+                meaning: meaning(p, f.name, raw, &w),
+            });
+        }
+    }
+    rows
+}
+
+/// A field that differs between two words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldDiff {
+    /// The field.
+    pub field: &'static FieldInfo,
+    /// Its value in the first word, with meaning.
+    pub a: (u64, String),
+    /// Its value in the second word, with meaning.
+    pub b: (u64, String),
+    /// The differing bit positions within the field's range, high first.
+    pub bits: Vec<u32>,
+}
+
+/// The fields that differ between two words, from the union of both
+/// words' views; bits that no viewed field covers are reported by
+/// [`uncovered_diff_bits`].
+pub fn diff(p: Platform, a: Word, b: Word) -> Vec<FieldDiff> {
+    let changed = a.0 ^ b.0;
+    let ra = describe(p, a);
+    let rb = describe(p, b);
+    let mut out: Vec<FieldDiff> = Vec::new();
+    for f in ra.iter().map(|r| r.field).chain(rb.iter().map(|r| r.field)) {
+        let m = f.mask() & changed;
+        if m == 0 || out.iter().any(|d| d.field.name == f.name) {
+            continue;
+        }
+        let (va, vb) = (f.get(a.0), f.get(b.0));
+        let bits = (0..128u32).rev().filter(|&i| (m >> i) & 1 == 1).collect();
+        out.push(FieldDiff {
+            field: f,
+            a: (va, meaning(p, f.name, va, &a)),
+            b: (vb, meaning(p, f.name, vb, &b)),
+            bits,
+        });
+    }
+    out
+}
+
+/// Differing bits that none of the fields of either view covers.
+pub fn uncovered_diff_bits(p: Platform, a: Word, b: Word) -> u128 {
+    let covered = describe(p, a)
+        .iter()
+        .chain(describe(p, b).iter())
+        .fold(0u128, |m, r| m | r.field.mask());
+    (a.0 ^ b.0) & !covered
+}

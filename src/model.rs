@@ -1,0 +1,1237 @@
+//! The typed instruction model.
+//!
+//! An [`Instruction`] is a faithful, typed view of the native 128-bit word:
+//! every bit the hardware defines has a home here, so decoding and
+//! re-encoding is lossless. Platform-specific views (immediate values,
+//! branch offsets, send descriptors) are methods taking a [`Platform`].
+
+use core::fmt;
+
+/// A hardware generation with its own encoding rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[non_exhaustive]
+pub enum Platform {
+    /// Gen7, Ivy Bridge.
+    Gen7,
+    /// Gen7.5, Haswell.
+    Gen75,
+    /// Gen8, Broadwell.
+    Gen8,
+    /// Cherryview: Gen8 LP, Gen8's layout with extra 64-bit restrictions.
+    Chv,
+}
+
+impl Platform {
+    /// Every platform, oldest first.
+    pub const ALL: [Platform; 4] = [Platform::Gen7, Platform::Gen75, Platform::Gen8, Platform::Chv];
+
+    /// `true` on Gen8 and Cherryview.
+    #[inline]
+    pub const fn is_gen8(self) -> bool {
+        matches!(self, Platform::Gen8 | Platform::Chv)
+    }
+
+    /// `true` on Gen7.5 and later.
+    #[inline]
+    pub const fn is_gen75_or_later(self) -> bool {
+        !matches!(self, Platform::Gen7)
+    }
+
+    /// Version times ten: 70, 75, 80 (80 for Cherryview too).
+    pub const fn verx10(self) -> u32 {
+        match self {
+            Platform::Gen7 => 70,
+            Platform::Gen75 => 75,
+            Platform::Gen8 | Platform::Chv => 80,
+        }
+    }
+
+    /// The short name used on the command line: `ivb`, `hsw`, `bdw`, `chv`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Platform::Gen7 => "ivb",
+            Platform::Gen75 => "hsw",
+            Platform::Gen8 => "bdw",
+            Platform::Chv => "chv",
+        }
+    }
+}
+
+impl fmt::Display for Platform {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A platform name that is not known.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown platform `{0}` (expected ivb, hsw, bdw, chv, 7, 7.5 or 8)")]
+pub struct UnknownPlatform(pub alloc::string::String);
+
+impl core::str::FromStr for Platform {
+    type Err = UnknownPlatform;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s.to_ascii_lowercase().as_str() {
+            "ivb" | "7" | "gen7" => Platform::Gen7,
+            "hsw" | "7.5" | "75" | "gen7.5" | "gen75" => Platform::Gen75,
+            "bdw" | "8" | "gen8" => Platform::Gen8,
+            "chv" | "gen8lp" => Platform::Chv,
+            _ => return Err(UnknownPlatform(s.into())),
+        })
+    }
+}
+
+macro_rules! opcodes {
+    ($vv:ident; $( $(#[$m:meta])* $v:ident = $n:literal, $s:literal, $nsrc:literal, $avail:expr; )*) => {
+        /// An instruction opcode. Its hardware number is [`Opcode::hw`]
+        /// (`dim` on Haswell and `smov` on Gen8 share number 10).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+        #[non_exhaustive]
+        pub enum Opcode { $( $(#[$m])* $v, )* }
+
+        impl Opcode {
+            /// Every opcode of any supported platform.
+            pub const ALL: &'static [Opcode] = &[$(Opcode::$v,)*];
+
+            /// The hardware opcode number.
+            #[inline]
+            pub const fn hw(self) -> u8 {
+                match self { $( Opcode::$v => $n, )* }
+            }
+
+            /// Mesa's mnemonic.
+            pub const fn name(self) -> &'static str {
+                match self { $( Opcode::$v => $s, )* }
+            }
+
+            /// Number of register or immediate sources the opcode reads
+            /// (MATH reports 2; its function decides whether src1 is used).
+            pub const fn num_srcs(self) -> u8 {
+                match self { $( Opcode::$v => $nsrc, )* }
+            }
+
+            /// Whether `p` has this opcode.
+            pub const fn exists_on(self, p: Platform) -> bool {
+                #[allow(unused_variables)]
+                let $vv = p.verx10();
+                match self { $( Opcode::$v => $avail, )* }
+            }
+        }
+    };
+}
+
+/// Opcode lookup by hardware number for one platform, built at compile time.
+#[allow(clippy::indexing_slicing)] // k < len by the loop; hw numbers are masked to 0..127
+const fn opcode_table(p: Platform) -> [Option<Opcode>; 128] {
+    let mut t = [None; 128];
+    let mut k = 0;
+    while k < Opcode::ALL.len() {
+        let op = Opcode::ALL[k];
+        if op.exists_on(p) {
+            t[op.hw() as usize & 127] = Some(op);
+        }
+        k += 1;
+    }
+    t
+}
+
+const OPCODES_GEN7: [Option<Opcode>; 128] = opcode_table(Platform::Gen7);
+const OPCODES_GEN75: [Option<Opcode>; 128] = opcode_table(Platform::Gen75);
+const OPCODES_GEN8: [Option<Opcode>; 128] = opcode_table(Platform::Gen8);
+
+impl Opcode {
+    /// The opcode with this hardware number on `p`, if it exists there.
+    #[inline]
+    #[allow(clippy::indexing_slicing)] // masked to 0..127, the table's length
+    pub const fn from_hw(p: Platform, n: u8) -> Option<Opcode> {
+        let t = match p {
+            Platform::Gen7 => &OPCODES_GEN7,
+            Platform::Gen75 => &OPCODES_GEN75,
+            Platform::Gen8 | Platform::Chv => &OPCODES_GEN8,
+        };
+        t[(n & 127) as usize]
+    }
+}
+
+// Hardware numbers, mnemonics, source counts and platform availability
+// (v is the platform's version times ten).
+opcodes! { v;
+    /// Illegal instruction.
+    Illegal = 0, "illegal", 0, true;
+    /// Move.
+    Mov = 1, "mov", 1, true;
+    /// Select.
+    Sel = 2, "sel", 2, true;
+    /// Indexed move.
+    Movi = 3, "movi", 2, true;
+    /// Logical not.
+    Not = 4, "not", 1, true;
+    /// Logical and.
+    And = 5, "and", 2, true;
+    /// Logical or.
+    Or = 6, "or", 2, true;
+    /// Logical exclusive or.
+    Xor = 7, "xor", 2, true;
+    /// Logical shift right.
+    Shr = 8, "shr", 2, true;
+    /// Logical shift left.
+    Shl = 9, "shl", 2, true;
+    /// Double-precision immediate move (Haswell).
+    Dim = 10, "dim", 1, v == 75;
+    /// Scattered move (Gen8).
+    Smov = 10, "smov", 0, v >= 80;
+    /// Arithmetic shift right.
+    Asr = 12, "asr", 2, true;
+    /// Compare.
+    Cmp = 16, "cmp", 2, true;
+    /// Compare, NaN-aware.
+    Cmpn = 17, "cmpn", 2, true;
+    /// Conditional select (three sources).
+    Csel = 18, "csel", 3, v >= 80;
+    /// Float to half-float conversion.
+    F32to16 = 19, "f32to16", 1, v < 80;
+    /// Half-float to float conversion.
+    F16to32 = 20, "f16to32", 1, v < 80;
+    /// Bit reverse.
+    Bfrev = 23, "bfrev", 1, true;
+    /// Bit field extract.
+    Bfe = 24, "bfe", 3, true;
+    /// Bit field insert mask.
+    Bfi1 = 25, "bfi1", 2, true;
+    /// Bit field insert.
+    Bfi2 = 26, "bfi2", 3, true;
+    /// Indexed jump.
+    Jmpi = 32, "jmpi", 0, true;
+    /// Branch diverging.
+    Brd = 33, "brd", 0, true;
+    /// If.
+    If = 34, "if", 0, true;
+    /// Branch converging.
+    Brc = 35, "brc", 0, true;
+    /// Else.
+    Else = 36, "else", 0, true;
+    /// End if.
+    Endif = 37, "endif", 0, true;
+    /// While.
+    While = 39, "while", 0, true;
+    /// Break.
+    Break = 40, "break", 0, true;
+    /// Continue.
+    Cont = 41, "cont", 0, true;
+    /// Halt.
+    Halt = 42, "halt", 0, true;
+    /// Call absolute.
+    Calla = 43, "calla", 0, v >= 75;
+    /// Call.
+    Call = 44, "call", 0, true;
+    /// Return.
+    Ret = 45, "ret", 0, true;
+    /// Goto.
+    Goto = 46, "goto", 0, v >= 80;
+    /// Join.
+    Join = 47, "join", 0, v >= 80;
+    /// Wait on a notification register.
+    Wait = 48, "wait", 0, true;
+    /// Send a message.
+    Send = 49, "send", 1, true;
+    /// Send a message, conditionally.
+    Sendc = 50, "sendc", 1, true;
+    /// Extended math.
+    Math = 56, "math", 2, true;
+    /// Add.
+    Add = 64, "add", 2, true;
+    /// Multiply.
+    Mul = 65, "mul", 2, true;
+    /// Average.
+    Avg = 66, "avg", 2, true;
+    /// Fraction.
+    Frc = 67, "frc", 1, true;
+    /// Round up.
+    Rndu = 68, "rndu", 1, true;
+    /// Round down.
+    Rndd = 69, "rndd", 1, true;
+    /// Round to nearest even.
+    Rnde = 70, "rnde", 1, true;
+    /// Round to zero.
+    Rndz = 71, "rndz", 1, true;
+    /// Multiply accumulate.
+    Mac = 72, "mac", 2, true;
+    /// Multiply accumulate high.
+    Mach = 73, "mach", 2, true;
+    /// Leading zero detection.
+    Lzd = 74, "lzd", 1, true;
+    /// First bit high.
+    Fbh = 75, "fbh", 1, true;
+    /// First bit low.
+    Fbl = 76, "fbl", 1, true;
+    /// Count bits set.
+    Cbit = 77, "cbit", 1, true;
+    /// Add with carry.
+    Addc = 78, "addc", 2, true;
+    /// Subtract with borrow.
+    Subb = 79, "subb", 2, true;
+    /// Sum of absolute differences, two-wide.
+    Sad2 = 80, "sad2", 2, true;
+    /// Sum of absolute differences, accumulate.
+    Sada2 = 81, "sada2", 2, true;
+    /// Four-component dot product.
+    Dp4 = 84, "dp4", 2, true;
+    /// Homogeneous dot product.
+    Dph = 85, "dph", 2, true;
+    /// Three-component dot product.
+    Dp3 = 86, "dp3", 2, true;
+    /// Two-component dot product.
+    Dp2 = 87, "dp2", 2, true;
+    /// Line.
+    Line = 89, "line", 2, true;
+    /// Plane.
+    Pln = 90, "pln", 2, true;
+    /// Multiply add.
+    Mad = 91, "mad", 3, true;
+    /// Linear interpolation.
+    Lrp = 92, "lrp", 3, true;
+    /// Multiply add, for IEEE macros (Gen8).
+    Madm = 93, "madm", 3, v >= 80;
+    /// No operation.
+    Nop = 126, "nop", 0, true;
+}
+
+impl Opcode {
+    /// Three-source opcodes use the 3-source layout.
+    pub const fn is_three_src(self) -> bool {
+        matches!(
+            self,
+            Opcode::Mad | Opcode::Lrp | Opcode::Bfe | Opcode::Bfi2 | Opcode::Csel | Opcode::Madm
+        )
+    }
+
+    /// SEND and SENDC.
+    pub const fn is_send(self) -> bool {
+        matches!(self, Opcode::Send | Opcode::Sendc)
+    }
+
+    /// Flow-control opcodes whose offsets are JIP/UIP.
+    pub const fn is_branch(self) -> bool {
+        matches!(
+            self,
+            Opcode::If
+                | Opcode::Else
+                | Opcode::Endif
+                | Opcode::While
+                | Opcode::Break
+                | Opcode::Cont
+                | Opcode::Halt
+                | Opcode::Brd
+                | Opcode::Brc
+                | Opcode::Goto
+                | Opcode::Join
+        )
+    }
+
+    /// Branches that carry a UIP as well as a JIP.
+    pub const fn has_uip(self) -> bool {
+        matches!(
+            self,
+            Opcode::If | Opcode::Else | Opcode::Break | Opcode::Cont | Opcode::Halt | Opcode::Goto | Opcode::Brc
+        )
+    }
+
+    /// Logic opcodes, whose negate modifier means bitwise not.
+    pub const fn is_logic(self) -> bool {
+        matches!(self, Opcode::Not | Opcode::And | Opcode::Or | Opcode::Xor)
+    }
+}
+
+impl fmt::Display for Opcode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+macro_rules! simple_enum {
+    ($(#[$m:meta])* $name:ident { $( $(#[$vm:meta])* $v:ident = $n:literal ),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+        #[repr(u8)]
+        #[non_exhaustive]
+        #[allow(missing_docs)] // variant names are the hardware mnemonics
+        pub enum $name { #[default] $( $(#[$vm])* $v = $n, )* }
+        impl $name {
+            /// Every value.
+            pub const ALL: &'static [$name] = &[$($name::$v,)*];
+            /// The hardware encoding.
+            #[inline]
+            pub const fn hw(self) -> u8 { self as u8 }
+            /// The value with this hardware encoding.
+            #[inline]
+            pub const fn from_hw(n: u8) -> Option<Self> {
+                match n { $( $n => Some($name::$v), )* _ => None }
+            }
+        }
+    };
+}
+
+simple_enum! {
+    /// Execution size: the number of channels.
+    ExecSize { S1 = 0, S2 = 1, S4 = 2, S8 = 3, S16 = 4, S32 = 5 }
+}
+
+impl ExecSize {
+    /// The number of channels.
+    #[inline]
+    pub const fn channels(self) -> u32 {
+        1 << (self as u32)
+    }
+
+    /// The execution size for a channel count.
+    pub const fn from_channels(n: u32) -> Option<Self> {
+        match n {
+            1 => Some(ExecSize::S1),
+            2 => Some(ExecSize::S2),
+            4 => Some(ExecSize::S4),
+            8 => Some(ExecSize::S8),
+            16 => Some(ExecSize::S16),
+            32 => Some(ExecSize::S32),
+            _ => None,
+        }
+    }
+}
+
+simple_enum! {
+    /// Operand access mode.
+    AccessMode { Align1 = 0, Align16 = 1 }
+}
+
+simple_enum! {
+    /// Thread control.
+    ThreadControl { Normal = 0, Atomic = 1, Switch = 2 }
+}
+
+simple_enum! {
+    /// The register file of an operand. `Imm` is only for sources.
+    RegFile { Arf = 0, Grf = 1, Imm = 3 }
+}
+
+simple_enum! {
+    /// Conditional modifier (bits 27:24 of non-MATH, non-SEND instructions).
+    CondMod { None = 0, Z = 1, Nz = 2, G = 3, Ge = 4, L = 5, Le = 6, R = 7, O = 8, U = 9 }
+}
+
+impl CondMod {
+    /// Mesa's suffix, without the dot.
+    pub const fn name(self) -> &'static str {
+        match self {
+            CondMod::None => "",
+            CondMod::Z => "z",
+            CondMod::Nz => "nz",
+            CondMod::G => "g",
+            CondMod::Ge => "ge",
+            CondMod::L => "l",
+            CondMod::Le => "le",
+            CondMod::R => "r",
+            CondMod::O => "o",
+            CondMod::U => "u",
+        }
+    }
+}
+
+simple_enum! {
+    /// Extended math function (bits 27:24 of MATH).
+    MathFunction {
+        None = 0, Inv = 1, Log = 2, Exp = 3, Sqrt = 4, Rsq = 5, Sin = 6, Cos = 7,
+        Fdiv = 9, Pow = 10, IntDivQuotientAndRemainder = 11, IntDivQuotient = 12,
+        IntDivRemainder = 13, Invm = 14, Rsqrtm = 15,
+    }
+}
+
+impl MathFunction {
+    /// Mesa's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MathFunction::None => "",
+            MathFunction::Inv => "inv",
+            MathFunction::Log => "log",
+            MathFunction::Exp => "exp",
+            MathFunction::Sqrt => "sqrt",
+            MathFunction::Rsq => "rsq",
+            MathFunction::Sin => "sin",
+            MathFunction::Cos => "cos",
+            MathFunction::Fdiv => "fdiv",
+            MathFunction::Pow => "pow",
+            MathFunction::IntDivQuotientAndRemainder => "intdivmod",
+            MathFunction::IntDivQuotient => "intdiv",
+            MathFunction::IntDivRemainder => "intmod",
+            MathFunction::Invm => "invm",
+            MathFunction::Rsqrtm => "rsqrtm",
+        }
+    }
+
+    /// Whether the function reads src1.
+    pub const fn num_srcs(self) -> u8 {
+        match self {
+            MathFunction::Fdiv
+            | MathFunction::Pow
+            | MathFunction::IntDivQuotientAndRemainder
+            | MathFunction::IntDivQuotient
+            | MathFunction::IntDivRemainder => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// The data type of an operand, independent of its hardware encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[repr(u8)]
+#[non_exhaustive]
+pub enum Type {
+    /// Unsigned doubleword.
+    #[default]
+    UD,
+    /// Signed doubleword.
+    D,
+    /// Unsigned word.
+    UW,
+    /// Signed word.
+    W,
+    /// Unsigned byte.
+    UB,
+    /// Signed byte.
+    B,
+    /// Double float.
+    DF,
+    /// Float.
+    F,
+    /// Unsigned quadword (Gen8).
+    UQ,
+    /// Signed quadword (Gen8).
+    Q,
+    /// Half float (Gen8).
+    HF,
+    /// Packed signed half-byte vector immediate.
+    V,
+    /// Packed unsigned half-byte vector immediate.
+    UV,
+    /// Packed restricted-float vector immediate.
+    VF,
+}
+
+impl Type {
+    /// Every type.
+    pub const ALL: [Type; 14] = [
+        Type::UD,
+        Type::D,
+        Type::UW,
+        Type::W,
+        Type::UB,
+        Type::B,
+        Type::DF,
+        Type::F,
+        Type::UQ,
+        Type::Q,
+        Type::HF,
+        Type::V,
+        Type::UV,
+        Type::VF,
+    ];
+
+    /// Mesa's suffix letters.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Type::UD => "UD",
+            Type::D => "D",
+            Type::UW => "UW",
+            Type::W => "W",
+            Type::UB => "UB",
+            Type::B => "B",
+            Type::DF => "DF",
+            Type::F => "F",
+            Type::UQ => "UQ",
+            Type::Q => "Q",
+            Type::HF => "HF",
+            Type::V => "V",
+            Type::UV => "UV",
+            Type::VF => "VF",
+        }
+    }
+
+    /// Size of one element in bytes (vector immediates count as their
+    /// element in a register: 2 bytes for V/UV, 4 for VF).
+    pub const fn size(self) -> u32 {
+        match self {
+            Type::UB | Type::B => 1,
+            Type::UW | Type::W | Type::HF | Type::V | Type::UV => 2,
+            Type::UD | Type::D | Type::F | Type::VF => 4,
+            Type::DF | Type::UQ | Type::Q => 8,
+        }
+    }
+
+    /// Floating-point types.
+    pub const fn is_float(self) -> bool {
+        matches!(self, Type::F | Type::DF | Type::HF | Type::VF)
+    }
+
+    /// Integer types (vector immediates V/UV included).
+    pub const fn is_int(self) -> bool {
+        !self.is_float()
+    }
+
+    /// Signed integer types.
+    pub const fn is_signed_int(self) -> bool {
+        matches!(self, Type::D | Type::W | Type::B | Type::Q | Type::V)
+    }
+
+    /// Vector immediate types.
+    pub const fn is_vector_imm(self) -> bool {
+        matches!(self, Type::V | Type::UV | Type::VF)
+    }
+
+    /// 64-bit types.
+    pub const fn is_64bit(self) -> bool {
+        self.size() == 8
+    }
+
+    /// Hardware encoding of a register (non-immediate) operand type.
+    pub const fn reg_hw(self, p: Platform) -> Option<u8> {
+        let gen8 = p.is_gen8();
+        Some(match self {
+            Type::UD => 0,
+            Type::D => 1,
+            Type::UW => 2,
+            Type::W => 3,
+            Type::UB => 4,
+            Type::B => 5,
+            Type::DF => 6,
+            Type::F => 7,
+            Type::UQ if gen8 => 8,
+            Type::Q if gen8 => 9,
+            Type::HF if gen8 => 10,
+            _ => return None,
+        })
+    }
+
+    /// The register operand type of a hardware encoding.
+    #[inline]
+    #[allow(clippy::indexing_slicing)] // guarded by n < 16, the table's length
+    pub const fn from_reg_hw(p: Platform, n: u8) -> Option<Type> {
+        let t = if p.is_gen8() { &REG_TYPES_GEN8 } else { &REG_TYPES_GEN7 };
+        if n < 16 {
+            t[n as usize]
+        } else {
+            None
+        }
+    }
+
+    /// Hardware encoding of an immediate operand type.
+    pub const fn imm_hw(self, p: Platform) -> Option<u8> {
+        let gen8 = p.is_gen8();
+        Some(match self {
+            Type::UD => 0,
+            Type::D => 1,
+            Type::UW => 2,
+            Type::W => 3,
+            Type::UV => 4,
+            Type::VF => 5,
+            Type::V => 6,
+            Type::F => 7,
+            Type::UQ if gen8 => 8,
+            Type::Q if gen8 => 9,
+            Type::DF if gen8 => 10,
+            Type::HF if gen8 => 11,
+            _ => return None,
+        })
+    }
+
+    /// The immediate type of a hardware encoding.
+    #[inline]
+    #[allow(clippy::indexing_slicing)] // guarded by n < 16, the table's length
+    pub const fn from_imm_hw(p: Platform, n: u8) -> Option<Type> {
+        let t = if p.is_gen8() { &IMM_TYPES_GEN8 } else { &IMM_TYPES_GEN7 };
+        if n < 16 {
+            t[n as usize]
+        } else {
+            None
+        }
+    }
+
+    /// Hardware encoding in the 3-source instruction's type fields.
+    pub const fn three_src_hw(self, p: Platform) -> Option<u8> {
+        Some(match self {
+            Type::F => 0,
+            Type::D => 1,
+            Type::UD => 2,
+            Type::DF => 3,
+            Type::HF if p.is_gen8() => 4,
+            _ => return None,
+        })
+    }
+
+    /// The type of a 3-source type encoding.
+    pub const fn from_three_src_hw(p: Platform, n: u8) -> Option<Type> {
+        Some(match n {
+            0 => Type::F,
+            1 => Type::D,
+            2 => Type::UD,
+            3 => Type::DF,
+            4 if p.is_gen8() => Type::HF,
+            _ => return None,
+        })
+    }
+}
+
+/// Type lookup by hardware encoding, built at compile time from
+/// [`Type::reg_hw`] and [`Type::imm_hw`] so the two directions agree.
+#[allow(clippy::indexing_slicing)] // k < len by the loop; hardware codes are masked to 0..15
+const fn type_table(p: Platform, imm: bool) -> [Option<Type>; 16] {
+    let mut t = [None; 16];
+    let mut k = 0;
+    while k < Type::ALL.len() {
+        let ty = Type::ALL[k];
+        let hw = if imm { ty.imm_hw(p) } else { ty.reg_hw(p) };
+        if let Some(h) = hw {
+            t[h as usize & 15] = Some(ty);
+        }
+        k += 1;
+    }
+    t
+}
+
+const REG_TYPES_GEN7: [Option<Type>; 16] = type_table(Platform::Gen7, false);
+const REG_TYPES_GEN8: [Option<Type>; 16] = type_table(Platform::Gen8, false);
+const IMM_TYPES_GEN7: [Option<Type>; 16] = type_table(Platform::Gen7, true);
+const IMM_TYPES_GEN8: [Option<Type>; 16] = type_table(Platform::Gen8, true);
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where a register operand lives: a direct register, or an address
+/// register plus an immediate offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub enum Addr {
+    /// Direct addressing: register number and subregister byte offset.
+    Direct {
+        /// Register number (for ARF, the encoded ARF number such as 0x10 for acc0).
+        nr: u8,
+        /// Subregister offset in bytes.
+        subnr: u8,
+    },
+    /// Register-indirect addressing: `[a0.subnr + imm]`.
+    Indirect {
+        /// Address subregister (a0.N, in 2-byte units).
+        subnr: u8,
+        /// Signed byte offset added to the address register.
+        imm: i16,
+    },
+}
+
+impl Default for Addr {
+    fn default() -> Self {
+        Addr::Direct { nr: 0, subnr: 0 }
+    }
+}
+
+/// Region description: raw encodings of vertical stride, width and
+/// horizontal stride (`<vstride;width,hstride>`).
+///
+/// Encodings: vstride 0 → 0, n → 2^(n-1) for n in 1..=6, 0xF → VxH;
+/// width n → 2^n; hstride 0 → 0, n → 2^(n-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct Region {
+    /// Vertical stride encoding (4 bits).
+    pub vstride: u8,
+    /// Width encoding (3 bits).
+    pub width: u8,
+    /// Horizontal stride encoding (2 bits).
+    pub hstride: u8,
+}
+
+impl Region {
+    /// The scalar region `<0;1,0>`.
+    pub const SCALAR: Region = Region {
+        vstride: 0,
+        width: 0,
+        hstride: 0,
+    };
+
+    /// Builds a region from element counts; `None` if a value has no encoding.
+    pub const fn new(vstride: u32, width: u32, hstride: u32) -> Option<Region> {
+        let v = match vstride {
+            0 => 0,
+            1 => 1,
+            2 => 2,
+            4 => 3,
+            8 => 4,
+            16 => 5,
+            32 => 6,
+            _ => return None,
+        };
+        let w = match width {
+            1 => 0,
+            2 => 1,
+            4 => 2,
+            8 => 3,
+            16 => 4,
+            _ => return None,
+        };
+        let h = match hstride {
+            0 => 0,
+            1 => 1,
+            2 => 2,
+            4 => 3,
+            _ => return None,
+        };
+        Some(Region {
+            vstride: v,
+            width: w,
+            hstride: h,
+        })
+    }
+
+    /// Vertical stride in elements; `None` for VxH (0xF) or a reserved encoding.
+    pub const fn vstride_elems(self) -> Option<u32> {
+        match self.vstride {
+            0 => Some(0),
+            1..=6 => Some(1 << (self.vstride - 1)),
+            _ => None,
+        }
+    }
+
+    /// Width in elements; `None` for a reserved encoding.
+    pub const fn width_elems(self) -> Option<u32> {
+        match self.width {
+            0..=4 => Some(1 << self.width),
+            _ => None,
+        }
+    }
+
+    /// Horizontal stride in elements.
+    pub const fn hstride_elems(self) -> u32 {
+        match self.hstride {
+            0 => 0,
+            n => 1 << (n - 1),
+        }
+    }
+}
+
+/// Align16 swizzle: four 2-bit channel selectors, x in the low bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct Swizzle(pub u8);
+
+impl Swizzle {
+    /// The identity swizzle `.xyzw`.
+    pub const XYZW: Swizzle = Swizzle(0b11_10_01_00);
+
+    /// The selector (0..=3) for channel `i` (0..=3).
+    pub const fn get(self, i: u32) -> u8 {
+        (self.0 >> ((i & 3) * 2)) & 3
+    }
+}
+
+impl Default for Swizzle {
+    fn default() -> Self {
+        Swizzle::XYZW
+    }
+}
+
+bitflags::bitflags! {
+    /// Align16 destination write mask (channel enables).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct WriteMask: u8 {
+        /// Channel x.
+        const X = 1;
+        /// Channel y.
+        const Y = 2;
+        /// Channel z.
+        const Z = 4;
+        /// Channel w.
+        const W = 8;
+        /// All four channels.
+        const XYZW = 0xf;
+    }
+}
+
+impl Default for WriteMask {
+    fn default() -> Self {
+        WriteMask::XYZW
+    }
+}
+
+#[cfg(feature = "arbitrary")]
+impl<'a> arbitrary::Arbitrary<'a> for WriteMask {
+    fn arbitrary(u: &mut arbitrary::Unstructured<'a>) -> arbitrary::Result<Self> {
+        Ok(WriteMask::from_bits_truncate(u8::arbitrary(u)?))
+    }
+}
+
+/// The destination operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct Dst {
+    /// Register file (ARF or GRF).
+    pub file: RegFile,
+    /// Data type.
+    pub ty: Type,
+    /// Direct or indirect register.
+    pub addr: Addr,
+    /// Horizontal stride encoding (0..=3: 0, 1, 2, 4 elements).
+    pub hstride: u8,
+    /// Align16 write mask (ignored in align1).
+    pub writemask: WriteMask,
+}
+
+impl Default for Dst {
+    fn default() -> Self {
+        Dst::null()
+    }
+}
+
+impl Dst {
+    /// The null register, `null<1>UD`.
+    pub const fn null() -> Dst {
+        Dst {
+            file: RegFile::Arf,
+            ty: Type::UD,
+            addr: Addr::Direct { nr: 0, subnr: 0 },
+            hstride: 1,
+            writemask: WriteMask::XYZW,
+        }
+    }
+
+    /// A GRF destination `g{nr}.{subnr}<hstride>{ty}` with an align1 stride of 1.
+    pub const fn grf(nr: u8, subnr: u8, ty: Type) -> Dst {
+        Dst {
+            file: RegFile::Grf,
+            ty,
+            addr: Addr::Direct { nr, subnr },
+            hstride: 1,
+            writemask: WriteMask::XYZW,
+        }
+    }
+}
+
+bitflags::bitflags! {
+    /// Source modifiers.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    pub struct SrcMods: u8 {
+        /// Negate (bitwise not for logic opcodes).
+        const NEGATE = 1;
+        /// Absolute value.
+        const ABS = 2;
+    }
+}
+
+#[cfg(feature = "arbitrary")]
+impl<'a> arbitrary::Arbitrary<'a> for SrcMods {
+    fn arbitrary(u: &mut arbitrary::Unstructured<'a>) -> arbitrary::Result<Self> {
+        Ok(SrcMods::from_bits_truncate(u8::arbitrary(u)?))
+    }
+}
+
+/// A source operand. For an immediate source (`file == Imm`) only `ty`
+/// matters here: the value lives in [`Instruction::imm`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct Src {
+    /// Register file, or `Imm`.
+    pub file: RegFile,
+    /// Data type.
+    pub ty: Type,
+    /// Direct or indirect register.
+    pub addr: Addr,
+    /// Align1 region (in align16 only `vstride` is encoded).
+    pub region: Region,
+    /// Align16 swizzle (ignored in align1).
+    pub swizzle: Swizzle,
+    /// Negate and absolute-value modifiers.
+    pub mods: SrcMods,
+}
+
+impl Default for Src {
+    fn default() -> Self {
+        Src::ZERO
+    }
+}
+
+impl Src {
+    /// The all-zero source encoding (`null<0,1,0>UD`), which the hardware
+    /// ignores when the opcode does not read the source.
+    pub const ZERO: Src = Src {
+        file: RegFile::Arf,
+        ty: Type::UD,
+        addr: Addr::Direct { nr: 0, subnr: 0 },
+        region: Region::SCALAR,
+        swizzle: Swizzle(0),
+        mods: SrcMods::empty(),
+    };
+
+    /// A direct GRF source with an align1 region.
+    pub const fn grf(nr: u8, subnr: u8, ty: Type, region: Region) -> Src {
+        Src {
+            file: RegFile::Grf,
+            ty,
+            addr: Addr::Direct { nr, subnr },
+            region,
+            swizzle: Swizzle(0),
+            mods: SrcMods::empty(),
+        }
+    }
+
+    /// An immediate source of type `ty` (the value is in [`Instruction::imm`]).
+    pub const fn imm(ty: Type) -> Src {
+        Src {
+            file: RegFile::Imm,
+            ..Src::ZERO
+        }
+        .with_ty(ty)
+    }
+
+    /// The same source with another type.
+    pub const fn with_ty(mut self, ty: Type) -> Src {
+        self.ty = ty;
+        self
+    }
+
+    /// Whether the source is an immediate.
+    pub const fn is_imm(&self) -> bool {
+        matches!(self.file, RegFile::Imm)
+    }
+}
+
+bitflags::bitflags! {
+    /// Single-bit instruction controls.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    pub struct Controls: u16 {
+        /// Mask control: execute on all channels (WE_all).
+        const WE_ALL = 1 << 0;
+        /// Accumulator write enable (Gen8 branches: branch control).
+        const ACC_WR = 1 << 1;
+        /// Saturate the result.
+        const SATURATE = 1 << 2;
+        /// Debug control: breakpoint.
+        const BREAKPOINT = 1 << 3;
+        /// Compaction control (set only in compacted words).
+        const COMPACTED = 1 << 4;
+        /// No destination dependency clear.
+        const NO_DD_CLEAR = 1 << 5;
+        /// No destination dependency check.
+        const NO_DD_CHECK = 1 << 6;
+        /// Invert the predicate.
+        const PRED_INV = 1 << 7;
+        /// Nibble control: second 4-channel half of the quarter.
+        const NIB_CTRL = 1 << 8;
+    }
+}
+
+#[cfg(feature = "arbitrary")]
+impl<'a> arbitrary::Arbitrary<'a> for Controls {
+    fn arbitrary(u: &mut arbitrary::Unstructured<'a>) -> arbitrary::Result<Self> {
+        Ok(Controls::from_bits_truncate(u16::arbitrary(u)?))
+    }
+}
+
+/// A flag subregister `f{nr}.{subnr}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct FlagReg {
+    /// Flag register (0 or 1).
+    pub nr: u8,
+    /// Subregister (0 or 1).
+    pub subnr: u8,
+}
+
+/// The operands of the 3-source layout differ only in encoding; they use
+/// [`Src`] with `file == Grf`, direct addressing, and a region that is
+/// either `<4;4,1>` or, with replicate control, the scalar `<0;1,0>`.
+///
+/// A decoded or encodable instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct Instruction {
+    /// Opcode.
+    pub opcode: Opcode,
+    /// Execution size.
+    pub exec_size: ExecSize,
+    /// Access mode.
+    pub access_mode: AccessMode,
+    /// Thread control.
+    pub thread_control: ThreadControl,
+    /// Quarter control (0..=3: 1Q..4Q, or 1H/2H for SIMD16 in steps of 2).
+    pub qtr_control: u8,
+    /// Predicate control, raw (0 none, 1 sequential, 2.. per access mode).
+    pub pred_control: u8,
+    /// Bits 27:24: conditional modifier, math function or SFID, per opcode.
+    pub cond_modifier: u8,
+    /// Single-bit controls.
+    pub controls: Controls,
+    /// Flag register for predication and conditional modifiers.
+    pub flag: FlagReg,
+    /// Destination.
+    pub dst: Dst,
+    /// Sources; `src[2]` is used only by 3-source opcodes.
+    pub src: [Src; 3],
+    /// Immediate payload (see [`Instruction::imm_value`]): for a 32-bit
+    /// immediate its value is in the low 32 bits; on Gen8 a src0 immediate
+    /// also carries bits 95:64 in the high 32 bits (UIP for branches), and a
+    /// 64-bit immediate is the whole value.
+    pub imm: u64,
+}
+
+impl Default for Instruction {
+    fn default() -> Self {
+        Instruction::new(Opcode::Nop, ExecSize::S1)
+    }
+}
+
+impl Instruction {
+    /// A new instruction with everything else zero/null.
+    pub const fn new(opcode: Opcode, exec_size: ExecSize) -> Self {
+        Instruction {
+            opcode,
+            exec_size,
+            access_mode: AccessMode::Align1,
+            thread_control: ThreadControl::Normal,
+            qtr_control: 0,
+            pred_control: 0,
+            cond_modifier: 0,
+            controls: Controls::empty(),
+            flag: FlagReg { nr: 0, subnr: 0 },
+            dst: Dst::null(),
+            src: [Src::ZERO; 3],
+            imm: 0,
+        }
+    }
+
+    /// The conditional modifier, for opcodes other than MATH and SEND.
+    pub fn cond_mod(&self) -> Option<CondMod> {
+        if matches!(self.opcode, Opcode::Math) || self.opcode.is_send() {
+            None
+        } else {
+            CondMod::from_hw(self.cond_modifier)
+        }
+    }
+
+    /// The math function of a MATH instruction.
+    pub fn math_function(&self) -> Option<MathFunction> {
+        if matches!(self.opcode, Opcode::Math) {
+            MathFunction::from_hw(self.cond_modifier)
+        } else {
+            None
+        }
+    }
+
+    /// The SFID of a SEND/SENDC.
+    pub fn sfid(&self) -> Option<u8> {
+        if self.opcode.is_send() {
+            Some(self.cond_modifier)
+        } else {
+            None
+        }
+    }
+
+    /// Number of sources the instruction reads.
+    pub fn num_srcs(&self) -> u8 {
+        match self.math_function() {
+            Some(f) => f.num_srcs(),
+            None => self.opcode.num_srcs(),
+        }
+    }
+
+    /// Index of the immediate source, if any.
+    pub fn imm_src(&self) -> Option<usize> {
+        if self.opcode.is_three_src() {
+            return None;
+        }
+        if self.src[0].is_imm() {
+            Some(0)
+        } else if self.src[1].is_imm() {
+            Some(1)
+        } else {
+            None
+        }
+    }
+
+    /// The immediate value's bits as its type sees them (32-bit types in
+    /// the low half), if the instruction has an immediate.
+    pub fn imm_value(&self) -> Option<(Type, u64)> {
+        let i = self.imm_src()?;
+        let ty = self.src.get(i)?.ty;
+        Some((
+            ty,
+            if ty.is_64bit() {
+                self.imm
+            } else {
+                self.imm & 0xffff_ffff
+            },
+        ))
+    }
+
+    /// JIP of a branch, in the platform's units (bytes on Gen8, 8-byte
+    /// units on Gen7/7.5), from the immediate payload.
+    pub fn jip(&self, p: Platform) -> Option<i32> {
+        if !self.opcode.is_branch() {
+            return None;
+        }
+        Some(if p.is_gen8() {
+            self.imm as u32 as i32
+        } else {
+            self.imm as u16 as i16 as i32
+        })
+    }
+
+    /// UIP of a branch that has one, in the platform's units.
+    pub fn uip(&self, p: Platform) -> Option<i32> {
+        if !self.opcode.is_branch() || !self.opcode.has_uip() {
+            return None;
+        }
+        Some(if p.is_gen8() {
+            (self.imm >> 32) as u32 as i32
+        } else {
+            (self.imm >> 16) as u16 as i16 as i32
+        })
+    }
+
+    /// Sets JIP (and UIP where given) in the immediate payload, in the
+    /// platform's units. Returns `false` if a value does not fit (Gen7/7.5
+    /// offsets are 16-bit).
+    pub fn set_branch(&mut self, p: Platform, jip: i32, uip: Option<i32>) -> bool {
+        let uip = uip.unwrap_or(0);
+        if p.is_gen8() {
+            self.imm = (jip as u32 as u64) | ((uip as u32 as u64) << 32);
+            true
+        } else {
+            let (Ok(j), Ok(u)) = (i16::try_from(jip), i16::try_from(uip)) else {
+                return false;
+            };
+            self.imm = (j as u16 as u64) | ((u as u16 as u64) << 16);
+            true
+        }
+    }
+
+    /// The 32-bit message descriptor immediate of a SEND/SENDC (bits 124:96
+    /// of the word: mlen, rlen, header present, function control; bit 31 of
+    /// the returned value is EOT), or `None` if the descriptor is in a
+    /// register.
+    pub fn send_desc(&self) -> Option<u32> {
+        if self.opcode.is_send() && self.src[1].is_imm() {
+            Some(self.imm as u32 & 0x1fff_ffff)
+        } else {
+            None
+        }
+    }
+
+    /// End of thread, for a SEND/SENDC.
+    pub fn eot(&self) -> bool {
+        self.opcode.is_send() && (self.imm >> 31) & 1 == 1
+    }
+}
+
+static_assertions::const_assert!(core::mem::size_of::<Instruction>() <= 64);

@@ -1,0 +1,324 @@
+//! Message gateway (SFID 3), thread spawner (SFID 7) and pixel
+//! interpolator (SFID 11).
+
+use super::{flag, hw_enum, known, verified, Common, Descriptor, MsgError, Sfid};
+use crate::model::Platform;
+use crate::word::fields::{desc_gateway as gw, desc_pi_gen75 as pi, desc_spawner as ts};
+
+hw_enum! {
+    /// Message gateway sub-function (descriptor bits 2:0).
+    GatewayOp {
+        /// Open a gateway.
+        OpenGateway = 0,
+        /// Close a gateway.
+        CloseGateway = 1,
+        /// Forward a message to another thread.
+        ForwardMsg = 2,
+        /// Read the timestamp.
+        GetTimestamp = 3,
+        /// Barrier.
+        Barrier = 4,
+        /// Update the gateway state.
+        UpdateGatewayState = 5,
+        /// MMIO read/write.
+        MmioReadWrite = 6,
+    }
+}
+
+impl GatewayOp {
+    /// Mesa's name.
+    pub const fn mesa_name(self) -> &'static str {
+        match self {
+            GatewayOp::OpenGateway => "open",
+            GatewayOp::CloseGateway => "close",
+            GatewayOp::ForwardMsg => "forward msg",
+            GatewayOp::GetTimestamp => "get timestamp",
+            GatewayOp::Barrier => "barrier msg",
+            GatewayOp::UpdateGatewayState => "update state",
+            GatewayOp::MmioReadWrite => "mmio read/write",
+        }
+    }
+}
+
+/// A message gateway descriptor: sub-function 2:0, notify 16:15. The
+/// thread may end with it (EOT in [`Common`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct Gateway {
+    /// Platform.
+    pub platform: Platform,
+    /// Lengths, header and EOT.
+    pub common: Common,
+    /// Sub-function.
+    pub op: GatewayOp,
+    /// Notify field (2 bits).
+    pub notify: u8,
+}
+
+impl Gateway {
+    /// A barrier as Mesa sends it: one payload GRF, no response, no header.
+    pub const fn barrier(platform: Platform) -> Gateway {
+        Gateway {
+            platform,
+            common: Common::new(1, 0, false),
+            op: GatewayOp::Barrier,
+            notify: 0,
+        }
+    }
+}
+
+impl Descriptor for Gateway {
+    const SFIDS: &'static [Sfid] = &[Sfid::Gateway];
+
+    fn decode_desc(p: Platform, desc: u32) -> Result<Self, MsgError> {
+        let s = gw::gateway_subfunction(desc);
+        let m = Gateway {
+            platform: p,
+            common: Common::decode(desc),
+            op: known(GatewayOp::from_hw(s), "gateway sub-function", s as u32, p)?,
+            notify: gw::gateway_notify(desc),
+        };
+        verified(m, desc)
+    }
+
+    fn desc(&self) -> Result<u32, MsgError> {
+        let mut w = self.common.encode()?;
+        gw::set_gateway_subfunction(&mut w, self.op.hw())?;
+        gw::set_gateway_notify(&mut w, self.notify)?;
+        Ok(w)
+    }
+
+    fn platform(&self) -> Platform {
+        self.platform
+    }
+
+    fn common(&self) -> Common {
+        self.common
+    }
+}
+
+hw_enum! {
+    /// Thread spawner opcode (descriptor bit 0).
+    TsOpcode {
+        /// Dereference a resource (ends a thread with EOT).
+        DereferenceResource = 0,
+        /// Spawn a thread.
+        SpawnThread = 1,
+    }
+}
+
+/// A thread spawner descriptor: opcode 0, request type 1 (child thread),
+/// resource select 4 (do not dereference the URB handle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct ThreadSpawner {
+    /// Platform.
+    pub platform: Platform,
+    /// Lengths, header and EOT.
+    pub common: Common,
+    /// Opcode.
+    pub opcode: TsOpcode,
+    /// Child rather than root thread.
+    pub child: bool,
+    /// Do not dereference the URB handle.
+    pub keep_urb: bool,
+}
+
+impl ThreadSpawner {
+    /// The end of a compute thread as Mesa sends it: dereference, root
+    /// thread, keep the URB handle, one payload GRF, EOT.
+    pub const fn end_of_thread(platform: Platform) -> ThreadSpawner {
+        ThreadSpawner {
+            platform,
+            common: Common::new(1, 0, false).with_eot(),
+            opcode: TsOpcode::DereferenceResource,
+            child: false,
+            keep_urb: true,
+        }
+    }
+}
+
+impl Descriptor for ThreadSpawner {
+    const SFIDS: &'static [Sfid] = &[Sfid::ThreadSpawner];
+
+    fn decode_desc(p: Platform, desc: u32) -> Result<Self, MsgError> {
+        let m = ThreadSpawner {
+            platform: p,
+            common: Common::decode(desc),
+            opcode: if flag(ts::ts_opcode(desc)) {
+                TsOpcode::SpawnThread
+            } else {
+                TsOpcode::DereferenceResource
+            },
+            child: flag(ts::ts_request_type(desc)),
+            keep_urb: flag(ts::ts_resource_select(desc)),
+        };
+        verified(m, desc)
+    }
+
+    fn desc(&self) -> Result<u32, MsgError> {
+        let mut w = self.common.encode()?;
+        ts::set_ts_opcode(&mut w, self.opcode.hw())?;
+        ts::set_ts_request_type(&mut w, self.child as u8)?;
+        ts::set_ts_resource_select(&mut w, self.keep_urb as u8)?;
+        Ok(w)
+    }
+
+    fn platform(&self) -> Platform {
+        self.platform
+    }
+
+    fn common(&self) -> Common {
+        self.common
+    }
+}
+
+/// A pixel interpolator query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[non_exhaustive]
+pub enum PiMessage {
+    /// Interpolate at an offset shared by all pixels (type 0), in 1/16
+    /// pixel, each -8..=7.
+    PerMessageOffset {
+        /// X offset.
+        x: i8,
+        /// Y offset.
+        y: i8,
+    },
+    /// Interpolate at a sample position (type 1).
+    SamplePosition {
+        /// Sample index (0..=15).
+        sample: u8,
+    },
+    /// Interpolate at the centroid (type 2).
+    Centroid,
+    /// Interpolate at per-pixel offsets held in the payload (type 3).
+    PerSlotOffset,
+}
+
+impl PiMessage {
+    /// The message type encoding.
+    pub const fn msg_type(&self) -> u8 {
+        match self {
+            PiMessage::PerMessageOffset { .. } => 0,
+            PiMessage::SamplePosition { .. } => 1,
+            PiMessage::Centroid => 2,
+            PiMessage::PerSlotOffset => 3,
+        }
+    }
+
+    /// Mesa's name.
+    pub const fn mesa_name(&self) -> &'static str {
+        match self {
+            PiMessage::PerMessageOffset { .. } => "per_message_offset",
+            PiMessage::SamplePosition { .. } => "sample_position",
+            PiMessage::Centroid => "centroid",
+            PiMessage::PerSlotOffset => "per_slot_offset",
+        }
+    }
+}
+
+/// A pixel interpolator descriptor (Gen7.5+): message data 7:0, slot group
+/// 11, message type 13:12, no-perspective 14, SIMD16 16.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct PixelInterp {
+    /// Platform (Gen7.5 or later).
+    pub platform: Platform,
+    /// Lengths, header and EOT.
+    pub common: Common,
+    /// The query.
+    pub msg: PiMessage,
+    /// Linear (no perspective) rather than perspective-correct.
+    pub linear: bool,
+    /// SIMD16 rather than SIMD8.
+    pub simd16: bool,
+    /// High slot group (second half of a SIMD32 dispatch).
+    pub slot_group_high: bool,
+}
+
+/// Sign-extends a 4-bit offset.
+const fn sext4(v: u8) -> i8 {
+    ((v << 4) as i8) >> 4
+}
+
+fn offset4(field: &'static str, v: i8) -> Result<u8, MsgError> {
+    if !(-8..=7).contains(&v) {
+        return Err(MsgError::Range {
+            field,
+            value: v as i64,
+            min: -8,
+            max: 7,
+        });
+    }
+    Ok(v as u8 & 0xf)
+}
+
+impl Descriptor for PixelInterp {
+    const SFIDS: &'static [Sfid] = &[Sfid::PixelInterpolator];
+
+    fn decode_desc(p: Platform, desc: u32) -> Result<Self, MsgError> {
+        if !p.is_gen75_or_later() {
+            return Err(MsgError::Function { sfid: 11, platform: p });
+        }
+        let data = pi::pi_message_data(desc);
+        let msg = match pi::pi_message_type(desc) {
+            0 => PiMessage::PerMessageOffset {
+                x: sext4(data & 0xf),
+                y: sext4(data >> 4),
+            },
+            1 => PiMessage::SamplePosition { sample: data >> 4 },
+            2 => PiMessage::Centroid,
+            _ => PiMessage::PerSlotOffset,
+        };
+        let m = PixelInterp {
+            platform: p,
+            common: Common::decode(desc),
+            msg,
+            linear: flag(pi::pi_nopersp(desc)),
+            simd16: flag(pi::pi_simd_mode(desc)),
+            slot_group_high: flag(pi::pi_slot_group(desc)),
+        };
+        verified(m, desc)
+    }
+
+    fn desc(&self) -> Result<u32, MsgError> {
+        if !self.platform.is_gen75_or_later() {
+            return Err(MsgError::Function {
+                sfid: 11,
+                platform: self.platform,
+            });
+        }
+        let data = match self.msg {
+            PiMessage::PerMessageOffset { x, y } => offset4("x offset", x)? | offset4("y offset", y)? << 4,
+            PiMessage::SamplePosition { sample } => {
+                if sample > 15 {
+                    return Err(MsgError::Range {
+                        field: "sample index",
+                        value: sample as i64,
+                        min: 0,
+                        max: 15,
+                    });
+                }
+                sample << 4
+            }
+            PiMessage::Centroid | PiMessage::PerSlotOffset => 0,
+        };
+        let mut w = self.common.encode()?;
+        pi::set_pi_message_data(&mut w, data)?;
+        pi::set_pi_message_type(&mut w, self.msg.msg_type())?;
+        pi::set_pi_nopersp(&mut w, self.linear as u8)?;
+        pi::set_pi_simd_mode(&mut w, self.simd16 as u8)?;
+        pi::set_pi_slot_group(&mut w, self.slot_group_high as u8)?;
+        Ok(w)
+    }
+
+    fn platform(&self) -> Platform {
+        self.platform
+    }
+
+    fn common(&self) -> Common {
+        self.common
+    }
+}

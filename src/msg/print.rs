@@ -1,0 +1,407 @@
+//! Mesa's `MsgDesc:` comment for a SEND descriptor.
+//!
+//! The text follows the Mesa i965 disassembler of the 20.x era, field by
+//! field from the raw descriptor bits, including its quirks: names of
+//! reserved values print as `*** invalid <what> value <n> ` (not counted
+//! toward the padding column, see the module documentation), the render
+//! cache message control prints as `0x` followed by a decimal number, and
+//! data cache 1 typed messages print their slot group as a SIMD mode.
+
+use alloc::string::String;
+use core::fmt::{self, Write};
+
+use super::dataport::msg_type;
+use super::{AtomicOp, GatewayOp, RtWriteSubtype, SamplerMsgType, SamplerSimd, Sfid, UrbOpcode};
+use crate::model::{Instruction, Platform};
+use crate::word::fields::{
+    desc_common as dc, desc_dp_gen7 as dp, desc_dp_rt as rt, desc_pi_gen75 as pi, desc_sampler as smp,
+    desc_urb_gen7 as u7, desc_urb_gen8 as u8_,
+};
+
+/// Writes Mesa's `MsgDesc:` text of a SEND/SENDC (see the module
+/// documentation of [`crate::msg`]); writes nothing for other opcodes.
+pub fn write_msg_desc(out: &mut impl Write, p: Platform, inst: &Instruction) -> fmt::Result {
+    write_msg_desc_counted(out, p, inst).map(|_| ())
+}
+
+/// As [`write_msg_desc`], returning how many of the written characters
+/// count toward Mesa's padding column (error texts do not).
+pub fn write_msg_desc_counted(out: &mut impl Write, p: Platform, inst: &Instruction) -> Result<usize, fmt::Error> {
+    if !inst.opcode.is_send() {
+        return Ok(0);
+    }
+    let desc = inst.src[1].is_imm().then_some(inst.imm as u32);
+    write_msg_desc_raw(out, p, inst.cond_modifier, desc)
+}
+
+/// The `MsgDesc:` text of a SEND/SENDC and its counted width.
+pub fn msg_desc_text(p: Platform, inst: &Instruction) -> (String, usize) {
+    let mut s = String::new();
+    // Writing into a String cannot fail.
+    let n = write_msg_desc_counted(&mut s, p, inst).unwrap_or(0);
+    (s, n)
+}
+
+/// The `MsgDesc:` text for an SFID and a descriptor (`None`: the
+/// descriptor is in a register), returning the counted width.
+pub fn write_msg_desc_raw(out: &mut impl Write, p: Platform, sfid: u8, desc: Option<u32>) -> Result<usize, fmt::Error> {
+    let mut l = Line {
+        out,
+        counted: 0,
+        space: false,
+    };
+    let sf = Sfid::from_hw(sfid);
+    l.control("SFID", sf.and_then(Sfid::mesa_name), sfid as u32)?;
+    l.put(" MsgDesc:")?;
+    match desc {
+        None => l.put(" indirect")?,
+        Some(d) => {
+            body(&mut l, p, sf, sfid, d)?;
+            if l.space {
+                l.put(" ")?;
+            }
+            write!(l, "mlen {} rlen {}", dc::mlen(d), dc::rlen(d))?;
+        }
+    }
+    Ok(l.counted)
+}
+
+/// A [`fmt::Display`] adapter for [`write_msg_desc_raw`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MsgDescDisplay {
+    /// Platform.
+    pub platform: Platform,
+    /// SFID.
+    pub sfid: u8,
+    /// The descriptor, or `None` when it is in a register.
+    pub desc: Option<u32>,
+}
+
+impl MsgDescDisplay {
+    /// The text of `sfid` and `desc` on `platform`.
+    pub const fn new(platform: Platform, sfid: u8, desc: Option<u32>) -> Self {
+        MsgDescDisplay { platform, sfid, desc }
+    }
+
+    /// The text of a SEND/SENDC (`None` for other opcodes).
+    pub fn of(platform: Platform, inst: &Instruction) -> Option<Self> {
+        inst.opcode.is_send().then(|| MsgDescDisplay {
+            platform,
+            sfid: inst.cond_modifier,
+            desc: inst.src[1].is_imm().then_some(inst.imm as u32),
+        })
+    }
+
+    /// The number of characters that count toward Mesa's padding column.
+    pub fn counted_width(&self) -> usize {
+        write_msg_desc_raw(&mut Discard, self.platform, self.sfid, self.desc).unwrap_or(0)
+    }
+}
+
+impl fmt::Display for MsgDescDisplay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_msg_desc_raw(f, self.platform, self.sfid, self.desc).map(|_| ())
+    }
+}
+
+/// A sink that keeps nothing.
+struct Discard;
+
+impl Write for Discard {
+    fn write_str(&mut self, _: &str) -> fmt::Result {
+        Ok(())
+    }
+}
+
+/// One output line: counted text, hidden error text, and Mesa's "a space
+/// is pending before the next name" flag.
+struct Line<'a, W: Write> {
+    out: &'a mut W,
+    counted: usize,
+    space: bool,
+}
+
+impl<W: Write> Write for Line<'_, W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.counted += s.chars().count();
+        self.out.write_str(s)
+    }
+}
+
+impl<W: Write> Line<'_, W> {
+    fn put(&mut self, s: &str) -> fmt::Result {
+        self.write_str(s)
+    }
+
+    /// A value from a name table: an unnamed value prints a hidden error,
+    /// an empty name prints nothing, a name prints after a pending space.
+    fn control(&mut self, what: &str, name: Option<&str>, v: u32) -> fmt::Result {
+        match name {
+            None => write!(self.out, "*** invalid {what} value {v} "),
+            Some("") => Ok(()),
+            Some(n) => {
+                if self.space {
+                    self.put(" ")?;
+                }
+                self.space = true;
+                self.put(n)
+            }
+        }
+    }
+
+    /// A one-bit option printed by name when set.
+    fn option(&mut self, what: &str, name: &str, v: u32) -> fmt::Result {
+        self.control(what, if v == 0 { Some("") } else { Some(name) }, v)
+    }
+}
+
+fn sampler_name(v: u8) -> Option<&'static str> {
+    SamplerMsgType::from_hw(v).map(SamplerMsgType::mesa_name).or(match v {
+        24 => Some("sample_lz"),
+        25 => Some("sample_c_lz"),
+        26 => Some("ld_lz"),
+        28 => Some("ld2dms_w"),
+        _ => None,
+    })
+}
+
+fn rc_name(v: u8) -> Option<&'static str> {
+    Some(match v {
+        4 => "media block read",
+        5 => "typed surface read",
+        6 => "typed atomic op",
+        7 => "memory fence",
+        10 => "media block write",
+        12 => "RT write",
+        13 => "typed surface write",
+        _ => return None,
+    })
+}
+
+fn rt_subtype_name(v: u8) -> Option<&'static str> {
+    RtWriteSubtype::from_hw(v)
+        .map(RtWriteSubtype::mesa_name)
+        .or((v == 7).then_some("SIMD16/RepData-111"))
+}
+
+fn dc0_name(v: u8) -> Option<&'static str> {
+    Some(match v {
+        0 => "DC OWORD block read",
+        1 => "DC unaligned OWORD block read",
+        2 => "DC OWORD dual block read",
+        3 => "DC DWORD scattered read",
+        4 => "DC byte scattered read",
+        5 => "DC untyped surface read",
+        6 => "DC untyped atomic",
+        7 => "DC mfence",
+        8 => "DC OWORD block write",
+        10 => "DC OWORD dual block write",
+        11 => "DC DWORD scatterd write",
+        12 => "DC byte scattered write",
+        13 => "DC untyped surface write",
+        _ => return None,
+    })
+}
+
+fn dc1_name(v: u8) -> Option<&'static str> {
+    Some(match v {
+        1 => "untyped surface read",
+        2 => "DC untyped atomic op",
+        3 => "DC untyped 4x2 atomic op",
+        4 => "DC media block read",
+        5 => "DC typed surface read",
+        6 => "DC typed atomic",
+        7 => "DC typed 4x2 atomic op",
+        9 => "DC untyped surface write",
+        10 => "DC media block write",
+        11 => "DC atomic counter op",
+        12 => "DC 4x2 atomic counter op",
+        13 => "DC typed surface write",
+        0x10 => "DC A64 scattered read",
+        0x11 => "DC A64 untyped surface read",
+        0x12 => "DC A64 untyped atomic op",
+        0x15 => "DC A64 OWORD block write",
+        0x19 => "DC A64 untyped surface write",
+        0x1a => "DC A64 scattered write",
+        0x1b => "DC untyped atomic float op",
+        0x1d => "DC A64 untyped atomic float op",
+        _ => return None,
+    })
+}
+
+fn aop_name(v: u8) -> Option<&'static str> {
+    AtomicOp::from_hw(v).map(AtomicOp::mesa_name)
+}
+
+fn float_aop_name(v: u8) -> Option<&'static str> {
+    Some(match v {
+        1 => "fmax",
+        2 => "fmin",
+        3 => "fcmpwr",
+        _ => return None,
+    })
+}
+
+fn math_name(v: u32) -> Option<&'static str> {
+    Some(match v {
+        1 => "inv",
+        2 => "log",
+        3 => "exp",
+        4 => "sqrt",
+        5 => "rsq",
+        6 => "sin",
+        7 => "cos",
+        8 => "sincos",
+        9 => "fdiv",
+        10 => "pow",
+        11 => "intdivmod",
+        12 => "intdiv",
+        13 => "intmod",
+        14 => "invm",
+        15 => "rsqrtm",
+        _ => return None,
+    })
+}
+
+/// The shared-function specific part, between `MsgDesc:` and `mlen`.
+fn body<W: Write>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, sfid: u8, d: u32) -> fmt::Result {
+    let bti = dp::binding_table_index(d);
+    let mc = dp::msg_control(d);
+    let mt = msg_type(p, d);
+    match sf {
+        Some(Sfid::Math) => {
+            // Math is a shared function on Gen4-5 only; Mesa still decodes
+            // its old fields here.
+            l.control("math function", math_name(d & 0xf), d & 0xf)?;
+            l.option("math saturate", "sat", (d >> 6) & 1)?;
+            l.option("math signed", "signed", (d >> 4) & 1)?;
+            l.option("math scalar", "scalar", (d >> 7) & 1)?;
+            l.option("math precision", "partial_precision", (d >> 5) & 1)
+        }
+        Some(Sfid::Sampler) => {
+            let t = smp::sampler_msg_type(d);
+            l.control("sampler message", sampler_name(t), t as u32)?;
+            let s = smp::simd_mode(d);
+            l.control(
+                "sampler simd mode",
+                SamplerSimd::from_hw(s).map(SamplerSimd::mesa_name),
+                s as u32,
+            )?;
+            write!(l, " Surface = {} Sampler = {}", bti, smp::sampler_index(d))
+        }
+        Some(Sfid::SamplerCache | Sfid::ConstantCache) => write!(l, " ({bti}, {mc}, {mt}, 0)"),
+        Some(Sfid::RenderCache) => {
+            l.control("DP rc message type", rc_name(mt), mt as u32)?;
+            if mt == 12 {
+                let s = rt::rt_subtype(d);
+                l.control("RT message type", rt_subtype_name(s), s as u32)?;
+                if rt::rt_slot_group(d) != 0 {
+                    l.put(" Hi")?;
+                }
+                if rt::last_rt(d) != 0 {
+                    l.put(" LastRT")?;
+                }
+            } else {
+                // Mesa prints this decimal number after a `0x`.
+                write!(l, " MsgCtrl = 0x{mc}")?;
+            }
+            write!(l, " Surface = {bti}")
+        }
+        Some(Sfid::Urb) => {
+            let (op, offset, per_slot, b15, swizzle) = if p.is_gen8() {
+                let b15 = u8_::swizzle_control(d);
+                (
+                    u8_::urb_opcode(d),
+                    u8_::global_offset(d),
+                    u8_::per_slot_offset(d),
+                    b15,
+                    b15,
+                )
+            } else {
+                (
+                    u7::urb_opcode(d),
+                    u7::global_offset(d),
+                    u7::per_slot_offset(d),
+                    u7::complete(d),
+                    u7::swizzle_control(d),
+                )
+            };
+            write!(l, " {offset}")?;
+            l.space = true;
+            l.control(
+                "urb opcode",
+                UrbOpcode::from_hw(op).map(UrbOpcode::mesa_name),
+                op as u32,
+            )?;
+            if per_slot != 0 {
+                l.put(" per-slot")?;
+            }
+            if op == UrbOpcode::Simd8Write.hw() || op == UrbOpcode::Simd8Read.hw() {
+                if b15 != 0 {
+                    l.put(" masked")?;
+                }
+            } else {
+                l.option("urb swizzle", "interleave", swizzle as u32)?;
+            }
+            if !p.is_gen8() {
+                l.option("urb complete", "complete", b15 as u32)?;
+            }
+            Ok(())
+        }
+        Some(Sfid::ThreadSpawner) => Ok(()),
+        Some(Sfid::Gateway) => {
+            let op = GatewayOp::from_hw((d & 7) as u8).map_or("(null)", GatewayOp::mesa_name);
+            write!(l, " ({op})")
+        }
+        Some(Sfid::DataCache) => {
+            l.put(" (")?;
+            l.control("DP DC0 message type", dc0_name(mt), mt as u32)?;
+            write!(l, ", {bti}, ")?;
+            if mt == 6 {
+                l.control("atomic op", aop_name(mc & 0xf), (mc & 0xf) as u32)?;
+            } else {
+                write!(l, "{mc}")?;
+            }
+            l.put(")")
+        }
+        Some(Sfid::DataCache1) => {
+            l.put(" (")?;
+            l.control("DP DC1 message type", dc1_name(mt), mt as u32)?;
+            write!(l, ", Surface = {bti}, ")?;
+            let simd = if mc & 0x10 != 0 { "SIMD8," } else { "SIMD16," };
+            match mt {
+                2 | 6 | 11 => {
+                    l.put(simd)?;
+                    l.control("atomic op", aop_name(mc & 0xf), (mc & 0xf) as u32)?;
+                }
+                3 | 7 | 12 | 0x12 => l.control("atomic op", aop_name(mc & 0xf), (mc & 0xf) as u32)?,
+                1 | 5 | 9 | 13 | 0x11 | 0x19 => {
+                    let mode = match mc >> 4 {
+                        0 => "4x2",
+                        1 => "16",
+                        2 => "8",
+                        _ => "?",
+                    };
+                    write!(l, "SIMD{mode}, Mask = 0x{:x}", mc & 0xf)?;
+                }
+                0x1b | 0x1d => {
+                    l.put(simd)?;
+                    l.control("atomic float op", float_aop_name(mc & 0xf), (mc & 0xf) as u32)?;
+                }
+                _ => write!(l, "0x{mc:x}")?,
+            }
+            l.put(")")
+        }
+        Some(Sfid::PixelInterpolator) => {
+            let mode = if pi::pi_nopersp(d) != 0 { "linear" } else { "persp" };
+            let ty = match pi::pi_message_type(d) {
+                0 => "per_message_offset",
+                1 => "sample_position",
+                2 => "centroid",
+                _ => "per_slot_offset",
+            };
+            write!(l, " ({mode}, {ty}, 0x{:02x})", pi::pi_message_data(d))
+        }
+        _ => write!(l, "unsupported shared function ID {sfid}"),
+    }
+}

@@ -1,0 +1,1351 @@
+//! The assembler: Mesa's EU assembly text → [`Instruction`]s → words.
+//!
+//! [`assemble`] parses the text with the grammar of [`super::parse`],
+//! lowers each instruction to the typed model, resolves labels, and
+//! encodes every instruction with [`crate::encode`] (validated against
+//! the hardware rules) or, with [`AsmOptions::unchecked`], with
+//! [`crate::encode_unchecked`]. All errors are collected and returned
+//! together, each with its line and column.
+//!
+//! # What the text decides, and what Mesa decides
+//!
+//! Everything the text shows is taken from the text. Bits that Mesa's
+//! printer does not show are set the way Mesa's assembler (`i965_asm`,
+//! through `brw_eu_emit.c`) sets them, so that text printed by Mesa
+//! assembles back to the same word:
+//!
+//! - an immediate in src0 of a one-source instruction also sets src1's
+//!   file to ARF and src1's type field to the immediate's type code
+//!   (32-bit immediates only);
+//! - `W`, `UW` and `HF` immediates are replicated into both 16-bit halves;
+//! - an align16 destination's horizontal stride is 1;
+//! - three-source scalar operands (`<0,1,0>`) use the swizzle `xxxx`;
+//! - `send` with an immediate descriptor: src1 is an immediate of type UD
+//!   holding the descriptor, with bit 31 replaced by the `EOT` option; the
+//!   shared function comes from its name after the descriptor, and the
+//!   `MsgDesc: ...` description is skipped;
+//! - `send` with a register descriptor (`a0<0,1,0>UD 0x00000200`): the
+//!   descriptor dword *is* the encoding of that register operand (and must
+//!   match it); src1's file and type fields stay zero;
+//! - `wait`: src0 repeats the destination (its swizzle derived from the
+//!   write mask) and src1 is `null<8,8,1>F`;
+//! - flow control: the hidden operands Mesa gives each opcode on Gen7 and
+//!   on Gen8 (see `branch` below), and JIP/UIP from the labels.
+//!
+//! Where Mesa's assembler would *change* something the text shows (for
+//! example it encodes every `acc<n>` as `acc0`, or rewrites the predicate's
+//! flag register on some opcodes), the text wins: such text can only come
+//! from a word Mesa did not produce, and keeping it makes
+//! disassemble → assemble a fixpoint. One exception is the predicate flag
+//! of a Gen7 three-source instruction: Mesa's printer shows bits that
+//! belong to src1's swizzle there, so the flag is taken from the
+//! conditional modifier (or f0.0), as Mesa does.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use super::lex::Pos;
+use super::parse::{Base, Chans, Flag, Inst, Operand, Operands, Parser, RegName, Stmt, Target};
+use crate::error::EncodeError;
+use crate::model::*;
+use crate::validate::Violations;
+use crate::word::fields::{gen7_native, gen8_native};
+
+/// What went wrong, without the position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AsmErrorKind {
+    /// A token that does not fit the grammar here.
+    #[error("unexpected {found}, expected {expected}")]
+    Unexpected {
+        /// The token found (quoted), or `end of input`.
+        found: String,
+        /// What the grammar allows here.
+        expected: &'static str,
+    },
+    /// A character that starts no token.
+    #[error("unexpected character `{found}`, expected {expected}")]
+    BadChar {
+        /// The character.
+        found: String,
+        /// What the grammar allows here.
+        expected: &'static str,
+    },
+    /// A number that does not fit in 64 bits.
+    #[error("number `{0}` does not fit in 64 bits")]
+    NumberTooLarge(String),
+    /// A `/*` comment that is never closed.
+    #[error("unterminated `/*` comment")]
+    UnterminatedComment,
+    /// A word in opcode position that names no opcode.
+    #[error("unknown opcode `{0}`")]
+    UnknownOpcode(String),
+    /// An opcode of another platform.
+    #[error("opcode `{opcode}` does not exist on {platform}")]
+    NotOnPlatform {
+        /// The opcode.
+        opcode: Opcode,
+        /// The platform assembled for.
+        platform: Platform,
+    },
+    /// A type of another platform, or one that cannot be used here.
+    #[error("type `{ty}` does not exist on {platform} here")]
+    TypeNotOnPlatform {
+        /// The type's letters.
+        ty: &'static str,
+        /// The platform assembled for.
+        platform: Platform,
+    },
+    /// An execution size other than 1, 2, 4, 8, 16 or 32.
+    #[error("execution size {0} is not one of 1, 2, 4, 8, 16, 32")]
+    BadExecSize(u64),
+    /// A number outside its range.
+    #[error("{what} {value} is out of range ({range})")]
+    OutOfRange {
+        /// What the number is.
+        what: &'static str,
+        /// The value written.
+        value: i64,
+        /// The allowed values.
+        range: &'static str,
+    },
+    /// Something the syntax allows but this instruction cannot have.
+    #[error("{what}: {why}")]
+    Invalid {
+        /// The part of the instruction.
+        what: &'static str,
+        /// Why it is refused.
+        why: &'static str,
+    },
+    /// The predicate and the conditional modifier name different flags.
+    #[error("the predicate uses f{}.{} but the conditional modifier f{}.{}; an instruction has one flag register", .pred.0, .pred.1, .cmod.0, .cmod.1)]
+    FlagMismatch {
+        /// The predicate's flag (register, subregister).
+        pred: (u8, u8),
+        /// The conditional modifier's flag.
+        cmod: (u8, u8),
+    },
+    /// A SEND register descriptor whose dword is not that register's encoding.
+    #[error("descriptor {desc:#010x} does not match the register operand, whose encoding is {expected:#010x}")]
+    DescriptorMismatch {
+        /// The dword written.
+        desc: u32,
+        /// The dword the register operand encodes to.
+        expected: u32,
+    },
+    /// A jump to a label that is never defined.
+    #[error("unknown label `{0}`")]
+    UnknownLabel(String),
+    /// A label defined twice.
+    #[error("label `{0}` is defined twice")]
+    DuplicateLabel(String),
+    /// A required jump target is missing, or one is given where none fits.
+    #[error("{0}")]
+    Jump(&'static str),
+    /// The instruction breaks hardware rules (checked assembly).
+    #[error("instruction breaks hardware rules: {0}")]
+    Rules(Violations),
+    /// The instruction cannot be encoded on the platform.
+    #[error("cannot encode: {0}")]
+    Encode(EncodeError),
+}
+
+/// An assembly error: where (1-based line and column) and what.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{line}:{column}: {kind}")]
+pub struct AsmError {
+    /// Line, from 1.
+    pub line: u32,
+    /// Column in characters, from 1.
+    pub column: u32,
+    /// What went wrong.
+    pub kind: AsmErrorKind,
+}
+
+impl AsmError {
+    /// An error at `pos` in `src`.
+    pub(crate) fn new(src: &str, pos: Pos, kind: AsmErrorKind) -> Self {
+        AsmError {
+            line: pos.line,
+            column: pos.column(src),
+            kind,
+        }
+    }
+}
+
+/// Every error of one assembly, in source order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AsmErrors(pub Vec<AsmError>);
+
+impl fmt::Display for AsmErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl core::error::Error for AsmErrors {}
+
+/// Assembly options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AsmOptions {
+    /// Encode without checking the hardware rules ([`crate::encode_unchecked`]).
+    pub unchecked: bool,
+}
+
+impl AsmOptions {
+    /// Checked assembly (the default).
+    pub const CHECKED: AsmOptions = AsmOptions { unchecked: false };
+    /// Unchecked assembly.
+    pub const UNCHECKED: AsmOptions = AsmOptions { unchecked: true };
+}
+
+/// Assembles `src` for `p` into instructions, checking hardware rules.
+pub fn assemble(p: Platform, src: &str) -> Result<Vec<Instruction>, AsmErrors> {
+    assemble_with(p, src, AsmOptions::CHECKED)
+}
+
+/// Assembles `src` for `p` into 16-byte words (memory order), checking
+/// hardware rules.
+pub fn assemble_words(p: Platform, src: &str) -> Result<Vec<[u8; 16]>, AsmErrors> {
+    assemble_words_with(p, src, AsmOptions::CHECKED)
+}
+
+/// [`assemble`] with options.
+pub fn assemble_with(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Instruction>, AsmErrors> {
+    let mut out = Vec::new();
+    run(p, src, opts, |i, _| out.push(i))?;
+    Ok(out)
+}
+
+/// [`assemble_words`] with options.
+pub fn assemble_words_with(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<[u8; 16]>, AsmErrors> {
+    let mut out = Vec::new();
+    run(p, src, opts, |_, w| out.push(w))?;
+    Ok(out)
+}
+
+/// Jump targets still to resolve, and the UIP half to use without one.
+#[derive(Clone, Copy, Debug)]
+struct Fixup<'a> {
+    jip: Option<Target<'a>>,
+    uip: Option<Target<'a>>,
+    /// Gen8: bits 95:64 when no UIP is given (what Mesa's src0 immediate
+    /// left there).
+    uip_default: u32,
+}
+
+struct Pending<'a> {
+    inst: Instruction,
+    fix: Option<Fixup<'a>>,
+    pos: Pos,
+}
+
+/// Parses, lowers, resolves and encodes; calls `sink` for every
+/// instruction in order if there is no error at all.
+fn run(p: Platform, src: &str, opts: AsmOptions, mut sink: impl FnMut(Instruction, [u8; 16])) -> Result<(), AsmErrors> {
+    let mut parser = Parser::new(p, src);
+    let lower = Lower { p, src };
+    let mut pending: Vec<Pending<'_>> = Vec::with_capacity(src.len() / 64 + 1);
+    let mut labels: Vec<(&str, usize, Pos)> = Vec::new();
+    let mut errors: Vec<AsmError> = Vec::new();
+    while let Some(stmt) = parser.next_statement() {
+        match stmt {
+            Stmt::Label(name, pos) => labels.push((name, pending.len(), pos)),
+            Stmt::Inst(ast) => match lower.inst(&ast) {
+                Ok((inst, fix)) => pending.push(Pending {
+                    inst,
+                    fix,
+                    pos: ast.pos,
+                }),
+                Err(e) => {
+                    errors.push(e);
+                    // Keep the slot so later label offsets stay right.
+                    pending.push(Pending {
+                        inst: Instruction::new(Opcode::Nop, ExecSize::S1),
+                        fix: None,
+                        pos: ast.pos,
+                    });
+                }
+            },
+        }
+    }
+    errors.append(&mut parser.errors);
+
+    labels.sort_by(|a, b| a.0.cmp(b.0).then(a.2.offset.cmp(&b.2.offset)));
+    for w in labels.windows(2) {
+        if let [a, b] = w {
+            if a.0 == b.0 {
+                errors.push(AsmError::new(src, b.2, AsmErrorKind::DuplicateLabel(b.0.into())));
+            }
+        }
+    }
+
+    let mut words = Vec::with_capacity(pending.len());
+    for (idx, pd) in pending.iter_mut().enumerate() {
+        if let Some(fix) = pd.fix {
+            if let Err(e) = lower.resolve(&mut pd.inst, idx, &fix, &labels) {
+                errors.push(e);
+                continue;
+            }
+        }
+        match lower.encode(&pd.inst, pd.pos, opts) {
+            Ok(w) => words.push(w),
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        errors.sort_by_key(|e| (e.line, e.column));
+        errors.dedup();
+        return Err(AsmErrors(errors));
+    }
+    for (pd, w) in pending.iter().zip(words) {
+        sink(pd.inst, w);
+    }
+    Ok(())
+}
+
+/// Lowering of parsed instructions for one platform.
+struct Lower<'s> {
+    p: Platform,
+    src: &'s str,
+}
+
+type LResult<T> = Result<T, AsmError>;
+
+/// How a source is addressed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Align1,
+    Align16,
+    /// A 3-source operand: dword subregisters, region from replicate control.
+    ThreeSrc,
+}
+
+/// `null` and `ip` as Mesa's emitter describes them, for operands the
+/// text does not show.
+#[derive(Clone, Copy)]
+enum Hidden {
+    /// `null`, `<8;8,1>`.
+    NullVec8,
+    /// `null`, `<0;1,0>`.
+    NullVec1,
+    /// `ip`, `<4;1,0>`.
+    Ip,
+}
+
+const ARF_NULL: u8 = 0x00;
+const ARF_IP: u8 = 0xa0;
+const ARF_NOTIFICATION: u8 = 0x90;
+
+/// Align16 sources encode width 4 and horizontal stride 1 (the bits hold
+/// the z/w swizzle); the model carries them as these codes.
+const A16_WIDTH: u8 = 2;
+const A16_HSTRIDE: u8 = 1;
+/// The 3-source region without replicate control, `<4;4,1>`.
+const REGION_441: Region = Region {
+    vstride: 3,
+    width: 2,
+    hstride: 1,
+};
+
+impl Lower<'_> {
+    fn err(&self, pos: Pos, kind: AsmErrorKind) -> AsmError {
+        AsmError::new(self.src, pos, kind)
+    }
+
+    fn invalid(&self, pos: Pos, what: &'static str, why: &'static str) -> AsmError {
+        self.err(pos, AsmErrorKind::Invalid { what, why })
+    }
+
+    fn encode(&self, i: &Instruction, pos: Pos, opts: AsmOptions) -> LResult<[u8; 16]> {
+        let r = if opts.unchecked {
+            crate::encode_unchecked(self.p, i)
+        } else {
+            crate::encode(self.p, i)
+        };
+        r.map_err(|e| {
+            self.err(
+                pos,
+                match e {
+                    EncodeError::Invalid(v) => AsmErrorKind::Rules(v),
+                    e => AsmErrorKind::Encode(e),
+                },
+            )
+        })
+    }
+
+    /// Lowers one instruction; branches come back with their targets.
+    fn inst<'a>(&self, a: &Inst<'a>) -> LResult<(Instruction, Option<Fixup<'a>>)> {
+        let op = a.opcode;
+        let a16 = a.opts.align16;
+        let mut i = Instruction::new(op, a.exec);
+        i.access_mode = if a16 { AccessMode::Align16 } else { AccessMode::Align1 };
+        i.thread_control = ThreadControl::from_hw(a.opts.thread)
+            .ok_or_else(|| self.invalid(a.opts.pos, "thread control", "`switch` and `atomic` exclude each other"))?;
+        i.qtr_control = a.opts.qtr;
+        let o = &a.opts;
+        let mut c = Controls::empty();
+        c.set(Controls::WE_ALL, o.we_all);
+        c.set(Controls::NO_DD_CLEAR, o.no_dd_clear);
+        c.set(Controls::NO_DD_CHECK, o.no_dd_check);
+        c.set(Controls::ACC_WR, o.acc_wr);
+        c.set(Controls::COMPACTED, o.compacted);
+        c.set(Controls::BREAKPOINT, o.breakpoint || a.breakpoint);
+        c.set(Controls::SATURATE, a.sat);
+        c.set(Controls::NIB_CTRL, o.nib);
+        if let Some(pr) = a.pred {
+            c.set(Controls::PRED_INV, pr.inv);
+            i.pred_control = self.pred_control(a16, pr.suffix)?;
+        }
+        i.controls = c;
+        i.flag = self.flag(a)?;
+        if let Some((cm, pos)) = a.cmod {
+            if op.is_send() {
+                return Err(self.invalid(
+                    pos,
+                    "conditional modifier",
+                    "SEND has none: bits 27:24 hold the shared function",
+                ));
+            }
+            if op == Opcode::Math {
+                return Err(self.invalid(
+                    pos,
+                    "conditional modifier",
+                    "MATH has none: bits 27:24 hold the function",
+                ));
+            }
+            i.cond_modifier = cm;
+        }
+        if op == Opcode::Math {
+            i.cond_modifier = a.math_fn;
+        }
+        let mut fix = None;
+        match a.ops {
+            Operands::None => {
+                // Mesa emits these with every operand field zero.
+                i.dst = zero_dst(a16);
+            }
+            Operands::Alu { dst, src } => {
+                if op.is_three_src() {
+                    self.three_src(&mut i, &dst, &src)?;
+                } else {
+                    self.alu(&mut i, &dst, &src)?;
+                }
+            }
+            Operands::Send {
+                dst,
+                src0,
+                src1,
+                desc,
+                sfid,
+            } => self.send(
+                &mut i,
+                &dst,
+                &src0,
+                src1.as_ref(),
+                desc.value,
+                desc.pos,
+                sfid,
+                a.opts.eot,
+            )?,
+            Operands::Wait(dst) => self.wait(&mut i, &dst)?,
+            Operands::Jmpi(src) => {
+                i.dst = self.hidden_dst(ARF_IP, Type::UD);
+                i.src[0] = self.hidden_src(Hidden::Ip, Type::UD, a16, a.exec);
+                let (s, imm) = self.src(&src, a16)?;
+                i.src[1] = s;
+                if let Some(v) = imm {
+                    i.imm = v;
+                }
+            }
+            Operands::Branch { jip, uip } => fix = Some(self.branch(&mut i, a, jip, uip)?),
+        }
+        if a.opts.eot && !op.is_send() {
+            return Err(self.invalid(a.opts.pos, "EOT", "only SEND and SENDC end a thread"));
+        }
+        Ok((i, fix))
+    }
+
+    fn pred_control(&self, a16: bool, suffix: Option<(&str, Pos)>) -> LResult<u8> {
+        let Some((s, pos)) = suffix else { return Ok(1) };
+        let v = if a16 {
+            match s {
+                "x" => 2,
+                "y" => 3,
+                "z" => 4,
+                "w" => 5,
+                "any4h" => 6,
+                "all4h" => 7,
+                _ => 0,
+            }
+        } else {
+            match s {
+                "anyv" => 2,
+                "allv" => 3,
+                "any2h" => 4,
+                "all2h" => 5,
+                "any4h" => 6,
+                "all4h" => 7,
+                "any8h" => 8,
+                "all8h" => 9,
+                "any16h" => 10,
+                "all16h" => 11,
+                "any32h" => 12,
+                "all32h" => 13,
+                _ => 0,
+            }
+        };
+        if v == 0 {
+            return Err(self.err(
+                pos,
+                AsmErrorKind::Unexpected {
+                    found: alloc::format!("`.{s}`"),
+                    expected: if a16 {
+                        "an align16 predicate control: .x, .y, .z, .w, .any4h or .all4h"
+                    } else {
+                        "an align1 predicate control: .anyv, .allv, .any2h .. .all32h (x, y, z, w need align16)"
+                    },
+                },
+            ));
+        }
+        Ok(v)
+    }
+
+    /// The one flag field: from the conditional modifier or the predicate,
+    /// which must agree when both name one.
+    fn flag(&self, a: &Inst<'_>) -> LResult<FlagReg> {
+        let fr = |f: Flag| FlagReg { nr: f.nr, subnr: f.sub };
+        if a.opcode.is_three_src() && !self.p.is_gen8() {
+            // Mesa prints src1 swizzle bits as this predicate flag; the
+            // real field takes the conditional modifier's flag.
+            return Ok(a.cmod_flag.map(fr).unwrap_or_default());
+        }
+        match (a.pred.map(|p| p.flag), a.cmod_flag) {
+            (Some(pf), Some(cf)) if (pf.nr, pf.sub) != (cf.nr, cf.sub) => Err(self.err(
+                cf.pos,
+                AsmErrorKind::FlagMismatch {
+                    pred: (pf.nr, pf.sub),
+                    cmod: (cf.nr, cf.sub),
+                },
+            )),
+            (_, Some(f)) | (Some(f), None) => Ok(fr(f)),
+            (None, None) => Ok(FlagReg::default()),
+        }
+    }
+
+    fn reg_type(&self, o: &Operand, default: Option<Type>) -> LResult<Type> {
+        let (ty, pos) = match (o.ty, default) {
+            (Some(t), _) => t,
+            (None, Some(t)) => return Ok(t),
+            (None, None) => return Err(self.invalid(o.pos, "operand", "a type such as `F` or `UD` is required")),
+        };
+        if ty.reg_hw(self.p).is_none() {
+            return Err(self.err(
+                pos,
+                AsmErrorKind::TypeNotOnPlatform {
+                    ty: ty.name(),
+                    platform: self.p,
+                },
+            ));
+        }
+        Ok(ty)
+    }
+
+    /// File and register number of a direct register.
+    fn file_nr(&self, name: RegName, pos: Pos) -> LResult<(RegFile, u8, bool)> {
+        Ok(match name {
+            RegName::Grf(n) => (RegFile::Grf, n, false),
+            // Gen7+ has no MRF: Mesa places m<n> at GRF n + 112.
+            RegName::Mrf(n) => (
+                RegFile::Grf,
+                n.checked_add(112).ok_or_else(|| {
+                    self.err(
+                        pos,
+                        AsmErrorKind::OutOfRange {
+                            what: "MRF number",
+                            value: i64::from(n),
+                            range: "0..=143",
+                        },
+                    )
+                })?,
+                false,
+            ),
+            RegName::Arf { nr, bare } => (RegFile::Arf, nr, bare),
+        })
+    }
+
+    /// Byte subregister of `.sub` in units of `ty`.
+    fn sub_bytes(&self, sub: Option<super::parse::Num>, ty: Type, a16: bool) -> LResult<u8> {
+        let Some(n) = sub else { return Ok(0) };
+        let bytes = n.value.saturating_mul(u64::from(ty.size()));
+        if a16 {
+            if bytes != 0 && bytes != 16 {
+                return Err(self.invalid(
+                    n.pos,
+                    "subregister",
+                    "align16 subregisters are 0 or 16 bytes (`.0` or the register's second half)",
+                ));
+            }
+        } else if bytes >= 32 {
+            return Err(self.err(
+                n.pos,
+                AsmErrorKind::OutOfRange {
+                    what: "subregister (bytes)",
+                    value: i64::try_from(bytes).unwrap_or(i64::MAX),
+                    range: "0..=31",
+                },
+            ));
+        }
+        Ok(bytes as u8)
+    }
+
+    /// An indirect address immediate: Mesa writes the raw 10-bit field; a
+    /// negative offset or a value up to 1023 both fit it.
+    fn addr_imm(&self, imm: i64, pos: Pos) -> LResult<i16> {
+        match imm {
+            -512..=511 => Ok(imm as i16),
+            512..=1023 => Ok((imm - 1024) as i16),
+            _ => Err(self.err(
+                pos,
+                AsmErrorKind::OutOfRange {
+                    what: "address offset",
+                    value: imm,
+                    range: "-512..=1023",
+                },
+            )),
+        }
+    }
+
+    fn dst(&self, o: &Operand, a16: bool) -> LResult<Dst> {
+        if o.neg || o.abs {
+            return Err(self.invalid(o.pos, "destination", "source modifiers do not apply to a destination"));
+        }
+        let mut d = Dst::null();
+        match o.base {
+            Base::Imm { .. } => return Err(self.invalid(o.pos, "destination", "a destination cannot be an immediate")),
+            Base::Reg { name, sub } => {
+                let (file, nr, bare) = self.file_nr(name, o.pos)?;
+                d.file = file;
+                d.ty = self.reg_type(o, bare.then_some(Type::UD))?;
+                d.addr = Addr::Direct {
+                    nr,
+                    subnr: self.sub_bytes(sub, d.ty, a16)?,
+                };
+            }
+            Base::Indirect { sub, imm, imm_pos } => {
+                d.file = RegFile::Grf;
+                d.ty = self.reg_type(o, None)?;
+                // The printer divides the field by the type size.
+                let s = sub.map_or(0, |n| n.value).saturating_mul(u64::from(d.ty.size()));
+                d.addr = Addr::Indirect {
+                    subnr: u8::try_from(s).map_err(|_| {
+                        self.err(
+                            o.pos,
+                            AsmErrorKind::OutOfRange {
+                                what: "address subregister",
+                                value: i64::try_from(s).unwrap_or(i64::MAX),
+                                range: "0..=15",
+                            },
+                        )
+                    })?,
+                    imm: self.addr_imm(imm, imm_pos)?,
+                };
+            }
+        }
+        d.hstride = match o.region {
+            None => 1,
+            Some(r) => match (r.n, r.vxh, r.vals.first()) {
+                (1, false, Some(h)) => u32::try_from(h.value)
+                    .ok()
+                    .and_then(|v| Region::new(0, 1, v))
+                    .map(|r| r.hstride)
+                    .ok_or_else(|| self.invalid(h.pos, "destination stride", "a horizontal stride is 0, 1, 2 or 4"))?,
+                _ => return Err(self.invalid(r.pos, "destination region", "a destination region is `<hstride>`")),
+            },
+        };
+        if a16 {
+            // Not printed; the hardware wants 1 (PRM, and Mesa's emitter).
+            d.hstride = 1;
+            d.writemask = match o.chans {
+                None => WriteMask::XYZW,
+                Some(c) => self.writemask(&c)?,
+            };
+        } else if let Some(c) = o.chans {
+            return Err(self.invalid(c.pos, "write mask", "write masks need align16"));
+        }
+        Ok(d)
+    }
+
+    fn writemask(&self, c: &Chans) -> LResult<WriteMask> {
+        let mut m = 0u8;
+        let mut last: Option<u8> = None;
+        for &ch in c.ch.iter().take(usize::from(c.n)) {
+            if last.is_some_and(|l| ch <= l) {
+                return Err(self.invalid(
+                    c.pos,
+                    "write mask",
+                    "channels are written in the order x, y, z, w, each once",
+                ));
+            }
+            last = Some(ch);
+            m |= 1 << ch;
+        }
+        Ok(WriteMask::from_bits_truncate(m))
+    }
+
+    fn swizzle(&self, c: Option<Chans>) -> LResult<Swizzle> {
+        let Some(c) = c else { return Ok(Swizzle::XYZW) };
+        let [x, y, z, w] = c.ch;
+        match c.n {
+            1 => Ok(Swizzle(x * 0b0101_0101)),
+            4 => Ok(Swizzle(x | y << 2 | z << 4 | w << 6)),
+            _ => Err(self.invalid(c.pos, "swizzle", "a swizzle has one channel (`.x`) or four (`.xyzw`)")),
+        }
+    }
+
+    /// A source region as written, for the access mode.
+    fn src_region(&self, o: &Operand, a16: bool, indirect: bool) -> LResult<Region> {
+        let code = |n: &super::parse::Num, which: u8| -> LResult<u8> {
+            let v = u32::try_from(n.value).ok();
+            let r = v.and_then(|v| match which {
+                0 => Region::new(v, 1, 0).map(|r| r.vstride),
+                1 => Region::new(0, v, 0).map(|r| r.width),
+                _ => Region::new(0, 1, v).map(|r| r.hstride),
+            });
+            r.ok_or_else(|| {
+                self.invalid(
+                    n.pos,
+                    "region",
+                    match which {
+                        0 => "a vertical stride is 0, 1, 2, 4, 8, 16 or 32",
+                        1 => "a width is 1, 2, 4, 8 or 16",
+                        _ => "a horizontal stride is 0, 1, 2 or 4",
+                    },
+                )
+            })
+        };
+        const VXH: u8 = 0xf;
+        let Some(r) = o.region else {
+            return Ok(if a16 {
+                Region {
+                    vstride: 0,
+                    width: A16_WIDTH,
+                    hstride: A16_HSTRIDE,
+                }
+            } else {
+                Region::SCALAR
+            });
+        };
+        let [v, w, h] = r.vals;
+        let vstride = if r.vxh { VXH } else { code(&v, 0)? };
+        let (width, hstride) = match (r.n, r.vxh) {
+            (1, false) => (0, 0),
+            (3, _) => (code(&w, 1)?, code(&h, 2)?),
+            // `<w,h>` is Mesa's short form of `<VxH,w,h>`, for indirect
+            // sources.
+            (2, false) if indirect && !a16 => {
+                return Ok(Region {
+                    vstride: VXH,
+                    width: code(&v, 1)?,
+                    hstride: code(&w, 2)?,
+                })
+            }
+            _ => {
+                return Err(self.invalid(
+                    r.pos,
+                    "source region",
+                    "a source region is `<v,w,h>`, `<v>` or, for an indirect source, `<w,h>`",
+                ))
+            }
+        };
+        Ok(if a16 {
+            // Align16 encodes only the vertical stride.
+            Region {
+                vstride,
+                width: A16_WIDTH,
+                hstride: A16_HSTRIDE,
+            }
+        } else {
+            Region {
+                vstride,
+                width,
+                hstride,
+            }
+        })
+    }
+
+    /// A source; the immediate's payload comes back beside it.
+    fn src(&self, o: &Operand, a16: bool) -> LResult<(Src, Option<u64>)> {
+        self.src_in(o, if a16 { Mode::Align16 } else { Mode::Align1 })
+    }
+
+    fn src_in(&self, o: &Operand, mode: Mode) -> LResult<(Src, Option<u64>)> {
+        let a16 = mode == Mode::Align16;
+        if let Base::Imm { value, neg } = o.base {
+            if o.abs {
+                return Err(self.invalid(o.pos, "immediate", "`(abs)` does not apply to an immediate"));
+            }
+            let (ty, tpos) =
+                o.ty.ok_or_else(|| self.invalid(o.pos, "immediate", "a type is required"))?;
+            if ty.imm_hw(self.p).is_none() {
+                return Err(self.err(
+                    tpos,
+                    AsmErrorKind::TypeNotOnPlatform {
+                        ty: ty.name(),
+                        platform: self.p,
+                    },
+                ));
+            }
+            let bits = if ty.is_64bit() {
+                64
+            } else if ty.size() == 2 && !ty.is_vector_imm() {
+                16
+            } else {
+                32
+            };
+            let v = self.imm_bits(value, neg, bits, o.pos)?;
+            let v = if bits == 16 { v | v << 16 } else { v };
+            return Ok((Src::imm(ty), Some(v)));
+        }
+        let mut s = Src::ZERO;
+        match o.base {
+            Base::Reg { name, sub } => {
+                let (file, nr, bare) = self.file_nr(name, o.pos)?;
+                s.file = file;
+                s.ty = self.reg_type(o, bare.then_some(Type::UD))?;
+                s.addr = Addr::Direct {
+                    nr,
+                    subnr: self.sub_bytes(sub, s.ty, a16)?,
+                };
+            }
+            Base::Indirect { sub, imm, imm_pos } => {
+                s.file = RegFile::Grf;
+                s.ty = self.reg_type(o, None)?;
+                // The printer shows the raw field for sources.
+                let n = sub.map_or(0, |n| n.value);
+                s.addr = Addr::Indirect {
+                    subnr: u8::try_from(n).map_err(|_| {
+                        self.err(
+                            o.pos,
+                            AsmErrorKind::OutOfRange {
+                                what: "address subregister",
+                                value: i64::try_from(n).unwrap_or(i64::MAX),
+                                range: "0..=15",
+                            },
+                        )
+                    })?,
+                    imm: self.addr_imm(imm, imm_pos)?,
+                };
+            }
+            Base::Imm { .. } => {}
+        }
+        if mode != Mode::ThreeSrc {
+            s.region = self.src_region(o, a16, matches!(o.base, Base::Indirect { .. }))?;
+        }
+        if mode != Mode::Align1 {
+            s.swizzle = self.swizzle(o.chans)?;
+        } else if let Some(c) = o.chans {
+            return Err(self.invalid(c.pos, "swizzle", "swizzles need align16"));
+        }
+        s.mods.set(SrcMods::NEGATE, o.neg);
+        s.mods.set(SrcMods::ABS, o.abs);
+        Ok((s, None))
+    }
+
+    /// The bits of an immediate of `bits` width, two's complement when
+    /// negated (as Mesa computes `-value`).
+    fn imm_bits(&self, value: u64, neg: bool, bits: u32, pos: Pos) -> LResult<u64> {
+        let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        let ok = if neg {
+            value <= (1u64 << (bits - 1))
+        } else {
+            value <= mask
+        };
+        if !ok {
+            let range = match bits {
+                16 => "-32768..=65535",
+                32 => "-2147483648..=4294967295",
+                _ => "64 bits",
+            };
+            return Err(self.err(
+                pos,
+                AsmErrorKind::OutOfRange {
+                    what: "immediate",
+                    value: i64::try_from(value)
+                        .map(|v| if neg { -v } else { v })
+                        .unwrap_or(i64::MAX),
+                    range,
+                },
+            ));
+        }
+        Ok(if neg { value.wrapping_neg() & mask } else { value })
+    }
+
+    /// One- and two-source instructions (MATH included).
+    fn alu(&self, i: &mut Instruction, dst: &Operand, src: &[Option<Operand>; 3]) -> LResult<()> {
+        let a16 = i.access_mode == AccessMode::Align16;
+        i.dst = self.dst(dst, a16)?;
+        let [s0, s1, _] = src;
+        let Some(s0) = s0 else {
+            return Err(self.invalid(dst.pos, "operands", "a source is required"));
+        };
+        if i.opcode == Opcode::Dim {
+            return self.dim(i, s0);
+        }
+        let (mut src0, imm0) = self.src(s0, a16)?;
+        if a16 {
+            // Unused fields as the codec reads them back in align16.
+            i.src[1] = a16_zero();
+            if imm0.is_some() && !self.p.is_gen8() {
+                // Gen7 keeps src0's region bits beside a 32-bit immediate.
+                src0.region = a16_zero().region;
+            }
+        }
+        i.src[0] = src0;
+        match (s1, imm0) {
+            (None, Some(v)) => {
+                // A one-source immediate: Mesa also sets src1's file to ARF
+                // and its type field to the immediate's type code.
+                i.imm = v;
+                if !src0.ty.is_64bit() {
+                    if let Some(t) = src0.ty.imm_hw(self.p).and_then(|c| Type::from_reg_hw(self.p, c)) {
+                        i.src[1] = Src {
+                            file: RegFile::Arf,
+                            ty: t,
+                            ..Src::ZERO
+                        };
+                    }
+                }
+            }
+            (None, None) if i.opcode == Opcode::Math => {
+                // A one-operand function still reads src1 as `null` F.
+                i.src[1] = self.hidden_src(Hidden::NullVec8, Type::F, a16, i.exec_size);
+            }
+            (None, None) => {}
+            (Some(s1), imm0) => {
+                if imm0.is_some() {
+                    return Err(self.invalid(
+                        s0.pos,
+                        "src0",
+                        "only src1 can be an immediate in a two-source instruction",
+                    ));
+                }
+                let (src1, imm1) = self.src(s1, a16)?;
+                if let Some(v) = imm1 {
+                    if src1.ty.is_64bit() {
+                        return Err(self.invalid(
+                            s1.pos,
+                            "src1",
+                            "64-bit immediates are allowed only in one-source instructions",
+                        ));
+                    }
+                    i.imm = v;
+                }
+                i.src[1] = src1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Haswell's `dim`: a 64-bit F immediate in bits 127:64.
+    fn dim(&self, i: &mut Instruction, s0: &Operand) -> LResult<()> {
+        let Base::Imm { value, neg } = s0.base else {
+            return Err(self.invalid(s0.pos, "dim", "the source is a 64-bit immediate"));
+        };
+        if s0.ty.map(|t| t.0) != Some(Type::F) {
+            return Err(self.invalid(s0.pos, "dim", "the immediate's type is F (a 64-bit value)"));
+        }
+        let v = self.imm_bits(value, neg, 64, s0.pos)?;
+        if v as u32 != 0 {
+            return Err(self.invalid(
+                s0.pos,
+                "dim",
+                "only immediates whose low 32 bits are zero can be encoded here",
+            ));
+        }
+        i.src[0] = Src::imm(Type::F);
+        i.src[1] = Src {
+            file: RegFile::Arf,
+            ty: Type::F,
+            ..Src::ZERO
+        };
+        i.imm = v >> 32;
+        Ok(())
+    }
+
+    fn three_src(&self, i: &mut Instruction, dst: &Operand, src: &[Option<Operand>; 3]) -> LResult<()> {
+        if i.access_mode != AccessMode::Align16 {
+            return Err(self.invalid(
+                dst.pos,
+                "access mode",
+                "3-source instructions are align16 only on Gen7/Gen8 (add `{ align16 }`)",
+            ));
+        }
+        let d = self.dst(dst, true)?;
+        if d.file != RegFile::Grf || !matches!(d.addr, Addr::Direct { .. }) {
+            return Err(self.invalid(dst.pos, "destination", "3-source destinations are direct GRF registers"));
+        }
+        i.dst = d;
+        let mut shared = None;
+        for (k, o) in src.iter().enumerate() {
+            let Some(o) = o else {
+                return Err(self.invalid(dst.pos, "operands", "3-source instructions take three sources"));
+            };
+            let (mut s, imm) = self.src_in(o, Mode::ThreeSrc)?;
+            if imm.is_some() || s.file != RegFile::Grf || !matches!(s.addr, Addr::Direct { .. }) {
+                return Err(self.invalid(o.pos, "source", "3-source operands are direct GRF registers"));
+            }
+            // One shared source type; Gen8 src1/src2 may be HF beside F.
+            let st = *shared.get_or_insert(s.ty);
+            if s.ty != st && !(self.p.is_gen8() && st == Type::F && s.ty == Type::HF && k > 0) {
+                return Err(self.invalid(
+                    o.pos,
+                    "source type",
+                    "3-source sources share one type (Gen8: src1/src2 may be HF with F)",
+                ));
+            }
+            let scalar = match o.region {
+                None => true,
+                Some(r) if r.vxh => false,
+                Some(r) => match (r.n, r.vals.map(|n| n.value)) {
+                    (1, [0, ..]) | (3, [0, 1, 0]) => true,
+                    (1, [4, ..]) | (3, [4, 4, 1]) => false,
+                    _ => {
+                        return Err(self.invalid(r.pos, "region", "3-source regions are <4,4,1> or the scalar <0,1,0>"))
+                    }
+                },
+            };
+            if scalar {
+                s.region = Region::SCALAR;
+                // Replicated operands read channel x (Mesa forces `xxxx`).
+                s.swizzle = Swizzle(0);
+            } else {
+                s.region = REGION_441;
+            }
+            if let Some(slot) = i.src.get_mut(k) {
+                *slot = s;
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn send(
+        &self,
+        i: &mut Instruction,
+        dst: &Operand,
+        src0: &Operand,
+        src1: Option<&Operand>,
+        desc: u64,
+        desc_pos: Pos,
+        sfid: u8,
+        eot: bool,
+    ) -> LResult<()> {
+        let a16 = i.access_mode == AccessMode::Align16;
+        i.dst = self.dst(dst, a16)?;
+        let (s0, imm) = self.src(src0, a16)?;
+        if imm.is_some() {
+            return Err(self.invalid(src0.pos, "src0", "the message payload is a register"));
+        }
+        i.src[0] = s0;
+        i.cond_modifier = sfid;
+        let desc = u32::try_from(desc).map_err(|_| {
+            self.err(
+                desc_pos,
+                AsmErrorKind::OutOfRange {
+                    what: "descriptor",
+                    value: i64::try_from(desc).unwrap_or(i64::MAX),
+                    range: "32 bits",
+                },
+            )
+        })?;
+        // Bit 31 of the descriptor dword is EOT, set by the option.
+        let dword = desc & 0x7fff_ffff | u32::from(eot) << 31;
+        match src1 {
+            None => {
+                i.src[1] = Src::imm(Type::UD);
+                i.imm = u64::from(dword);
+            }
+            Some(o) => {
+                // Mesa writes the dword over src1's fields and leaves src1's
+                // file and type zero (ARF, UD): the dword must be the
+                // operand's encoding.
+                let (s1, imm) = self.src(o, a16)?;
+                if imm.is_some() || s1.file != RegFile::Arf || s1.ty != Type::UD {
+                    return Err(self.invalid(
+                        o.pos,
+                        "descriptor register",
+                        "a register descriptor is an ARF operand of type UD, such as `a0<0,1,0>UD`",
+                    ));
+                }
+                i.src[1] = s1;
+                let spare_lo = if self.p.is_gen8() {
+                    gen8_native::SRC1_SPARE_LO
+                } else {
+                    gen7_native::SRC1_SPARE_LO
+                } - 96;
+                i.imm = u64::from(dword >> spare_lo << spare_lo);
+                let w = crate::encode_word(self.p, i).map_err(|e| self.err(o.pos, AsmErrorKind::Encode(e)))?;
+                let expected = w.dwords()[3];
+                if expected != dword {
+                    return Err(self.err(desc_pos, AsmErrorKind::DescriptorMismatch { desc: dword, expected }));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn wait(&self, i: &mut Instruction, dst: &Operand) -> LResult<()> {
+        let a16 = i.access_mode == AccessMode::Align16;
+        let d = self.dst(dst, a16)?;
+        let Addr::Direct { nr, subnr } = d.addr else {
+            return Err(self.invalid(dst.pos, "wait", "WAIT uses the notification register `n0`"));
+        };
+        if d.file != RegFile::Arf || nr & 0xf0 != ARF_NOTIFICATION {
+            return Err(self.invalid(dst.pos, "wait", "WAIT uses the notification register `n0`"));
+        }
+        i.dst = Dst { hstride: 1, ..d };
+        // src0 repeats the destination; in align16 it reads the written
+        // channels (Mesa's swizzle-for-mask: unset channels take the last
+        // set one before them, or the first set one).
+        let mut s0 = Src {
+            file: d.file,
+            ty: d.ty,
+            addr: Addr::Direct { nr, subnr },
+            ..Src::ZERO
+        };
+        if a16 {
+            let m = d.writemask.bits();
+            let mut last = if m == 0 { 0 } else { m.trailing_zeros() as u8 };
+            let mut sw = 0u8;
+            for ch in 0..4u8 {
+                if m & (1 << ch) != 0 {
+                    last = ch;
+                }
+                sw |= last << (2 * ch);
+            }
+            s0.swizzle = Swizzle(sw);
+            s0.region = Region {
+                vstride: 0,
+                width: A16_WIDTH,
+                hstride: A16_HSTRIDE,
+            };
+        }
+        i.src[0] = s0;
+        i.src[1] = self.hidden_src(Hidden::NullVec8, Type::F, a16, i.exec_size);
+        Ok(())
+    }
+
+    /// A destination the text does not show, set as Mesa's `brw_set_dest`
+    /// sets a `null`/`ip` register: stride 1, all channels.
+    fn hidden_dst(&self, nr: u8, ty: Type) -> Dst {
+        Dst {
+            file: RegFile::Arf,
+            ty,
+            addr: Addr::Direct { nr, subnr: 0 },
+            hstride: 1,
+            writemask: WriteMask::XYZW,
+        }
+    }
+
+    /// A source the text does not show, set as Mesa's `brw_set_src0/1`
+    /// set it: in align1 a width-1 region with execution size 1 becomes
+    /// `<0;1,0>`; in align16 a vertical stride of 8 is encoded as 4 and
+    /// the swizzle is `xyzw`.
+    fn hidden_src(&self, h: Hidden, ty: Type, a16: bool, exec: ExecSize) -> Src {
+        let (nr, region) = match h {
+            Hidden::NullVec8 => (
+                ARF_NULL,
+                Region {
+                    vstride: 4,
+                    width: 3,
+                    hstride: 1,
+                },
+            ),
+            Hidden::NullVec1 => (ARF_NULL, Region::SCALAR),
+            Hidden::Ip => (
+                ARF_IP,
+                Region {
+                    vstride: 3,
+                    width: 0,
+                    hstride: 0,
+                },
+            ),
+        };
+        let mut s = Src {
+            file: RegFile::Arf,
+            ty,
+            addr: Addr::Direct { nr, subnr: 0 },
+            ..Src::ZERO
+        };
+        if a16 {
+            s.swizzle = Swizzle::XYZW;
+            s.region = Region {
+                vstride: if region.vstride == 4 { 3 } else { region.vstride },
+                width: A16_WIDTH,
+                hstride: A16_HSTRIDE,
+            };
+        } else if region.width == 0 && exec == ExecSize::S1 {
+            s.region = Region::SCALAR;
+        } else {
+            s.region = region;
+        }
+        s
+    }
+
+    /// Flow control: Mesa's hidden operands, and the jump targets.
+    fn branch<'a>(
+        &self,
+        i: &mut Instruction,
+        a: &Inst<'a>,
+        jip: Option<Target<'a>>,
+        uip: Option<Target<'a>>,
+    ) -> LResult<Fixup<'a>> {
+        use Opcode::*;
+        let op = a.opcode;
+        let a16 = i.access_mode == AccessMode::Align16;
+        let (need_uip, uip_ok) = match op {
+            Break | Cont | Halt => (true, true),
+            If | Else | Goto | Brc => (false, true),
+            _ => (false, false),
+        };
+        let supported = matches!(op, If | Else | Endif | While | Break | Cont | Halt);
+        if supported && jip.is_none() {
+            return Err(self.err(a.pos, AsmErrorKind::Jump("this instruction needs `JIP: <label>`")));
+        }
+        if need_uip && uip.is_none() {
+            return Err(self.err(
+                a.pos,
+                AsmErrorKind::Jump("this instruction needs `UIP: <label>` after its JIP"),
+            ));
+        }
+        if !uip_ok {
+            if let Some(Target::Label(_, pos) | Target::Offset(_, pos)) = uip {
+                return Err(self.err(pos, AsmErrorKind::Jump("this instruction has no UIP")));
+            }
+        }
+        let mut uip_default = 0;
+        if !supported {
+            // Not in Mesa's grammar: every operand field zero.
+            i.dst = zero_dst(a16);
+        } else if self.p.is_gen8() {
+            i.dst = match op {
+                Endif => zero_dst(a16),
+                Cont => self.hidden_dst(ARF_IP, Type::UD),
+                _ => self.hidden_dst(ARF_NULL, Type::D),
+            };
+            // src0 is the immediate 0D. Mesa's immediate src0 also typed
+            // src1 as D, in bits 95:64, which only a UIP overwrites.
+            i.src[0] = Src::imm(Type::D);
+            uip_default = u32::from(Type::D.reg_hw(self.p).unwrap_or(0)) << (gen8_native::SRC1_REG_TYPE_LO - 64);
+        } else {
+            let (dnr, dty, s0) = match op {
+                Cont => (ARF_IP, Type::UD, Hidden::Ip),
+                If => (ARF_NULL, Type::D, Hidden::NullVec1),
+                _ => (ARF_NULL, Type::D, Hidden::NullVec8),
+            };
+            i.dst = self.hidden_dst(dnr, dty);
+            i.src[0] = self.hidden_src(s0, dty, a16, i.exec_size);
+            i.src[1] = Src::imm(if matches!(op, If | Else | Endif | While) {
+                Type::W
+            } else {
+                Type::D
+            });
+        }
+        Ok(Fixup { jip, uip, uip_default })
+    }
+
+    /// Fills in JIP/UIP once every label is known.
+    fn resolve(&self, i: &mut Instruction, idx: usize, fix: &Fixup<'_>, labels: &[(&str, usize, Pos)]) -> LResult<()> {
+        let gen8 = self.p.is_gen8();
+        // Offsets count bytes on Gen8 and 8-byte units on Gen7.
+        let unit: i64 = if gen8 { 16 } else { 2 };
+        let off = |t: &Target<'_>| -> LResult<(i64, Pos)> {
+            match *t {
+                Target::Offset(v, pos) => Ok((v, pos)),
+                Target::Label(name, pos) => {
+                    let k = labels.partition_point(|l| l.0 < name);
+                    match labels.get(k) {
+                        Some(l) if l.0 == name => {
+                            let d = i64::try_from(l.1).unwrap_or(i64::MAX) - i64::try_from(idx).unwrap_or(0);
+                            Ok((d.saturating_mul(unit), pos))
+                        }
+                        _ => Err(self.err(pos, AsmErrorKind::UnknownLabel(name.into()))),
+                    }
+                }
+            }
+        };
+        let fit = |(v, pos): (i64, Pos)| -> LResult<u32> {
+            let (lo, hi, range) = if gen8 {
+                (i64::from(i32::MIN), i64::from(i32::MAX), "a signed 32-bit byte offset")
+            } else {
+                (
+                    i64::from(i16::MIN),
+                    i64::from(i16::MAX),
+                    "a signed 16-bit offset in 8-byte units",
+                )
+            };
+            if !(lo..=hi).contains(&v) {
+                return Err(self.err(
+                    pos,
+                    AsmErrorKind::OutOfRange {
+                        what: "jump offset",
+                        value: v,
+                        range,
+                    },
+                ));
+            }
+            Ok(if gen8 {
+                v as i32 as u32
+            } else {
+                u32::from(v as i16 as u16)
+            })
+        };
+        let jip = match &fix.jip {
+            Some(t) => fit(off(t)?)?,
+            None => 0,
+        };
+        let uip = match &fix.uip {
+            Some(t) => Some(fit(off(t)?)?),
+            None => None,
+        };
+        i.imm = if gen8 {
+            u64::from(jip) | u64::from(uip.unwrap_or(fix.uip_default)) << 32
+        } else {
+            u64::from(jip) | u64::from(uip.unwrap_or(0)) << 16
+        };
+        Ok(())
+    }
+}
+
+/// An all-zero align16 source as the codec reads it back: the zero
+/// swizzle and the implied align16 width and stride.
+fn a16_zero() -> Src {
+    Src {
+        region: Region {
+            vstride: 0,
+            width: A16_WIDTH,
+            hstride: A16_HSTRIDE,
+        },
+        ..Src::ZERO
+    }
+}
+
+/// A destination with every field zero (what Mesa leaves when it sets none).
+fn zero_dst(a16: bool) -> Dst {
+    Dst {
+        file: RegFile::Arf,
+        ty: Type::UD,
+        addr: Addr::Direct { nr: 0, subnr: 0 },
+        hstride: 0,
+        writemask: if a16 { WriteMask::empty() } else { WriteMask::XYZW },
+    }
+}

@@ -1,0 +1,885 @@
+//! The disassembler: one instruction as Mesa's `brw_disasm.c` prints it,
+//! column padding included.
+//!
+//! Mesa keeps a running column and pads operands to columns 16, 32, 48 and
+//! 64 (UIP to 38). A pad always writes at least one space. Some text is
+//! written without advancing the column (error messages of table look-ups,
+//! the raw SEND descriptor, the indent of the SEND continuation line);
+//! [`Col`] reproduces both kinds of output so that every space lands where
+//! Mesa puts it.
+//!
+//! ```
+//! use geneu::{decode, Platform};
+//! let bytes = [0x01, 0x00, 0x60, 0x00, 0xe8, 0x3a, 0x20, 0x22,
+//!              0x80, 0x01, 0x8d, 0x00, 0x00, 0x00, 0x00, 0x00];
+//! let inst = decode(Platform::Gen8, &bytes).unwrap();
+//! assert_eq!(
+//!     inst.display(Platform::Gen8).to_string(),
+//!     "mov(8)          g17<1>F         g12<8,8,1>F                     { align1 1Q };"
+//! );
+//! ```
+
+use core::fmt::{self, Write};
+
+use alloc::collections::BTreeMap;
+
+use super::cfmt;
+use super::names;
+use crate::model::*;
+
+/// Spaces written by [`Col::pad`] in one go.
+const SPACES: &str = "                                                                ";
+
+/// A writer that tracks Mesa's output column.
+pub struct Col<'w, W: Write + ?Sized> {
+    out: &'w mut W,
+    col: usize,
+}
+
+impl<'w, W: Write + ?Sized> Col<'w, W> {
+    /// Starts at column 0 of a fresh line.
+    pub fn new(out: &'w mut W) -> Self {
+        Col { out, col: 0 }
+    }
+
+    /// The current (counted) column.
+    pub fn column(&self) -> usize {
+        self.col
+    }
+
+    /// Text that advances the column.
+    #[inline]
+    pub fn s(&mut self, t: &str) -> fmt::Result {
+        self.col += t.len();
+        self.out.write_str(t)
+    }
+
+    /// Text that does not advance the column.
+    #[inline]
+    pub fn raw(&mut self, t: &str) -> fmt::Result {
+        self.out.write_str(t)
+    }
+
+    /// Advances the column by `n` for text written elsewhere (for example
+    /// by a helper that reports how much of its output counts).
+    pub fn advance(&mut self, n: usize) {
+        self.col += n;
+    }
+
+    /// The underlying writer, for text that must not be counted.
+    pub fn inner(&mut self) -> &mut W {
+        self.out
+    }
+
+    /// One space, then more until the column reaches `to`.
+    #[inline]
+    pub fn pad(&mut self, to: usize) -> fmt::Result {
+        let mut n = to.saturating_sub(self.col).max(1);
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            self.s(SPACES.get(..k).unwrap_or(" "))?;
+            n -= k;
+        }
+        Ok(())
+    }
+
+    /// A newline; the column restarts at 0.
+    pub fn newline(&mut self) -> fmt::Result {
+        self.col = 0;
+        self.out.write_char('\n')
+    }
+
+    /// An unsigned decimal number.
+    #[inline]
+    pub fn dec(&mut self, v: u64) -> fmt::Result {
+        let mut b = [0u8; 20];
+        let mut i = b.len();
+        let mut v = v;
+        loop {
+            i -= 1;
+            if let Some(d) = b.get_mut(i) {
+                *d = b'0' + (v % 10) as u8;
+            }
+            v /= 10;
+            if v == 0 || i == 0 {
+                break;
+            }
+        }
+        self.s(ascii(b.get(i..).unwrap_or(&[])))
+    }
+
+    /// A signed decimal number.
+    #[inline]
+    pub fn idec(&mut self, v: i64) -> fmt::Result {
+        if v < 0 {
+            self.s("-")?;
+        }
+        self.dec(v.unsigned_abs())
+    }
+
+    /// Lowercase hexadecimal, zero-padded to at least `width` digits.
+    #[inline]
+    pub fn hex(&mut self, v: u64, width: usize) -> fmt::Result {
+        let mut b = [0u8; 16];
+        let mut i = b.len();
+        let mut v = v;
+        while i > 0 && (v != 0 || b.len() - i < width.max(1)) {
+            i -= 1;
+            if let Some(d) = b.get_mut(i) {
+                let n = (v & 0xf) as u8;
+                *d = if n < 10 { b'0' + n } else { b'a' + n - 10 };
+            }
+            v >>= 4;
+        }
+        self.s(ascii(b.get(i..).unwrap_or(&[])))
+    }
+
+    /// Mesa's message for a value missing from a name table; not counted.
+    pub fn invalid(&mut self, what: &str, v: u64) -> fmt::Result {
+        write!(self.out, "*** invalid {what} value {v} ")
+    }
+}
+
+impl<W: Write + ?Sized> Write for Col<'_, W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.s(s)
+    }
+}
+
+/// The digits written into the number buffers are ASCII.
+fn ascii(b: &[u8]) -> &str {
+    core::str::from_utf8(b).unwrap_or("")
+}
+
+/// Whether Mesa prints a JIP for this opcode.
+pub const fn prints_jip(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::If | Opcode::Else | Opcode::Endif | Opcode::While | Opcode::Break | Opcode::Cont | Opcode::Halt
+    )
+}
+
+/// Whether Mesa prints a UIP for this opcode on `p` (`else` has one only
+/// on Gen8).
+pub const fn prints_uip(p: Platform, op: Opcode) -> bool {
+    match op {
+        Opcode::If | Opcode::Break | Opcode::Cont | Opcode::Halt => true,
+        Opcode::Else => p.is_gen8(),
+        _ => false,
+    }
+}
+
+/// Bytes per unit of JIP/UIP: 1 on Gen8, 8 on Gen7/7.5.
+const fn jump_unit(p: Platform) -> i64 {
+    if p.is_gen8() {
+        1
+    } else {
+        8
+    }
+}
+
+/// The byte offsets a branch at byte `offset` jumps to, as Mesa prints
+/// them: `[JIP target, UIP target]`.
+pub fn branch_targets(p: Platform, inst: &Instruction, offset: u64) -> [Option<i64>; 2] {
+    let base = i64::try_from(offset).unwrap_or(i64::MAX);
+    let at = |j: Option<i32>| j.map(|j| base.saturating_add(i64::from(j) * jump_unit(p)));
+    let jip = if prints_jip(inst.opcode) { at(inst.jip(p)) } else { None };
+    let uip = if prints_uip(p, inst.opcode) {
+        at(inst.uip(p))
+    } else {
+        None
+    };
+    [jip, uip]
+}
+
+/// Branch labels of a program: the byte offsets that JIP/UIP point to,
+/// numbered `LABEL0`, `LABEL1`, ... as Mesa numbers them (in instruction
+/// order, each instruction's UIP target before its JIP target).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Labels {
+    by_offset: BTreeMap<u64, u32>,
+}
+
+impl Labels {
+    /// No labels.
+    pub fn new() -> Self {
+        Labels::default()
+    }
+
+    /// The labels of a program of `len` bytes, from its decoded
+    /// instructions and their byte offsets. Only targets that are
+    /// instruction boundaries inside the program or its end get a label;
+    /// other jumps print as numbers.
+    pub fn for_program<'a, I>(p: Platform, insts: I, len: u64) -> Self
+    where
+        I: IntoIterator<Item = (u64, &'a Instruction)>,
+    {
+        let mut l = Labels::new();
+        for (offset, inst) in insts {
+            if !inst.opcode.is_branch() {
+                continue;
+            }
+            let [jip, uip] = branch_targets(p, inst, offset);
+            for t in [uip, jip].into_iter().flatten() {
+                if let Ok(t) = u64::try_from(t) {
+                    if t <= len && t % 16 == 0 {
+                        l.add(t);
+                    }
+                }
+            }
+        }
+        l
+    }
+
+    /// Gives the byte offset a label unless it has one; returns its number.
+    pub fn add(&mut self, offset: u64) -> u32 {
+        let n = u32::try_from(self.by_offset.len()).unwrap_or(u32::MAX);
+        *self.by_offset.entry(offset).or_insert(n)
+    }
+
+    /// The label number at a byte offset.
+    #[inline]
+    pub fn get(&self, offset: u64) -> Option<u32> {
+        self.by_offset.get(&offset).copied()
+    }
+
+    /// Number of labels.
+    pub fn len(&self) -> usize {
+        self.by_offset.len()
+    }
+
+    /// Whether there are no labels.
+    pub fn is_empty(&self) -> bool {
+        self.by_offset.is_empty()
+    }
+
+    /// `(byte offset, label number)`, by offset.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+        self.by_offset.iter().map(|(o, n)| (*o, *n))
+    }
+}
+
+/// One instruction in Mesa's syntax: `Display` prints it exactly as Mesa's
+/// disassembler does (a SEND takes two lines; no final newline).
+///
+/// Without labels, JIP and UIP print as signed numbers in the platform's
+/// jump units (bytes on Gen8, 8-byte units on Gen7/7.5), as older Mesa
+/// did; with [`Disasm::with_labels`] they print as `LABELn`.
+#[derive(Clone, Copy, Debug)]
+pub struct Disasm<'a> {
+    platform: Platform,
+    inst: &'a Instruction,
+    labels: Option<(&'a Labels, u64)>,
+}
+
+impl<'a> Disasm<'a> {
+    /// An instruction on a platform.
+    pub fn new(platform: Platform, inst: &'a Instruction) -> Self {
+        Disasm {
+            platform,
+            inst,
+            labels: None,
+        }
+    }
+
+    /// Prints jumps as labels; `offset` is this instruction's byte offset
+    /// in the program the labels belong to.
+    pub fn with_labels(mut self, labels: &'a Labels, offset: u64) -> Self {
+        self.labels = Some((labels, offset));
+        self
+    }
+
+    /// Writes the text to any writer.
+    pub fn write_to<W: Write + ?Sized>(&self, out: &mut W) -> fmt::Result {
+        Printer {
+            p: self.platform,
+            i: self.inst,
+            labels: self.labels,
+        }
+        .inst(&mut Col::new(out))
+    }
+}
+
+impl fmt::Display for Disasm<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
+    }
+}
+
+impl Instruction {
+    /// The instruction in Mesa's assembly syntax on `p` (see [`Disasm`]).
+    pub fn display(&self, p: Platform) -> Disasm<'_> {
+        Disasm::new(p, self)
+    }
+}
+
+/// The state of printing one instruction.
+struct Printer<'a> {
+    p: Platform,
+    i: &'a Instruction,
+    labels: Option<(&'a Labels, u64)>,
+}
+
+impl Printer<'_> {
+    /// The flag register Mesa prints for predicates and conditional
+    /// modifiers. Mesa reads the ordinary flag bits even for 3-source
+    /// instructions; on Gen7/7.5 those bits (90, 89) are bits 4 and 3 of
+    /// the src1 swizzle there, not the real 3-source flag fields.
+    fn flag(&self) -> FlagReg {
+        let i = self.i;
+        if !self.p.is_gen8() && i.opcode.is_three_src() {
+            let s = i.src[1].swizzle.0;
+            FlagReg {
+                nr: (s >> 4) & 1,
+                subnr: (s >> 3) & 1,
+            }
+        } else {
+            i.flag
+        }
+    }
+
+    fn flag_text<W: Write + ?Sized>(&self, o: &mut Col<'_, W>) -> fmt::Result {
+        let f = self.flag();
+        o.s("f")?;
+        o.dec(f.nr.into())?;
+        o.s(".")?;
+        o.dec(f.subnr.into())
+    }
+
+    fn inst<W: Write + ?Sized>(&self, o: &mut Col<'_, W>) -> fmt::Result {
+        let i = self.i;
+        let op = i.opcode;
+        let c = i.controls;
+        if i.pred_control != 0 {
+            o.s(if c.contains(Controls::PRED_INV) { "(-" } else { "(+" })?;
+            self.flag_text(o)?;
+            match names::pred_ctrl_suffix(i.access_mode, i.pred_control) {
+                Some(sfx) => o.s(sfx)?,
+                None => {
+                    let what = match i.access_mode {
+                        AccessMode::Align16 => "predicate control align16",
+                        _ => "predicate control align1",
+                    };
+                    o.invalid(what, i.pred_control.into())?;
+                }
+            }
+            o.s(") ")?;
+        }
+        o.s(op.name())?;
+        let send = op.is_send();
+        if !send && c.contains(Controls::SATURATE) {
+            o.s(names::SUFFIX_SAT)?;
+        }
+        if c.contains(Controls::BREAKPOINT) {
+            o.s(names::SUFFIX_BREAKPOINT)?;
+        }
+        if op == Opcode::Math {
+            o.s(" ")?;
+            match MathFunction::from_hw(i.cond_modifier) {
+                Some(f) if f != MathFunction::None => o.s(f.name())?,
+                _ if i.cond_modifier == 8 => o.s(names::MATH_SINCOS)?,
+                _ => o.invalid("function", i.cond_modifier.into())?,
+            }
+        } else if !send {
+            match CondMod::from_hw(i.cond_modifier) {
+                Some(CondMod::None) => {}
+                Some(m) => {
+                    o.s(".")?;
+                    o.s(m.name())?;
+                }
+                None => o.invalid("conditional modifier", i.cond_modifier.into())?,
+            }
+            if i.cond_modifier != 0 && !matches!(op, Opcode::Sel | Opcode::Csel | Opcode::If | Opcode::While) {
+                o.s(".")?;
+                self.flag_text(o)?;
+            }
+        }
+        if op != Opcode::Nop {
+            o.s("(")?;
+            o.dec(i.exec_size.channels().into())?;
+            o.s(")")?;
+        }
+        self.operands(o)?;
+        if send {
+            self.send_tail(o)?;
+        }
+        o.pad(64)?;
+        if op != Opcode::Nop {
+            self.options(o)?;
+        }
+        o.s(";")
+    }
+
+    fn operands<W: Write + ?Sized>(&self, o: &mut Col<'_, W>) -> fmt::Result {
+        let i = self.i;
+        let p = self.p;
+        let op = i.opcode;
+        if prints_jip(op) {
+            o.pad(16)?;
+            o.s("JIP: ")?;
+            self.jump(o, i.jip(p), 0)?;
+            if prints_uip(p, op) {
+                o.pad(38)?;
+                o.s("UIP: ")?;
+                self.jump(o, i.uip(p), 1)?;
+            }
+            return Ok(());
+        }
+        if op == Opcode::Jmpi {
+            o.pad(16)?;
+            return self.src(o, 1);
+        }
+        if op.is_three_src() {
+            if i.access_mode != AccessMode::Align16 {
+                return Ok(());
+            }
+            o.pad(16)?;
+            self.dst3(o)?;
+            o.pad(32)?;
+            self.src3(o, 0)?;
+            o.pad(48)?;
+            self.src3(o, 1)?;
+            o.pad(64)?;
+            return self.src3(o, 2);
+        }
+        let nsrc = op.num_srcs();
+        if nsrc > 0 || op == Opcode::Wait {
+            o.pad(16)?;
+            self.dst(o)?;
+        }
+        if nsrc > 0 {
+            o.pad(32)?;
+            self.src(o, 0)?;
+        }
+        if nsrc > 1 {
+            o.pad(48)?;
+            self.src(o, 1)?;
+        }
+        Ok(())
+    }
+
+    /// A jump: `LABELn` when the target has a label, else the raw offset.
+    fn jump<W: Write + ?Sized>(&self, o: &mut Col<'_, W>, raw: Option<i32>, which: usize) -> fmt::Result {
+        let raw = raw.unwrap_or(0);
+        if let Some((labels, offset)) = self.labels {
+            let t = branch_targets(self.p, self.i, offset);
+            let n = t
+                .get(which)
+                .copied()
+                .flatten()
+                .and_then(|t| u64::try_from(t).ok())
+                .and_then(|t| labels.get(t));
+            if let Some(n) = n {
+                o.s("LABEL")?;
+                return o.dec(n.into());
+            }
+        }
+        o.idec(raw.into())
+    }
+
+    /// A register name; returns `false` when the operand text stops here
+    /// (`ip`, `tdr0`).
+    fn reg<W: Write + ?Sized>(o: &mut Col<'_, W>, file: RegFile, nr: u8) -> Result<bool, fmt::Error> {
+        match file {
+            RegFile::Grf => {
+                o.s(names::GRF_PREFIX)?;
+                o.dec(nr.into())?;
+            }
+            RegFile::Arf => match names::arf_class(nr) {
+                Some(a) => {
+                    o.s(a.name)?;
+                    if a.numbered {
+                        o.dec(u64::from(nr & 0xf))?;
+                    }
+                    return Ok(!a.bare);
+                }
+                None => {
+                    o.s(names::ARF_UNKNOWN)?;
+                    o.dec(nr.into())?;
+                }
+            },
+            _ => {
+                o.s("imm")?;
+                o.dec(nr.into())?;
+            }
+        }
+        Ok(true)
+    }
+
+    /// `.N`, a subregister in units of the operand type.
+    fn subreg<W: Write + ?Sized>(o: &mut Col<'_, W>, bytes: u8, ty: Type) -> fmt::Result {
+        o.s(".")?;
+        o.dec(u64::from(u32::from(bytes) / ty.size()))
+    }
+
+    fn hstride<W: Write + ?Sized>(o: &mut Col<'_, W>, h: u8) -> fmt::Result {
+        o.s(names::HSTRIDE.get(usize::from(h)).copied().unwrap_or("0"))
+    }
+
+    fn dst<W: Write + ?Sized>(&self, o: &mut Col<'_, W>) -> fmt::Result {
+        let d = &self.i.dst;
+        let ty = d.ty;
+        if self.i.access_mode == AccessMode::Align16 {
+            let Addr::Direct { nr, subnr } = d.addr else {
+                return o.s("Indirect align16 address mode not supported");
+            };
+            if !Self::reg(o, d.file, nr)? {
+                return Ok(());
+            }
+            if subnr != 0 {
+                Self::subreg(o, subnr, ty)?;
+            }
+            o.s("<1>")?;
+            o.s(names::WRITEMASK
+                .get(usize::from(d.writemask.bits() & 0xf))
+                .copied()
+                .unwrap_or(""))?;
+            return o.s(ty.name());
+        }
+        match d.addr {
+            Addr::Direct { nr, subnr } => {
+                if !Self::reg(o, d.file, nr)? {
+                    return Ok(());
+                }
+                if subnr != 0 {
+                    Self::subreg(o, subnr, ty)?;
+                }
+            }
+            Addr::Indirect { subnr, imm } => {
+                o.s("g[a0")?;
+                if subnr != 0 {
+                    Self::subreg(o, subnr, ty)?;
+                }
+                Self::addr_imm(o, imm)?;
+                o.s("]")?;
+            }
+        }
+        o.s("<")?;
+        Self::hstride(o, d.hstride)?;
+        o.s(">")?;
+        o.s(ty.name())
+    }
+
+    /// ` N`: the address immediate as Mesa prints it, the raw unsigned
+    /// 10-bit field.
+    fn addr_imm<W: Write + ?Sized>(o: &mut Col<'_, W>, imm: i16) -> fmt::Result {
+        let raw = (imm as u16) & 0x3ff;
+        if raw != 0 {
+            o.s(" ")?;
+            o.dec(raw.into())?;
+        }
+        Ok(())
+    }
+
+    fn region<W: Write + ?Sized>(o: &mut Col<'_, W>, r: Region) -> fmt::Result {
+        o.s("<")?;
+        Self::vstride(o, r.vstride)?;
+        o.s(",")?;
+        match names::WIDTH.get(usize::from(r.width)).copied().flatten() {
+            Some(t) => o.s(t)?,
+            None => o.invalid("width", r.width.into())?,
+        }
+        o.s(",")?;
+        Self::hstride(o, r.hstride)?;
+        o.s(">")
+    }
+
+    fn vstride<W: Write + ?Sized>(o: &mut Col<'_, W>, v: u8) -> fmt::Result {
+        match names::VSTRIDE.get(usize::from(v)).copied().flatten() {
+            Some(t) => o.s(t),
+            None => o.invalid("vert stride", v.into()),
+        }
+    }
+
+    fn swizzle<W: Write + ?Sized>(o: &mut Col<'_, W>, s: Swizzle) -> fmt::Result {
+        let ch = |k: u32| names::CHANNELS.get(usize::from(s.get(k))).copied().unwrap_or(b'x');
+        let (x, y, z, w) = (ch(0), ch(1), ch(2), ch(3));
+        if x == y && x == z && x == w {
+            o.s(ascii(&[b'.', x]))
+        } else if s != Swizzle::XYZW {
+            o.s(ascii(&[b'.', x, y, z, w]))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn src_mods<W: Write + ?Sized>(&self, o: &mut Col<'_, W>, m: SrcMods) -> fmt::Result {
+        if m.contains(SrcMods::NEGATE) {
+            o.s(if self.p.is_gen8() && self.i.opcode.is_logic() {
+                "~"
+            } else {
+                "-"
+            })?;
+        }
+        if m.contains(SrcMods::ABS) {
+            o.s(names::MOD_ABS)?;
+        }
+        Ok(())
+    }
+
+    fn src<W: Write + ?Sized>(&self, o: &mut Col<'_, W>, n: usize) -> fmt::Result {
+        let Some(s) = self.i.src.get(n) else {
+            return Ok(());
+        };
+        if s.is_imm() {
+            return self.imm(o, s.ty);
+        }
+        let ty = s.ty;
+        self.src_mods(o, s.mods)?;
+        if self.i.access_mode == AccessMode::Align16 {
+            let Addr::Direct { nr, subnr } = s.addr else {
+                return o.s("Indirect align16 address mode not supported");
+            };
+            if !Self::reg(o, s.file, nr)? {
+                return Ok(());
+            }
+            if subnr != 0 {
+                Self::subreg(o, subnr, ty)?;
+            }
+            o.s("<")?;
+            Self::vstride(o, s.region.vstride)?;
+            o.s(">")?;
+            Self::swizzle(o, s.swizzle)?;
+            return o.s(ty.name());
+        }
+        match s.addr {
+            Addr::Direct { nr, subnr } => {
+                if !Self::reg(o, s.file, nr)? {
+                    return Ok(());
+                }
+                if subnr != 0 {
+                    Self::subreg(o, subnr, ty)?;
+                }
+            }
+            Addr::Indirect { subnr, imm } => {
+                o.s("g[a0")?;
+                if subnr != 0 {
+                    o.s(".")?;
+                    o.dec(subnr.into())?;
+                }
+                Self::addr_imm(o, imm)?;
+                o.s("]")?;
+            }
+        }
+        Self::region(o, s.region)?;
+        o.s(ty.name())
+    }
+
+    /// Bits 127:64 of the word, for the immediates that span them.
+    fn imm64(&self) -> u64 {
+        if self.p.is_gen8() {
+            self.i.imm
+        } else {
+            // Gen7/7.5 keep bits 95:64 in src0's register fields (only
+            // Haswell's `dim` reads them as part of its immediate).
+            crate::codec::encode_word(self.p, self.i).map_or(self.i.imm & 0xffff_ffff, |w| (w.0 >> 64) as u64)
+        }
+    }
+
+    fn imm<W: Write + ?Sized>(&self, o: &mut Col<'_, W>, ty: Type) -> fmt::Result {
+        let ud = self.i.imm as u32;
+        match ty {
+            Type::UD => {
+                o.s("0x")?;
+                o.hex(ud.into(), 8)?;
+            }
+            Type::D => o.idec((ud as i32).into())?,
+            Type::UW => {
+                o.s("0x")?;
+                o.hex(u64::from(ud as u16), 4)?;
+            }
+            Type::W => o.idec(i64::from(ud as u16 as i16))?,
+            Type::UV | Type::V => {
+                o.s("0x")?;
+                o.hex(ud.into(), 8)?;
+            }
+            Type::VF => {
+                o.s("0x")?;
+                o.hex(ud.into(), 1)?;
+                o.s("VF")?;
+                o.pad(48)?;
+                o.s("/* [")?;
+                for (k, b) in ud.to_le_bytes().into_iter().enumerate() {
+                    if k > 0 {
+                        o.s(", ")?;
+                    }
+                    cfmt::write_g(o, f64::from(cfmt::vf_value(b)))?;
+                    o.s("F")?;
+                }
+                return o.s("]VF */");
+            }
+            Type::F if self.i.opcode == Opcode::Dim => {
+                let v = self.imm64();
+                o.s("0x")?;
+                o.hex(v, 1)?;
+                o.s("F")?;
+                o.pad(48)?;
+                o.s("/* ")?;
+                cfmt::write_g(o, f64::from_bits(v))?;
+                return o.s("F */");
+            }
+            Type::F => {
+                o.s("0x")?;
+                o.hex(ud.into(), 1)?;
+                o.s("F")?;
+                o.pad(48)?;
+                o.s(" /* ")?;
+                cfmt::write_g_f32(o, ud)?;
+                return o.s("F */");
+            }
+            Type::DF => {
+                let v = self.imm64();
+                o.s("0x")?;
+                o.hex(v, 16)?;
+                o.s("DF")?;
+                o.pad(48)?;
+                o.s("/* ")?;
+                cfmt::write_g(o, f64::from_bits(v))?;
+                return o.s("DF */");
+            }
+            Type::UQ | Type::Q => {
+                o.s("0x")?;
+                o.hex(self.imm64(), 16)?;
+            }
+            Type::HF => {
+                o.s("0x")?;
+                o.hex(u64::from(ud as u16), 4)?;
+                o.s("HF")?;
+                o.pad(48)?;
+                o.s("/* ")?;
+                cfmt::write_g_f32(o, cfmt::half_value(ud as u16).to_bits())?;
+                return o.s("HF */");
+            }
+            Type::B | Type::UB => {
+                let code = ty.reg_hw(self.p).unwrap_or(0);
+                return write!(o, "*** invalid immediate type {code} ");
+            }
+        }
+        o.s(ty.name())
+    }
+
+    fn dst3<W: Write + ?Sized>(&self, o: &mut Col<'_, W>) -> fmt::Result {
+        let d = &self.i.dst;
+        let (nr, subnr) = match d.addr {
+            Addr::Direct { nr, subnr } => (nr, subnr),
+            Addr::Indirect { .. } => (0, 0),
+        };
+        o.s(names::GRF_PREFIX)?;
+        o.dec(nr.into())?;
+        if u32::from(subnr) / d.ty.size() != 0 {
+            Self::subreg(o, subnr, d.ty)?;
+        }
+        o.s("<1>")?;
+        o.s(names::WRITEMASK
+            .get(usize::from(d.writemask.bits() & 0xf))
+            .copied()
+            .unwrap_or(""))?;
+        o.s(d.ty.name())
+    }
+
+    fn src3<W: Write + ?Sized>(&self, o: &mut Col<'_, W>, n: usize) -> fmt::Result {
+        let Some(s) = self.i.src.get(n) else {
+            return Ok(());
+        };
+        // Mesa prints the shared source type for all three sources.
+        let ty = self.i.src[0].ty;
+        if s.mods.contains(SrcMods::NEGATE) {
+            o.s("-")?;
+        }
+        if s.mods.contains(SrcMods::ABS) {
+            o.s(names::MOD_ABS)?;
+        }
+        let (nr, subnr) = match s.addr {
+            Addr::Direct { nr, subnr } => (nr, subnr),
+            Addr::Indirect { .. } => (0, 0),
+        };
+        o.s(names::GRF_PREFIX)?;
+        o.dec(nr.into())?;
+        let scalar = s.region == Region::SCALAR;
+        if scalar || u32::from(subnr) / ty.size() != 0 {
+            Self::subreg(o, subnr, ty)?;
+        }
+        if scalar {
+            o.s("<0,1,0>")?;
+        } else {
+            o.s("<4,4,1>")?;
+            Self::swizzle(o, s.swizzle)?;
+        }
+        o.s(ty.name())
+    }
+
+    /// The rest of a SEND: descriptor dword and the `MsgDesc:` line.
+    fn send_tail<W: Write + ?Sized>(&self, o: &mut Col<'_, W>) -> fmt::Result {
+        let i = self.i;
+        let imm_desc = i.src[1].is_imm();
+        o.pad(48)?;
+        let dw3 = if imm_desc {
+            i.imm as u32
+        } else {
+            self.src(o, 1)?;
+            o.pad(64)?;
+            crate::codec::encode_word(self.p, i).map_or(i.imm as u32, |w| (w.0 >> 96) as u32)
+        };
+        write!(o.inner(), "0x{dw3:08x}")?;
+        o.newline()?;
+        o.pad(16)?;
+        o.raw("            ")?;
+        super::msgdesc::write(o, self.p, i)
+    }
+
+    fn options<W: Write + ?Sized>(&self, o: &mut Col<'_, W>) -> fmt::Result {
+        let i = self.i;
+        let c = i.controls;
+        o.s("{ ")?;
+        o.s(names::ACCESS_MODE
+            .get(usize::from(i.access_mode.hw() & 1))
+            .copied()
+            .unwrap_or(""))?;
+        if c.contains(Controls::WE_ALL) {
+            o.s(" ")?;
+            o.s(names::OPT_WE_ALL)?;
+        }
+        let dep = usize::from(c.contains(Controls::NO_DD_CHECK)) << 1 | usize::from(c.contains(Controls::NO_DD_CLEAR));
+        if dep != 0 {
+            o.s(" ")?;
+            o.s(names::DEP_CONTROL.get(dep).copied().unwrap_or(""))?;
+        }
+        let nib = u8::from(c.contains(Controls::NIB_CTRL));
+        let q = i.qtr_control & 3;
+        match i.exec_size.channels() {
+            e if e < 8 || nib != 0 => {
+                o.s(" ")?;
+                o.dec(u64::from(q * 2 + nib + 1))?;
+                o.s("N")?;
+            }
+            8 => {
+                o.s(" ")?;
+                o.dec(u64::from(q + 1))?;
+                o.s("Q")?;
+            }
+            16 => o.s(if q < 2 { " 1H" } else { " 2H" })?,
+            _ => {}
+        }
+        let tc = names::THREAD_CONTROL
+            .get(usize::from(i.thread_control.hw()))
+            .copied()
+            .unwrap_or("");
+        if !tc.is_empty() {
+            o.s(" ")?;
+            o.s(tc)?;
+        }
+        if c.contains(Controls::ACC_WR) {
+            o.s(" ")?;
+            o.s(if self.p.is_gen8() && matches!(i.opcode, Opcode::If | Opcode::Else) {
+                names::OPT_BRANCH_CTRL
+            } else {
+                names::OPT_ACC_WR
+            })?;
+        }
+        if i.eot() {
+            o.s(" ")?;
+            o.s(names::OPT_EOT)?;
+        }
+        o.s(" }")
+    }
+}

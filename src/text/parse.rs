@@ -1,0 +1,1291 @@
+//! Recursive-descent parser for Mesa's EU assembly syntax.
+//!
+//! The parser pulls tokens from the [`Lexer`] one at a time (one token of
+//! lookahead) and builds a small syntax tree per statement: a label
+//! definition or an instruction. It checks the grammar only; what the
+//! operands mean for a given opcode, access mode and platform is decided
+//! when the tree is lowered to an [`crate::Instruction`] (see
+//! [`super::asm`]).
+//!
+//! Grammar (whitespace and comments are insignificant):
+//!
+//! ```text
+//! program     := { label | instruction ";" }
+//! label       := IDENT ":"
+//! instruction := [predicate] IDENT { "." suffix } [mathfn] [execsize] operands [options]
+//! predicate   := "(" ["+" | "-"] flag { "." (NUMBER | IDENT) } ")"
+//! suffix      := "sat" | "breakpoint" | condmod | flag ["." NUMBER]
+//! execsize    := "(" NUMBER ")"
+//! operands    := alu | send | branch | ...          (chosen by the opcode)
+//! send        := dst src [src] ["-"] NUMBER sfid ["MsgDesc" ":" <text up to "{">]
+//! branch      := ["JIP" ":" target] ["UIP" ":" target]
+//! dst         := reg [region] ["." channels] TYPE
+//! src         := ["-" | "~"] ["(" "abs" ")"] (reg [region] ["." channels] TYPE | ["-"] NUMBER TYPE)
+//! reg         := IDENT ["." NUMBER] | ("g" | "r") "[" IDENT ["." NUMBER] [["+" | "-"] NUMBER] "]"
+//! region      := "<" item { ("," | ";") item } ">"          item := NUMBER | "VxH"
+//! options     := "{" { IDENT | NUMBER IDENT | "," } "}"
+//! ```
+
+use alloc::string::ToString;
+use alloc::vec::Vec;
+
+use super::asm::{AsmError, AsmErrorKind};
+use super::lex::{Kind, Lexer, Pos, Token};
+use crate::model::{ExecSize, Opcode, Platform, ThreadControl, Type};
+
+/// A number with where it was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct Num {
+    pub value: u64,
+    pub pos: Pos,
+}
+
+/// A register name as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RegName {
+    /// `g<n>` or `r<n>`.
+    Grf(u8),
+    /// `m<n>`: a message register, which Gen7+ maps to GRF n + 112.
+    Mrf(u8),
+    /// An architecture register, with its encoded number (`acc0` = 0x20).
+    /// `bare` registers (`ip`, `tdr0`) print without region or type.
+    Arf { nr: u8, bare: bool },
+}
+
+/// The register, immediate or indirect address of an operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Base {
+    /// A direct register with an optional subregister (in units of the
+    /// operand's type).
+    Reg { name: RegName, sub: Option<Num> },
+    /// `g[a0.sub imm]`.
+    Indirect { sub: Option<Num>, imm: i64, imm_pos: Pos },
+    /// An immediate: the number as written and whether `-` preceded it.
+    Imm { value: u64, neg: bool },
+}
+
+/// A region as written: up to three items, `VxH` in the first place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Region {
+    pub vals: [Num; 3],
+    pub n: u8,
+    pub vxh: bool,
+    pub pos: Pos,
+}
+
+/// Channel letters after a `.`: a write mask (destination) or a
+/// swizzle (source). Channels are 0..=3 for x..w.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Chans {
+    pub ch: [u8; 4],
+    pub n: u8,
+    pub pos: Pos,
+}
+
+/// One operand as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Operand {
+    pub pos: Pos,
+    pub neg: bool,
+    pub abs: bool,
+    pub base: Base,
+    pub region: Option<Region>,
+    pub chans: Option<Chans>,
+    pub ty: Option<(Type, Pos)>,
+}
+
+/// A flag subregister `f<nr>.<sub>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct Flag {
+    pub nr: u8,
+    pub sub: u8,
+    pub pos: Pos,
+}
+
+/// `(+f0.0.any4h)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Predicate<'a> {
+    pub inv: bool,
+    pub flag: Flag,
+    pub suffix: Option<(&'a str, Pos)>,
+}
+
+/// A jump target: a label or a raw offset in the platform's units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Target<'a> {
+    Label(&'a str, Pos),
+    Offset(i64, Pos),
+}
+
+/// The operands, by instruction form.
+// Operands live briefly on the stack, one statement at a time.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Operands<'a> {
+    /// No operands (`nop`, `illegal`, `ret`, ...).
+    None,
+    /// A destination and up to three sources.
+    Alu { dst: Operand, src: [Option<Operand>; 3] },
+    /// `send dst src0 [src1] desc sfid`.
+    Send {
+        dst: Operand,
+        src0: Operand,
+        src1: Option<Operand>,
+        desc: Num,
+        sfid: u8,
+    },
+    /// `JIP: target [UIP: target]`.
+    Branch {
+        jip: Option<Target<'a>>,
+        uip: Option<Target<'a>>,
+    },
+    /// `jmpi src`.
+    Jmpi(Operand),
+    /// `wait dst`.
+    Wait(Operand),
+}
+
+/// The options block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct Options {
+    pub align16: bool,
+    pub we_all: bool,
+    pub no_dd_clear: bool,
+    pub no_dd_check: bool,
+    pub qtr: u8,
+    pub nib: bool,
+    pub thread: u8,
+    pub acc_wr: bool,
+    pub compacted: bool,
+    pub breakpoint: bool,
+    pub eot: bool,
+    /// Where the block starts (for errors about its contents).
+    pub pos: Pos,
+}
+
+/// One instruction as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Inst<'a> {
+    pub pos: Pos,
+    pub opcode: Opcode,
+    pub pred: Option<Predicate<'a>>,
+    pub sat: bool,
+    pub breakpoint: bool,
+    /// Conditional modifier (hardware value) and where it was written.
+    pub cmod: Option<(u8, Pos)>,
+    /// The conditional modifier's flag, if written.
+    pub cmod_flag: Option<Flag>,
+    /// The math function's hardware value.
+    pub math_fn: u8,
+    pub exec: ExecSize,
+    pub ops: Operands<'a>,
+    pub opts: Options,
+}
+
+/// A statement.
+#[allow(clippy::large_enum_variant)] // transient, one at a time
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stmt<'a> {
+    /// `name:` — marks the next instruction's offset.
+    Label(&'a str, Pos),
+    /// An instruction.
+    Inst(Inst<'a>),
+}
+
+type PResult<T> = Result<T, AsmError>;
+
+/// Opcodes sorted by Mesa name, for binary search.
+/// (A unit test checks that it is sorted and lists every opcode.)
+const BY_NAME: &[Opcode] = {
+    use Opcode::*;
+    &[
+        Add, Addc, And, Asr, Avg, Bfe, Bfi1, Bfi2, Bfrev, Brc, Brd, Break, Call, Calla, Cbit, Cmp, Cmpn, Cont, Csel,
+        Dim, Dp2, Dp3, Dp4, Dph, Else, Endif, F16to32, F32to16, Fbh, Fbl, Frc, Goto, Halt, If, Illegal, Jmpi, Join,
+        Line, Lrp, Lzd, Mac, Mach, Mad, Madm, Math, Mov, Movi, Mul, Nop, Not, Or, Pln, Ret, Rndd, Rnde, Rndu, Rndz,
+        Sad2, Sada2, Sel, Send, Sendc, Shl, Shr, Smov, Subb, Wait, While, Xor,
+    ]
+};
+
+/// The opcode named `s` (on any platform).
+pub(crate) fn opcode_by_name(s: &str) -> Option<Opcode> {
+    BY_NAME
+        .binary_search_by(|o| o.name().cmp(s))
+        .ok()
+        .and_then(|i| BY_NAME.get(i).copied())
+}
+
+/// Conditional modifiers by name, with Mesa's aliases `e` and `ne`.
+pub(crate) fn cond_mod_by_name(s: &str) -> Option<u8> {
+    Some(match s {
+        "z" | "e" => 1,
+        "nz" | "ne" => 2,
+        "g" => 3,
+        "ge" => 4,
+        "l" => 5,
+        "le" => 6,
+        "r" => 7,
+        "o" => 8,
+        "u" => 9,
+        _ => return None,
+    })
+}
+
+/// Math functions by name (hardware values).
+pub(crate) fn math_fn_by_name(s: &str) -> Option<u8> {
+    Some(match s {
+        "inv" => 1,
+        "log" => 2,
+        "exp" => 3,
+        "sqrt" => 4,
+        "rsq" => 5,
+        "sin" => 6,
+        "cos" => 7,
+        "sincos" => 8,
+        "fdiv" => 9,
+        "pow" => 10,
+        "intdivmod" => 11,
+        "intdiv" => 12,
+        "intmod" => 13,
+        "invm" => 14,
+        "rsqrtm" => 15,
+        _ => return None,
+    })
+}
+
+/// Types by their suffix letters. `NF` is recognised so that it can be
+/// refused with a clear message.
+pub(crate) fn type_by_name(s: &str) -> Option<Option<Type>> {
+    Some(Some(match s {
+        "UD" => Type::UD,
+        "D" => Type::D,
+        "UW" => Type::UW,
+        "W" => Type::W,
+        "UB" => Type::UB,
+        "B" => Type::B,
+        "DF" => Type::DF,
+        "F" => Type::F,
+        "UQ" => Type::UQ,
+        "Q" => Type::Q,
+        "HF" => Type::HF,
+        "V" => Type::V,
+        "UV" => Type::UV,
+        "VF" => Type::VF,
+        "NF" => return Some(None),
+        _ => return None,
+    }))
+}
+
+/// Splits `acc12` into `("acc", Some(12))`; `None` if the digits overflow.
+fn split_digits(s: &str) -> (&str, Option<Option<u32>>) {
+    let cut = s.bytes().position(|b| b.is_ascii_digit()).unwrap_or(s.len());
+    let (name, digits) = s.split_at(cut);
+    if digits.is_empty() {
+        (name, None)
+    } else if digits.bytes().all(|b| b.is_ascii_digit()) {
+        (name, Some(digits.parse::<u32>().ok()))
+    } else {
+        (s, None)
+    }
+}
+
+/// Message-descriptor shared-function names (single words).
+fn sfid_by_name(s: &str) -> Option<u8> {
+    Some(match s {
+        "null" => 0,
+        "math" => 1,
+        "sampler" => 2,
+        "gateway" => 3,
+        "dp_sampler" | "read" => 4,
+        "render" | "write" => 5,
+        "urb" => 6,
+        "thread_spawner" => 7,
+        "vme" => 8,
+        "const" => 9,
+        "data" => 10,
+        "cre" => 13,
+        _ => return None,
+    })
+}
+
+const EXPECT_SRC: &str = "a source operand (register or immediate)";
+const EXPECT_TYPE: &str = "a type such as `F`, `UD` or `W`";
+const EXPECT_OPTION: &str =
+    "an instruction option (align1, align16, WE_all, NoDDClr, NoDDChk, 1Q..4Q, 1H, 2H, 1N..8N, switch, atomic, AccWrEnable, BranchCtrl, compacted, breakpoint, EOT) or `}`";
+
+/// The parser.
+pub(crate) struct Parser<'a> {
+    lex: Lexer<'a>,
+    tok: Token<'a>,
+    /// Line of the last token consumed.
+    prev_line: u32,
+    platform: Platform,
+    /// Errors found so far, in order.
+    pub errors: Vec<AsmError>,
+}
+
+impl<'a> Parser<'a> {
+    /// A parser over `src` for platform `p`.
+    pub fn new(p: Platform, src: &'a str) -> Self {
+        let mut lex = Lexer::new(src);
+        let tok = lex.next_token();
+        Parser {
+            lex,
+            tok,
+            prev_line: 1,
+            platform: p,
+            errors: Vec::new(),
+        }
+    }
+
+    /// The source text.
+    pub fn source(&self) -> &'a str {
+        self.lex.source()
+    }
+
+    #[inline]
+    fn bump(&mut self) -> Token<'a> {
+        let t = self.tok;
+        self.prev_line = t.pos.line;
+        self.tok = self.lex.next_token();
+        t
+    }
+
+    /// The token after the current one.
+    fn peek(&self) -> Token<'a> {
+        let mut l = self.lex;
+        l.next_token()
+    }
+
+    /// An error at `pos` of the given kind.
+    pub fn error_at(&self, pos: Pos, kind: AsmErrorKind) -> AsmError {
+        AsmError::new(self.source(), pos, kind)
+    }
+
+    /// "unexpected <current token>, expected <what>".
+    fn unexpected(&self, expected: &'static str) -> AsmError {
+        let t = self.tok;
+        let kind = match t.kind {
+            Kind::BadChar => AsmErrorKind::BadChar {
+                found: t.text.into(),
+                expected,
+            },
+            Kind::BadNumber => AsmErrorKind::NumberTooLarge(t.text.into()),
+            Kind::UnterminatedComment => AsmErrorKind::UnterminatedComment,
+            _ => AsmErrorKind::Unexpected {
+                found: t.to_string(),
+                expected,
+            },
+        };
+        self.error_at(t.pos, kind)
+    }
+
+    #[inline]
+    fn eat(&mut self, k: Kind) -> bool {
+        if self.tok.kind == k {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    #[inline]
+    fn expect(&mut self, k: Kind, what: &'static str) -> PResult<Token<'a>> {
+        if self.tok.kind == k {
+            Ok(self.bump())
+        } else {
+            Err(self.unexpected(what))
+        }
+    }
+
+    /// The current identifier, mapped by `f`; consumed only if it maps, so
+    /// that an error leaves it for recovery.
+    fn ident_as<T>(&mut self, expected: &'static str, f: impl FnOnce(&'a str) -> Option<T>) -> PResult<(T, Token<'a>)> {
+        let t = self.tok;
+        if t.kind == Kind::Ident {
+            if let Some(v) = f(t.text) {
+                self.bump();
+                return Ok((v, t));
+            }
+        }
+        Err(self.unexpected(expected))
+    }
+
+    fn number(&mut self, what: &'static str) -> PResult<Num> {
+        let t = self.expect(Kind::Number, what)?;
+        Ok(Num {
+            value: t.value,
+            pos: t.pos,
+        })
+    }
+
+    /// Whether the current token could start a statement: used to resume
+    /// after an error at the start of a line.
+    fn at_statement_start(&self) -> bool {
+        match self.tok.kind {
+            Kind::LParen => true,
+            Kind::Ident => {
+                let next = self.peek();
+                next.kind == Kind::Colon || (opcode_by_name(self.tok.text).is_some() && !next.is_ident("MsgDesc"))
+            }
+            _ => false,
+        }
+    }
+
+    /// Skips to the end of the broken statement: past the next `;`, or to
+    /// a token that starts a new statement on a later line.
+    fn recover(&mut self, stmt_start: u32) {
+        let line = self.prev_line;
+        if self.tok.pos.offset == stmt_start && self.tok.kind != Kind::Eof {
+            self.bump();
+        }
+        loop {
+            match self.tok.kind {
+                Kind::Eof => return,
+                Kind::Semi => {
+                    self.bump();
+                    return;
+                }
+                _ if self.tok.pos.line > line && self.at_statement_start() => return,
+                Kind::UnterminatedComment => {
+                    // Reported once, where it starts; the rest is comment.
+                    let e = self.unexpected("");
+                    self.errors.push(e);
+                    self.bump();
+                }
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    /// The next statement, or `None` at the end of input. Errors are
+    /// recorded in [`Parser::errors`] and parsing resumes after them.
+    pub fn next_statement(&mut self) -> Option<Stmt<'a>> {
+        loop {
+            if self.tok.kind == Kind::Eof {
+                return None;
+            }
+            let start = self.tok.pos.offset;
+            match self.statement() {
+                Ok(s) => return Some(s),
+                Err(e) => {
+                    self.errors.push(e);
+                    self.recover(start);
+                }
+            }
+        }
+    }
+
+    fn statement(&mut self) -> PResult<Stmt<'a>> {
+        if self.tok.kind == Kind::Ident && self.peek().kind == Kind::Colon {
+            let t = self.bump();
+            self.bump();
+            return Ok(Stmt::Label(t.text, t.pos));
+        }
+        self.instruction().map(Stmt::Inst)
+    }
+
+    /// A flag register name `f0` or `f1`.
+    fn flag_reg(&mut self) -> PResult<Flag> {
+        let (nr, t) = self.ident_as("a flag register `f0` or `f1`", |s| match s {
+            "f0" => Some(0),
+            "f1" => Some(1),
+            _ => None,
+        })?;
+        Ok(Flag { nr, sub: 0, pos: t.pos })
+    }
+
+    fn flag_sub(&mut self, f: &mut Flag) -> PResult<()> {
+        let n = self.number("a flag subregister number")?;
+        if n.value > 1 {
+            return Err(self.error_at(
+                n.pos,
+                AsmErrorKind::OutOfRange {
+                    what: "flag subregister",
+                    value: n.value as i64,
+                    range: "0..=1",
+                },
+            ));
+        }
+        f.sub = n.value as u8;
+        Ok(())
+    }
+
+    fn predicate(&mut self) -> PResult<Predicate<'a>> {
+        self.expect(Kind::LParen, "`(`")?;
+        let inv = if self.eat(Kind::Minus) {
+            true
+        } else {
+            self.eat(Kind::Plus);
+            false
+        };
+        let mut flag = self.flag_reg()?;
+        let mut suffix = None;
+        while self.eat(Kind::Dot) {
+            if self.tok.kind == Kind::Number && suffix.is_none() {
+                self.flag_sub(&mut flag)?;
+            } else if self.tok.kind == Kind::Ident && suffix.is_none() {
+                let s = self.bump();
+                suffix = Some((s.text, s.pos));
+            } else {
+                return Err(self.unexpected("a flag subregister or a predicate control such as `any4h` or `x`"));
+            }
+        }
+        self.expect(Kind::RParen, "`)` closing the predicate")?;
+        Ok(Predicate { inv, flag, suffix })
+    }
+
+    fn instruction(&mut self) -> PResult<Inst<'a>> {
+        let pos = self.tok.pos;
+        let pred = if self.tok.kind == Kind::LParen {
+            Some(self.predicate()?)
+        } else {
+            None
+        };
+        let t = self.expect(Kind::Ident, "an opcode")?;
+        let opcode = match opcode_by_name(t.text) {
+            Some(op) if op.exists_on(self.platform) => op,
+            // dim and smov share a name slot with each other's number;
+            // look for the one that exists here.
+            Some(op) => {
+                return Err(self.error_at(
+                    t.pos,
+                    AsmErrorKind::NotOnPlatform {
+                        opcode: op,
+                        platform: self.platform,
+                    },
+                ))
+            }
+            None => return Err(self.error_at(t.pos, AsmErrorKind::UnknownOpcode(t.text.into()))),
+        };
+        let mut inst = Inst {
+            pos,
+            opcode,
+            pred,
+            sat: false,
+            breakpoint: false,
+            cmod: None,
+            cmod_flag: None,
+            math_fn: 0,
+            exec: ExecSize::S1,
+            ops: Operands::None,
+            opts: Options::default(),
+        };
+        self.suffixes(&mut inst)?;
+        if opcode == Opcode::Math {
+            inst.math_fn = self
+                .ident_as(
+                    "a math function (inv, log, exp, sqrt, rsq, sin, cos, sincos, fdiv, pow, intdivmod, intdiv, intmod, invm, rsqrtm)",
+                    math_fn_by_name,
+                )?
+                .0;
+        }
+        if self.eat(Kind::LParen) {
+            let n = self.number("an execution size")?;
+            inst.exec = u32::try_from(n.value)
+                .ok()
+                .and_then(ExecSize::from_channels)
+                .ok_or_else(|| self.error_at(n.pos, AsmErrorKind::BadExecSize(n.value)))?;
+            self.expect(Kind::RParen, "`)` after the execution size")?;
+        }
+        inst.ops = self.operands(opcode)?;
+        if self.tok.kind == Kind::LBrace {
+            inst.opts = self.options()?;
+        }
+        self.expect(Kind::Semi, "`;` ending the instruction")?;
+        Ok(inst)
+    }
+
+    fn suffixes(&mut self, inst: &mut Inst<'a>) -> PResult<()> {
+        const WHAT: &str = "`sat`, `breakpoint`, a conditional modifier (z, e, nz, ne, g, ge, l, le, r, o, u) or, after one, its flag `f0.0`..`f1.1`";
+        let mut after_flag = false;
+        while self.eat(Kind::Dot) {
+            if self.tok.kind == Kind::Number && after_flag {
+                if let Some(f) = inst.cmod_flag.as_mut() {
+                    let mut flag = *f;
+                    self.flag_sub(&mut flag)?;
+                    inst.cmod_flag = Some(flag);
+                }
+                after_flag = false;
+                continue;
+            }
+            after_flag = false;
+            let t = self.tok;
+            if t.kind != Kind::Ident {
+                return Err(self.unexpected(WHAT));
+            }
+            match t.text {
+                "sat" => inst.sat = true,
+                "breakpoint" => inst.breakpoint = true,
+                s if inst.cmod.is_none() && cond_mod_by_name(s).is_some() => {
+                    inst.cmod = cond_mod_by_name(s).map(|c| (c, t.pos));
+                }
+                "f0" | "f1" if inst.cmod.is_some() && inst.cmod_flag.is_none() => {
+                    inst.cmod_flag = Some(self.flag_reg()?);
+                    after_flag = true;
+                    continue;
+                }
+                _ => return Err(self.unexpected(WHAT)),
+            }
+            self.bump();
+        }
+        Ok(())
+    }
+
+    fn operands(&mut self, op: Opcode) -> PResult<Operands<'a>> {
+        use Opcode::*;
+        Ok(match op {
+            Send | Sendc => self.send_operands()?,
+            Wait => Operands::Wait(self.operand(true)?),
+            Jmpi => Operands::Jmpi(self.operand(false)?),
+            If | Else | Endif | While | Break | Cont | Halt | Goto | Join | Brd | Brc => self.branch_operands()?,
+            Nop | Illegal | Smov | Call | Calla | Ret => Operands::None,
+            Math => {
+                let dst = self.operand(true)?;
+                let s0 = self.operand(false)?;
+                let s1 = if self.starts_operand() {
+                    Some(self.operand(false)?)
+                } else {
+                    None
+                };
+                Operands::Alu {
+                    dst,
+                    src: [Some(s0), s1, None],
+                }
+            }
+            _ => {
+                let n = op.num_srcs();
+                let dst = self.operand(true)?;
+                let mut src = [None; 3];
+                for s in src.iter_mut().take(usize::from(n)) {
+                    *s = Some(self.operand(false)?);
+                }
+                Operands::Alu { dst, src }
+            }
+        })
+    }
+
+    fn starts_operand(&self) -> bool {
+        match self.tok.kind {
+            Kind::Minus | Kind::Tilde | Kind::LParen | Kind::Number => true,
+            Kind::Ident => !self.tok.is_ident("MsgDesc"),
+            _ => false,
+        }
+    }
+
+    fn target(&mut self) -> PResult<Target<'a>> {
+        let neg = self.eat(Kind::Minus);
+        match self.tok.kind {
+            Kind::Ident if !neg => {
+                let t = self.bump();
+                Ok(Target::Label(t.text, t.pos))
+            }
+            Kind::Number => {
+                let t = self.bump();
+                let v = i64::try_from(t.value).unwrap_or(i64::MAX);
+                Ok(Target::Offset(if neg { -v } else { v }, t.pos))
+            }
+            _ => Err(self.unexpected("a label name or an offset")),
+        }
+    }
+
+    fn branch_operands(&mut self) -> PResult<Operands<'a>> {
+        let mut jip = None;
+        let mut uip = None;
+        loop {
+            if self.tok.is_ident("JIP") && jip.is_none() && uip.is_none() {
+                self.bump();
+                self.expect(Kind::Colon, "`:` after `JIP`")?;
+                jip = Some(self.target()?);
+            } else if self.tok.is_ident("UIP") && uip.is_none() {
+                self.bump();
+                self.expect(Kind::Colon, "`:` after `UIP`")?;
+                uip = Some(self.target()?);
+            } else {
+                break;
+            }
+        }
+        Ok(Operands::Branch { jip, uip })
+    }
+
+    fn send_operands(&mut self) -> PResult<Operands<'a>> {
+        let dst = self.operand(true)?;
+        let src0 = self.operand(false)?;
+        let src1 = if matches!(self.tok.kind, Kind::Number | Kind::Minus) {
+            None
+        } else {
+            Some(self.operand(false)?)
+        };
+        let neg = self.eat(Kind::Minus);
+        let mut desc = self.number("the message descriptor (a number such as 0x02280300)")?;
+        if neg {
+            desc.value = desc.value.wrapping_neg();
+        }
+        let sfid = self.sfid()?;
+        if self.tok.is_ident("MsgDesc") {
+            self.bump();
+            if self.tok.kind != Kind::Colon {
+                return Err(self.unexpected("`:` after `MsgDesc`"));
+            }
+            // The current token is the colon and the lexer stands right
+            // after it: skip the free-form description.
+            self.lex.skip_to_brace_or_line_end();
+            self.bump();
+        }
+        Ok(Operands::Send {
+            dst,
+            src0,
+            src1,
+            desc,
+            sfid,
+        })
+    }
+
+    fn sfid(&mut self) -> PResult<u8> {
+        const WHAT: &str = "a shared function (null, math, sampler, gateway, dp_sampler, render, urb, thread_spawner, vme, const, data, pixel interp, dp data 1, cre)";
+        let t = self.tok;
+        if t.kind == Kind::Ident && !matches!(t.text, "pixel" | "rt" | "dp") {
+            return Ok(self.ident_as(WHAT, sfid_by_name)?.0);
+        }
+        self.expect(Kind::Ident, WHAT)?;
+        // Two- and three-word names.
+        let second = |p: &mut Self, w: &str| -> PResult<()> {
+            if p.tok.is_ident(w) {
+                p.bump();
+                Ok(())
+            } else {
+                Err(p.unexpected(WHAT))
+            }
+        };
+        match t.text {
+            "pixel" => {
+                second(self, "interp")?;
+                Ok(11)
+            }
+            "rt" => {
+                second(self, "accel")?;
+                Ok(8)
+            }
+            "dp" => {
+                second(self, "data")?;
+                let n = self.number(WHAT)?;
+                if n.value != 1 {
+                    return Err(self.error_at(
+                        n.pos,
+                        AsmErrorKind::Unexpected {
+                            found: alloc::format!("`{}`", n.value),
+                            expected: "`1` (`dp data 1`)",
+                        },
+                    ));
+                }
+                Ok(12)
+            }
+            _ => Err(self.error_at(
+                t.pos,
+                AsmErrorKind::Unexpected {
+                    found: t.to_string(),
+                    expected: WHAT,
+                },
+            )),
+        }
+    }
+
+    fn options(&mut self) -> PResult<Options> {
+        let open = self.expect(Kind::LBrace, "`{`")?;
+        let mut o = Options {
+            pos: open.pos,
+            ..Options::default()
+        };
+        loop {
+            match self.tok.kind {
+                Kind::RBrace => {
+                    self.bump();
+                    return Ok(o);
+                }
+                Kind::Comma => {
+                    self.bump();
+                }
+                Kind::Number => {
+                    let n = self.bump();
+                    let t = self.expect(Kind::Ident, "`Q`, `H` or `N` after the quarter number")?;
+                    let (qtr, nib) = match (n.value, t.text) {
+                        (1, "Q" | "H" | "N") => (o.qtr, o.nib),
+                        (2, "Q") => (1, false),
+                        (3, "Q") => (2, false),
+                        (4, "Q") => (3, false),
+                        (2, "H") => (2, false),
+                        (2, "N") => (0, true),
+                        (3, "N") => (1, false),
+                        (4, "N") => (1, true),
+                        (5, "N") => (2, false),
+                        (6, "N") => (2, true),
+                        (7, "N") => (3, false),
+                        (8, "N") => (3, true),
+                        _ => {
+                            return Err(self.error_at(
+                                n.pos,
+                                AsmErrorKind::Unexpected {
+                                    found: alloc::format!("`{}{}`", n.text, t.text),
+                                    expected: "a quarter control: 1Q..4Q, 1H, 2H or 1N..8N",
+                                },
+                            ))
+                        }
+                    };
+                    o.qtr = qtr;
+                    o.nib = nib;
+                }
+                Kind::Ident => {
+                    let t = self.tok;
+                    match t.text {
+                        "align1" => o.align16 = false,
+                        "align16" => o.align16 = true,
+                        "WE_all" | "nomask" => o.we_all = true,
+                        "NoDDClr" => o.no_dd_clear = true,
+                        "NoDDChk" => o.no_dd_check = true,
+                        "switch" => o.thread |= ThreadControl::Switch.hw(),
+                        "atomic" => o.thread |= ThreadControl::Atomic.hw(),
+                        "AccWrEnable" | "BranchCtrl" => o.acc_wr = true,
+                        "compacted" => o.compacted = true,
+                        "breakpoint" => o.breakpoint = true,
+                        "EOT" => o.eot = true,
+                        // Pre-Gen6 compression spellings, as Mesa accepts them.
+                        "sechalf" => o.qtr |= 1,
+                        "compr" | "compr4" => o.qtr |= 2,
+                        _ => return Err(self.unexpected(EXPECT_OPTION)),
+                    }
+                    self.bump();
+                }
+                _ => return Err(self.unexpected(EXPECT_OPTION)),
+            }
+        }
+    }
+
+    /// A register name token (`g12`, `acc0`, `null`, `ip`, ...).
+    fn reg_name(&self, t: Token<'a>) -> PResult<RegName> {
+        let bad = || {
+            self.error_at(
+                t.pos,
+                AsmErrorKind::Unexpected {
+                    found: t.to_string(),
+                    expected: "a register (g<n>, r<n>, m<n>, null, a0, acc<n>, f<n>, ce0, mask<n>, sr<n>, cr<n>, n<n>, ip, tdr0, tm<n>)",
+                },
+            )
+        };
+        let arf = |base: u8, n: u32| -> PResult<RegName> {
+            if n > 15 {
+                return Err(self.error_at(
+                    t.pos,
+                    AsmErrorKind::OutOfRange {
+                        what: "architecture register number",
+                        value: i64::from(n),
+                        range: "0..=15",
+                    },
+                ));
+            }
+            Ok(RegName::Arf {
+                nr: base | n as u8,
+                bare: false,
+            })
+        };
+        match t.text {
+            "null" => return Ok(RegName::Arf { nr: 0, bare: false }),
+            "ip" => return Ok(RegName::Arf { nr: 0xa0, bare: true }),
+            "tdr" | "tdr0" => return Ok(RegName::Arf { nr: 0xb0, bare: true }),
+            _ => {}
+        }
+        let (name, num) = split_digits(t.text);
+        let n = match num {
+            Some(Some(n)) => n,
+            Some(None) => {
+                return Err(self.error_at(
+                    t.pos,
+                    AsmErrorKind::OutOfRange {
+                        what: "register number",
+                        value: i64::MAX,
+                        range: "0..=255",
+                    },
+                ))
+            }
+            None => return Err(bad()),
+        };
+        let byte = |n: u32, what: &'static str, max: u32| -> PResult<u8> {
+            if n > max {
+                Err(self.error_at(
+                    t.pos,
+                    AsmErrorKind::OutOfRange {
+                        what,
+                        value: i64::from(n),
+                        range: if max == 255 { "0..=255" } else { "0..=143" },
+                    },
+                ))
+            } else {
+                Ok(n as u8)
+            }
+        };
+        match name {
+            "g" | "r" => Ok(RegName::Grf(byte(n, "GRF register number", 255)?)),
+            "m" => Ok(RegName::Mrf(byte(n, "MRF register number", 255 - 112)?)),
+            "a" => arf(0x10, n),
+            "acc" => arf(0x20, n),
+            "f" => arf(0x30, n),
+            "mask" | "ce" => arf(0x40, n),
+            "ms" => arf(0x50, n),
+            "msd" => arf(0x60, n),
+            "sr" => arf(0x70, n),
+            "cr" => arf(0x80, n),
+            "n" => arf(0x90, n),
+            "tm" => arf(0xc0, n),
+            "ARF" => Ok(RegName::Arf {
+                nr: byte(n, "ARF register number", 255)?,
+                bare: false,
+            }),
+            _ => Err(bad()),
+        }
+    }
+
+    fn type_token(&self, text: &str, pos: Pos) -> PResult<Type> {
+        match type_by_name(text) {
+            Some(Some(t)) => Ok(t),
+            Some(None) => Err(self.error_at(
+                pos,
+                AsmErrorKind::TypeNotOnPlatform {
+                    ty: "NF",
+                    platform: self.platform,
+                },
+            )),
+            None => Err(self.error_at(
+                pos,
+                AsmErrorKind::Unexpected {
+                    found: alloc::format!("`{text}`"),
+                    expected: EXPECT_TYPE,
+                },
+            )),
+        }
+    }
+
+    fn region(&mut self) -> PResult<Region> {
+        let open = self.expect(Kind::LAngle, "`<`")?;
+        let mut r = Region {
+            vals: [Num::default(); 3],
+            n: 0,
+            vxh: false,
+            pos: open.pos,
+        };
+        loop {
+            if r.n as usize >= r.vals.len() {
+                return Err(self.unexpected("`>` closing the region"));
+            }
+            if r.n == 0 && self.tok.is_ident("VxH") {
+                let t = self.bump();
+                r.vxh = true;
+                if let Some(v) = r.vals.get_mut(0) {
+                    v.pos = t.pos;
+                }
+            } else {
+                let n = self.number("a region value")?;
+                if let Some(v) = r.vals.get_mut(r.n as usize) {
+                    *v = n;
+                }
+            }
+            r.n += 1;
+            match self.tok.kind {
+                Kind::RAngle => {
+                    self.bump();
+                    return Ok(r);
+                }
+                Kind::Comma | Kind::Semi => {
+                    self.bump();
+                }
+                _ => return Err(self.unexpected("`,` or `>` in the region")),
+            }
+        }
+    }
+
+    /// The `.xyzw` letters of an identifier; returns the letters and the
+    /// rest (a type name, possibly empty).
+    fn channels<'t>(&self, t: Token<'t>) -> PResult<(Chans, &'t str)> {
+        let cut = t
+            .text
+            .bytes()
+            .position(|b| !matches!(b, b'x' | b'y' | b'z' | b'w'))
+            .unwrap_or(t.text.len());
+        let (letters, rest) = t.text.split_at(cut);
+        if letters.len() > 4 {
+            return Err(self.error_at(
+                t.pos,
+                AsmErrorKind::Unexpected {
+                    found: t.to_string(),
+                    expected: "at most four channels (x, y, z, w) then a type",
+                },
+            ));
+        }
+        let mut c = Chans {
+            ch: [0; 4],
+            n: 0,
+            pos: t.pos,
+        };
+        for (slot, b) in c.ch.iter_mut().zip(letters.bytes()) {
+            *slot = match b {
+                b'x' => 0,
+                b'y' => 1,
+                b'z' => 2,
+                _ => 3,
+            };
+            c.n += 1;
+        }
+        Ok((c, rest))
+    }
+
+    /// An operand. Destinations take no modifiers and no immediates; that
+    /// is checked when lowering, so the messages can name the opcode.
+    fn operand(&mut self, dst: bool) -> PResult<Operand> {
+        let pos = self.tok.pos;
+        let mut o = Operand {
+            pos,
+            neg: false,
+            abs: false,
+            base: Base::Imm { value: 0, neg: false },
+            region: None,
+            chans: None,
+            ty: None,
+        };
+        if self.eat(Kind::Minus) || self.eat(Kind::Tilde) {
+            o.neg = true;
+        }
+        if self.tok.kind == Kind::LParen {
+            self.bump();
+            if !self.tok.is_ident("abs") {
+                return Err(self.unexpected("`abs` in the `(abs)` source modifier"));
+            }
+            self.bump();
+            self.expect(Kind::RParen, "`)` after `(abs`")?;
+            o.abs = true;
+        }
+        let expected = if dst { "a destination register" } else { EXPECT_SRC };
+        match self.tok.kind {
+            Kind::Number => {
+                let n = self.bump();
+                o.base = Base::Imm {
+                    value: n.value,
+                    neg: o.neg,
+                };
+                o.neg = false;
+                o.ty = Some(self.type_ident()?);
+                return Ok(o);
+            }
+            Kind::Ident => {}
+            _ => return Err(self.unexpected(expected)),
+        }
+        let t = self.tok;
+        if matches!(t.text, "g" | "r") && self.peek().kind == Kind::LBracket {
+            self.bump();
+            o.base = self.indirect()?;
+        } else {
+            let name = self.reg_name(t)?;
+            self.bump();
+            let sub = if self.tok.kind == Kind::Dot && self.peek().kind == Kind::Number {
+                self.bump();
+                Some(self.number("a subregister number")?)
+            } else {
+                None
+            };
+            o.base = Base::Reg { name, sub };
+            if let RegName::Arf { bare: true, .. } = name {
+                // `ip` and `tdr0` print bare; a region and type may follow.
+                if self.tok.kind != Kind::LAngle
+                    && !(self.tok.kind == Kind::Ident && type_by_name(self.tok.text).is_some())
+                {
+                    return Ok(o);
+                }
+            }
+        }
+        if self.tok.kind == Kind::LAngle {
+            o.region = Some(self.region()?);
+        }
+        if self.eat(Kind::Dot) {
+            let t = self.tok;
+            if t.kind != Kind::Ident {
+                return Err(self.unexpected("channels (x, y, z, w) and a type"));
+            }
+            let (c, rest) = self.channels(t)?;
+            self.bump();
+            o.chans = Some(c);
+            if !rest.is_empty() {
+                let tpos = Pos {
+                    offset: t.pos.offset + u32::from(c.n),
+                    ..t.pos
+                };
+                o.ty = Some((self.type_token(rest, tpos)?, tpos));
+                return Ok(o);
+            }
+        }
+        o.ty = Some(self.type_ident()?);
+        Ok(o)
+    }
+
+    /// A type name token.
+    fn type_ident(&mut self) -> PResult<(Type, Pos)> {
+        let t = self.tok;
+        if t.kind == Kind::Ident && type_by_name(t.text).is_some() {
+            let ty = self.type_token(t.text, t.pos)?;
+            self.bump();
+            return Ok((ty, t.pos));
+        }
+        Err(self.unexpected(EXPECT_TYPE))
+    }
+
+    fn indirect(&mut self) -> PResult<Base> {
+        self.expect(Kind::LBracket, "`[`")?;
+        self.ident_as("the address register `a0`", |s| (s == "a0").then_some(()))?;
+        let sub = if self.eat(Kind::Dot) {
+            Some(self.number("an address subregister number")?)
+        } else {
+            None
+        };
+        let mut imm = 0i64;
+        let mut imm_pos = self.tok.pos;
+        let neg = if self.eat(Kind::Minus) {
+            true
+        } else {
+            self.eat(Kind::Plus);
+            false
+        };
+        if self.tok.kind == Kind::Number {
+            let n = self.bump();
+            imm_pos = n.pos;
+            let v = i64::try_from(n.value).unwrap_or(i64::MAX);
+            imm = if neg { -v } else { v };
+        } else if neg {
+            return Err(self.unexpected("an address offset"));
+        }
+        self.expect(Kind::RBracket, "`]` closing the indirect address")?;
+        Ok(Base::Indirect { sub, imm, imm_pos })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(src: &str) -> (Vec<Stmt<'_>>, Vec<AsmError>) {
+        let mut p = Parser::new(Platform::Gen8, src);
+        let mut v = Vec::new();
+        while let Some(s) = p.next_statement() {
+            v.push(s);
+        }
+        (v, p.errors)
+    }
+
+    fn one(src: &str) -> Inst<'_> {
+        let (v, e) = parse(src);
+        assert!(e.is_empty(), "{e:?}");
+        match v.as_slice() {
+            [Stmt::Inst(i)] => *i,
+            _ => panic!("{v:?}"),
+        }
+    }
+
+    #[test]
+    fn opcode_table_is_sorted_and_complete() {
+        let t = BY_NAME;
+        assert!(
+            t.windows(2).all(|w| w[0].name() < w[1].name()),
+            "BY_NAME must be sorted by name"
+        );
+        for op in Opcode::ALL {
+            assert_eq!(opcode_by_name(op.name()), Some(*op), "{op:?}");
+        }
+        assert_eq!(t.len(), Opcode::ALL.len());
+        assert_eq!(opcode_by_name("mov2"), None);
+    }
+
+    #[test]
+    fn instruction_header() {
+        let i = one("(-f1.1.any4h) cmp.sat.ge.f0.1(16) null<1>D g2<8,8,1>D 0D { align1 2H WE_all };");
+        assert_eq!(i.opcode, Opcode::Cmp);
+        let p = i.pred.unwrap();
+        assert!(p.inv);
+        assert_eq!((p.flag.nr, p.flag.sub, p.suffix.map(|s| s.0)), (1, 1, Some("any4h")));
+        assert!(i.sat);
+        assert_eq!(i.cmod.map(|c| c.0), Some(4));
+        assert_eq!(i.cmod_flag.map(|f| (f.nr, f.sub)), Some((0, 1)));
+        assert_eq!(i.exec, ExecSize::S16);
+        assert!(i.opts.we_all && !i.opts.align16);
+        assert_eq!(i.opts.qtr, 2);
+    }
+
+    #[test]
+    fn operands_in_all_shapes() {
+        let i = one("add(8) g[a0.2 -16]<1>UW -(abs)g1.3<8;4,2>.xyzwF 0x3f800000F /* 1F */;");
+        let Operands::Alu { dst, src } = i.ops else { panic!() };
+        assert!(matches!(
+            dst.base,
+            Base::Indirect {
+                sub: Some(Num { value: 2, .. }),
+                imm: -16,
+                ..
+            }
+        ));
+        let s0 = src[0].unwrap();
+        assert!(s0.neg && s0.abs);
+        assert_eq!(s0.region.unwrap().n, 3);
+        assert_eq!(s0.chans.unwrap().n, 4);
+        assert_eq!(s0.ty.unwrap().0, Type::F);
+        let s1 = src[1].unwrap();
+        assert_eq!(
+            s1.base,
+            Base::Imm {
+                value: 0x3f80_0000,
+                neg: false
+            }
+        );
+        assert_eq!(s1.ty.unwrap().0, Type::F);
+    }
+
+    #[test]
+    fn send_with_descriptor_text() {
+        let i = one(
+            "send(8)         null<1>F        g123<8,8,1>F    0x8a080017\n                            urb MsgDesc: 1 SIMD8 write mlen 5 rlen 0        { align1 1Q EOT };",
+        );
+        let Operands::Send { desc, sfid, src1, .. } = i.ops else {
+            panic!()
+        };
+        assert_eq!((desc.value, sfid, src1), (0x8a08_0017, 6, None));
+        assert!(i.opts.eot);
+        let i = one("send(8) g1<1>UW g7<8,8,1>UD a0<0,1,0>UD 0x00000200 dp data 1 MsgDesc: indirect { align1 };");
+        let Operands::Send { sfid, src1, .. } = i.ops else {
+            panic!()
+        };
+        assert_eq!(sfid, 12);
+        assert!(src1.is_some());
+    }
+
+    #[test]
+    fn labels_and_branches() {
+        let (v, e) = parse("LABEL0:\n(+f0.0) if(8) JIP: LABEL0 UIP: end;\nend:");
+        assert!(e.is_empty());
+        assert!(matches!(v[0], Stmt::Label("LABEL0", _)));
+        let Stmt::Inst(i) = v[1] else { panic!() };
+        assert!(matches!(
+            i.ops,
+            Operands::Branch {
+                jip: Some(Target::Label("LABEL0", _)),
+                uip: Some(Target::Label("end", _))
+            }
+        ));
+        assert!(matches!(v[2], Stmt::Label("end", _)));
+    }
+
+    #[test]
+    fn errors_recover_at_semicolon_and_next_line() {
+        let (v, e) =
+            parse("mov(8) g1<1>F g2<8,8,1>Q7;\nadd(8) g1<1>F g2<8,8,1>F\nmov(8) g1<1>F g2<8,8,1>F;\nfoo(8);\nnop;");
+        // The first statement fails at `Q7`, the second lacks its `;` and
+        // resumes at the next line, `foo` is unknown.
+        assert_eq!(e.len(), 3, "{e:?}");
+        assert_eq!(v.len(), 2);
+        assert_eq!((e[0].line, e[1].line, e[2].line), (1, 3, 4));
+    }
+}

@@ -1,0 +1,319 @@
+//! Encoding rules: every field holds a value the platform defines. They run
+//! before the restrictions, which assume sane values; any violation here
+//! stops validation after this phase.
+
+use alloc::format;
+
+use super::*;
+
+/// The opcode exists on the platform (`illegal` exists nowhere).
+pub fn opcode_exists(c: &mut Checker<'_>) {
+    let op = c.i.opcode;
+    if op == Opcode::Illegal || !op.exists_on(c.p) {
+        let m = format!("{op} does not exist on {}", c.p);
+        c.report(OperandId::Inst, m);
+    }
+}
+
+/// Control fields fit their bits and are not reserved: quarter control
+/// (2 bits), predicate control (align1: 0-13, align16: 0-7), flag register
+/// and subregister (0-1), bits 27:24 (4 bits).
+pub fn control_fields_in_range(c: &mut Checker<'_>) {
+    let i = c.i;
+    c.check(
+        i.qtr_control > 3,
+        OperandId::Inst,
+        "quarter control is a 2-bit field (0-3)",
+    );
+    let max_pred = if c.align16() { 7 } else { 13 };
+    if i.pred_control > max_pred {
+        let m = format!(
+            "predicate control {} is reserved in {} mode (0-{max_pred})",
+            i.pred_control,
+            if c.align16() { "align16" } else { "align1" }
+        );
+        c.report(OperandId::Inst, m);
+    }
+    c.check(
+        i.flag.nr > 1 || i.flag.subnr > 1,
+        OperandId::Inst,
+        "flag register is f0.0, f0.1, f1.0 or f1.1",
+    );
+    c.check(
+        i.cond_modifier > 15,
+        OperandId::Inst,
+        "bits 27:24 (condition, math function or SFID) hold at most 15",
+    );
+}
+
+/// A conditional modifier is one the hardware defines (0-9); MATH and
+/// SEND use these bits for the function and the SFID.
+pub fn cond_modifier_valid(c: &mut Checker<'_>) {
+    let i = c.i;
+    if i.opcode == Opcode::Math || c.is_send() || i.cond_modifier > 15 {
+        return;
+    }
+    if CondMod::from_hw(i.cond_modifier).is_none() {
+        let m = format!("conditional modifier {} is reserved", i.cond_modifier);
+        c.report(OperandId::Inst, m);
+    }
+}
+
+/// A MATH function is defined on the platform: 1-7 and 9-13 everywhere,
+/// 14 (INVM) and 15 (RSQRTM) on Gen8; 0 and 8 (SINCOS, Gen4-5) are not.
+pub fn math_function_valid(c: &mut Checker<'_>) {
+    let i = c.i;
+    if i.opcode != Opcode::Math || i.cond_modifier > 15 {
+        return;
+    }
+    let ok = match MathFunction::from_hw(i.cond_modifier) {
+        None | Some(MathFunction::None) => false,
+        Some(MathFunction::Invm | MathFunction::Rsqrtm) => c.p.is_gen8(),
+        Some(_) => true,
+    };
+    if !ok {
+        let m = format!("math function {} is not defined on {}", i.cond_modifier, c.p);
+        c.report(OperandId::Inst, m);
+    }
+}
+
+/// 3-source instructions exist only in align16 on these platforms.
+pub fn three_src_align16_only(c: &mut Checker<'_>) {
+    let bad = c.three_src() && !c.align16();
+    c.check(
+        bad,
+        OperandId::Inst,
+        "3-source instructions are align16 only before Gen10",
+    );
+}
+
+/// An immediate is never a destination.
+pub fn dst_not_immediate(c: &mut Checker<'_>) {
+    let bad = c.i.dst.file == RegFile::Imm;
+    c.check(bad, OperandId::Dst, "a destination cannot be an immediate");
+}
+
+/// Every operand type of a 1- or 2-source layout has an encoding for its
+/// register file on the platform: no B/UB immediates, V/UV/VF only as
+/// immediates, HF and Q/UQ only on Gen8, DF immediates only on Gen8.
+pub fn reg_type_encoding_valid(c: &mut Checker<'_>) {
+    if c.three_src() {
+        return;
+    }
+    let p = c.p;
+    let d = c.i.dst;
+    if d.file != RegFile::Imm && d.ty.reg_hw(p).is_none() {
+        let m = format!("{} has no register encoding on {p}", d.ty);
+        c.report(OperandId::Dst, m);
+    }
+    for (k, s) in c.i.src.iter().take(2).enumerate() {
+        let (enc, what) = if s.is_imm() {
+            (s.ty.imm_hw(p), "immediate")
+        } else {
+            (s.ty.reg_hw(p), "register")
+        };
+        if enc.is_none() {
+            let m = format!("{} has no {what} encoding on {p}", s.ty);
+            c.report(OperandId::Src(k as u8), m);
+        }
+    }
+}
+
+/// 3-source types: F, D, UD, DF (and HF on Gen8) for the destination and
+/// the shared source type; Gen7 sources share one type, Gen8 src1/src2
+/// may instead be HF when src0 is F.
+pub fn three_src_type_encoding_valid(c: &mut Checker<'_>) {
+    if !c.three_src() {
+        return;
+    }
+    let p = c.p;
+    let i = c.i;
+    if i.dst.ty.three_src_hw(p).is_none() {
+        let m = format!("{} is not a 3-source type on {p}", i.dst.ty);
+        c.report(OperandId::Dst, m);
+    }
+    let st = i.src[0].ty;
+    if st.three_src_hw(p).is_none() {
+        let m = format!("{st} is not a 3-source type on {p}");
+        c.report(OperandId::Src(0), m);
+    }
+    for k in 1..3u8 {
+        let t = c.src_ty(k as usize);
+        let ok = t == st || (p.is_gen8() && st == Type::F && t == Type::HF);
+        if !ok {
+            let m = if p.is_gen8() {
+                format!("src{k} is {t}: 3-source sources share src0's type ({st}), or are HF with an F src0")
+            } else {
+                format!("src{k} is {t}: Gen7 3-source sources share one type ({st})")
+            };
+            c.report(OperandId::Src(k), m);
+        }
+    }
+}
+
+/// 3-source operands are directly addressed GRF registers: no ARF, no
+/// immediate, no indirect addressing.
+pub fn three_src_operands_grf_direct(c: &mut Checker<'_>) {
+    if !c.three_src() {
+        return;
+    }
+    let d = c.i.dst;
+    let bad = d.file != RegFile::Grf || is_indirect(&d.addr);
+    c.check(bad, OperandId::Dst, "3-source destinations are directly addressed GRFs");
+    for k in 0..3u8 {
+        let Some(s) = c.i.src.get(k as usize) else { continue };
+        let bad = s.file != RegFile::Grf || is_indirect(&s.addr);
+        c.check(bad, OperandId::Src(k), "3-source operands are directly addressed GRFs");
+    }
+}
+
+/// 3-source regions are `<4;4,1>` or, with replicate control, the scalar
+/// `<0;1,0>`; the destination stride is 1.
+pub fn three_src_region_valid(c: &mut Checker<'_>) {
+    if !c.three_src() {
+        return;
+    }
+    const R441: Region = Region {
+        vstride: 3,
+        width: 2,
+        hstride: 1,
+    };
+    let bad = c.i.dst.hstride != 1;
+    c.check(bad, OperandId::Dst, "3-source destinations have stride 1");
+    for k in 0..3u8 {
+        let Some(s) = c.i.src.get(k as usize) else { continue };
+        let bad = s.region != R441 && s.region != Region::SCALAR;
+        c.check(
+            bad,
+            OperandId::Src(k),
+            "3-source regions are <4;4,1> or the scalar <0;1,0>",
+        );
+    }
+}
+
+/// The align1 register sources an encoding rule inspects.
+fn a1_reg_srcs<'a>(c: &Checker<'a>) -> impl Iterator<Item = (u8, &'a Src)> {
+    let skip = c.three_src() || c.align16();
+    c.srcs().filter(move |(_, s)| !skip && !s.is_imm())
+}
+
+/// Width encodings 0-4 (1, 2, 4, 8, 16); 5-7 are reserved.
+pub fn width_encoding_valid(c: &mut Checker<'_>) {
+    for (k, s) in a1_reg_srcs(c).filter(|(_, s)| s.region.width > 4) {
+        let m = format!(
+            "width encoding {} is reserved (legal widths: 1, 2, 4, 8, 16)",
+            s.region.width
+        );
+        c.report(OperandId::Src(k), m);
+    }
+}
+
+/// Vertical stride encodings 0-6 (0 to 32) and 15 (VxH); 7-14 are reserved.
+pub fn vstride_encoding_valid(c: &mut Checker<'_>) {
+    let skip = c.three_src();
+    let bad = c
+        .srcs()
+        .filter(|(_, s)| !skip && !s.is_imm() && ((7..=14).contains(&s.region.vstride) || s.region.vstride > 15));
+    for (k, s) in bad {
+        let m = format!(
+            "vertical stride encoding {} is reserved (legal strides: 0, 1, 2, 4, 8, 16, 32)",
+            s.region.vstride
+        );
+        c.report(OperandId::Src(k), m);
+    }
+}
+
+/// Horizontal stride encodings 0-3 (0, 1, 2, 4), for sources and the
+/// destination.
+pub fn hstride_encoding_valid(c: &mut Checker<'_>) {
+    if c.three_src() {
+        return;
+    }
+    for (k, s) in a1_reg_srcs(c).filter(|(_, s)| s.region.hstride > 3) {
+        let m = format!(
+            "horizontal stride encoding {} does not exist (legal strides: 0, 1, 2, 4)",
+            s.region.hstride
+        );
+        c.report(OperandId::Src(k), m);
+    }
+    let h = c.i.dst.hstride;
+    if h > 3 {
+        let m = format!("horizontal stride encoding {h} does not exist (legal strides: 1, 2, 4)");
+        c.report(OperandId::Dst, m);
+    }
+}
+
+/// The VxH vertical stride (encoding 15) selects multi-address
+/// register-indirect regioning: only for indirect align1 sources.
+pub fn vxh_only_indirect_align1(c: &mut Checker<'_>) {
+    let bad = a1_reg_srcs(c).filter(|(_, s)| s.region.vstride == 0xf && !is_indirect(&s.addr));
+    for (k, _) in bad {
+        c.report(
+            OperandId::Src(k),
+            "VxH regioning (vertical stride 15) needs an indirect source",
+        );
+    }
+}
+
+/// Subregister offsets are encodable: align1 bytes 0-31; align16 0 or 16;
+/// 3-source dword offsets 0-28.
+pub fn subreg_in_range(c: &mut Checker<'_>) {
+    let (ok, what): (fn(u32) -> bool, &str) = if c.three_src() {
+        (
+            |s| s % 4 == 0 && s <= 28,
+            "a 3-source subregister is a dword offset 0-28",
+        )
+    } else if c.align16() {
+        (|s| s == 0 || s == 16, "an align16 subregister is byte 0 or 16")
+    } else {
+        (|s| s <= 31, "an align1 subregister is a byte offset 0-31")
+    };
+    if direct_subnr(&c.i.dst.addr).is_some_and(|s| !ok(s)) {
+        c.report(OperandId::Dst, what);
+    }
+    let bad = c
+        .srcs()
+        .filter(|(_, s)| !s.is_imm() && direct_subnr(&s.addr).is_some_and(|s| !ok(s)));
+    for (k, _) in bad {
+        c.report(OperandId::Src(k), what);
+    }
+}
+
+/// Register-indirect operands use an address subregister that exists
+/// (a0.0-a0.7 on Gen7/7.5, a0.0-a0.15 on Gen8) and a signed 10-bit byte
+/// offset (-512..511; a multiple of 16 in align16).
+pub fn indirect_address_in_range(c: &mut Checker<'_>) {
+    let max_sub = if c.p.is_gen8() { 15 } else { 7 };
+    let a16 = c.align16();
+    let bad = |a: &Addr| match *a {
+        Addr::Indirect { subnr, imm } => subnr > max_sub || !(-512..512).contains(&imm) || (a16 && imm % 16 != 0),
+        Addr::Direct { .. } => false,
+    };
+    if bad(&c.i.dst.addr) {
+        c.report(OperandId::Dst, "address subregister or offset out of range");
+    }
+    for (k, _) in c.srcs().filter(|(_, s)| !s.is_imm() && bad(&s.addr)) {
+        c.report(OperandId::Src(k), "address subregister or offset out of range");
+    }
+}
+
+/// Directly addressed GRF operands lie within g0-g127, including every
+/// byte their region touches.
+pub fn grf_number_in_range(c: &mut Checker<'_>) {
+    let send = c.is_send();
+    let d = c.i.dst;
+    if let (RegFile::Grf, Addr::Direct { nr, .. }) = (d.file, d.addr) {
+        let last = if send { Some(0) } else { dst_last_byte(c) };
+        if last.is_some_and(|b| nr as u32 + b / 32 > 127) {
+            c.report(OperandId::Dst, "the destination reaches past g127");
+        }
+    }
+    for (k, s) in c.srcs() {
+        if let (RegFile::Grf, Addr::Direct { nr, .. }) = (s.file, s.addr) {
+            let last = if send { Some(0) } else { src_last_byte(c, s) };
+            if last.is_some_and(|b| nr as u32 + b / 32 > 127) {
+                c.report(OperandId::Src(k), "the source reaches past g127");
+            }
+        }
+    }
+}

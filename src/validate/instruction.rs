@@ -1,0 +1,340 @@
+//! Rules of single instructions: CMP, SEL, MUL, logic operations, BFI2,
+//! CSEL, the 3-source opcodes, MATH and branches.
+
+use alloc::format;
+
+use super::*;
+
+const fn is_dword(t: Type) -> bool {
+    matches!(t, Type::D | Type::UD)
+}
+
+fn is_cmp(c: &Checker<'_>) -> bool {
+    matches!(c.i.opcode, Opcode::Cmp | Opcode::Cmpn)
+}
+
+/// CMP and CMPN have a condition.
+pub fn cmp_requires_cond_mod(c: &mut Checker<'_>) {
+    let bad = is_cmp(c) && c.i.cond_modifier == 0;
+    c.check(bad, OperandId::Inst, "CMP (or CMPN) must have a condition");
+}
+
+/// Gen7/7.5: the CMP destination is a GRF or null, never an accumulator
+/// (nor another ARF).
+pub fn gen7_cmp_dst_not_arf(c: &mut Checker<'_>) {
+    let bad = is_cmp(c) && !c.p.is_gen8() && c.i.dst.file == RegFile::Arf && !c.dst_null();
+    c.check(
+        bad,
+        OperandId::Dst,
+        "the accumulator cannot be a destination, implicit or explicit: use a GRF or null",
+    );
+}
+
+/// Gen7/7.5: a CMP with a null destination uses {Switch}.
+pub fn gen7_cmp_null_dst_requires_switch(c: &mut Checker<'_>) {
+    let bad = is_cmp(c) && !c.p.is_gen8() && c.dst_null() && c.i.thread_control != ThreadControl::Switch;
+    c.check(
+        bad,
+        OperandId::Inst,
+        "with a null destination the {Switch} instruction option must be used",
+    );
+}
+
+/// SEL is either predicated or has a condition, not both, not neither.
+pub fn sel_pred_xor_cond_mod(c: &mut Checker<'_>) {
+    let i = c.i;
+    let bad = i.opcode == Opcode::Sel && (i.cond_modifier != 0) == (i.pred_control != 0);
+    c.check(
+        bad,
+        OperandId::Inst,
+        "SEL must either be predicated or have a conditional modifier",
+    );
+}
+
+fn mul_types(c: &Checker<'_>) -> Option<(Type, Type, Type)> {
+    let i = c.i;
+    (i.opcode == Opcode::Mul).then_some((i.dst.ty, i.src[0].ty, i.src[1].ty))
+}
+
+/// MUL of a dword by a narrower integer takes the dword in src0.
+pub fn mul_dword_operand_on_src0(c: &mut Checker<'_>) {
+    let Some((_, s0, s1)) = mul_types(c) else { return };
+    let bad = is_integer(s1) && s0.size() < 4 && s1.size() == 4;
+    c.check(
+        bad,
+        OperandId::Src(1),
+        "when multiplying a dword by a lower precision integer, the dword operand must be src0",
+    );
+}
+
+/// Gen7/7.5: MUL sources cannot be accumulators.
+pub fn gen7_mul_no_acc_source(c: &mut Checker<'_>) {
+    if mul_types(c).is_none() || c.p.is_gen8() {
+        return;
+    }
+    for k in 0..2u8 {
+        let bad = c.i.src.get(k as usize).is_some_and(is_acc_src);
+        c.check(bad, OperandId::Src(k), "MUL source operands cannot be an accumulator");
+    }
+}
+
+/// Gen8: integer MUL sources cannot be accumulators.
+pub fn gen8_mul_no_int_acc_source(c: &mut Checker<'_>) {
+    if mul_types(c).is_none() || !c.p.is_gen8() {
+        return;
+    }
+    for k in 0..2u8 {
+        let bad =
+            c.i.src
+                .get(k as usize)
+                .is_some_and(|s| is_acc_src(s) && is_integer(s.ty));
+        c.check(bad, OperandId::Src(k), "integer source operands cannot be accumulators");
+    }
+}
+
+/// Gen7/7.5: MUL with a dword source has no float destination (the
+/// converter sees only the low 34 bits).
+pub fn gen7_mul_dword_src_no_float_dst(c: &mut Checker<'_>) {
+    let Some((d, s0, s1)) = mul_types(c) else { return };
+    let bad = !c.p.is_gen8() && d == Type::F && (is_dword(s0) || is_dword(s1));
+    c.check(
+        bad,
+        OperandId::Dst,
+        "a float destination is not allowed with a dword source type",
+    );
+}
+
+/// Gen8: a dword × dword MUL does not write an accumulator (or other ARF).
+pub fn gen8_mul_dwxdw_dst_not_acc(c: &mut Checker<'_>) {
+    let Some((_, s0, s1)) = mul_types(c) else { return };
+    let bad = c.p.is_gen8() && is_dword(s0) && is_dword(s1) && c.i.dst.file == RegFile::Arf && !c.dst_null();
+    c.check(
+        bad,
+        OperandId::Dst,
+        "when multiplying dword by dword, the destination cannot be the accumulator",
+    );
+}
+
+/// MUL with a dword source and a D/UD/W/UW destination drops high bits,
+/// so neither saturation nor a condition is allowed.
+pub fn mul_dword_no_sat_no_cond_mod(c: &mut Checker<'_>) {
+    let Some((d, s0, s1)) = mul_types(c) else { return };
+    let i = c.i;
+    let bad = (is_dword(s0) || is_dword(s1))
+        && matches!(d, Type::D | Type::UD | Type::W | Type::UW)
+        && (i.controls.contains(Controls::SATURATE) || i.cond_modifier != 0);
+    c.check(
+        bad,
+        OperandId::Inst,
+        "neither saturation nor a conditional modifier is allowed with a dword integer multiply",
+    );
+}
+
+/// Gen8: logic operations take no absolute-value modifier (undefined).
+pub fn gen8_logic_no_abs(c: &mut Checker<'_>) {
+    let i = c.i;
+    if !i.opcode.is_logic() || !c.p.is_gen8() {
+        return;
+    }
+    let abs0 = i.src[0].mods.contains(SrcMods::ABS);
+    c.check(abs0, OperandId::Src(0), "abs is undefined for logic operations");
+    let s1 = &i.src[1];
+    let abs1 = i.opcode != Opcode::Not && !s1.is_imm() && s1.mods.contains(SrcMods::ABS);
+    c.check(abs1, OperandId::Src(1), "abs is undefined for logic operations");
+}
+
+/// Gen8: a logic operation's accumulator source has no modifier.
+pub fn gen8_logic_no_src_mod_on_acc(c: &mut Checker<'_>) {
+    if !c.i.opcode.is_logic() || !c.p.is_gen8() {
+        return;
+    }
+    for (k, s) in c.srcs() {
+        c.check(
+            is_acc_src(s) && !s.mods.is_empty(),
+            OperandId::Src(k),
+            "a source modifier is not allowed on an accumulator source",
+        );
+    }
+}
+
+/// Logic operations produce no sign or overflow: no .o, .r or .u condition.
+pub fn logic_no_o_r_u_cond_mod(c: &mut Checker<'_>) {
+    let i = c.i;
+    let bad = i.opcode.is_logic() && matches!(i.cond_modifier, 7..=9);
+    c.check(
+        bad,
+        OperandId::Inst,
+        "the O, R and U conditional modifiers are not used with logic operations",
+    );
+}
+
+/// BFI2 has neither a condition nor saturation.
+pub fn bfi2_no_cond_mod_or_saturate(c: &mut Checker<'_>) {
+    let i = c.i;
+    if i.opcode != Opcode::Bfi2 {
+        return;
+    }
+    c.check(
+        i.cond_modifier != 0,
+        OperandId::Inst,
+        "BFI2 cannot have a conditional modifier",
+    );
+    c.check(
+        i.controls.contains(Controls::SATURATE),
+        OperandId::Inst,
+        "BFI2 cannot saturate",
+    );
+}
+
+/// BFI2 operates on D or UD, sources of the destination's type.
+pub fn bfi2_types(c: &mut Checker<'_>) {
+    let i = c.i;
+    if i.opcode != Opcode::Bfi2 {
+        return;
+    }
+    c.check(
+        !is_dword(i.dst.ty),
+        OperandId::Dst,
+        "the BFI2 destination type must be D or UD",
+    );
+    for k in 0..3u8 {
+        let t = c.src_ty(k as usize);
+        c.check(
+            t != i.dst.ty,
+            OperandId::Src(k),
+            "BFI2 source types must match the destination type",
+        );
+    }
+}
+
+/// CSEL is never predicated.
+pub fn csel_not_predicated(c: &mut Checker<'_>) {
+    let bad = c.i.opcode == Opcode::Csel && c.i.pred_control != 0;
+    c.check(bad, OperandId::Inst, "CSEL cannot be predicated");
+}
+
+/// CSEL's condition selects its built-in comparison: it is required.
+pub fn csel_requires_cond_mod(c: &mut Checker<'_>) {
+    let bad = c.i.opcode == Opcode::Csel && c.i.cond_modifier == 0;
+    c.check(bad, OperandId::Inst, "CSEL must have a condition");
+}
+
+/// CSEL's destination is F, HF, D or W, and its sources share that type.
+pub fn csel_types(c: &mut Checker<'_>) {
+    let i = c.i;
+    if i.opcode != Opcode::Csel {
+        return;
+    }
+    let d = i.dst.ty;
+    c.check(
+        !matches!(d, Type::F | Type::HF | Type::D | Type::W),
+        OperandId::Dst,
+        "the CSEL destination type must be F, HF, D or W",
+    );
+    for k in 0..3u8 {
+        let t = c.src_ty(k as usize);
+        c.check(
+            t != d,
+            OperandId::Src(k),
+            "CSEL source types must match the destination type",
+        );
+    }
+}
+
+/// MAD, LRP and MADM operate on floats; BFE on D or UD.
+pub fn three_src_opcode_types(c: &mut Checker<'_>) {
+    let i = c.i;
+    let ok: fn(Type) -> bool = match i.opcode {
+        Opcode::Mad | Opcode::Lrp | Opcode::Madm => |t| matches!(t, Type::F | Type::HF | Type::DF),
+        Opcode::Bfe => is_dword,
+        _ => return,
+    };
+    if !ok(i.dst.ty) {
+        let m = format!("{} does not operate on {}", i.opcode, i.dst.ty);
+        c.report(OperandId::Dst, m);
+    }
+    for k in 0..3u8 {
+        let t = c.src_ty(k as usize);
+        if !ok(t) {
+            let m = format!("{} does not operate on {t}", i.opcode);
+            c.report(OperandId::Src(k), m);
+        }
+    }
+}
+
+/// Ivy Bridge runs 3-source (align16) instructions on at most one register
+/// per operand: no SIMD16 for dword types.
+pub fn ivb_three_src_max_one_grf(c: &mut Checker<'_>) {
+    if !c.ivb() || !c.three_src() {
+        return;
+    }
+    let p = c.p;
+    let exec = c.exec();
+    let widest = (0..3)
+        .map(|k| region_elem_size(p, c.src_ty(k)))
+        .chain(core::iter::once(region_elem_size(p, c.i.dst.ty)))
+        .max()
+        .unwrap_or(4);
+    let bad = exec * widest > 32;
+    c.check(
+        bad,
+        OperandId::Inst,
+        "Ivy Bridge has no SIMD16 3-source instructions: each operand fits one register",
+    );
+}
+
+fn int_div(c: &Checker<'_>) -> Option<bool> {
+    match c.i.math_function()? {
+        MathFunction::IntDivQuotientAndRemainder | MathFunction::IntDivQuotient | MathFunction::IntDivRemainder => {
+            Some(true)
+        }
+        _ => Some(false),
+    }
+}
+
+/// The INT DIV functions take no source modifiers.
+pub fn math_int_div_no_src_mods(c: &mut Checker<'_>) {
+    if int_div(c) != Some(true) {
+        return;
+    }
+    for k in 0..2u8 {
+        let bad = c.i.src.get(k as usize).is_some_and(|s| !s.mods.is_empty());
+        c.check(
+            bad,
+            OperandId::Src(k),
+            "the INT DIV functions do not support source modifiers",
+        );
+    }
+}
+
+/// INT DIV functions operate on integers, the others on floats.
+pub fn math_operand_types(c: &mut Checker<'_>) {
+    let Some(idiv) = int_div(c) else { return };
+    let ok = |t: Type| if idiv { is_integer(t) } else { t.is_float() };
+    let what = if idiv {
+        "INT DIV operands are integers"
+    } else {
+        "math function operands are floats"
+    };
+    c.check(!ok(c.i.dst.ty), OperandId::Dst, what);
+    for (k, s) in c.srcs() {
+        c.check(!ok(s.ty), OperandId::Src(k), what);
+    }
+}
+
+/// Gen8 branch offsets count bytes and land on instruction boundaries
+/// (8-byte multiples).
+pub fn gen8_branch_offset_aligned(c: &mut Checker<'_>) {
+    let p = c.p;
+    if !p.is_gen8() || !c.i.opcode.is_branch() {
+        return;
+    }
+    if let Some(j) = c.i.jip(p).filter(|j| j % 8 != 0) {
+        let m = format!("JIP {j} is not a multiple of 8 bytes");
+        c.report(OperandId::Inst, m);
+    }
+    if let Some(u) = c.i.uip(p).filter(|u| u % 8 != 0) {
+        let m = format!("UIP {u} is not a multiple of 8 bytes");
+        c.report(OperandId::Inst, m);
+    }
+}

@@ -1,0 +1,857 @@
+//! Validation: every register-region, operand and instruction restriction
+//! the Gen7, Gen7.5, Gen8 and Cherryview hardware documentation states.
+//!
+//! Each restriction is one function named after its rule; the rule's
+//! identifier is that name, stable across releases. [`validate`] runs them
+//! all and collects every violation, in three phases like Mesa's validator:
+//!
+//! 1. the opcode must exist on the platform ([`encoding::opcode_exists`]);
+//! 2. the fields must hold values the hardware can encode (reserved region
+//!    encodings, out-of-range registers, types without an encoding, ...);
+//! 3. only when both passed, the restrictions proper (regions, operand
+//!    types, mixed float, 64-bit, SEND, per-instruction rules), which assume
+//!    sane field values.
+//!
+//! Some encodings cannot be held by the model at all, so their rules live
+//! in the decoder, which refuses such words with the field named: a reserved
+//! execution size (6, 7), the MRF register file (2) and reserved type
+//! encodings. The model's [`crate::Dst`] has no vertical stride, so a
+//! multi-address (VxH) indirect destination cannot be expressed either.
+//!
+//! The clean path does not allocate: a [`Violation`]'s message is built only
+//! when a rule reports it.
+//!
+//! ```
+//! use geneu::{validate::validate, Dst, ExecSize, Instruction, Opcode, Platform, Region, Src, Type};
+//! let mut add = Instruction::new(Opcode::Add, ExecSize::S8);
+//! add.dst = Dst::grf(2, 0, Type::F);
+//! add.src[0] = Src::grf(4, 0, Type::F, Region::new(8, 8, 1).unwrap());
+//! add.src[1] = Src::grf(6, 4, Type::F, Region::new(8, 8, 1).unwrap());
+//! let err = validate(Platform::Gen8, &add).unwrap_err();
+//! assert!(err.has("row_within_grf")); // g6.1<8,8,1>F: a row straddles g6/g7
+//! ```
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::model::*;
+
+pub mod double;
+pub mod encoding;
+pub mod instruction;
+pub mod mixed_float;
+pub mod operand_types;
+pub mod regions;
+pub mod send;
+pub mod sources;
+pub mod vector_imm;
+
+/// Which operand a violation concerns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum OperandId {
+    /// The instruction as a whole.
+    Inst,
+    /// The destination.
+    Dst,
+    /// Source 0, 1 or 2.
+    Src(u8),
+}
+
+impl fmt::Display for OperandId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OperandId::Inst => f.write_str("instruction"),
+            OperandId::Dst => f.write_str("dst"),
+            OperandId::Src(i) => write!(f, "src{i}"),
+        }
+    }
+}
+
+/// A broken rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// Stable identifier of the rule, e.g. `exec_size_ge_width`.
+    pub rule: &'static str,
+    /// Where the rule comes from (PRM section or vISA rule).
+    pub source: &'static str,
+    /// The operand concerned.
+    pub operand: OperandId,
+    /// One-line explanation.
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "[{}] {}: {} ({})",
+            self.rule, self.operand, self.message, self.source
+        )
+    }
+}
+
+/// Every violation found in one instruction.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Violations(pub Vec<Violation>);
+
+impl Violations {
+    /// Whether a rule with this identifier was broken.
+    pub fn has(&self, rule: &str) -> bool {
+        self.0.iter().any(|v| v.rule == rule)
+    }
+
+    /// The identifiers of the broken rules, in report order.
+    pub fn rules(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.0.iter().map(|v| v.rule)
+    }
+}
+
+impl fmt::Display for Violations {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, v) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{v}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Violations {}
+
+/// A rule: inspects the instruction and reports what it breaks.
+pub type Rule = fn(&mut Checker<'_>);
+
+/// The phase a rule runs in (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Phase {
+    /// The opcode exists; nothing else runs if it does not.
+    Opcode,
+    /// Field values are encodable; the restrictions run only if they are.
+    Encoding,
+    /// The restrictions proper.
+    Restriction,
+}
+
+/// What a rule restricts, for selecting a family of rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Category {
+    /// Field encodings and ranges.
+    Encoding,
+    /// Null, immediate and register-file rules for sources.
+    Sources,
+    /// Operand types: strides, alignment and conversions.
+    OperandTypes,
+    /// Register regions: the `validate_reg` rules and region alignment.
+    Region,
+    /// Mixed float and half-float.
+    MixedFloat,
+    /// Vector immediates.
+    VectorImmediate,
+    /// 64-bit types (and Cherryview's integer dword multiply).
+    Double,
+    /// SEND and SENDC.
+    Send,
+    /// Rules of one instruction: CMP, SEL, MUL, logic, BFI2, CSEL, MATH, branches.
+    Instruction,
+}
+
+/// A rule with its identifier and origin.
+#[derive(Debug)]
+pub struct RuleInfo {
+    /// Stable identifier, the name of the rule function.
+    pub id: &'static str,
+    /// The PRM section or vISA rule it comes from.
+    pub source: &'static str,
+    /// When it runs.
+    pub phase: Phase,
+    /// Its family.
+    pub category: Category,
+    /// The check.
+    pub check: Rule,
+}
+
+/// Collects violations for one instruction, with facts derived once.
+pub struct Checker<'a> {
+    /// The platform.
+    pub p: Platform,
+    /// The instruction.
+    pub i: &'a Instruction,
+    rule: &'static RuleInfo,
+    out: Vec<Violation>,
+    nsrc: u8,
+    exec: u32,
+    split: Option<Option<regions::Split>>,
+}
+
+impl<'a> Checker<'a> {
+    /// A checker with no violation yet.
+    pub fn new(p: Platform, i: &'a Instruction) -> Self {
+        Checker {
+            p,
+            i,
+            rule: &info::opcode_exists,
+            out: Vec::new(),
+            nsrc: i.num_srcs(),
+            exec: i.exec_size.channels(),
+            split: None,
+        }
+    }
+
+    /// Records a violation of the running rule. A rule reports each
+    /// operand at most once.
+    pub fn report(&mut self, operand: OperandId, message: impl Into<String>) {
+        let rule = self.rule.id;
+        if self.out.iter().any(|v| v.rule == rule && v.operand == operand) {
+            return;
+        }
+        self.out.push(Violation {
+            rule,
+            source: self.rule.source,
+            operand,
+            message: message.into(),
+        });
+    }
+
+    /// Reports when `cond` holds.
+    #[inline]
+    pub fn check(&mut self, cond: bool, operand: OperandId, message: &'static str) {
+        if cond {
+            self.report(operand, message);
+        }
+    }
+
+    /// Runs one rule under its identity.
+    #[inline(always)]
+    fn run(&mut self, r: &'static RuleInfo, f: Rule) {
+        self.rule = r;
+        f(self);
+    }
+
+    /// The region alignment facts, computed on first use.
+    pub(crate) fn split(&mut self) -> Option<regions::Split> {
+        if self.split.is_none() {
+            self.split = Some(regions::split_facts(self));
+        }
+        self.split.flatten()
+    }
+
+    /// Number of sources the instruction reads (MATH: by function).
+    #[inline]
+    pub fn nsrc(&self) -> u8 {
+        self.nsrc
+    }
+
+    /// Execution size in channels.
+    #[inline]
+    pub fn exec(&self) -> u32 {
+        self.exec
+    }
+
+    /// Whether the instruction is in align16 mode.
+    #[inline]
+    pub fn align16(&self) -> bool {
+        self.i.access_mode == AccessMode::Align16
+    }
+
+    /// Whether the instruction uses the 3-source layout.
+    #[inline]
+    pub fn three_src(&self) -> bool {
+        self.i.opcode.is_three_src()
+    }
+
+    /// SEND or SENDC.
+    #[inline]
+    pub fn is_send(&self) -> bool {
+        self.i.opcode.is_send()
+    }
+
+    /// Whether the opcode writes a destination (flow control and NOP do not).
+    #[inline]
+    pub fn has_dst(&self) -> bool {
+        has_dst(self.i.opcode)
+    }
+
+    /// Whether the destination is the null register.
+    #[inline]
+    pub fn dst_null(&self) -> bool {
+        is_null_dst(&self.i.dst)
+    }
+
+    /// The platform is Gen7 (Ivy Bridge), where 64-bit operands use
+    /// 32-bit regioning units.
+    #[inline]
+    pub fn ivb(&self) -> bool {
+        self.p == Platform::Gen7
+    }
+
+    /// The sources the instruction reads, with their index.
+    #[inline]
+    pub fn srcs(&self) -> impl Iterator<Item = (u8, &'a Src)> {
+        let n = self.nsrc.min(3) as usize;
+        self.i.src.iter().take(n).enumerate().map(|(k, s)| (k as u8, s))
+    }
+
+    /// The type of source `k`, or src0's type if `k` is out of range.
+    #[inline]
+    pub fn src_ty(&self, k: usize) -> Type {
+        self.i.src.get(k).map_or(Type::UD, |s| s.ty)
+    }
+
+    /// The execution type (Mesa's `execution_type`) for a 1- or 2-source
+    /// instruction; `None` for other source counts.
+    pub fn exec_type(&self) -> Option<Type> {
+        exec_type(self.i, self.nsrc)
+    }
+}
+
+/// Opcodes that write a destination.
+pub const fn has_dst(op: Opcode) -> bool {
+    !(op.is_branch()
+        || matches!(
+            op,
+            Opcode::Illegal | Opcode::Jmpi | Opcode::Call | Opcode::Calla | Opcode::Ret | Opcode::Nop | Opcode::Smov
+        ))
+}
+
+/// The null register as a destination.
+#[inline]
+pub fn is_null_dst(d: &Dst) -> bool {
+    d.file == RegFile::Arf && matches!(d.addr, Addr::Direct { nr: 0, .. })
+}
+
+/// The null register as a source.
+#[inline]
+pub fn is_null_src(s: &Src) -> bool {
+    s.file == RegFile::Arf && matches!(s.addr, Addr::Direct { nr: 0, .. })
+}
+
+/// An accumulator (acc0, acc1, ...) source.
+#[inline]
+pub fn is_acc_src(s: &Src) -> bool {
+    s.file == RegFile::Arf && matches!(s.addr, Addr::Direct { nr, .. } if nr & 0xf0 == 0x20)
+}
+
+/// The direct subregister byte offset, or `None` for indirect addressing.
+#[inline]
+pub fn direct_subnr(a: &Addr) -> Option<u32> {
+    match *a {
+        Addr::Direct { subnr, .. } => Some(subnr as u32),
+        Addr::Indirect { .. } => None,
+    }
+}
+
+/// Whether an operand uses register-indirect addressing.
+#[inline]
+pub fn is_indirect(a: &Addr) -> bool {
+    matches!(a, Addr::Indirect { .. })
+}
+
+/// A horizontal stride encoding in elements (0, 1, 2, 4); reserved
+/// encodings (above 3) read as 0.
+#[inline]
+pub const fn stride(enc: u8) -> u32 {
+    match enc {
+        1..=3 => 1 << (enc - 1),
+        _ => 0,
+    }
+}
+
+/// A decoded align1 region in elements. VxH (and reserved) vertical
+/// strides read as 2^14, a stride no direct region reaches, like Mesa's
+/// decoding of encoding 15.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rgn {
+    /// Vertical stride.
+    pub v: u32,
+    /// Width.
+    pub w: u32,
+    /// Horizontal stride.
+    pub h: u32,
+}
+
+impl Rgn {
+    /// Decodes a region; reserved widths read as 1.
+    #[inline]
+    pub const fn of(r: Region) -> Rgn {
+        Rgn {
+            v: match r.vstride {
+                0 => 0,
+                1..=6 => 1 << (r.vstride - 1),
+                _ => 1 << 14,
+            },
+            w: match r.width {
+                0..=4 => 1 << r.width,
+                _ => 1,
+            },
+            h: stride(r.hstride),
+        }
+    }
+
+    /// The scalar region `<0;1,0>` (as encoded).
+    #[inline]
+    pub const fn is_scalar(r: Region) -> bool {
+        r.vstride == 0 && r.width == 0 && r.hstride == 0
+    }
+}
+
+/// Whether `<v;w,h>` is packed: adjacent elements, no gaps, no repeats.
+#[inline]
+pub const fn is_packed(v: u32, w: u32, h: u32) -> bool {
+    v == w && if v == 1 { h == 0 } else { h == 1 }
+}
+
+/// The execution-type class of one operand type.
+#[inline]
+const fn exec_class(t: Type) -> Type {
+    match t {
+        Type::DF | Type::F | Type::HF => t,
+        Type::VF => Type::F,
+        Type::Q | Type::UQ => Type::Q,
+        Type::D | Type::UD => Type::D,
+        _ => Type::W,
+    }
+}
+
+/// Integer register types (not the vector immediates).
+#[inline]
+pub const fn is_integer(t: Type) -> bool {
+    matches!(
+        t,
+        Type::B | Type::UB | Type::W | Type::UW | Type::D | Type::UD | Type::Q | Type::UQ
+    )
+}
+
+/// F mixed with HF, in either order.
+#[inline]
+pub const fn mixed_pair(a: Type, b: Type) -> bool {
+    matches!((a, b), (Type::F, Type::HF) | (Type::HF, Type::F))
+}
+
+/// The execution data type of a 1- or 2-source instruction.
+pub fn exec_type(i: &Instruction, nsrc: u8) -> Option<Type> {
+    let dst = i.dst.ty;
+    let s0 = exec_class(i.src[0].ty);
+    match nsrc {
+        1 => Some(if s0 == Type::HF { dst } else { s0 }),
+        2 => {
+            let s1 = exec_class(i.src[1].ty);
+            if mixed_pair(s0, s1) || mixed_pair(s0, dst) || mixed_pair(s1, dst) {
+                return Some(Type::F);
+            }
+            if s0 == s1 {
+                return Some(s0);
+            }
+            Some(
+                [Type::Q, Type::D, Type::W, Type::DF]
+                    .into_iter()
+                    .find(|t| s0 == *t || s1 == *t)
+                    .unwrap_or(s0),
+            )
+        }
+        _ => None,
+    }
+}
+
+/// Byte masks of the elements a region touches, one per channel, within
+/// a two-register (64-byte) window that wraps like the hardware's
+/// documentation model (and Mesa's `align1_access_mask`). Returns the
+/// number of channels filled.
+pub fn access_masks(exec: u32, es: u32, subreg: u32, r: Rgn, out: &mut [u64; 32]) -> usize {
+    let mask = (1u64 << es.min(8)) - 1;
+    let mut rowbase = subreg;
+    let mut k = 0usize;
+    let rows = exec.checked_div(r.w).unwrap_or(0);
+    for _ in 0..rows {
+        let mut off = rowbase;
+        for _ in 0..r.w {
+            if let Some(slot) = out.get_mut(k) {
+                *slot = mask << (off % 64);
+            }
+            k += 1;
+            off = off.wrapping_add(r.h.wrapping_mul(es));
+        }
+        rowbase = rowbase.wrapping_add(r.v.wrapping_mul(es));
+    }
+    k.min(32)
+}
+
+/// How many registers a set of channel masks touches: 2 if any channel
+/// reaches the second register, else 1 if any byte is touched, else 0.
+pub fn regs_touched(masks: &[u64]) -> u32 {
+    let mut n = 0;
+    for &m in masks {
+        if m > 0xffff_ffff {
+            return 2;
+        }
+        if m != 0 {
+            n = 1;
+        }
+    }
+    n
+}
+
+/// The element size regions are counted in: the type size, except that
+/// Ivy Bridge regions 64-bit operands in 32-bit units.
+#[inline]
+pub fn region_elem_size(p: Platform, ty: Type) -> u32 {
+    match ty.size() {
+        8 if p == Platform::Gen7 => 4,
+        s => s,
+    }
+}
+
+/// The last byte a directly addressed register source touches, counted
+/// from the first byte of its register; `None` for an immediate or an
+/// indirect source. Align16 and 3-source regions are `<v;4,1>`.
+pub fn src_last_byte(c: &Checker<'_>, s: &Src) -> Option<u32> {
+    let sub = match (s.file, s.addr) {
+        (RegFile::Imm, _) | (_, Addr::Indirect { .. }) => return None,
+        (_, Addr::Direct { subnr, .. }) => subnr as u32,
+    };
+    s.region.vstride_elems()?;
+    let es = region_elem_size(c.p, s.ty);
+    let exec = c.exec();
+    let r = Rgn::of(s.region);
+    let (v, w, h) = if c.align16() && !Rgn::is_scalar(s.region) {
+        (r.v, 4, 1)
+    } else {
+        (r.v, r.w, r.h)
+    };
+    let w = w.clamp(1, exec);
+    let rows = exec.div_ceil(w);
+    let last = (rows - 1).saturating_mul(v).saturating_add((w - 1).saturating_mul(h));
+    Some(last.saturating_mul(es).saturating_add(sub + es - 1))
+}
+
+/// The last byte a directly addressed destination touches, counted from
+/// the first byte of its register; `None` if it is indirect.
+pub fn dst_last_byte(c: &Checker<'_>) -> Option<u32> {
+    let d = &c.i.dst;
+    let sub = direct_subnr(&d.addr)?;
+    let es = region_elem_size(c.p, d.ty);
+    let s = if c.align16() { 1 } else { stride(d.hstride) };
+    Some(((c.exec() - 1) * s * es).saturating_add(sub + es - 1))
+}
+
+macro_rules! rules {
+    ($( $phase:ident { $( $cat:ident $m:ident :: $f:ident => $src:expr, )* } )*) => {
+        /// The description of every rule, by identifier.
+        #[allow(non_upper_case_globals)]
+        pub mod info {
+            use super::*;
+            $( $(
+                #[doc = concat!("The `", stringify!($f), "` rule.")]
+                pub static $f: RuleInfo = RuleInfo {
+                    id: stringify!($f),
+                    source: $src,
+                    phase: Phase::$phase,
+                    category: Category::$cat,
+                    check: $m::$f,
+                };
+            )* )*
+        }
+
+        /// Every rule, in the order they run.
+        pub static RULES: &[&RuleInfo] = &[ $( $( &info::$f, )* )* ];
+
+        /// Runs the rules of one phase.
+        #[inline(always)]
+        fn run_phase(c: &mut Checker<'_>, phase: Phase) {
+            $(
+                if phase == Phase::$phase {
+                    $( c.run(&info::$f, $m::$f); )*
+                }
+            )*
+        }
+    };
+}
+
+rules! {
+    Opcode {
+        Encoding encoding::opcode_exists => cite::OPCODES,
+    }
+    Encoding {
+        Encoding encoding::control_fields_in_range => cite::FORMAT,
+        Encoding encoding::cond_modifier_valid => cite::COND_MOD,
+        Encoding encoding::math_function_valid => cite::MATH,
+        Encoding encoding::three_src_align16_only => cite::THREE_SRC,
+        Encoding encoding::dst_not_immediate => cite::VISA_OPERANDS,
+        Encoding encoding::reg_type_encoding_valid => cite::TYPES,
+        Encoding encoding::three_src_type_encoding_valid => cite::THREE_SRC,
+        Encoding encoding::three_src_operands_grf_direct => cite::THREE_SRC,
+        Encoding encoding::three_src_region_valid => cite::THREE_SRC,
+        Encoding encoding::width_encoding_valid => cite::VISA_REGION_1,
+        Encoding encoding::vstride_encoding_valid => cite::VISA_REGION_2,
+        Encoding encoding::hstride_encoding_valid => cite::VISA_REGION_3,
+        Encoding encoding::vxh_only_indirect_align1 => cite::INDIRECT,
+        Encoding encoding::subreg_in_range => cite::FORMAT,
+        Encoding encoding::indirect_address_in_range => cite::INDIRECT,
+        Encoding encoding::grf_number_in_range => cite::GRF_FILE,
+    }
+    Restriction {
+        Sources sources::src0_not_null => cite::MESA_NULL,
+        Sources sources::src1_not_null => cite::MESA_NULL,
+        Sources sources::imm_only_last_source => cite::IMMEDIATES,
+        Sources sources::imm64_only_single_source => cite::IMMEDIATES,
+        Send send::send_src0_direct => cite::SEND,
+        Send send::send_src0_grf => cite::SEND,
+        Send send::send_eot_src_g112_g127 => cite::SEND_EOT,
+        Send send::send_dst_src_overlap_r127 => cite::SEND_R127,
+        Send send::send_mlen_range => cite::SEND_DESC,
+        Send send::send_rlen_range => cite::SEND_DESC,
+        Send send::send_payload_in_grf_range => cite::SEND_DESC,
+        Send send::send_response_in_grf_range => cite::SEND_DESC,
+        OperandTypes operand_types::packed_byte_dst_raw_mov => cite::OPERAND_TYPES,
+        OperandTypes operand_types::no_byte_64bit_conversion => cite::MOV_BDW,
+        OperandTypes operand_types::no_hf_64bit_conversion => cite::MOV_BDW,
+        OperandTypes operand_types::int_hf_conversion_dst_dword => cite::HF_CONVERSION,
+        OperandTypes operand_types::chv_hf_dst_word_placement => cite::HF_WORD_CHV,
+        OperandTypes operand_types::dst_stride_matches_exec_type_ratio => cite::OPERAND_TYPES,
+        OperandTypes operand_types::dst_subreg_aligned_to_exec_type => cite::OPERAND_TYPES,
+        Region regions::align16_dst_hstride_one => cite::ALIGN16,
+        Region regions::align16_src_vstride => cite::ALIGN16,
+        Region regions::exec_size_ge_width => cite::REGION_PARAMS,
+        Region regions::width_eq_exec_implies_vstride => cite::REGION_PARAMS,
+        Region regions::width_one_implies_hstride_zero => cite::REGION_PARAMS,
+        Region regions::scalar_region => cite::REGION_PARAMS,
+        Region regions::zero_strides_imply_width_one => cite::REGION_PARAMS,
+        Region regions::row_within_grf => cite::REGION_PARAMS,
+        Region regions::dst_hstride_nonzero => cite::VISA_REGION_5,
+        Region regions::vxh_addresses_in_a0 => cite::INDIRECT,
+        Region regions::src_spans_at_most_two_grfs => cite::REGION_ALIGN,
+        Region regions::dst_spans_at_most_two_grfs => cite::REGION_ALIGN,
+        Region regions::dst_one_reg_src_two_regs_oword_split => cite::REGION_ALIGN,
+        Region regions::dst_two_regs_evenly_split => cite::REGION_ALIGN,
+        Region regions::gen7_dst_reg_from_one_src_reg => cite::REGION_ALIGN_GEN7,
+        Region regions::gen7_two_src_regs_same_offset => cite::REGION_ALIGN_GEN7,
+        Region regions::gen7_dst_two_regs_src_two_regs => cite::REGION_ALIGN_GEN7,
+        MixedFloat mixed_float::mixed_float_no_indirect_src => cite::MIXED,
+        MixedFloat mixed_float::mixed_float_f_dst_max_simd8 => cite::MIXED,
+        MixedFloat mixed_float::mixed_float_a16_packed_vstride4 => cite::MIXED,
+        MixedFloat mixed_float::mixed_float_a16_max_simd8 => cite::MIXED,
+        MixedFloat mixed_float::mixed_float_a16_no_acc_src => cite::MIXED,
+        MixedFloat mixed_float::mixed_float_a1_packed_hf_dst_max_simd8 => cite::MIXED,
+        MixedFloat mixed_float::mixed_float_a1_math_hf_src_strided => cite::MIXED,
+        MixedFloat mixed_float::mixed_float_packed_hf_dst_oword => cite::MIXED,
+        MixedFloat mixed_float::mixed_float_packed_hf_dst_acc_offset0 => cite::MIXED,
+        MixedFloat mixed_float::mixed_float_hf_dst_acc_needs_stride2 => cite::MIXED,
+        VectorImmediate vector_imm::vector_imm_dst_oword_aligned => cite::VECTOR_IMM,
+        VectorImmediate vector_imm::vf_dst_dword_stride => cite::VECTOR_IMM,
+        VectorImmediate vector_imm::v_uv_dst_word_stride => cite::VECTOR_IMM,
+        Double double::chv_64bit_align1_stride_qword_equal => cite::DOUBLE_CHV,
+        Double double::chv_64bit_vstride_eq_width_hstride => cite::DOUBLE_CHV,
+        Double double::chv_64bit_same_offset => cite::DOUBLE_CHV,
+        Double double::chv_64bit_no_indirect => cite::DOUBLE_CHV,
+        Double double::chv_64bit_no_arf => cite::DOUBLE_CHV,
+        Double double::chv_64bit_no_depctrl => cite::DOUBLE_CHV,
+        Double double::gen8_align16_qword_dst_nonqword_src_max_exec2 => cite::DOUBLE_BDW,
+        Instruction instruction::cmp_requires_cond_mod => cite::CMP,
+        Instruction instruction::gen7_cmp_dst_not_arf => cite::CMP,
+        Instruction instruction::gen7_cmp_null_dst_requires_switch => cite::CMP,
+        Instruction instruction::sel_pred_xor_cond_mod => cite::SEL,
+        Instruction instruction::mul_dword_operand_on_src0 => cite::MUL,
+        Instruction instruction::gen7_mul_no_acc_source => cite::MUL_ACC_GEN7,
+        Instruction instruction::gen8_mul_no_int_acc_source => cite::ACC_BDW,
+        Instruction instruction::gen7_mul_dword_src_no_float_dst => cite::MUL_HSW,
+        Instruction instruction::gen8_mul_dwxdw_dst_not_acc => cite::MUL,
+        Instruction instruction::mul_dword_no_sat_no_cond_mod => cite::MUL,
+        Instruction instruction::gen8_logic_no_abs => cite::LOGIC,
+        Instruction instruction::gen8_logic_no_src_mod_on_acc => cite::LOGIC,
+        Instruction instruction::logic_no_o_r_u_cond_mod => cite::LOGIC,
+        Instruction instruction::bfi2_no_cond_mod_or_saturate => cite::BFI2,
+        Instruction instruction::bfi2_types => cite::BFI2,
+        Instruction instruction::csel_not_predicated => cite::CSEL,
+        Instruction instruction::csel_requires_cond_mod => cite::CSEL,
+        Instruction instruction::csel_types => cite::CSEL,
+        Instruction instruction::three_src_opcode_types => cite::THREE_SRC_TYPES,
+        Instruction instruction::ivb_three_src_max_one_grf => cite::IVB_ALIGN16,
+        Instruction instruction::math_int_div_no_src_mods => cite::MATH,
+        Instruction instruction::math_operand_types => cite::MATH,
+        Instruction instruction::gen8_branch_offset_aligned => cite::BRANCH,
+        Send send::send_urb_header_present => cite::URB,
+        Send send::send_urb_opcode_valid => cite::URB,
+    }
+}
+
+/// Where the rules come from.
+pub mod cite {
+    /// Opcode table.
+    pub const OPCODES: &str = "PRM Vol 2a, opcode encoding table";
+    /// Instruction format.
+    pub const FORMAT: &str = "PRM Vol 2a, native instruction format (field widths)";
+    /// Conditional modifiers.
+    pub const COND_MOD: &str = "PRM Vol 7, Conditional Modifier encoding";
+    /// Extended math.
+    pub const MATH: &str = "PRM Vol 2a, MATH: Extended Math Function";
+    /// 3-source instructions.
+    pub const THREE_SRC: &str = "PRM Vol 2a, 3-source instruction format (align16 only)";
+    /// 3-source opcode data types.
+    pub const THREE_SRC_TYPES: &str = "PRM Vol 2a, MAD/LRP/MADM/BFE: supported data types";
+    /// Type encodings.
+    pub const TYPES: &str = "PRM Vol 7, register and immediate type encodings";
+    /// vISA operand rule: constants are sources only.
+    pub const VISA_OPERANDS: &str = "vISA operands: a constant operand is never a destination";
+    /// vISA region rule 1.
+    pub const VISA_REGION_1: &str = "vISA Region Restrictions rule 1: Width in {1,2,4,8,16}";
+    /// vISA region rule 2.
+    pub const VISA_REGION_2: &str = "vISA Region Restrictions rule 2: VertStride in {0,1,2,4,8,16,32}";
+    /// vISA region rule 3.
+    pub const VISA_REGION_3: &str = "vISA Region Restrictions rule 3: HorzStride in {0,1,2,4}";
+    /// vISA region rule 5.
+    pub const VISA_REGION_5: &str =
+        "PRM Vol 7, 3.3.9.2 General Restrictions on Regioning Parameters; vISA rule 5: Dst.HorzStride != 0";
+    /// Indirect addressing.
+    pub const INDIRECT: &str = "PRM Vol 7, Register-Indirect Addressing; vISA additional rule 1 (multi-address)";
+    /// The register file.
+    pub const GRF_FILE: &str = "PRM Vol 7, General Register File: g0-g127; vISA rule 6";
+    /// Null sources.
+    pub const MESA_NULL: &str = "PRM Vol 7, null register: not a source operand";
+    /// Immediates.
+    pub const IMMEDIATES: &str = "PRM Vol 2a, instruction format: the immediate occupies the last source";
+    /// SEND.
+    pub const SEND: &str = "PRM Vol 2a, SEND: src0 is a directly addressed GRF payload";
+    /// SEND with EOT.
+    pub const SEND_EOT: &str = "PRM Vol 2a, SEND: with EOT the payload comes from g112-g127";
+    /// SEND r127 rule.
+    pub const SEND_R127: &str =
+        "BDW PRM Vol 2a, SEND: r127 is not a return register when source and destination overlap";
+    /// Message descriptor.
+    pub const SEND_DESC: &str = "PRM Vol 2a, Message Descriptor: Message Length 1-15, Response Length 0-16";
+    /// URB messages.
+    pub const URB: &str = "PRM Vol 7, URB messages: header and opcodes per generation";
+    /// Operand-type restrictions.
+    pub const OPERAND_TYPES: &str =
+        "PRM Vol 7, Register Region Restrictions: General Restrictions Based on Operand Types";
+    /// BDW MOV conversions.
+    pub const MOV_BDW: &str = "BDW PRM Vol 2a, MOV: no direct conversion between B/UB or HF and 64-bit types";
+    /// Integer/half-float conversions.
+    pub const HF_CONVERSION: &str =
+        "BDW PRM Vol 7: integer <-> HF conversion is dword aligned and dword strided on the destination";
+    /// CHV word destinations.
+    pub const HF_WORD_CHV: &str = "CHV PRM Vol 7: relaxed word-destination alignment (all even or all odd words)";
+    /// Align16.
+    pub const ALIGN16: &str = "PRM Vol 7, Align16 access mode: Dst.HorzStride 1, VertStride 0 or 4 (HSW+: 2)";
+    /// General regioning restrictions.
+    pub const REGION_PARAMS: &str = "PRM Vol 7, 3.3.9.2 General Restrictions on Regioning Parameters";
+    /// Region alignment rules.
+    pub const REGION_ALIGN: &str = "PRM Vol 7, Region Alignment Rules for Direct Register Addressing";
+    /// Gen7 region alignment rules.
+    pub const REGION_ALIGN_GEN7: &str =
+        "IVB/HSW PRM, Region Alignment Rules: destination and source both spanning two registers";
+    /// Mixed float.
+    pub const MIXED: &str = "PRM Vol 7, Special Restrictions for Handling Mixed Mode Float Operations";
+    /// Vector immediates.
+    pub const VECTOR_IMM: &str =
+        "PRM Vol 7, Immediate vectors: destination 128-bit aligned, word (V/UV) or dword (VF) stride";
+    /// CHV 64-bit.
+    pub const DOUBLE_CHV: &str = "CHV PRM Vol 7, Special Requirements for Handling Double Precision Data Types";
+    /// BDW 64-bit align16.
+    pub const DOUBLE_BDW: &str =
+        "BDW PRM Vol 7, Special Requirements for Handling Double Precision Data Types (align16)";
+    /// CMP.
+    pub const CMP: &str = "IVB PRM Vol 4 Part 3 / HSW PRM Vol 2b, CMP: destination and condition";
+    /// SEL.
+    pub const SEL: &str = "PRM Vol 2a, SEL: predicated or conditional, not both";
+    /// MUL.
+    pub const MUL: &str = "PRM Vol 2a, MUL: dword operands";
+    /// MUL accumulator sources before Gen8.
+    pub const MUL_ACC_GEN7: &str = "IVB PRM Vol 4 Part 3, MUL: source operands cannot be an accumulator";
+    /// MUL float destination on HSW.
+    pub const MUL_HSW: &str = "HSW PRM Vol 2b, MUL: no float destination with a dword source";
+    /// Gen8 accumulator rules.
+    pub const ACC_BDW: &str = "BDW PRM Vol 7, Accumulator Restrictions: integer sources cannot be accumulators";
+    /// Logic instructions.
+    pub const LOGIC: &str = "BDW PRM Vol 2a, AND/OR/XOR/NOT: source modifiers and conditions";
+    /// BFI2.
+    pub const BFI2: &str = "PRM Vol 2a, BFI2";
+    /// CSEL.
+    pub const CSEL: &str = "BDW PRM Vol 2a, CSEL";
+    /// IVB align16 limits.
+    pub const IVB_ALIGN16: &str = "IVB PRM: in align16, no SIMD16 for dword operations and no SIMD8 for DF";
+    /// Branches.
+    pub const BRANCH: &str = "BDW PRM Vol 2a, branch instructions: JIP/UIP in bytes, on instruction boundaries";
+}
+
+/// Validates an instruction on a platform; every violation is collected.
+pub fn validate(p: Platform, i: &Instruction) -> Result<(), Violations> {
+    let mut c = Checker::new(p, i);
+    run_phase(&mut c, Phase::Opcode);
+    if c.out.is_empty() {
+        run_phase(&mut c, Phase::Encoding);
+    }
+    if c.out.is_empty() {
+        run_phase(&mut c, Phase::Restriction);
+    }
+    if c.out.is_empty() {
+        Ok(())
+    } else {
+        Err(Violations(c.out))
+    }
+}
+
+/// Runs only the rules of one [`Category`] (after the opcode and encoding
+/// checks, which every rule relies on). `validate_reg(p, i)` is
+/// `validate_category(p, i, Category::Region)`.
+pub fn validate_category(p: Platform, i: &Instruction, cat: Category) -> Result<(), Violations> {
+    let mut c = Checker::new(p, i);
+    run_phase(&mut c, Phase::Opcode);
+    if c.out.is_empty() {
+        run_phase(&mut c, Phase::Encoding);
+    }
+    if c.out.is_empty() {
+        for r in RULES {
+            if r.phase == Phase::Restriction && r.category == cat {
+                c.run(r, r.check);
+            }
+        }
+    }
+    if c.out.is_empty() {
+        Ok(())
+    } else {
+        Err(Violations(c.out))
+    }
+}
+
+/// The region rules alone: ExecSize, Width, VertStride and HorzStride
+/// relations, rows within a register, spans of at most two registers and
+/// the even-split rules (plus the encoding checks they rely on).
+pub fn validate_reg(p: Platform, i: &Instruction) -> Result<(), Violations> {
+    validate_category(p, i, Category::Region)
+}
+
+/// The property fuzzers check on any instruction: validation returns
+/// without panicking, and an instruction that encodes passed validation.
+/// Panics (only) when the property is broken.
+#[allow(clippy::panic)] // this function's purpose is to panic on a broken property
+pub fn check_no_panic(p: Platform, i: &Instruction) {
+    let verdict = validate(p, i);
+    let encoded = crate::codec::encode(p, i);
+    if encoded.is_ok() && verdict.is_err() {
+        panic!("encode accepted an instruction that validate rejects: {i:?}");
+    }
+    if let Err(v) = &verdict {
+        if v.0.is_empty() {
+            panic!("validate returned an empty violation list: {i:?}");
+        }
+    }
+}
+
+/// The previous name of the rule module, kept as a path to every rule.
+pub mod rules {
+    pub use super::double::*;
+    pub use super::encoding::*;
+    pub use super::instruction::*;
+    pub use super::mixed_float::*;
+    pub use super::operand_types::*;
+    pub use super::regions::*;
+    pub use super::send::*;
+    pub use super::sources::*;
+    pub use super::vector_imm::*;
+}

@@ -1,0 +1,421 @@
+//! Register regions: the general regioning restrictions (the review's
+//! `validate_reg` items and the vISA region rules), align16 regions, and
+//! the region alignment rules for direct addressing (spans of at most two
+//! registers and the even splits between registers and OWords).
+
+use alloc::format;
+
+use super::*;
+
+/// The align1 register sources the region rules inspect: every source the
+/// instruction reads except immediates (ARF sources included).
+fn a1_srcs<'a>(c: &Checker<'a>) -> impl Iterator<Item = (u8, &'a Src, Rgn)> {
+    let skip = c.three_src() || c.align16();
+    c.srcs()
+        .filter(move |(_, s)| !skip && !s.is_imm())
+        .map(|(k, s)| (k, s, Rgn::of(s.region)))
+}
+
+/// A register destination the destination rules inspect.
+fn real_dst(c: &Checker<'_>) -> bool {
+    !c.three_src() && c.has_dst() && !c.dst_null()
+}
+
+/// Align16 destinations have horizontal stride 1.
+pub fn align16_dst_hstride_one(c: &mut Checker<'_>) {
+    let bad = c.align16() && real_dst(c) && c.i.dst.hstride != 1;
+    c.check(
+        bad,
+        OperandId::Dst,
+        "in align16 the destination horizontal stride must be 1",
+    );
+}
+
+/// Align16 sources have vertical stride 0 or 4, or also 2 from Gen7.5.
+pub fn align16_src_vstride(c: &mut Checker<'_>) {
+    if !c.align16() || c.three_src() {
+        return;
+    }
+    let hsw = c.p.is_gen75_or_later();
+    for (k, s) in c.srcs().filter(|(_, s)| !s.is_imm()) {
+        let ok = matches!(s.region.vstride, 0 | 3) || (hsw && s.region.vstride == 2);
+        if !ok {
+            let m = if hsw {
+                "in align16 only vertical strides 0, 2 and 4 are allowed"
+            } else {
+                "in align16 only vertical strides 0 and 4 are allowed"
+            };
+            c.report(OperandId::Src(k), m);
+        }
+    }
+}
+
+/// ExecSize must be greater than or equal to Width.
+pub fn exec_size_ge_width(c: &mut Checker<'_>) {
+    let es = c.exec();
+    for (k, _, r) in a1_srcs(c) {
+        if r.w > es {
+            let m = format!("width {} is greater than the execution size {es}", r.w);
+            c.report(OperandId::Src(k), m);
+        }
+    }
+}
+
+/// If ExecSize == Width and HorzStride != 0, VertStride must be
+/// Width * HorzStride (VxH regions excepted).
+pub fn width_eq_exec_implies_vstride(c: &mut Checker<'_>) {
+    let es = c.exec();
+    for (k, s, r) in a1_srcs(c) {
+        if r.w == es && r.h != 0 && s.region.vstride != 0xf && r.v != r.w * r.h {
+            let m = format!(
+                "execution size equals width with horizontal stride {}, so vertical stride must be {} (is {})",
+                r.h,
+                r.w * r.h,
+                r.v
+            );
+            c.report(OperandId::Src(k), m);
+        }
+    }
+}
+
+/// If Width == 1, HorzStride must be 0 whatever ExecSize and VertStride are.
+pub fn width_one_implies_hstride_zero(c: &mut Checker<'_>) {
+    for (k, _, r) in a1_srcs(c) {
+        c.check(
+            r.w == 1 && r.h != 0,
+            OperandId::Src(k),
+            "width 1 requires horizontal stride 0",
+        );
+    }
+}
+
+/// If ExecSize == Width == 1, the region must be the scalar `<0;1,0>`.
+pub fn scalar_region(c: &mut Checker<'_>) {
+    if c.exec() != 1 {
+        return;
+    }
+    for (k, _, r) in a1_srcs(c) {
+        c.check(
+            r.w == 1 && (r.v != 0 || r.h != 0),
+            OperandId::Src(k),
+            "execution size 1 with width 1 requires the region <0;1,0>",
+        );
+    }
+}
+
+/// If VertStride == HorzStride == 0, Width must be 1 whatever ExecSize is.
+pub fn zero_strides_imply_width_one(c: &mut Checker<'_>) {
+    for (k, _, r) in a1_srcs(c) {
+        c.check(
+            r.v == 0 && r.h == 0 && r.w != 1,
+            OperandId::Src(k),
+            "zero vertical and horizontal strides require width 1",
+        );
+    }
+}
+
+/// VertStride must be used to cross GRF boundaries: the elements of one
+/// row (Width elements) never straddle two registers. Ivy Bridge regions
+/// 64-bit types in 32-bit units.
+pub fn row_within_grf(c: &mut Checker<'_>) {
+    let exec = c.exec();
+    let p = c.p;
+    for (k, s, r) in a1_srcs(c) {
+        let Some(sub) = direct_subnr(&s.addr) else { continue };
+        let es = region_elem_size(p, s.ty);
+        let mask = (1u64 << es) - 1;
+        let mut rowbase = sub;
+        for _ in 0..exec.checked_div(r.w).unwrap_or(0) {
+            let mut acc = 0u64;
+            let mut off = rowbase;
+            for _ in 0..r.w {
+                acc |= mask << (off % 64);
+                off = off.wrapping_add(r.h * es);
+            }
+            rowbase = rowbase.wrapping_add(r.v * es);
+            if acc as u32 != 0 && acc >> 32 != 0 {
+                c.report(
+                    OperandId::Src(k),
+                    "a row of the region crosses a GRF boundary; vertical stride must be used to cross it",
+                );
+                break;
+            }
+        }
+    }
+}
+
+/// A destination horizontal stride is never 0 (align1; align16 requires 1).
+pub fn dst_hstride_nonzero(c: &mut Checker<'_>) {
+    let bad = !c.align16() && real_dst(c) && c.i.dst.hstride == 0;
+    c.check(bad, OperandId::Dst, "destination horizontal stride must not be 0");
+}
+
+/// A multi-address (VxH) source reads ExecSize / Width address
+/// subregisters, which must exist (a0.0-a0.7 on Gen7/7.5, a0.0-a0.15 on Gen8).
+pub fn vxh_addresses_in_a0(c: &mut Checker<'_>) {
+    let exec = c.exec();
+    let n_addr = if c.p.is_gen8() { 16 } else { 8 };
+    for (k, s, r) in a1_srcs(c) {
+        if let (0xf, Addr::Indirect { subnr, .. }) = (s.region.vstride, s.addr) {
+            let count = exec.checked_div(r.w).unwrap_or(0).max(1);
+            if subnr as u32 + count > n_addr {
+                let m = format!("{count} addresses from a0.{subnr} exceed the {n_addr} address subregisters");
+                c.report(OperandId::Src(k), m);
+            }
+        }
+    }
+}
+
+/// Whether the region alignment rules apply (align1, not SEND or 3-source).
+fn alignment_applies(c: &Checker<'_>) -> bool {
+    !c.three_src() && !c.align16() && !c.is_send()
+}
+
+/// The first and last byte offsets of a direct source region, per the
+/// region alignment rules. Ivy Bridge counts DF regions in 4-byte units
+/// (its PRM: "each DF operand uses an element size of 4 rather than 8");
+/// Mesa's validator uses 8 for the offset and 4 only for the tail, which
+/// refuses the documented SIMD8 DF form (`exec 16`, `<8;8,1>`), so the
+/// PRM's rule is followed here. `None` if not applicable.
+fn src_span(c: &Checker<'_>, s: &Src, r: Rgn) -> Option<(u32, u32)> {
+    let sub = direct_subnr(&s.addr)?;
+    if r.w > c.exec() {
+        return None; // exec_size_ge_width reports it
+    }
+    let rows = c.exec() / r.w;
+    let es = region_elem_size(c.p, s.ty);
+    let first_of_last = ((rows - 1) * r.v + (r.w - 1) * r.h) * es + sub;
+    Some((first_of_last, first_of_last + es - 1))
+}
+
+/// The same for the destination.
+fn dst_span(c: &Checker<'_>) -> Option<(u32, u32)> {
+    if !real_dst(c) {
+        return None;
+    }
+    let d = &c.i.dst;
+    let sub = direct_subnr(&d.addr)?;
+    let es = region_elem_size(c.p, d.ty);
+    let first_of_last = (c.exec() - 1) * stride(d.hstride) * es + sub;
+    Some((first_of_last, first_of_last + es - 1))
+}
+
+/// In direct addressing a source touches at most two adjacent GRFs.
+pub fn src_spans_at_most_two_grfs(c: &mut Checker<'_>) {
+    if !alignment_applies(c) {
+        return;
+    }
+    for (k, s, r) in a1_srcs(c) {
+        if let Some((_, last)) = src_span(c, s, r).filter(|(_, last)| *last >= 64) {
+            let m = format!("the region reaches byte {last}: a source spans at most 2 adjacent GRFs");
+            c.report(OperandId::Src(k), m);
+        }
+    }
+}
+
+/// A destination touches at most two adjacent GRFs.
+pub fn dst_spans_at_most_two_grfs(c: &mut Checker<'_>) {
+    if !alignment_applies(c) {
+        return;
+    }
+    if let Some((_, last)) = dst_span(c).filter(|(_, last)| *last >= 64) {
+        let m = format!("the region reaches byte {last}: a destination spans at most 2 adjacent GRFs");
+        c.report(OperandId::Dst, m);
+    }
+}
+
+/// What the split rules need to know, computed once per instruction.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Split {
+    /// Registers the destination touches (1 or 2).
+    dst_regs: u32,
+    /// Registers each source touches (0 for immediates and indirect).
+    src_regs: [u32; 2],
+    /// Destination channels in the upper OWord of a register, and the others.
+    oword_upper: u32,
+    oword_lower: u32,
+    /// Destination channels in the second register, and in the first.
+    reg_upper: u32,
+    reg_lower: u32,
+    /// Some channel of the source reads a different register (first or
+    /// second) than its destination channel writes.
+    cross: [bool; 2],
+    /// The source's offset in its second register differs from its
+    /// offset in the first.
+    offset_differs: [bool; 2],
+}
+
+/// Computes the split facts, or `None` when the alignment rules do not
+/// apply or a span rule already failed.
+pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
+    if !alignment_applies(c) {
+        return None;
+    }
+    let (_, dlast) = dst_span(c)?;
+    if dlast >= 64 {
+        return None;
+    }
+    let exec = c.exec();
+    let mut masks = [[0u64; 32]; 2];
+    let mut s = Split::default();
+    for (k, src, r) in a1_srcs(c) {
+        if let Some((_, last)) = src_span(c, src, r) {
+            if last >= 64 {
+                return None;
+            }
+        }
+        let Some(sub) = direct_subnr(&src.addr) else { continue };
+        let (Some(m), Some(regs)) = (masks.get_mut(k as usize), s.src_regs.get_mut(k as usize)) else {
+            continue;
+        };
+        let n = access_masks(exec, region_elem_size(c.p, src.ty), sub, r, m);
+        *regs = regs_touched(m.get(..n).unwrap_or(&[]));
+    }
+    let d = &c.i.dst;
+    let sub = direct_subnr(&d.addr)?;
+    let st = stride(d.hstride);
+    let dr = if exec == 1 {
+        Rgn { v: 0, w: 1, h: 0 }
+    } else {
+        Rgn {
+            v: exec * st,
+            w: exec,
+            h: st,
+        }
+    };
+    let mut dm = [0u64; 32];
+    let n = access_masks(exec, region_elem_size(c.p, d.ty), sub, dr, &mut dm);
+    let dm = dm.get(..n).unwrap_or(&[]);
+    s.dst_regs = regs_touched(dm);
+    for &m in dm {
+        if m > 0xffff {
+            s.oword_upper += 1;
+        } else {
+            s.oword_lower += 1;
+        }
+        if m > 0xffff_ffff {
+            s.reg_upper += 1;
+        } else {
+            s.reg_lower += 1;
+        }
+    }
+    for (k, sm) in masks.iter().enumerate() {
+        let (Some(cross), Some(differs)) = (s.cross.get_mut(k), s.offset_differs.get_mut(k)) else {
+            continue;
+        };
+        *cross = dm
+            .iter()
+            .zip(sm.iter())
+            .any(|(d, s)| (*d > 0xffff_ffff) != (*s > 0xffff_ffff));
+        let off0 = c.i.src.get(k).and_then(|s| direct_subnr(&s.addr)).unwrap_or(0);
+        let off1 = sm
+            .iter()
+            .take(n)
+            .find(|m| **m > 0xffff_ffff)
+            .map_or(off0, |m| m.trailing_zeros().wrapping_sub(32));
+        *differs = off0 != off1;
+    }
+    Some(s)
+}
+
+/// With a source spanning two registers and the destination within one,
+/// the destination lies in one OWord or is split evenly between the two.
+pub fn dst_one_reg_src_two_regs_oword_split(c: &mut Checker<'_>) {
+    let Some(s) = c.split() else { return };
+    let bad = s.dst_regs == 1
+        && s.src_regs.contains(&2)
+        && s.oword_upper != 0
+        && s.oword_lower != 0
+        && s.oword_upper != s.oword_lower;
+    c.check(
+        bad,
+        OperandId::Dst,
+        "writes must be to one OWord or split evenly between the OWords",
+    );
+}
+
+/// A destination spanning two registers has its elements split evenly
+/// between them.
+pub fn dst_two_regs_evenly_split(c: &mut Checker<'_>) {
+    let Some(s) = c.split() else { return };
+    let bad = s.dst_regs == 2 && s.reg_upper != s.reg_lower;
+    c.check(
+        bad,
+        OperandId::Dst,
+        "writes must be split evenly between the two destination registers",
+    );
+}
+
+/// Gen7/7.5: with source and destination both spanning two registers,
+/// each destination register derives from one source register.
+pub fn gen7_dst_reg_from_one_src_reg(c: &mut Checker<'_>) {
+    if c.p.is_gen8() {
+        return;
+    }
+    let Some(s) = c.split() else { return };
+    if s.dst_regs != 2 {
+        return;
+    }
+    for k in 0..c.nsrc().min(2) {
+        let i = k as usize;
+        let bad = s.src_regs.get(i) == Some(&2) && s.cross.get(i) == Some(&true);
+        c.check(
+            bad,
+            OperandId::Src(k),
+            "each destination register must be entirely derived from one source register",
+        );
+    }
+}
+
+/// Gen7/7.5: in a 2-source instruction with a source and the destination
+/// both spanning two registers, the source's offset is the same in both
+/// of its registers.
+pub fn gen7_two_src_regs_same_offset(c: &mut Checker<'_>) {
+    if c.p.is_gen8() || c.nsrc() != 2 {
+        return;
+    }
+    let Some(s) = c.split() else { return };
+    if s.dst_regs != 2 {
+        return;
+    }
+    for k in 0..2u8 {
+        let i = k as usize;
+        let bad = s.src_regs.get(i) == Some(&2) && s.offset_differs.get(i) == Some(&true);
+        c.check(
+            bad,
+            OperandId::Src(k),
+            "the offset from the two source registers must be the same",
+        );
+    }
+}
+
+/// Gen7/7.5: when the destination spans two registers, so does each
+/// source, except a scalar source or a packed word src0 widened into a
+/// packed dword destination.
+pub fn gen7_dst_two_regs_src_two_regs(c: &mut Checker<'_>) {
+    if c.p.is_gen8() {
+        return;
+    }
+    let Some(s) = c.split() else { return };
+    if s.dst_regs != 2 {
+        return;
+    }
+    let exec = c.exec();
+    let d = &c.i.dst;
+    let st = stride(d.hstride);
+    let dst_packed_dword = is_packed(exec * st, exec, st) && d.ty.size() == 4;
+    for (k, src, r) in a1_srcs(c) {
+        let packed_word = k == 0 && is_packed(r.v, r.w, r.h) && matches!(src.ty, Type::W | Type::UW);
+        // Ivy Bridge regions DF in 32-bit halves: `<0;2,1>` is one
+        // replicated DF, the pair form of a scalar.
+        let df_pair_scalar =
+            region_elem_size(c.p, src.ty) == 4 && src.ty.size() == 8 && r.v == 0 && r.w == 2 && r.h == 1;
+        let scalar = Rgn::is_scalar(src.region) || df_pair_scalar;
+        let bad = s.src_regs.get(k as usize) == Some(&1) && !scalar && !(dst_packed_dword && packed_word);
+        c.check(
+            bad,
+            OperandId::Src(k),
+            "when the destination spans two registers the source must too (except scalar sources and packed word to packed dword src0)",
+        );
+    }
+}

@@ -1,0 +1,84 @@
+//! Every word of the Mesa corpus decodes and re-encodes bit for bit.
+
+use std::path::PathBuf;
+
+use geneu::{decode, encode_unchecked, Platform};
+
+fn corpus_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa")
+}
+
+fn parse_line(line: &str) -> [u8; 16] {
+    let v: Vec<u8> = line
+        .split_whitespace()
+        .map(|b| u8::from_str_radix(b, 16).unwrap())
+        .collect();
+    v.try_into().unwrap()
+}
+
+fn words(gen: &str) -> Vec<(String, usize, [u8; 16])> {
+    let mut out = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(corpus_dir().join(gen))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for f in files {
+        if f.extension().is_some_and(|e| e == "expected") {
+            let text = std::fs::read_to_string(&f).unwrap();
+            for (n, line) in text.lines().enumerate() {
+                if !line.trim().is_empty() {
+                    out.push((
+                        f.file_name().unwrap().to_string_lossy().into_owned(),
+                        n + 1,
+                        parse_line(line),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn roundtrip(gen: &str, p: Platform) {
+    let ws = words(gen);
+    assert!(ws.len() > 100, "corpus {gen} too small");
+    let mut failures = Vec::new();
+    for (file, line, w) in &ws {
+        match decode(p, w) {
+            Ok(i) => match encode_unchecked(p, &i) {
+                Ok(back) if back == *w => {}
+                Ok(back) => failures.push(format!("{file}:{line}: re-encoded {back:02x?} != {w:02x?}")),
+                Err(e) => failures.push(format!("{file}:{line}: encode: {e}")),
+            },
+            Err(e) => failures.push(format!("{file}:{line}: decode: {e}")),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} words failed:\n{}",
+        failures.len(),
+        ws.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn gen7_corpus_roundtrips() {
+    roundtrip("gen7", Platform::Gen7);
+}
+
+#[test]
+fn gen75_corpus_roundtrips() {
+    roundtrip("gen7.5", Platform::Gen75);
+}
+
+#[test]
+fn gen8_corpus_roundtrips() {
+    roundtrip("gen8", Platform::Gen8);
+}
+
+#[test]
+fn gen8_corpus_roundtrips_on_chv() {
+    roundtrip("gen8", Platform::Chv);
+}

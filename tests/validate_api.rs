@@ -1,0 +1,118 @@
+//! The validator's interface: rule identifiers, reports, the codec's use
+//! of validation, and a test per rule.
+
+mod validate_util;
+use validate_util::*;
+
+use geneu::validate::{check_no_panic, info, validate_category, Category, OperandId, Phase, RULES};
+
+#[test]
+fn rule_ids_are_unique_and_named_after_their_function() {
+    let mut ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
+    let n = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "duplicate rule identifiers");
+    assert!(n >= 80, "only {n} rules");
+    for r in RULES {
+        assert!(
+            r.id.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+            "{}",
+            r.id
+        );
+        assert!(!r.source.is_empty(), "{} has no source", r.id);
+    }
+    assert_eq!(info::exec_size_ge_width.id, "exec_size_ge_width");
+    assert_eq!(info::opcode_exists.phase, Phase::Opcode);
+    assert_eq!(info::row_within_grf.category, Category::Region);
+}
+
+/// Every rule has a test function named after it in tests/validate_*.rs.
+#[test]
+fn every_rule_has_a_test_named_after_it() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut text = String::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("validate_") && name.ends_with(".rs") {
+            text += &std::fs::read_to_string(&path).unwrap();
+        }
+    }
+    let missing: Vec<&str> = RULES
+        .iter()
+        .map(|r| r.id)
+        .filter(|id| !text.contains(&format!("fn {id}()")))
+        .collect();
+    assert!(missing.is_empty(), "rules without a test: {missing:?}");
+}
+
+#[test]
+fn violations_name_rule_source_operand_and_message() {
+    // Three independent faults, all collected.
+    let i = alu(Opcode::Add)
+        .with(|i| i.src[0].region = rgn(4, 8, 1))
+        .with(|i| i.src[1].region = rgn(0, 2, 0))
+        .with(|i| i.dst.hstride = 0);
+    let v = validate(Gen8, &i).unwrap_err();
+    assert!(v.has("width_eq_exec_implies_vstride"));
+    assert!(v.has("zero_strides_imply_width_one"));
+    assert!(v.has("dst_hstride_nonzero"));
+    let w = v.0.iter().find(|x| x.rule == "zero_strides_imply_width_one").unwrap();
+    assert_eq!(w.operand, OperandId::Src(1));
+    assert!(w.source.contains("Regioning"));
+    assert!(!w.message.is_empty());
+    let text = v.to_string();
+    assert!(text.contains("[zero_strides_imply_width_one] src1: "), "{text}");
+    // One report per rule and operand.
+    let mut seen: Vec<(&str, OperandId)> = v.0.iter().map(|x| (x.rule, x.operand)).collect();
+    let n = seen.len();
+    seen.sort_by_key(|x| (x.0, format!("{}", x.1)));
+    seen.dedup();
+    assert_eq!(seen.len(), n);
+}
+
+#[test]
+fn encoding_faults_stop_before_the_restrictions() {
+    // A reserved width makes the region rules meaningless: only the
+    // encoding rule reports.
+    let i = alu(Opcode::Add).with(|i| i.src[0].region.width = 7);
+    let v = validate(Gen8, &i).unwrap_err();
+    assert_eq!(v.rules().collect::<Vec<_>>(), ["width_encoding_valid"]);
+}
+
+#[test]
+fn encode_validates_and_encode_unchecked_does_not() {
+    let i = alu(Opcode::Add).with(|i| i.src[0].region = rgn(4, 8, 1));
+    for p in ALL {
+        match encode(p, &i) {
+            Err(EncodeError::Invalid(v)) => assert!(v.has("width_eq_exec_implies_vstride")),
+            other => panic!("{p}: {other:?}"),
+        }
+        let bytes = encode_unchecked(p, &i).unwrap();
+        // decode does not reject the word; validate reports it.
+        let back = decode(p, &bytes).unwrap();
+        assert_eq!(back, i);
+        assert!(validate(p, &back).is_err());
+        assert!(encode(p, &alu(Opcode::Add)).is_ok());
+    }
+}
+
+#[test]
+fn validate_category_selects_a_family() {
+    let i = alu2(Opcode::Add, W, D, D);
+    assert!(validate_category(Gen8, &i, Category::Region).is_ok());
+    assert!(validate_category(Gen8, &i, Category::OperandTypes)
+        .unwrap_err()
+        .has("dst_stride_matches_exec_type_ratio"));
+}
+
+#[test]
+fn check_no_panic_holds_on_clean_and_broken_instructions() {
+    for p in ALL {
+        check_no_panic(p, &alu(Opcode::Add));
+        check_no_panic(p, &alu(Opcode::Add).with(|i| i.src[0].region.vstride = 0xff));
+        check_no_panic(p, &Instruction::new(Opcode::Illegal, ExecSize::S32));
+    }
+}

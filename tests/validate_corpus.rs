@@ -1,0 +1,79 @@
+//! Every instruction of the Mesa corpus ran on real hardware, so it must
+//! validate clean on its own platform. A violation here is a bug in a rule.
+
+use std::path::PathBuf;
+
+use geneu::validate::validate;
+use geneu::{decode, Platform};
+
+fn corpus_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa")
+}
+
+/// (file, line, asm text, word) for every instruction of one generation.
+fn words(gen: &str) -> Vec<(String, usize, String, [u8; 16])> {
+    let mut out = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(corpus_dir().join(gen))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for f in files {
+        if !f.extension().is_some_and(|e| e == "expected") {
+            continue;
+        }
+        let asm = std::fs::read_to_string(f.with_extension("asm")).unwrap_or_default();
+        let records: Vec<&str> = asm
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with(char::is_whitespace) && !l.ends_with(':'))
+            .collect();
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (n, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+            let v: Vec<u8> = line
+                .split_whitespace()
+                .map(|b| u8::from_str_radix(b, 16).unwrap())
+                .collect();
+            out.push((
+                f.file_name().unwrap().to_string_lossy().into_owned(),
+                n + 1,
+                records.get(n).map_or(String::new(), |s| s.to_string()),
+                v.try_into().unwrap(),
+            ));
+        }
+    }
+    out
+}
+
+fn clean(gen: &str, p: Platform) {
+    let ws = words(gen);
+    assert!(ws.len() > 100, "corpus {gen} too small");
+    let mut failures = Vec::new();
+    for (file, line, asm, w) in &ws {
+        let inst = decode(p, w).unwrap_or_else(|e| panic!("{file}:{line}: {e}"));
+        if let Err(v) = validate(p, &inst) {
+            failures.push(format!("{file}:{line}: {asm}\n    {v}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus instructions break rules on {p}:\n{}",
+        failures.len(),
+        ws.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn gen7_corpus_validates_clean() {
+    clean("gen7", Platform::Gen7);
+}
+
+#[test]
+fn gen75_corpus_validates_clean() {
+    clean("gen7.5", Platform::Gen75);
+}
+
+#[test]
+fn gen8_corpus_validates_clean() {
+    clean("gen8", Platform::Gen8);
+}

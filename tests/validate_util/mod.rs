@@ -1,0 +1,236 @@
+//! Shared helpers of the validation tests: instruction builders in the
+//! style of Mesa's validator tests (SIMD8, `g0<8,8,1>F` operands, align1)
+//! and assertions naming the rule.
+#![allow(dead_code, unused_imports)]
+
+pub use geneu::validate::{validate, Violations};
+pub use geneu::*;
+pub use Platform::{Chv, Gen7, Gen75, Gen8};
+pub use Type::{B, D, DF, F, HF, Q, UB, UD, UQ, UV, UW, V, VF, W};
+
+/// Every platform.
+pub const ALL: [Platform; 4] = Platform::ALL;
+
+/// A region from element counts.
+pub fn rgn(v: u32, w: u32, h: u32) -> Region {
+    Region::new(v, w, h).unwrap()
+}
+
+/// The stride encoding of an element count (0, 1, 2, 4).
+pub fn hs(n: u32) -> u8 {
+    match n {
+        0 => 0,
+        1 => 1,
+        2 => 2,
+        4 => 3,
+        _ => panic!("no stride {n}"),
+    }
+}
+
+/// `g{nr}<8,8,1>{ty}`.
+pub fn g(nr: u8, ty: Type) -> Src {
+    Src::grf(nr, 0, ty, rgn(8, 8, 1))
+}
+
+/// `g{nr}.0<0,1,0>{ty}`.
+pub fn scalar(nr: u8, ty: Type) -> Src {
+    Src::grf(nr, 0, ty, Region::SCALAR)
+}
+
+/// An accumulator source `acc0<8,8,1>{ty}`.
+pub fn acc(ty: Type) -> Src {
+    Src {
+        file: RegFile::Arf,
+        ty,
+        addr: Addr::Direct { nr: 0x20, subnr: 0 },
+        region: rgn(8, 8, 1),
+        swizzle: Swizzle(0),
+        mods: SrcMods::empty(),
+    }
+}
+
+/// The null register as a source, `null<8,8,1>{ty}`.
+pub fn null_src(ty: Type) -> Src {
+    Src {
+        file: RegFile::Arf,
+        ty,
+        addr: Addr::Direct { nr: 0, subnr: 0 },
+        region: rgn(8, 8, 1),
+        swizzle: Swizzle(0),
+        mods: SrcMods::empty(),
+    }
+}
+
+/// An ARF destination (`acc0` is 0x20, `null` is 0).
+pub fn arf_dst(nr: u8, ty: Type) -> Dst {
+    Dst {
+        file: RegFile::Arf,
+        ty,
+        addr: Addr::Direct { nr, subnr: 0 },
+        hstride: 1,
+        writemask: WriteMask::XYZW,
+    }
+}
+
+/// Mesa's test instruction: `op(8) g0<1>F g0<8,8,1>F [g0<8,8,1>F]`.
+pub fn alu(op: Opcode) -> Instruction {
+    let mut i = Instruction::new(op, ExecSize::S8);
+    i.dst = Dst::grf(0, 0, F);
+    for k in 0..op.num_srcs().min(2) as usize {
+        i.src[k] = g(0, F);
+    }
+    i
+}
+
+/// `mov(8) g0<1>{d} g0<8,8,1>{s}`.
+pub fn mov(d: Type, s: Type) -> Instruction {
+    alu(Opcode::Mov).types(d, s, s)
+}
+
+/// `op(8) g0<1>{d} g0<8,8,1>{s0} g0<8,8,1>{s1}`.
+pub fn alu2(op: Opcode, d: Type, s0: Type, s1: Type) -> Instruction {
+    alu(op).types(d, s0, s1)
+}
+
+/// A 3-source align16 instruction `op(8) g0<1>{ty} g2<4,4,1> g3<4,4,1> g4<4,4,1>`.
+pub fn alu3(op: Opcode, ty: Type) -> Instruction {
+    let mut i = Instruction::new(op, ExecSize::S8);
+    i.access_mode = AccessMode::Align16;
+    i.dst = Dst::grf(0, 0, ty);
+    for k in 0..3 {
+        i.src[k] = Src {
+            swizzle: Swizzle::XYZW,
+            ..Src::grf(2 + k as u8, 0, ty, rgn(4, 4, 1))
+        };
+    }
+    i
+}
+
+/// A SEND: `send(8) g10<1>UW g2<8,8,1>UD` with an immediate descriptor.
+pub fn send(sfid: u8, mlen: u32, rlen: u32, header: bool) -> Instruction {
+    let mut i = Instruction::new(Opcode::Send, ExecSize::S8);
+    i.dst = Dst::grf(10, 0, UW);
+    i.src[0] = g(2, UD);
+    i.src[1] = Src::imm(UD);
+    i.cond_modifier = sfid;
+    i.imm = (mlen as u64) << 25 | (rlen as u64) << 20 | (header as u64) << 19;
+    i
+}
+
+/// Builder steps on an instruction.
+pub trait Build: Sized {
+    /// Sets the execution size in channels.
+    fn exec(self, n: u32) -> Self;
+    /// Retypes dst, src0 and src1 (immediates keep their file).
+    fn types(self, d: Type, s0: Type, s1: Type) -> Self;
+    /// Sets the destination stride in elements.
+    fn dst_stride(self, n: u32) -> Self;
+    /// Sets the destination subregister in bytes.
+    fn dst_sub(self, n: u8) -> Self;
+    /// Sets source `k`'s region in elements.
+    fn src_rgn(self, k: usize, v: u32, w: u32, h: u32) -> Self;
+    /// Sets source `k`'s subregister in bytes.
+    fn src_sub(self, k: usize, n: u8) -> Self;
+    /// Switches to align16 with `<4>` sources.
+    fn a16(self) -> Self;
+    /// Applies any change.
+    fn with(self, f: impl FnOnce(&mut Instruction)) -> Self;
+}
+
+impl Build for Instruction {
+    fn exec(mut self, n: u32) -> Self {
+        self.exec_size = ExecSize::from_channels(n).unwrap();
+        self
+    }
+    fn types(mut self, d: Type, s0: Type, s1: Type) -> Self {
+        self.dst.ty = d;
+        self.src[0].ty = s0;
+        if self.opcode.num_srcs() >= 2 || self.src[1].file != RegFile::Arf {
+            self.src[1].ty = s1;
+        }
+        self
+    }
+    fn dst_stride(mut self, n: u32) -> Self {
+        self.dst.hstride = hs(n);
+        self
+    }
+    fn dst_sub(mut self, n: u8) -> Self {
+        if let Addr::Direct { nr, .. } = self.dst.addr {
+            self.dst.addr = Addr::Direct { nr, subnr: n };
+        }
+        self
+    }
+    fn src_rgn(mut self, k: usize, v: u32, w: u32, h: u32) -> Self {
+        self.src[k].region = rgn(v, w, h);
+        self
+    }
+    fn src_sub(mut self, k: usize, n: u8) -> Self {
+        if let Addr::Direct { nr, .. } = self.src[k].addr {
+            self.src[k].addr = Addr::Direct { nr, subnr: n };
+        }
+        self
+    }
+    fn a16(mut self) -> Self {
+        self.access_mode = AccessMode::Align16;
+        let n = self.opcode.num_srcs().min(2) as usize;
+        for s in self.src.iter_mut().take(n) {
+            if !s.is_imm() {
+                s.region = Region {
+                    vstride: 3,
+                    width: 2,
+                    hstride: 1,
+                };
+                s.swizzle = Swizzle::XYZW;
+            }
+        }
+        self
+    }
+    fn with(mut self, f: impl FnOnce(&mut Instruction)) -> Self {
+        f(&mut self);
+        self
+    }
+}
+
+/// Asserts the instruction validates clean.
+#[track_caller]
+pub fn ok(p: Platform, i: &Instruction) {
+    if let Err(v) = validate(p, i) {
+        panic!("{p}: expected no violation, got {v}\n{i:#?}");
+    }
+}
+
+/// Asserts the instruction breaks `rule`.
+#[track_caller]
+pub fn bad(p: Platform, i: &Instruction, rule: &str) {
+    match validate(p, i) {
+        Ok(()) => panic!("{p}: expected a `{rule}` violation, got none\n{i:#?}"),
+        Err(v) => assert!(v.has(rule), "{p}: expected `{rule}`, got {v}\n{i:#?}"),
+    }
+}
+
+/// Asserts `rule` is broken when `illegal`, and the instruction is clean otherwise.
+#[track_caller]
+pub fn expect(p: Platform, i: &Instruction, rule: &str, legal: bool) {
+    if legal {
+        ok(p, i)
+    } else {
+        bad(p, i, rule)
+    }
+}
+
+/// Asserts the instruction does not break `rule` (it may break others).
+#[track_caller]
+pub fn not(p: Platform, i: &Instruction, rule: &str) {
+    if let Err(v) = validate(p, i) {
+        assert!(!v.has(rule), "{p}: unexpected `{rule}`: {v}\n{i:#?}");
+    }
+}
+
+/// Asserts validation passes exactly on the platforms in `legal_on`, and
+/// breaks `rule` on the others.
+#[track_caller]
+pub fn only_on(i: &Instruction, rule: &str, legal_on: &[Platform]) {
+    for p in ALL {
+        expect(p, i, rule, legal_on.contains(&p));
+    }
+}
