@@ -25,7 +25,10 @@
 //! Older copies of this Mesa test (before the fix restricting the
 //! packed-word exception to src0) expected `add(16) g0<1>D g0<8,8,1>W
 //! g0<8,8,1>W` to be valid on Gen7; the current cases, ported here, expect
-//! it invalid, as the Haswell PRM's note on src1 requires.
+//! it invalid, as the Haswell PRM's note on src1 requires. Likewise older
+//! copies of `qword_low_power_no_64bit_arf` expected Broadwell to accept
+//! `mul(4) acc0<2>D g0<4,2,2>D 0D`; the current cases reject it (the
+//! Broadwell PRM forbids an accumulator destination for a dword multiply).
 
 mod validate_util;
 use std::fmt::Debug;
