@@ -16,12 +16,15 @@ fn parse_line(line: &str) -> [u8; 16] {
     v.try_into().unwrap()
 }
 
-fn words(gen: &str) -> Vec<(String, usize, [u8; 16])> {
+/// One corpus word with its file and line.
+type WordAt = (String, usize, [u8; 16]);
+
+fn words(root: &std::path::Path, gen: &str) -> Vec<WordAt> {
     let mut out = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(corpus_dir().join(gen))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let Ok(rd) = std::fs::read_dir(root.join(gen)) else {
+        return out;
+    };
+    let mut files: Vec<_> = rd.map(|e| e.unwrap().path()).collect();
     files.sort();
     for f in files {
         if f.extension().is_some_and(|e| e == "expected") {
@@ -41,10 +44,14 @@ fn words(gen: &str) -> Vec<(String, usize, [u8; 16])> {
 }
 
 fn roundtrip(gen: &str, p: Platform) {
-    let ws = words(gen);
+    let ws = words(&corpus_dir(), gen);
     assert!(ws.len() > 100, "corpus {gen} too small");
+    roundtrip_words(p, &ws);
+}
+
+fn roundtrip_words(p: Platform, ws: &[WordAt]) {
     let mut failures = Vec::new();
-    for (file, line, w) in &ws {
+    for (file, line, w) in ws {
         match decode(p, w) {
             Ok(i) => match encode_unchecked(p, &i) {
                 Ok(back) if back == *w => {}
@@ -81,4 +88,19 @@ fn gen8_corpus_roundtrips() {
 #[test]
 fn gen8_corpus_roundtrips_on_chv() {
     roundtrip("gen8", Platform::Chv);
+}
+
+/// The same check over a local corpus of the same layout, named by
+/// `GENEU_EXTRA_CORPUS`; ignored by default.
+#[test]
+#[ignore = "needs GENEU_EXTRA_CORPUS"]
+fn extra_corpus_roundtrip() {
+    let root = PathBuf::from(std::env::var("GENEU_EXTRA_CORPUS").expect("GENEU_EXTRA_CORPUS"));
+    for (gen, p) in [
+        ("gen7", Platform::Gen7),
+        ("gen7.5", Platform::Gen75),
+        ("gen8", Platform::Gen8),
+    ] {
+        roundtrip_words(p, &words(&root, gen));
+    }
 }

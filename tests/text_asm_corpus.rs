@@ -39,13 +39,20 @@ fn record_lines(text: &str) -> Vec<(usize, &str)> {
 }
 
 fn check_gen(gen: &str, p: Platform) {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir(gen))
-        .unwrap()
+    check_dir(gen, &corpus_dir(gen), p, 20);
+}
+
+fn check_dir(gen: &str, dir: &Path, p: Platform, min_files: usize) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        assert_eq!(min_files, 0, "corpus {gen} not found");
+        return;
+    };
+    let mut files: Vec<PathBuf> = rd
         .map(|e| e.unwrap().path())
         .filter(|f| f.extension().is_some_and(|e| e == "asm"))
         .collect();
     files.sort();
-    assert!(files.len() > 20, "corpus {gen} too small");
+    assert!(files.len() >= min_files, "corpus {gen} too small");
     let mut failures = Vec::new();
     let mut count = 0;
     for f in &files {
@@ -106,4 +113,19 @@ fn gen75_corpus_assembles() {
 #[test]
 fn gen8_corpus_assembles() {
     check_gen("gen8", Platform::Gen8);
+}
+
+/// The same check over a local corpus of the same layout, named by
+/// `GENEU_EXTRA_CORPUS`; ignored by default.
+#[test]
+#[ignore = "needs GENEU_EXTRA_CORPUS"]
+fn extra_corpus_assembles() {
+    let root = PathBuf::from(std::env::var("GENEU_EXTRA_CORPUS").expect("GENEU_EXTRA_CORPUS"));
+    for (gen, p) in [
+        ("gen7", Platform::Gen7),
+        ("gen7.5", Platform::Gen75),
+        ("gen8", Platform::Gen8),
+    ] {
+        check_dir(gen, &root.join(gen), p, 0);
+    }
 }

@@ -80,12 +80,15 @@ fn read_words(path: &Path) -> Vec<Word> {
         .collect()
 }
 
-/// Every (platform dir, file stem) pair of the corpus.
-fn corpus_files() -> Vec<(String, PathBuf)> {
+/// Every (platform dir, file stem) pair of the corpus under `root`
+/// (missing platform directories are skipped).
+fn corpus_files(root: &Path) -> Vec<(String, PathBuf)> {
     let mut v = Vec::new();
     for dir in ["gen7", "gen7.5", "gen8"] {
-        let mut files: Vec<PathBuf> = fs::read_dir(corpus_dir().join(dir))
-            .unwrap()
+        let Ok(rd) = fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = rd
             .map(|e| e.unwrap().path())
             .filter(|p| p.extension().is_some_and(|e| e == "asm"))
             .collect();
@@ -94,7 +97,6 @@ fn corpus_files() -> Vec<(String, PathBuf)> {
             v.push((dir.to_string(), f));
         }
     }
-    assert!(v.len() > 100, "corpus not found at {}", corpus_dir().display());
     v
 }
 
@@ -215,14 +217,20 @@ fn compare(dir: &str, asm: &Path, msgdesc: bool) -> (usize, Vec<String>) {
 }
 
 fn run(msgdesc: bool) {
+    let files = corpus_files(&corpus_dir());
+    assert!(files.len() > 100, "corpus not found at {}", corpus_dir().display());
+    assert!(run_files(files, msgdesc) > 0);
+}
+
+/// Compares the files; returns the number of compared lines.
+fn run_files(files: Vec<(String, PathBuf)>, msgdesc: bool) -> usize {
     let mut total = 0;
     let mut fails = Vec::new();
-    for (dir, asm) in corpus_files() {
+    for (dir, asm) in files {
         let (n, f) = compare(&dir, &asm, msgdesc);
         total += n;
         fails.extend(f);
     }
-    assert!(total > 0);
     assert!(
         fails.is_empty(),
         "{} of {total} compared lines differ:\n{}",
@@ -230,6 +238,7 @@ fn run(msgdesc: bool) {
         fails.join("\n")
     );
     println!("{total} lines identical");
+    total
 }
 
 #[test]
@@ -240,4 +249,15 @@ fn corpus_disasm_matches_mesa() {
 #[test]
 fn corpus_send_msgdesc_lines_match_mesa() {
     run(true);
+}
+
+/// The same comparison over a local corpus of the same layout, named by
+/// `GENEU_EXTRA_CORPUS` (for checking files that are not part of the
+/// repository); ignored by default.
+#[test]
+#[ignore = "needs GENEU_EXTRA_CORPUS"]
+fn extra_corpus_disasm_matches_mesa() {
+    let root = PathBuf::from(std::env::var("GENEU_EXTRA_CORPUS").expect("GENEU_EXTRA_CORPUS"));
+    run_files(corpus_files(&root), false);
+    run_files(corpus_files(&root), true);
 }

@@ -11,12 +11,15 @@ fn corpus_dir() -> PathBuf {
 }
 
 /// (file, line, asm text, word) for every instruction of one generation.
-fn words(gen: &str) -> Vec<(String, usize, String, [u8; 16])> {
+/// One corpus word with its file and line.
+type WordAt = (String, usize, String, [u8; 16]);
+
+fn words(root: &std::path::Path, gen: &str) -> Vec<WordAt> {
     let mut out = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(corpus_dir().join(gen))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let Ok(rd) = std::fs::read_dir(root.join(gen)) else {
+        return out;
+    };
+    let mut files: Vec<_> = rd.map(|e| e.unwrap().path()).collect();
     files.sort();
     for f in files {
         if !f.extension().is_some_and(|e| e == "expected") {
@@ -45,10 +48,14 @@ fn words(gen: &str) -> Vec<(String, usize, String, [u8; 16])> {
 }
 
 fn clean(gen: &str, p: Platform) {
-    let ws = words(gen);
+    let ws = words(&corpus_dir(), gen);
     assert!(ws.len() > 100, "corpus {gen} too small");
+    clean_words(p, &ws);
+}
+
+fn clean_words(p: Platform, ws: &[WordAt]) {
     let mut failures = Vec::new();
-    for (file, line, asm, w) in &ws {
+    for (file, line, asm, w) in ws {
         let inst = decode(p, w).unwrap_or_else(|e| panic!("{file}:{line}: {e}"));
         if let Err(v) = validate(p, &inst) {
             failures.push(format!("{file}:{line}: {asm}\n    {v}"));
@@ -76,4 +83,19 @@ fn gen75_corpus_validates_clean() {
 #[test]
 fn gen8_corpus_validates_clean() {
     clean("gen8", Platform::Gen8);
+}
+
+/// The same check over a local corpus of the same layout, named by
+/// `GENEU_EXTRA_CORPUS`; ignored by default.
+#[test]
+#[ignore = "needs GENEU_EXTRA_CORPUS"]
+fn extra_corpus_clean() {
+    let root = PathBuf::from(std::env::var("GENEU_EXTRA_CORPUS").expect("GENEU_EXTRA_CORPUS"));
+    for (gen, p) in [
+        ("gen7", Platform::Gen7),
+        ("gen7.5", Platform::Gen75),
+        ("gen8", Platform::Gen8),
+    ] {
+        clean_words(p, &words(&root, gen));
+    }
 }
