@@ -862,6 +862,10 @@ impl Printer<'_> {
             16 => o.s(if q < 2 { " 1H" } else { " 2H" })?,
             _ => {}
         }
+        if c.contains(Controls::COMPACTED) {
+            o.s(" ")?;
+            o.s(names::OPT_COMPACTED)?;
+        }
         let tc = names::THREAD_CONTROL
             .get(usize::from(i.thread_control.hw()))
             .copied()
