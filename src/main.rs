@@ -50,6 +50,57 @@ enum Cmd {
         /// Input file; `-` or none reads stdin. Raw binary unless --hex.
         file: Option<String>,
     },
+    /// Assemble Mesa-syntax text (labels included) into instruction words.
+    ///
+    /// Every error is reported on stderr as `FILE:LINE:COL: error: ...`
+    /// with the source line; nothing is written unless all of the input
+    /// assembled.
+    ///
+    /// Exit status: 0 on success; 1 if the text is well-formed but an
+    /// instruction breaks a hardware rule (see --unchecked); 2 for
+    /// malformed text, unreadable input or unwritable output.
+    Asm {
+        /// Platform: ivb|hsw|bdw|chv or 7|7.5|8.
+        #[arg(long = "gen")]
+        platform: Platform,
+        /// Output format: `hex` (one word per line, 16 bytes in memory
+        /// order, the .expected form), `bin` (raw bytes) or `c` (a C array
+        /// of uint32_t, four dwords per instruction).
+        #[arg(long = "type", value_enum, default_value = "hex")]
+        ty: cli::asm::OutType,
+        /// Encode without checking the hardware rules (bring-up experiments).
+        #[arg(long)]
+        unchecked: bool,
+        /// Output file; `-` or none writes stdout.
+        #[arg(short = 'o', long = "output")]
+        output: Option<String>,
+        /// Input file; `-` or none reads stdin.
+        file: Option<String>,
+    },
+    /// Validate every instruction against the hardware rules.
+    ///
+    /// Input is assembly text, hex words (the .expected form, detected
+    /// automatically, or forced with --hex) or raw binary (non-text input,
+    /// or --bin). Each violation is printed with its place (FILE:LINE:COL
+    /// for assembly, the line and word index for hex, the word index and
+    /// byte offset for binary) and the rule's stable identifier.
+    ///
+    /// Exit status: 0 if every instruction is valid; 1 if any violation
+    /// (or undecodable word) was found; 2 for unreadable or malformed
+    /// input (assembly syntax errors, bad hex, truncated binary).
+    Check {
+        /// Platform: ivb|hsw|bdw|chv or 7|7.5|8.
+        #[arg(long = "gen")]
+        platform: Platform,
+        /// Input is hex text, one word per line.
+        #[arg(long, conflicts_with = "bin")]
+        hex: bool,
+        /// Input is raw binary.
+        #[arg(long)]
+        bin: bool,
+        /// Input file; `-` or none reads stdin.
+        file: Option<String>,
+    },
     /// Print the fields that differ between two words, with their bits.
     Diff {
         /// Platform: ivb|hsw|bdw|chv or 7|7.5|8.
@@ -84,6 +135,26 @@ fn main() -> ExitCode {
             check,
             file,
         } => cli::disasm::disasm(platform, file.as_deref(), hex, json, check),
+        Cmd::Asm {
+            platform,
+            ty,
+            unchecked,
+            output,
+            file,
+        } => cli::asm::asm(platform, file.as_deref(), ty, unchecked, output.as_deref()),
+        Cmd::Check {
+            platform,
+            hex,
+            bin,
+            file,
+        } => {
+            let input = match (hex, bin) {
+                (true, _) => cli::check::Input::Hex,
+                (_, true) => cli::check::Input::Bin,
+                _ => cli::check::Input::Auto,
+            };
+            cli::check::check(platform, file.as_deref(), input)
+        }
         Cmd::Diff { platform, json, hex } => cli::fields::diff(platform, &hex, json),
         Cmd::Tables { name, source } => cli::fields::tables(name.as_deref(), source),
     };

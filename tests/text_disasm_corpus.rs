@@ -2,103 +2,24 @@
 //! text with the `.asm` file, whitespace-exact, listing every differing
 //! record.
 //!
-//! One documented exception: the flow-control records (those with `JIP:`)
-//! and the label numbering were edited by hand in the corpus and follow no
-//! single rule (the column of `UIP:` and `{` varies between files for
-//! identical lengths, and label numbers follow neither address order nor
-//! Mesa's creation order in every file). For those records only,
-//! whitespace runs are compared as one space, and label names are matched
-//! up to a consistent renaming (a bijection between our numbers and the
-//! corpus's, which also has to hold for the `LABELn:` lines). Everything
-//! else — label placement, opcode, operands, options — must match.
+//! One documented exception (see `text_common::Compare`): the
+//! flow-control records (those with `JIP:`) and the label numbering were
+//! edited by hand in the corpus and follow no single rule. For those
+//! records only, whitespace runs are compared as one space, and label names
+//! are matched up to a consistent renaming. Everything else — label
+//! placement, opcode, operands, options — must match.
 //!
 //! SEND/SENDC continuation lines (`MsgDesc:`, printed by the `msg`
 //! module) are compared, whitespace-exact, by their own test so that
 //! their state is visible separately.
 
-use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use geneu::text::program::Program;
-use geneu::{Platform, Word};
 
-/// A line starting in column 0 and its indented continuation lines, or a
-/// label line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Item {
-    Label(String),
-    Record(Vec<String>),
-}
-
-fn items(text: &str) -> Vec<Item> {
-    let mut out: Vec<Item> = Vec::new();
-    for line in text.lines() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        if line.starts_with(' ') {
-            if let Some(Item::Record(r)) = out.last_mut() {
-                r.push(line.to_string());
-                continue;
-            }
-        }
-        let t = line.trim_end();
-        if let Some(l) = t.strip_suffix(':').filter(|l| l.starts_with("LABEL")) {
-            out.push(Item::Label(l.to_string()));
-        } else {
-            out.push(Item::Record(vec![line.to_string()]));
-        }
-    }
-    out
-}
-
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa")
-}
-
-fn platform(dir: &str) -> Platform {
-    match dir {
-        "gen7" => Platform::Gen7,
-        "gen7.5" => Platform::Gen75,
-        _ => Platform::Gen8,
-    }
-}
-
-fn read_words(path: &Path) -> Vec<Word> {
-    fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let b: Vec<u8> = l
-                .split_whitespace()
-                .map(|t| u8::from_str_radix(t, 16).unwrap())
-                .collect();
-            Word::from_bytes(b.try_into().unwrap())
-        })
-        .collect()
-}
-
-/// Every (platform dir, file stem) pair of the corpus under `root`
-/// (missing platform directories are skipped).
-fn corpus_files(root: &Path) -> Vec<(String, PathBuf)> {
-    let mut v = Vec::new();
-    for dir in ["gen7", "gen7.5", "gen8"] {
-        let Ok(rd) = fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        let mut files: Vec<PathBuf> = rd
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "asm"))
-            .collect();
-        files.sort();
-        for f in files {
-            v.push((dir.to_string(), f));
-        }
-    }
-    v
-}
+mod text_common;
+use text_common::{corpus_files, corpus_files_in, items, platform, read_words, Compare, Item};
 
 /// Our text and the corpus text of one file, as items.
 fn disassemble(dir: &str, asm: &Path) -> (Vec<Item>, Vec<Item>) {
@@ -110,50 +31,6 @@ fn disassemble(dir: &str, asm: &Path) -> (Vec<Item>, Vec<Item>) {
     (items(&text), items(&fs::read_to_string(asm).unwrap()))
 }
 
-fn squash(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// Whether a whitespace-separated token is a label name.
-fn is_label(t: &str) -> bool {
-    t.strip_prefix("LABEL")
-        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-}
-
-/// Rewrites our text (whitespace squashed) with the corpus's label names,
-/// extending the renaming; `Err` if the renaming would stop being a
-/// bijection or the label counts differ.
-fn rename(
-    ours: &str,
-    theirs: &str,
-    ours_to_theirs: &mut HashMap<String, String>,
-    theirs_to_ours: &mut HashMap<String, String>,
-) -> Result<String, String> {
-    let a: Vec<&str> = ours.split_whitespace().filter(|t| is_label(t)).collect();
-    let b: Vec<&str> = theirs.split_whitespace().filter(|t| is_label(t)).collect();
-    if a.len() != b.len() {
-        return Err(format!("label count differs: {a:?} vs {b:?}"));
-    }
-    for (o, t) in a.iter().zip(&b) {
-        let x = ours_to_theirs
-            .entry(o.to_string())
-            .or_insert_with(|| t.to_string())
-            .clone();
-        let y = theirs_to_ours
-            .entry(t.to_string())
-            .or_insert_with(|| o.to_string())
-            .clone();
-        if x != *t || y != *o {
-            return Err(format!("inconsistent label renaming: ours {o} ~ corpus {t}"));
-        }
-    }
-    Ok(ours
-        .split_whitespace()
-        .map(|t| if is_label(t) { ours_to_theirs[t].as_str() } else { t })
-        .collect::<Vec<_>>()
-        .join(" "))
-}
-
 /// Compares one file; returns failure descriptions. With `msgdesc`, only
 /// SEND continuation lines are compared; otherwise everything else.
 fn compare(dir: &str, asm: &Path, msgdesc: bool) -> (usize, Vec<String>) {
@@ -163,63 +40,33 @@ fn compare(dir: &str, asm: &Path, msgdesc: bool) -> (usize, Vec<String>) {
     if ours.len() != theirs.len() {
         fails.push(format!("{name}: {} items, corpus has {}", ours.len(), theirs.len()));
     }
-    let mut o2t = HashMap::new();
-    let mut t2o = HashMap::new();
+    let mut cmp = Compare::default();
     let mut checked = 0;
     for (k, (a, b)) in ours.iter().zip(&theirs).enumerate() {
-        match (a, b) {
-            (Item::Label(x), Item::Label(y)) => {
-                if msgdesc {
-                    continue;
+        if msgdesc {
+            if let (Item::Record(x), Item::Record(y)) = (a, b) {
+                for (n, (lx, ly)) in x.iter().zip(y).enumerate().skip(1) {
+                    checked += 1;
+                    if lx != ly {
+                        fails.push(format!("{name} item {k} line {n}:\n  ours:   {lx:?}\n  corpus: {ly:?}"));
+                    }
                 }
-                checked += 1;
-                if let Err(e) = rename(x, y, &mut o2t, &mut t2o) {
-                    fails.push(format!("{name} item {k}: {e}"));
+                if x.len() != y.len() {
+                    fails.push(format!("{name} item {k}: {} lines, corpus has {}", x.len(), y.len()));
                 }
             }
-            (Item::Record(x), Item::Record(y)) => {
-                let first = (x.first().unwrap(), y.first().unwrap());
-                if msgdesc {
-                    for (n, (lx, ly)) in x.iter().zip(y).enumerate().skip(1) {
-                        checked += 1;
-                        if lx != ly {
-                            fails.push(format!("{name} item {k} line {n}:\n  ours:   {lx:?}\n  corpus: {ly:?}"));
-                        }
-                    }
-                    if x.len() != y.len() {
-                        fails.push(format!("{name} item {k}: {} lines, corpus has {}", x.len(), y.len()));
-                    }
-                    continue;
-                }
-                checked += 1;
-                let ok = if first.1.contains("JIP:") {
-                    match rename(&squash(first.0), &squash(first.1), &mut o2t, &mut t2o) {
-                        Ok(r) => r == squash(first.1),
-                        Err(e) => {
-                            fails.push(format!("{name} item {k}: {e}"));
-                            continue;
-                        }
-                    }
-                } else {
-                    first.0 == first.1
-                };
-                if !ok {
-                    fails.push(format!(
-                        "{name} item {k}:\n  ours:   {:?}\n  corpus: {:?}",
-                        first.0, first.1
-                    ));
-                }
-            }
-            _ => fails.push(format!("{name} item {k}: ours {a:?}, corpus {b:?}")),
+            continue;
+        }
+        checked += 1;
+        if let Err(e) = cmp.first_lines(a, b) {
+            fails.push(format!("{name} item {k}: {e}"));
         }
     }
     (checked, fails)
 }
 
 fn run(msgdesc: bool) {
-    let files = corpus_files(&corpus_dir());
-    assert!(files.len() > 100, "corpus not found at {}", corpus_dir().display());
-    assert!(run_files(files, msgdesc) > 0);
+    assert!(run_files(corpus_files(), msgdesc) > 0);
 }
 
 /// Compares the files; returns the number of compared lines.
@@ -258,6 +105,6 @@ fn corpus_send_msgdesc_lines_match_mesa() {
 #[ignore = "needs GENEU_EXTRA_CORPUS"]
 fn extra_corpus_disasm_matches_mesa() {
     let root = PathBuf::from(std::env::var("GENEU_EXTRA_CORPUS").expect("GENEU_EXTRA_CORPUS"));
-    run_files(corpus_files(&root), false);
-    run_files(corpus_files(&root), true);
+    run_files(corpus_files_in(&root), false);
+    run_files(corpus_files_in(&root), true);
 }

@@ -6,33 +6,19 @@
 //! complete words before the cut are still printed).
 
 use std::fmt::Write as _;
-use std::io::{Read, Write as _};
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use geneu::text::program::{Program, TextOptions};
 use geneu::{Platform, Word};
 use serde_json::{json, Value};
 
-use super::{parse_words, CliError};
-
-/// Reads the whole input: a file, or stdin for `-` or no path.
-fn read_input(path: Option<&str>) -> Result<Vec<u8>, CliError> {
-    let mut buf = Vec::new();
-    match path {
-        None | Some("-") => {
-            std::io::stdin().read_to_end(&mut buf)?;
-        }
-        Some(p) => {
-            buf = std::fs::read(p).map_err(|e| CliError::Io(std::io::Error::new(e.kind(), format!("{p}: {e}"))))?;
-        }
-    }
-    Ok(buf)
-}
+use super::{parse_words, read_input, CliError};
 
 /// Hex text, one or more words per line, in either form `fields` accepts
 /// (16 bytes in memory order, or four `0x` dwords). Blank lines and lines
 /// starting with `#` or `//` are skipped.
-fn parse_hex(text: &[u8]) -> Result<Vec<u8>, CliError> {
+pub fn parse_hex(text: &[u8]) -> Result<Vec<u8>, CliError> {
     let text =
         std::str::from_utf8(text).map_err(|_| CliError::Hex("input is not text; drop --hex for binary".into()))?;
     let mut bytes = Vec::new();

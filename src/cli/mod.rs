@@ -1,5 +1,7 @@
 //! Command implementations shared by the `geneu` binary.
 
+pub mod asm;
+pub mod check;
 pub mod disasm;
 pub mod fields;
 
@@ -17,6 +19,42 @@ pub enum CliError {
     /// A name or option that does not exist.
     #[error("{0}")]
     Usage(String),
+    /// Input that cannot be used at all (not text where text is needed).
+    #[error("{0}")]
+    Input(String),
+}
+
+/// Reads the whole input: a file, or stdin for `-` or no path.
+pub fn read_input(path: Option<&str>) -> Result<Vec<u8>, CliError> {
+    use std::io::Read as _;
+    let mut buf = Vec::new();
+    match path {
+        None | Some("-") => {
+            std::io::stdin().lock().read_to_end(&mut buf)?;
+        }
+        Some(p) => {
+            buf = std::fs::read(p).map_err(|e| CliError::Io(std::io::Error::new(e.kind(), format!("{p}: {e}"))))?;
+        }
+    }
+    Ok(buf)
+}
+
+/// Writes `data` to the file `path`, or to stdout for `-` or no path (a
+/// reader that closed the pipe early is not an error).
+pub fn write_output(path: Option<&str>, data: &[u8]) -> Result<(), CliError> {
+    use std::io::Write as _;
+    match path {
+        None | Some("-") => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(data).and_then(|()| out.flush()) {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Io(e)),
+                _ => Ok(()),
+            }
+        }
+        Some(p) => {
+            std::fs::write(p, data).map_err(|e| CliError::Io(std::io::Error::new(e.kind(), format!("{p}: {e}"))))
+        }
+    }
 }
 
 /// Writes `text` to standard output. A reader that closed the pipe early

@@ -69,7 +69,10 @@ pub fn write_msg_desc_raw(
             if l.space {
                 l.put(" ")?;
             }
-            write!(l, "mlen {} rlen {}", dc::mlen(d), dc::rlen(d))?;
+            l.put("mlen ")?;
+            l.num(dc::mlen(d))?;
+            l.put(" rlen ")?;
+            l.num(dc::rlen(d))?;
         }
     }
     Ok(l.counted)
@@ -132,7 +135,7 @@ struct Line<'a, W: Write + ?Sized> {
 
 impl<W: Write + ?Sized> Write for Line<'_, W> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.counted += s.chars().count();
+        self.counted += if s.is_ascii() { s.len() } else { s.chars().count() };
         self.out.write_str(s)
     }
 }
@@ -140,6 +143,25 @@ impl<W: Write + ?Sized> Write for Line<'_, W> {
 impl<W: Write + ?Sized> Line<'_, W> {
     fn put(&mut self, s: &str) -> fmt::Result {
         self.write_str(s)
+    }
+
+    /// A decimal number, without going through `core::fmt` (the hot path
+    /// of every SEND).
+    fn num(&mut self, v: impl Into<u64>) -> fmt::Result {
+        let mut v: u64 = v.into();
+        let mut buf = [0u8; 20];
+        let mut i = buf.len();
+        loop {
+            i -= 1;
+            if let Some(d) = buf.get_mut(i) {
+                *d = b'0' + (v % 10) as u8;
+            }
+            v /= 10;
+            if v == 0 || i == 0 {
+                break;
+            }
+        }
+        self.put(core::str::from_utf8(buf.get(i..).unwrap_or(&[])).unwrap_or(""))
     }
 
     /// A value from a name table: an unnamed value prints a hidden error,
@@ -296,7 +318,10 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
                 SamplerSimd::from_hw(s).map(SamplerSimd::mesa_name),
                 s as u32,
             )?;
-            write!(l, " Surface = {} Sampler = {}", bti, smp::sampler_index(d))
+            l.put(" Surface = ")?;
+            l.num(bti)?;
+            l.put(" Sampler = ")?;
+            l.num(smp::sampler_index(d))
         }
         Some(Sfid::SamplerCache | Sfid::ConstantCache) => write!(l, " ({bti}, {mc}, {mt}, 0)"),
         Some(Sfid::RenderCache) => {
@@ -314,7 +339,8 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
                 // Mesa prints this decimal number after a `0x`.
                 write!(l, " MsgCtrl = 0x{mc}")?;
             }
-            write!(l, " Surface = {bti}")
+            l.put(" Surface = ")?;
+            l.num(bti)
         }
         Some(Sfid::Urb) => {
             let (op, offset, per_slot, b15, swizzle) = if p.is_gen8() {
@@ -335,7 +361,8 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
                     u7::swizzle_control(d),
                 )
             };
-            write!(l, " {offset}")?;
+            l.put(" ")?;
+            l.num(offset)?;
             l.space = true;
             l.control(
                 "urb opcode",

@@ -79,7 +79,7 @@ pub enum AsmErrorKind {
     #[error("unterminated `/*` comment")]
     UnterminatedComment,
     /// A word in opcode position that names no opcode.
-    #[error("unknown opcode `{0}`")]
+    #[error("unknown opcode `{0}`, expected an opcode (mov, add, send, ...) or a `LABEL:`")]
     UnknownOpcode(String),
     /// An opcode of another platform.
     #[error("opcode `{opcode}` does not exist on {platform}")]
@@ -221,14 +221,44 @@ pub fn assemble_words(p: Platform, src: &str) -> Result<Vec<[u8; 16]>, AsmErrors
 /// [`assemble`] with options.
 pub fn assemble_with(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Instruction>, AsmErrors> {
     let mut out = Vec::new();
-    run(p, src, opts, |i, _| out.push(i))?;
+    run(p, src, opts, |i, _, _| out.push(i))?;
     Ok(out)
 }
 
 /// [`assemble_words`] with options.
 pub fn assemble_words_with(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<[u8; 16]>, AsmErrors> {
     let mut out = Vec::new();
-    run(p, src, opts, |_, w| out.push(w))?;
+    run(p, src, opts, |_, w, _| out.push(w))?;
+    Ok(out)
+}
+
+/// One assembled instruction and where its text starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Assembled {
+    /// Line of the instruction's first token, from 1.
+    pub line: u32,
+    /// Column of that token in characters, from 1.
+    pub column: u32,
+    /// The instruction.
+    pub inst: Instruction,
+    /// Its 16-byte encoding (memory order).
+    pub word: [u8; 16],
+}
+
+/// [`assemble_with`], keeping each instruction's source position and word:
+/// what a tool needs to report on the text line by line (for example
+/// validating with [`AsmOptions::UNCHECKED`] and reporting every
+/// violation at its line).
+pub fn assemble_listing(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Assembled>, AsmErrors> {
+    let mut out = Vec::new();
+    run(p, src, opts, |inst, word, pos| {
+        out.push(Assembled {
+            line: pos.line,
+            column: pos.column(src),
+            inst,
+            word,
+        })
+    })?;
     Ok(out)
 }
 
@@ -250,7 +280,12 @@ struct Pending<'a> {
 
 /// Parses, lowers, resolves and encodes; calls `sink` for every
 /// instruction in order if there is no error at all.
-fn run(p: Platform, src: &str, opts: AsmOptions, mut sink: impl FnMut(Instruction, [u8; 16])) -> Result<(), AsmErrors> {
+fn run(
+    p: Platform,
+    src: &str,
+    opts: AsmOptions,
+    mut sink: impl FnMut(Instruction, [u8; 16], Pos),
+) -> Result<(), AsmErrors> {
     let mut parser = Parser::new(p, src);
     let lower = Lower { p, src };
     let mut pending: Vec<Pending<'_>> = Vec::with_capacity(src.len() / 64 + 1);
@@ -307,7 +342,7 @@ fn run(p: Platform, src: &str, opts: AsmOptions, mut sink: impl FnMut(Instructio
         return Err(AsmErrors(errors));
     }
     for (pd, w) in pending.iter().zip(words) {
-        sink(pd.inst, w);
+        sink(pd.inst, w, pd.pos);
     }
     Ok(())
 }

@@ -64,6 +64,27 @@ pub fn write_g<W: Write + ?Sized>(out: &mut W, x: f64) -> fmt::Result {
     if x.is_infinite() {
         return out.write_str(if x < 0.0 { "-inf" } else { "inf" });
     }
+    // Fast path: integers below 10^6 print all their digits, no point.
+    let a = if x.is_sign_negative() { -x } else { x };
+    if a < 1e6 && f64::from(a as u32) == a {
+        if x.is_sign_negative() {
+            out.write_str("-")?;
+        }
+        let mut v = a as u32;
+        let mut b = [0u8; 8];
+        let mut i = b.len();
+        loop {
+            i -= 1;
+            if let Some(d) = b.get_mut(i) {
+                *d = b'0' + (v % 10) as u8;
+            }
+            v /= 10;
+            if v == 0 || i == 0 {
+                break;
+            }
+        }
+        return out.write_str(core::str::from_utf8(b.get(i..).unwrap_or(&[])).unwrap_or(""));
+    }
     // Round to six significant digits first: the exponent of the rounded
     // value decides the form, as in C.
     let mut e = Buf::<40>::new();
@@ -159,6 +180,17 @@ mod tests {
         assert_eq!(g32(0xffff_ffe0), "-nan");
         assert_eq!(g32(0x7fc0_0000), "nan");
         assert_eq!(g32(0x3f80_0000), "1");
+        // Integers take a shortcut up to 999999; 10^6 switches to the
+        // exponent form.
+        assert_eq!(g(0.0), "0");
+        assert_eq!(g(-0.0), "-0");
+        assert_eq!(g(-3.0), "-3");
+        assert_eq!(g(123456.0), "123456");
+        assert_eq!(g(999999.0), "999999");
+        assert_eq!(g(-999999.0), "-999999");
+        assert_eq!(g(1e6), "1e+06");
+        assert_eq!(g(999999.5), "1e+06");
+        assert_eq!(g(65504.0), "65504");
     }
 
     #[test]

@@ -30,6 +30,11 @@ use crate::model::*;
 /// Spaces written by [`Col::pad`] in one go.
 const SPACES: &str = "                                                                ";
 
+/// `00` to `99`, for [`Col::dec`].
+const TWO_DIGITS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+                          40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+                          8081828384858687888990919293949596979899";
+
 /// A writer that tracks Mesa's output column.
 pub struct Col<'w, W: Write + ?Sized> {
     out: &'w mut W,
@@ -92,6 +97,15 @@ impl<'w, W: Write + ?Sized> Col<'w, W> {
     /// An unsigned decimal number.
     #[inline]
     pub fn dec(&mut self, v: u64) -> fmt::Result {
+        // Register numbers and sizes: two digits from a table, no
+        // conversion.
+        if v < 100 {
+            let k = v as usize * 2;
+            let from = if v < 10 { k + 1 } else { k };
+            if let Some(t) = TWO_DIGITS.get(from..k + 2) {
+                return self.s(t);
+            }
+        }
         let mut b = [0u8; 20];
         let mut i = b.len();
         let mut v = v;
@@ -820,7 +834,8 @@ impl Printer<'_> {
             o.pad(64)?;
             crate::codec::encode_word(self.p, i).map_or(i.imm as u32, |w| (w.0 >> 96) as u32)
         };
-        write!(o.inner(), "0x{dw3:08x}")?;
+        o.s("0x")?;
+        o.hex(dw3.into(), 8)?;
         o.newline()?;
         o.pad(16)?;
         o.raw("            ")?;
@@ -861,6 +876,10 @@ impl Printer<'_> {
             }
             16 => o.s(if q < 2 { " 1H" } else { " 2H" })?,
             _ => {}
+        }
+        if c.contains(Controls::COMPACTED) {
+            o.s(" ")?;
+            o.s(names::OPT_COMPACTED)?;
         }
         let tc = names::THREAD_CONTROL
             .get(usize::from(i.thread_control.hw()))

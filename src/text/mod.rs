@@ -13,7 +13,8 @@ mod parse;
 pub mod program;
 
 pub use asm::{
-    assemble, assemble_with, assemble_words, assemble_words_with, AsmError, AsmErrorKind, AsmErrors, AsmOptions,
+    assemble, assemble_listing, assemble_with, assemble_words, assemble_words_with, AsmError, AsmErrorKind, AsmErrors,
+    AsmOptions, Assembled,
 };
 pub use disasm::{Disasm, Labels};
 
@@ -59,5 +60,79 @@ pub fn check_disasm(p: Platform, bytes: &[u8; 16]) {
             text.starts_with("// undecodable word"),
             "undecodable word {bytes:02x?} printed as {text:?}"
         ),
+    }
+}
+
+/// The text of a one-word program (labels for jumps to itself or to its
+/// end, numbers for other jumps).
+fn program_text(p: Platform, bytes: &[u8; 16]) -> String {
+    let mut text = String::new();
+    let printed = Program::decode(p, bytes).write_text(&mut text, &TextOptions::default());
+    assert!(printed.is_ok(), "disassembly of {bytes:02x?} failed to format");
+    text
+}
+
+/// Property check for fuzzing: disassembly and assembly are inverse on
+/// every word that decodes.
+///
+/// Mesa's syntax does not show every bit of a word: bits no field uses
+/// (e.g. the src1 fields of a one-source instruction, the high immediate
+/// dword of a 32-bit immediate, src1 of a SEND with an immediate
+/// descriptor) print nothing, and the assembler sets them as Mesa's
+/// emitter does. So, for a word `w` that decodes, with `t = disasm(w)`
+/// (a one-word [`Program`]) and `w' = asm(t)`:
+///
+/// - `t` assembles, unchecked (a decoded word may break hardware rules);
+/// - `disasm(w') == t`: the text is a fixpoint, no shown bit is lost or
+///   changed by the assembler;
+/// - `asm(disasm(w')) == w'`: on words whose unshown bits are as Mesa sets
+///   them (which every word the assembler produces, and every corpus
+///   word, are) the round trip is exact, byte for byte;
+/// - checked assembly of `t` gives `w'` exactly when `w'` passes
+///   validation, and is refused otherwise.
+///
+/// # Panics
+///
+/// Panics, with the word, the texts and the assembler's errors or words,
+/// only if the property is violated.
+// Panicking on a broken property is the point of a fuzzing check.
+#[allow(clippy::panic)]
+pub fn check_asm_roundtrip(p: Platform, bytes: &[u8; 16]) {
+    if crate::codec::decode(p, bytes).is_err() {
+        return;
+    }
+    let text = program_text(p, bytes);
+    let back = assemble_words_with(p, &text, AsmOptions::UNCHECKED);
+    let w1 = match back.as_deref() {
+        Ok([w1]) => *w1,
+        _ => {
+            let why = match &back {
+                Ok(w) => alloc::format!("{} words", w.len()),
+                Err(e) => alloc::format!("errors: {e}"),
+            };
+            panic!("{p}: disassembly of {bytes:02x?} does not assemble to one word\n  text: {text}\n  {why}");
+        }
+    };
+    let text1 = program_text(p, &w1);
+    assert!(
+        text1 == text,
+        "{p}: disasm(asm(disasm(w))) != disasm(w)\n  w:     {bytes:02x?}\n  text:  {text}\n  asm:   {w1:02x?}\n  text': {text1}"
+    );
+    let again = assemble_words_with(p, &text1, AsmOptions::UNCHECKED);
+    assert!(
+        again.as_deref().is_ok_and(|w| w == [w1]),
+        "{p}: asm(disasm(w')) != w' on the assembler's own word\n  w':   {w1:02x?}\n  text: {text1}\n  asm:  {again:02x?}"
+    );
+    let checked = assemble_words_with(p, &text, AsmOptions::CHECKED);
+    match crate::codec::decode(p, &w1).map(|i| crate::validate::validate(p, &i)) {
+        Ok(Ok(())) => assert!(
+            checked.as_deref().is_ok_and(|w| w == [w1]),
+            "{p}: valid word {w1:02x?} does not assemble checked to itself: {checked:02x?}\n  text: {text}"
+        ),
+        Ok(Err(v)) => assert!(
+            checked.is_err(),
+            "{p}: checked assembly accepted {w1:02x?}, which breaks {v}\n  text: {text}"
+        ),
+        Err(e) => panic!("{p}: the assembler's word {w1:02x?} does not decode: {e}\n  text: {text}"),
     }
 }

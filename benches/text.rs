@@ -1,0 +1,77 @@
+//! Disassembly and assembly throughput on the Gen8 corpus, in
+//! instructions per second.
+//!
+//! The input is every Gen8 corpus word, repeated to about 10,000
+//! instructions; disassembly prints the whole program (labels and SEND
+//! descriptions included) into one `String`, assembly parses that text
+//! (the corpus's own syntax) and encodes it with checked encoding, as
+//! `geneu asm` does.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use geneu::text::program::{Program, TextOptions};
+use geneu::text::{assemble_words, assemble_words_with, AsmOptions};
+use geneu::{Platform, Word};
+
+fn gen8_words() -> Vec<Word> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa/gen8");
+    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let mut out = Vec::new();
+    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "expected")) {
+        for line in std::fs::read_to_string(f).unwrap().lines() {
+            let v: Vec<u8> = line
+                .split_whitespace()
+                .map(|b| u8::from_str_radix(b, 16).unwrap())
+                .collect();
+            if let Ok(a) = v.try_into() {
+                out.push(Word::from_bytes(a));
+            }
+        }
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let p = Platform::Gen8;
+    let base = gen8_words();
+    let words: Vec<Word> = base
+        .iter()
+        .copied()
+        .cycle()
+        .take(base.len() * (10_000 / base.len()).max(1))
+        .collect();
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_bytes()).collect();
+    let n = words.len() as u64;
+
+    let mut text = String::new();
+    Program::decode(p, &bytes)
+        .write_text(&mut text, &TextOptions::default())
+        .unwrap();
+    assert_eq!(assemble_words(p, &text).unwrap().len() as u64, n);
+
+    let mut g = c.benchmark_group("text");
+    g.throughput(Throughput::Elements(n));
+    g.bench_function("disasm_gen8", |b| {
+        let mut out = String::with_capacity(text.len() + 1024);
+        b.iter(|| {
+            out.clear();
+            let prog = Program::decode(p, std::hint::black_box(&bytes));
+            prog.write_text(&mut out, &TextOptions::default()).unwrap();
+            out.len()
+        })
+    });
+    g.bench_function("asm_gen8", |b| {
+        b.iter(|| assemble_words(p, std::hint::black_box(&text)).unwrap().len())
+    });
+    g.bench_function("asm_gen8_unchecked", |b| {
+        b.iter(|| {
+            assemble_words_with(p, std::hint::black_box(&text), AsmOptions::UNCHECKED)
+                .unwrap()
+                .len()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

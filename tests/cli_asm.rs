@@ -1,0 +1,208 @@
+//! `geneu asm`, run as the real binary: output forms, stdin/stdout and
+//! `-o`, exit codes, and error messages with file, line, column, the
+//! offending token and what was expected.
+
+mod cli_common;
+use cli_common::*;
+
+#[test]
+fn hex_output_equals_the_corpus_expected_file() {
+    for (gen, p) in [("gen7", "ivb"), ("gen7.5", "hsw"), ("gen8", "bdw")] {
+        for name in ["add", "mov", "send", "if"] {
+            let asm = corpus(&format!("{gen}/{name}.asm"));
+            if !asm.exists() {
+                continue;
+            }
+            let (code, out, err) = geneu(&["asm", "--gen", p, asm.to_str().unwrap()], b"");
+            assert_eq!(code, 0, "{gen}/{name}: {err}");
+            assert_eq!(out, corpus_text(&format!("{gen}/{name}.expected")), "{gen}/{name}");
+            assert!(err.is_empty(), "{err}");
+        }
+    }
+}
+
+#[test]
+fn stdin_and_stdout_with_dash_and_without_path() {
+    let src = corpus_text("gen7.5/mad.asm");
+    let want = corpus_text("gen7.5/mad.expected");
+    for args in [
+        &["asm", "--gen", "hsw"][..],
+        &["asm", "--gen", "7.5", "-"],
+        &["asm", "--gen", "hsw", "-o", "-", "-"],
+    ] {
+        let (code, out, err) = geneu(args, src.as_bytes());
+        assert_eq!((code, out.as_str()), (0, want.as_str()), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn bin_output_is_the_raw_words() {
+    let (code, out, err) = geneu_bytes(
+        &["asm", "--gen", "bdw", "--type", "bin"],
+        corpus_text("gen8/mov.asm").as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, corpus_bin("gen8/mov.expected"));
+}
+
+#[test]
+fn output_file() {
+    let out = std::env::temp_dir().join(format!("geneu-cli-{}-out.bin", std::process::id()));
+    let src = temp_file("in.asm", corpus_text("gen8/add.asm").as_bytes());
+    let (code, stdout, err) = geneu(
+        &[
+            "asm",
+            "--gen",
+            "bdw",
+            "--type",
+            "bin",
+            "-o",
+            out.to_str().unwrap(),
+            src.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.is_empty());
+    assert_eq!(std::fs::read(&out).unwrap(), corpus_bin("gen8/add.expected"));
+}
+
+#[test]
+fn c_output_is_an_array_of_dwords() {
+    let (code, out, err) = geneu(
+        &["asm", "--gen", "bdw", "--type", "c"],
+        corpus_text("gen8/add.asm").as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("#include <stdint.h>"), "{out}");
+    assert!(out.contains("static const uint32_t program[] = {"), "{out}");
+    assert!(out.trim_end().ends_with("};"), "{out}");
+    // Every 0x... token is an 8-digit dword; read back DW0 first, they are
+    // the corpus words.
+    let dwords: Vec<u32> = out
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter_map(|t| t.strip_prefix("0x"))
+        .map(|t| {
+            assert_eq!(t.len(), 8, "{t}");
+            u32::from_str_radix(t, 16).unwrap()
+        })
+        .collect();
+    let bytes: Vec<u8> = dwords.iter().flat_map(|d| d.to_le_bytes()).collect();
+    assert_eq!(bytes, corpus_bin("gen8/add.expected"));
+    // Four dwords per line, one line per instruction.
+    let rows = out.lines().filter(|l| l.contains("0x")).count();
+    assert_eq!(rows * 4, dwords.len());
+}
+
+#[test]
+fn every_error_is_reported_with_file_line_column() {
+    let src = "mov(8) g2<1>F g3<8,8,1>F { align1 1Q };\n\
+               foo(8) g1<1>F g2<8,8,1>F { align1 1Q };\n\
+               add(8)   g2<1>F g3<8,8,1>F g4<8,8,1>Q { align1 1Q };\n\
+               mov(8) g2<1>F g3<8,8,1>F { align1 1Q }\n\
+               mov(8) g2<1>F g3<8,8,1>F { align1 3Z };\n";
+    let f = temp_file("bad.asm", src.as_bytes());
+    let path = f.to_str().unwrap();
+    let (code, out, err) = geneu(&["asm", "--gen", "bdw", path], b"");
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "nothing is written on error: {out}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.contains(": error: ")).collect();
+    assert!(errors.len() >= 3, "{err}");
+    // The unknown opcode: line 2, column 1, the token named.
+    assert!(
+        errors
+            .iter()
+            .any(|l| l.starts_with(&format!("{path}:2:1: error: unknown opcode `foo`, expected"))),
+        "{err}"
+    );
+    // The missing `;`: the token found after line 4 (the next `mov`) and
+    // what was expected.
+    assert!(
+        errors
+            .iter()
+            .any(|l| l.starts_with(&format!("{path}:5:1: error: unexpected `mov`, expected"))),
+        "{err}"
+    );
+    // Errors come in line order, each with a caret line.
+    let lines: Vec<u32> = errors
+        .iter()
+        .map(|l| l[path.len() + 1..].split(':').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(lines.windows(2).all(|w| w[0] <= w[1]), "{lines:?}");
+    assert!(err.contains("    ^"), "{err}");
+    assert!(err.contains("error(s); nothing written"), "{err}");
+}
+
+#[test]
+fn stdin_errors_name_stdin() {
+    let (code, _, err) = geneu(
+        &["asm", "--gen", "bdw"],
+        b"\n  mov(8) g2<1>F g3<8,8,1>F { align1 1Q } ;\n  add(8) g2<1>F ) ;\n",
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("<stdin>:3:17: error: unexpected `)`, expected"),
+        "{err}"
+    );
+}
+
+#[test]
+fn rule_violations_exit_1_and_unchecked_assembles() {
+    // A destination horizontal stride of 0 breaks a region rule.
+    let src = b"mov(8) g2<0>F g3<8,8,1>F { align1 1Q };\n";
+    let (code, out, err) = geneu(&["asm", "--gen", "bdw"], src);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty());
+    assert!(
+        err.starts_with("<stdin>:1:1: error: instruction breaks hardware rules: [dst_hstride_nonzero]"),
+        "{err}"
+    );
+    let (code, out, err) = geneu(&["asm", "--gen", "bdw", "--unchecked"], src);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 1);
+    assert_eq!(out.split_whitespace().count(), 16);
+}
+
+#[test]
+fn bad_input_never_panics() {
+    let cases: [&[u8]; 8] = [
+        b"",
+        b"\xff\xfe not text",
+        b"mov(",
+        b"/* never closed",
+        b"(((((((((",
+        b"send(8) g1<1>UW g2<8,8,1>UD 0xffffffffffffffffffff sampler { align1 };",
+        b"LABEL0:\nLABEL0:\njmpi(1) LABEL9 { align1 };",
+        b"mov(8) g999999999999<1>F g3<8,8,1>F { align1 1Q };",
+    ];
+    for src in cases {
+        let (code, _, err) = geneu(&["asm", "--gen", "ivb"], src);
+        assert!(
+            code == 0 || code == 2,
+            "{:?}: exit {code}: {err}",
+            String::from_utf8_lossy(src)
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // Non-UTF-8 input is refused with a message.
+    let (code, _, err) = geneu(&["asm", "--gen", "ivb"], b"\xff\xfe");
+    assert_eq!(code, 2);
+    assert!(err.contains("not UTF-8"), "{err}");
+    // Empty input is an empty program.
+    assert_eq!(geneu(&["asm", "--gen", "ivb"], b"").0, 0);
+}
+
+#[test]
+fn missing_file_exits_2() {
+    let (code, _, err) = geneu(&["asm", "--gen", "bdw", "/nonexistent/x.asm"], b"");
+    assert_eq!(code, 2);
+    assert!(err.contains("/nonexistent/x.asm"), "{err}");
+}
+
+#[test]
+fn help_documents_exit_codes() {
+    let (code, out, _) = geneu(&["asm", "--help"], b"");
+    assert_eq!(code, 0);
+    assert!(out.contains("Exit status"), "{out}");
+    assert!(out.contains("--type"), "{out}");
+}

@@ -1,0 +1,214 @@
+//! Round trips between the disassembler and the assembler.
+//!
+//! - `asm(disasm(w)) == w`: every corpus file disassembled as a program
+//!   (labels included) assembles back to its words, checked and unchecked;
+//!   every corpus word alone goes through
+//!   [`geneu::text::check_asm_roundtrip`] (text fixpoint, exact word);
+//!   and, as properties, so do random words and corpus words with bits
+//!   flipped.
+//!
+//!   Those two properties are `#[ignore]`d: they still fail (run them with
+//!   `-- --ignored`). On words no compiler emits, the disassembler prints
+//!   text the assembler refuses: Mesa's `*** invalid <field> value N`
+//!   markers (predicate control, conditional modifier, math function,
+//!   width, vertical stride, SFID), `wait` on a register other than `n0`,
+//!   immediates or registers where the assembler expects Mesa's fixed
+//!   operands (src1 of one-source opcodes, SEND payload and descriptor
+//!   forms), align16 subregisters and regions the align16 encoder cannot
+//!   hold; and a few hundred words per 100,000 whose text assembles to a
+//!   word that prints differently. Bits the syntax never shows (e.g. the
+//!   src1 fields of a one-source instruction) cannot survive a text round
+//!   trip at all; `check_asm_roundtrip` documents what it requires.
+//! - `disasm(asm(t)) == t`: every `.asm` file of the corpus, assembled and
+//!   disassembled again, gives its own text back. Every line is compared
+//!   whitespace-exact (the `MsgDesc:` lines of SENDs included), with the
+//!   single normalisation the disassembler corpus test documents (see
+//!   `text_common::Compare`): flow-control records (those with `JIP:`)
+//!   are compared with whitespace runs squashed, and label names up to a
+//!   consistent renaming, because the corpus's label numbering and the
+//!   column of `UIP:` there were edited by hand.
+//!
+//! Failures are listed per line.
+
+use std::fs;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use arbtest::arbitrary::{Result, Unstructured};
+use arbtest::arbtest;
+use geneu::text::program::Program;
+use geneu::text::{assemble_words_with, check_asm_roundtrip, AsmOptions};
+use geneu::{Platform, Word};
+
+mod text_common;
+use text_common::{corpus_files, items, platform, read_words, Compare, Item};
+
+fn hex(w: &[u8; 16]) -> String {
+    w.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ")
+}
+
+fn disasm(p: Platform, words: impl IntoIterator<Item = Word>) -> String {
+    let mut text = String::new();
+    let sum = Program::from_words(p, words)
+        .write_text(&mut text, &Default::default())
+        .unwrap();
+    assert_eq!(sum.undecodable, 0, "undecodable words in\n{text}");
+    text
+}
+
+#[test]
+fn corpus_asm_of_disasm_is_identity() {
+    let mut fails = Vec::new();
+    let mut total = 0;
+    for (dir, asm) in corpus_files() {
+        let p = platform(&dir);
+        let name = format!("{dir}/{}", asm.file_name().unwrap().to_string_lossy());
+        let words = read_words(&asm.with_extension("expected"));
+        let want: Vec<[u8; 16]> = words.iter().map(|w| w.to_bytes()).collect();
+        let text = disasm(p, words);
+        total += want.len();
+        for opts in [AsmOptions::CHECKED, AsmOptions::UNCHECKED] {
+            match assemble_words_with(p, &text, opts) {
+                Err(errs) => {
+                    for e in errs.0 {
+                        let line = text.lines().nth(e.line as usize - 1).unwrap_or("");
+                        fails.push(format!("{name} (our text):{e}\n    {line}"));
+                    }
+                }
+                Ok(got) if got.len() != want.len() => {
+                    fails.push(format!("{name}: {} words back, {} in", got.len(), want.len()));
+                }
+                Ok(got) => {
+                    for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+                        if g != w {
+                            fails.push(format!("{name} word {k}:\n    in   {}\n    back {}", hex(w), hex(g)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(total > 300);
+    assert!(fails.is_empty(), "{} failures:\n{}", fails.len(), fails.join("\n"));
+}
+
+#[test]
+fn corpus_disasm_of_asm_is_identity() {
+    let mut fails = Vec::new();
+    let mut lines = 0;
+    for (dir, asm) in corpus_files() {
+        let p = platform(&dir);
+        let name = format!("{dir}/{}", asm.file_name().unwrap().to_string_lossy());
+        let src = fs::read_to_string(&asm).unwrap();
+        let words = match assemble_words_with(p, &src, AsmOptions::CHECKED) {
+            Ok(w) => w,
+            Err(e) => {
+                fails.push(format!("{name}: does not assemble:\n{e}"));
+                continue;
+            }
+        };
+        let ours = items(&disasm(p, words.into_iter().map(Word::from_bytes)));
+        let theirs = items(&src);
+        if ours.len() != theirs.len() {
+            fails.push(format!("{name}: {} items back, {} in", ours.len(), theirs.len()));
+        }
+        let mut cmp = Compare::default();
+        for (k, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+            lines += 1;
+            if let Err(e) = cmp.first_lines(a, b) {
+                fails.push(format!("{name} item {k}: {e}"));
+            }
+            if let (Item::Record(x), Item::Record(y)) = (a, b) {
+                if x.len() != y.len() {
+                    fails.push(format!("{name} item {k}: {} lines back, {} in", x.len(), y.len()));
+                }
+                for (n, (lx, ly)) in x.iter().zip(y).enumerate().skip(1) {
+                    lines += 1;
+                    if lx != ly {
+                        fails.push(format!("{name} item {k} line {n}:\n  back: {lx:?}\n  in:   {ly:?}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(lines > 300);
+    assert!(
+        fails.is_empty(),
+        "{} of {lines} lines differ:\n{}",
+        fails.len(),
+        fails.join("\n")
+    );
+}
+
+/// Time budget of each property, in milliseconds, unless the
+/// `ARBTEST_BUDGET_MS` environment variable sets another.
+const BUDGET_MS: u64 = 2_000;
+
+fn check(prop: impl FnMut(&mut Unstructured<'_>) -> Result<()>) {
+    let t = arbtest(prop).size_max(4096);
+    if std::env::var_os("ARBTEST_BUDGET_MS").is_none() {
+        t.budget_ms(BUDGET_MS).run();
+    } else {
+        t.run();
+    }
+}
+
+/// Every corpus word with its platform.
+fn corpus() -> &'static [(Platform, [u8; 16])] {
+    static WORDS: OnceLock<Vec<(Platform, [u8; 16])>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let mut out = Vec::new();
+        for (dir, asm) in corpus_files() {
+            let p = platform(&dir);
+            let path: PathBuf = asm.with_extension("expected");
+            out.extend(read_words(&path).into_iter().map(|w| (p, w.to_bytes())));
+        }
+        out
+    })
+}
+
+/// Known to fail today: see the module documentation. Run with
+/// `cargo test --release --test text_roundtrip -- --ignored`.
+#[test]
+#[ignore = "open: the assembler refuses some text the disassembler prints for unusual words"]
+fn asm_of_disasm_random_words() {
+    check(|u| {
+        let p = *u.choose(&Platform::ALL)?;
+        check_asm_roundtrip(p, &u.arbitrary()?);
+        Ok(())
+    });
+}
+
+/// Corpus words (Gen8 ones also on Cherryview) with up to four bits
+/// flipped: mostly decodable, and close to what compilers emit.
+///
+/// Known to fail today: see the module documentation.
+#[test]
+#[ignore = "open: the assembler refuses some text the disassembler prints for unusual words"]
+fn asm_of_disasm_mutated_corpus_words() {
+    check(|u| {
+        let &(mut p, mut w) = u.choose(corpus())?;
+        if p == Platform::Gen8 && u.arbitrary()? {
+            p = Platform::Chv;
+        }
+        for _ in 0..u.int_in_range(0..=4)? {
+            let bit = u.int_in_range(0..=127u32)?;
+            w[(bit / 8) as usize] ^= 1 << (bit % 8);
+        }
+        check_asm_roundtrip(p, &w);
+        Ok(())
+    });
+}
+
+/// Every corpus word alone, as a one-word program (so jumps print as
+/// numbers, not labels), on its platform and, for Gen8 words, on
+/// Cherryview.
+#[test]
+fn asm_of_disasm_each_corpus_word() {
+    for &(p, w) in corpus() {
+        check_asm_roundtrip(p, &w);
+        if p == Platform::Gen8 {
+            check_asm_roundtrip(Platform::Chv, &w);
+        }
+    }
+}
