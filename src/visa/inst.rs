@@ -389,6 +389,10 @@ pub struct LowerCtx {
     /// A flag subregister the lowering may overwrite: a CMP into a general
     /// variable still writes a flag on the hardware.
     pub scratch_flag: Option<FlagReg>,
+    /// The first of up to five consecutive GRFs the lowering may
+    /// overwrite to build a message payload (header and address operands
+    /// of `GATHER4_TYPED`, see [`super::gather`]).
+    pub payload_grf: Option<u8>,
 }
 
 /// Lowers one vISA instruction to hardware instructions for `p`.
