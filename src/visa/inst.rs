@@ -1022,6 +1022,26 @@ fn check_types(p: Platform, op: VisaOp, dst: &DstOp, srcs: &[SrcOp]) -> Result<b
             platform: p,
         });
     }
+    // Extended math converts nothing: it writes F (HF) for the float
+    // functions and 32-bit integers for integer division.
+    if op.is_math() {
+        let err = |reason| {
+            Err(VisaError::HwType {
+                slot: Slot::Dst,
+                ty: dst.ty,
+                reason,
+            })
+        };
+        if dst.ty.is_64bit() {
+            return err("extended math has no 64-bit destination on Gen7/Gen8");
+        }
+        if float && !dst.ty.is_float() {
+            return err("float extended math writes a float destination");
+        }
+        if !float && dst.ty.is_float() {
+            return err("integer division writes an integer destination");
+        }
+    }
     Ok(float)
 }
 

@@ -10,6 +10,7 @@
 pub mod error;
 pub mod exec;
 pub mod format;
+pub mod fuzz;
 pub mod gather;
 pub mod inst;
 pub mod operand;
