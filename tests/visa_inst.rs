@@ -316,14 +316,13 @@ fn extended_math() {
         // (found by the property test: math into DF lowered).
         let mut v = vars();
         let df = v.add_general(VisaType::DF, 8, 60 * 32);
-        for (op, d, s) in [
-            (VisaOp::Sqrt, 2, 1),
-            (VisaOp::Exp, df, 1),
-            (VisaOp::Inv, df, 0),
-        ] {
+        for (op, d, s) in [(VisaOp::Sqrt, 2, 1), (VisaOp::Exp, df, 1), (VisaOp::Inv, df, 0)] {
             let bad = VisaInst::new(op, exec(8), dst(d, 0, 0, 1), &[gen(s, 0, 0, 8, 8, 1)]);
             let e = lower(p, &v, &ctx(), &bad).unwrap_err();
-            assert!(matches!(e, VisaError::HwType { slot: Slot::Dst, .. }), "{p} {op:?}: {e}");
+            assert!(
+                matches!(e, VisaError::HwType { slot: Slot::Dst, .. }),
+                "{p} {op:?}: {e}"
+            );
         }
         let bad = VisaInst::new(
             VisaOp::Mod,
