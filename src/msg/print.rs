@@ -20,13 +20,17 @@ use crate::word::fields::{
 
 /// Writes Mesa's `MsgDesc:` text of a SEND/SENDC (see the module
 /// documentation of [`crate::msg`]); writes nothing for other opcodes.
-pub fn write_msg_desc(out: &mut impl Write, p: Platform, inst: &Instruction) -> fmt::Result {
+pub fn write_msg_desc(out: &mut (impl Write + ?Sized), p: Platform, inst: &Instruction) -> fmt::Result {
     write_msg_desc_counted(out, p, inst).map(|_| ())
 }
 
 /// As [`write_msg_desc`], returning how many of the written characters
 /// count toward Mesa's padding column (error texts do not).
-pub fn write_msg_desc_counted(out: &mut impl Write, p: Platform, inst: &Instruction) -> Result<usize, fmt::Error> {
+pub fn write_msg_desc_counted(
+    out: &mut (impl Write + ?Sized),
+    p: Platform,
+    inst: &Instruction,
+) -> Result<usize, fmt::Error> {
     if !inst.opcode.is_send() {
         return Ok(0);
     }
@@ -44,7 +48,12 @@ pub fn msg_desc_text(p: Platform, inst: &Instruction) -> (String, usize) {
 
 /// The `MsgDesc:` text for an SFID and a descriptor (`None`: the
 /// descriptor is in a register), returning the counted width.
-pub fn write_msg_desc_raw(out: &mut impl Write, p: Platform, sfid: u8, desc: Option<u32>) -> Result<usize, fmt::Error> {
+pub fn write_msg_desc_raw(
+    out: &mut (impl Write + ?Sized),
+    p: Platform,
+    sfid: u8,
+    desc: Option<u32>,
+) -> Result<usize, fmt::Error> {
     let mut l = Line {
         out,
         counted: 0,
@@ -115,20 +124,20 @@ impl Write for Discard {
 
 /// One output line: counted text, hidden error text, and Mesa's "a space
 /// is pending before the next name" flag.
-struct Line<'a, W: Write> {
+struct Line<'a, W: Write + ?Sized> {
     out: &'a mut W,
     counted: usize,
     space: bool,
 }
 
-impl<W: Write> Write for Line<'_, W> {
+impl<W: Write + ?Sized> Write for Line<'_, W> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.counted += s.chars().count();
         self.out.write_str(s)
     }
 }
 
-impl<W: Write> Line<'_, W> {
+impl<W: Write + ?Sized> Line<'_, W> {
     fn put(&mut self, s: &str) -> fmt::Result {
         self.write_str(s)
     }
@@ -264,7 +273,7 @@ fn math_name(v: u32) -> Option<&'static str> {
 }
 
 /// The shared-function specific part, between `MsgDesc:` and `mlen`.
-fn body<W: Write>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, sfid: u8, d: u32) -> fmt::Result {
+fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, sfid: u8, d: u32) -> fmt::Result {
     let bti = dp::binding_table_index(d);
     let mc = dp::msg_control(d);
     let mt = msg_type(p, d);

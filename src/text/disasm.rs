@@ -824,7 +824,9 @@ impl Printer<'_> {
         o.newline()?;
         o.pad(16)?;
         o.raw("            ")?;
-        super::msgdesc::write(o, self.p, i)
+        let counted = crate::msg::write_msg_desc_counted(o.inner(), self.p, i)?;
+        o.advance(counted);
+        Ok(())
     }
 
     fn options<W: Write + ?Sized>(&self, o: &mut Col<'_, W>) -> fmt::Result {

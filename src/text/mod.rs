@@ -8,7 +8,6 @@ pub mod asm;
 pub mod cfmt;
 pub mod disasm;
 pub mod lex;
-mod msgdesc;
 pub mod names;
 mod parse;
 pub mod program;
