@@ -589,3 +589,86 @@ fn address_arithmetic() {
         ));
     }
 }
+
+/// The errors of the operand chapter, through instruction lowering: each
+/// names the operand at fault.
+#[test]
+fn chapter_rule_errors_name_the_operand() {
+    let p = Platform::Gen7;
+    let v = vars();
+    let err = |inst: VisaInst| lower(p, &v, &ctx(), &inst).unwrap_err();
+    // Row offset beyond the variable (V1 has 4 rows), in src1.
+    let e = err(VisaInst::new(
+        VisaOp::Add,
+        exec(8),
+        dst(0, 0, 0, 1),
+        &[gen(0, 0, 0, 8, 8, 1), gen(1, 4, 0, 8, 8, 1)],
+    ));
+    assert!(
+        matches!(
+            e,
+            VisaError::RowOffset {
+                slot: Slot::Src(1),
+                id: 1,
+                row: 4,
+                rows: 4
+            }
+        ),
+        "{e}"
+    );
+    // Column offset crossing the GRF (8 floats a row), in the destination.
+    let e = err(VisaInst::new(
+        VisaOp::Mov,
+        exec(1),
+        dst(0, 0, 8, 1),
+        &[gen(1, 0, 0, 0, 1, 0)],
+    ));
+    assert!(
+        matches!(
+            e,
+            VisaError::ColumnOffset {
+                slot: Slot::Dst,
+                col: 8,
+                per_row: 8,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // Illegal region: width beyond the execution size, in src0.
+    let e = err(VisaInst::new(
+        VisaOp::Mov,
+        exec(4),
+        dst(0, 0, 0, 1),
+        &[gen(1, 0, 0, 8, 8, 1)],
+    ));
+    assert!(matches!(e, VisaError::IllegalRegion { slot: Slot::Src(0), .. }), "{e}");
+    // A destination stride of 0.
+    let e = err(VisaInst::new(
+        VisaOp::Mov,
+        exec(8),
+        VecOperand::general(0, 0, 0, region(Some(8), 8, 0)),
+        &[gen(1, 0, 0, 8, 8, 1)],
+    ));
+    assert!(matches!(e, VisaError::IllegalRegion { slot: Slot::Dst, .. }), "{e}");
+    // Immediate destination.
+    let e = err(VisaInst::new(
+        VisaOp::Mov,
+        exec(8),
+        f_imm(0.0),
+        &[gen(1, 0, 0, 8, 8, 1)],
+    ));
+    assert!(matches!(e, VisaError::OperandClass { slot: Slot::Dst, .. }), "{e}");
+    // A modifier on a raw operand.
+    let e = RawOperand::from_vec(&gen(0, 0, 0, 8, 8, 1).with_modifier(Modifier::Abs), 4, Slot::Raw("U")).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            VisaError::Modifier {
+                slot: Slot::Raw("U"),
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
