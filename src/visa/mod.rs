@@ -6,6 +6,10 @@
 //! - [`exec`]: mask control and predication.
 //! - [`inst`]: instruction lowering, with DF pair channels and splitting.
 //! - [`gather`]: `GATHER4_TYPED`, payload moves and the typed-read SEND.
+//! - [`fuzz`]: the bad-input property, shared by tests and fuzz targets.
+//!
+//! `examples/visa_program.rs` lowers a small kernel end to end and prints
+//! it as Mesa-syntax assembly (`cargo run --release --example visa_program`).
 
 pub mod error;
 pub mod exec;
