@@ -24,6 +24,7 @@ fn ctx() -> LowerCtx {
     LowerCtx {
         temp_grf: Some(100),
         scratch_flag: Some(FlagReg { nr: 1, subnr: 1 }),
+        ..LowerCtx::default()
     }
 }
 

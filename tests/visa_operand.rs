@@ -232,6 +232,15 @@ fn multi_address_indirect_is_vxh_or_vx1() {
         ),
         "{err}"
     );
+    // One channel of a multi-address operand is the single-address scalar
+    // (the property test found <V;1,0> VxH forms at execution size 1).
+    for p in Platform::ALL {
+        let HwSrc::Reg(s) = lower_src(p, &vars, ExecSize::S1, &op).unwrap() else {
+            panic!()
+        };
+        assert_eq!(s.addr, Addr::Indirect { subnr: 2, imm: 0 });
+        assert_eq!(s.region, Region::SCALAR, "{p}");
+    }
     // Never a destination.
     let err = lower_dst(
         Platform::Gen8,

@@ -4,6 +4,7 @@ use core::fmt;
 
 use crate::error::EncodeError;
 use crate::model::{Platform, Type};
+use crate::msg::MsgError;
 use crate::validate::Violations;
 
 use super::format::VisaType;
@@ -253,4 +254,7 @@ pub enum VisaError {
     /// A lowered instruction does not encode.
     #[error("lowered instruction does not encode: {0}")]
     Encode(EncodeError),
+    /// The message layer refuses the message (descriptor or payload).
+    #[error("message: {0}")]
+    Message(MsgError),
 }

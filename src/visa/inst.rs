@@ -21,7 +21,7 @@ use super::error::{Slot, VisaError};
 use super::exec::{check_exec, pred_control, pred_flag, set_group};
 use super::format::*;
 use super::operand::*;
-use super::vars::{VarTable, GRF_BYTES};
+use super::vars::{VarTable, GRF_BYTES, GRF_COUNT};
 use crate::model::*;
 
 /// A vISA comparison (CMP's `Rel_op`).
@@ -389,6 +389,10 @@ pub struct LowerCtx {
     /// A flag subregister the lowering may overwrite: a CMP into a general
     /// variable still writes a flag on the hardware.
     pub scratch_flag: Option<FlagReg>,
+    /// The first of up to five consecutive GRFs the lowering may
+    /// overwrite to build a message payload (header and address operands
+    /// of `GATHER4_TYPED`, see [`super::gather`]).
+    pub payload_grf: Option<u8>,
 }
 
 /// Lowers one vISA instruction to hardware instructions for `p`.
@@ -542,6 +546,22 @@ impl Lowering {
 
         let float = check_types(p, op, &dst, &srcs)?;
         let (opcode, cond) = op.hw(float);
+        if op == VisaOp::Sel && pred.is_none() {
+            return Err(VisaError::Unsupported {
+                what: "SEL without a predicate",
+                why: "the hardware selects by a predicate (or a conditional modifier: use MIN or MAX)",
+            });
+        }
+        if op.is_math() && !float {
+            let modified = inst.src.iter().position(|s| s.modifier != Modifier::None);
+            if let (Some(k), Some(s)) = (modified, modified.and_then(|k| inst.src.get(k))) {
+                return Err(VisaError::Modifier {
+                    slot: Slot::Src(k as u8),
+                    modifier: s.modifier.name(),
+                    reason: "integer division takes no source modifier",
+                });
+            }
+        }
 
         let mut l = Lowering {
             p,
@@ -615,6 +635,12 @@ impl Lowering {
                 what: "an immediate the hardware cannot take in this position",
                 need: "a temporary GRF (LowerCtx::temp_grf)",
             })?;
+            if u32::from(grf) >= GRF_COUNT {
+                return Err(VisaError::Unsupported {
+                    what: "LowerCtx::temp_grf",
+                    why: "the temporary register is past g127",
+                });
+            }
             if slot_byte >= GRF_BYTES {
                 return Err(VisaError::Unsupported {
                     what: "immediates",
@@ -1017,6 +1043,26 @@ fn check_types(p: Platform, op: VisaOp, dst: &DstOp, srcs: &[SrcOp]) -> Result<b
             ty: dst.ty,
             platform: p,
         });
+    }
+    // Extended math converts nothing: it writes F (HF) for the float
+    // functions and 32-bit integers for integer division.
+    if op.is_math() {
+        let err = |reason| {
+            Err(VisaError::HwType {
+                slot: Slot::Dst,
+                ty: dst.ty,
+                reason,
+            })
+        };
+        if dst.ty.is_64bit() {
+            return err("extended math has no 64-bit destination on Gen7/Gen8");
+        }
+        if float && !dst.ty.is_float() {
+            return err("float extended math writes a float destination");
+        }
+        if !float && dst.ty.is_float() {
+            return err("integer division writes an integer destination");
+        }
     }
     Ok(float)
 }

@@ -606,7 +606,8 @@ pub(crate) fn hw_region(v: Option<u32>, w: u32, h: u32, n: u32, slot: Slot) -> R
 /// ExecSize, Width and VertStride double and the pair-to-pair step, 2H
 /// floats, is expressed with HorzStride 1 (or as rows of one pair).
 pub(crate) fn src_to_hw(p: Platform, r: &RegOp, n: u32, pairs: bool, slot: Slot) -> Result<Src, VisaError> {
-    let multi = matches!(r.loc, Loc::IndMulti { .. });
+    // One channel reads one address: the single-address scalar form.
+    let multi = matches!(r.loc, Loc::IndMulti { .. }) && n > 1;
     let mut region = hw_region(if multi { None } else { Some(r.v) }, r.w, r.h, n, slot)?;
     if pairs && r.ty == Type::DF {
         region = pair_region(region, n, slot)?;
