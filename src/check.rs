@@ -1,6 +1,15 @@
 //! Property checks shared by the fuzz targets (`fuzz/`) and the property
 //! tests (`tests/props.rs`).
 //!
+//! | fuzz target | check | input |
+//! |---|---|---|
+//! | `decode_roundtrip` | [`decode_roundtrip`] | [`split_platform`] + word |
+//! | `encode_roundtrip` | [`encode_roundtrip`] | [`instruction_input`] |
+//! | `validate` | [`validate_no_panic`] | [`instruction_input`] |
+//! | `text_roundtrip` | [`text_roundtrip`] | its own doc |
+//! | `descriptor_roundtrip` | [`crate::msg::fuzz_check`] | its own doc |
+//! | `visa_lower` | [`visa_lower`] | [`visa_input`] |
+//!
 //! Each function states one property of the library and **panics when the
 //! property is violated**; on inputs where it holds it returns normally.
 //! The fuzz targets and the `cargo test` properties call the very same
@@ -12,17 +21,22 @@
 // fuzzer and the test harness detect violations as panics.
 #![allow(clippy::panic)]
 
-use alloc::string::ToString;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 
 use crate::codec::{decode, encode, encode_unchecked};
 use crate::model::*;
+use crate::text::{assemble_with, assemble_words_with, AsmOptions};
 use crate::validate::validate;
+use crate::visa::{
+    lower, ExecCtl, GeneralVar, LowerCtx, Placement, PredCtl, RelOp, VarTable, VecOperand, VisaInst, VisaOp, VisaType,
+};
 
 /// Splits a fuzzer input into a platform (from the low two bits of its
 /// first byte) and the rest. `None` for an empty input.
 ///
 /// Every target that takes raw bytes uses this layout, so a seed file is a
-/// platform byte followed by the payload (see `scripts/seed-corpus`). Bit 2
+/// platform byte followed by the payload (see `examples/fuzz_seeds.rs`). Bit 2
 /// of the first byte ([`MODE_BIT`]) selects how the rest is read where a
 /// target has two input forms.
 pub fn split_platform(data: &[u8]) -> Option<(Platform, &[u8])> {
@@ -232,5 +246,281 @@ pub fn validate_no_panic(p: Platform, inst: &Instruction) {
     }
     if let Err(e) = encode(p, inst) {
         let _ = e.to_string();
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Text
+// ---------------------------------------------------------------------------
+
+/// The `text_roundtrip` property on fuzzer bytes. The first byte gives the
+/// platform ([`split_platform`]); with [`MODE_BIT`] set, the next 16 bytes
+/// are a word checked by [`disasm_asm_fixpoint`], otherwise the rest is
+/// text (invalid UTF-8 replaced) checked by [`assemble_no_panic`].
+pub fn text_roundtrip(data: &[u8]) {
+    let Some((&first, _)) = data.split_first() else {
+        return;
+    };
+    let Some((p, rest)) = split_platform(data) else {
+        return;
+    };
+    if first & MODE_BIT != 0 {
+        if let Some(word) = rest.first_chunk::<16>() {
+            disasm_asm_fixpoint(p, word);
+        }
+    } else {
+        assemble_no_panic(p, &String::from_utf8_lossy(rest));
+    }
+}
+
+/// The assembler never panics, whatever the text. A failed assembly
+/// reports at least one error, each displayable and with a position inside
+/// the text; a successful one gives as many words as instructions, each
+/// the unchecked encoding of its instruction and decoding back to it, and
+/// with checked assembly each instruction passes [`validate`].
+pub fn assemble_no_panic(p: Platform, src: &str) {
+    let lines = src.split('\n').count();
+    for opts in [AsmOptions::CHECKED, AsmOptions::UNCHECKED] {
+        let insts = assemble_with(p, src, opts);
+        let words = assemble_words_with(p, src, opts);
+        match (insts, words) {
+            (Ok(insts), Ok(words)) => {
+                assert_eq!(insts.len(), words.len(), "{p}: instructions and words differ in number");
+                for (i, w) in insts.iter().zip(&words) {
+                    assert_eq!(
+                        encode_unchecked(p, i).as_ref(),
+                        Ok(w),
+                        "{p}: assembled word is not the encoding of {i:?}"
+                    );
+                    assert_eq!(
+                        decode(p, w).as_ref(),
+                        Ok(i),
+                        "{p}: assembled word {w:02x?} does not decode back"
+                    );
+                    if !opts.unchecked {
+                        assert_eq!(validate(p, i), Ok(()), "{p}: checked assembly gave an invalid {i:?}");
+                    }
+                }
+            }
+            (Err(a), Err(b)) => {
+                assert_eq!(a, b, "{p}: the two assembly entry points report different errors");
+                assert!(!a.0.is_empty(), "{p}: assembly failed without an error");
+                for e in &a.0 {
+                    assert!(
+                        e.line >= 1 && e.line as usize <= lines && e.column >= 1,
+                        "{p}: error outside the text: {e}"
+                    );
+                }
+                let _ = a.to_string();
+            }
+            (a, b) => panic!("{p}: the two assembly entry points disagree: {a:?} vs {b:?}"),
+        }
+    }
+}
+
+/// The Mesa text of one instruction (two lines for SEND/SENDC).
+fn disasm_text(p: Platform, inst: &Instruction) -> String {
+    let mut s = String::new();
+    let r = inst.display(p).write_to(&mut s);
+    assert!(r.is_ok(), "{p}: disassembly of {inst:?} failed to format");
+    s
+}
+
+/// Disassemble → assemble → disassemble is a fixpoint, on any word.
+///
+/// First the word passes [`crate::text::check_disasm`] (disassembly never
+/// panics and prints one well-formed record). If the word decodes and its
+/// text `t1` assembles (unchecked), it gives exactly one instruction, whose
+/// text `t2` assembles again to the same instruction: `asm ∘ disasm` is
+/// idempotent after one step. Where the word holds nothing that Mesa's
+/// text leaves out, `t2` is `t1`; the text is lossy only for bits Mesa does
+/// not print (for example a subregister byte below the type's size prints
+/// as `.0`), so one step normalises them.
+pub fn disasm_asm_fixpoint(p: Platform, bytes: &[u8; 16]) {
+    crate::text::check_disasm(p, bytes);
+    let Ok(inst) = decode(p, bytes) else {
+        return;
+    };
+    let t1 = disasm_text(p, &inst);
+    let Ok(first) = assemble_with(p, &t1, AsmOptions::UNCHECKED) else {
+        return;
+    };
+    let [once] = first.as_slice() else {
+        panic!("{p}: {t1:?} assembled to {} instructions", first.len());
+    };
+    let t2 = disasm_text(p, once);
+    match assemble_with(p, &t2, AsmOptions::UNCHECKED).as_deref() {
+        Ok([twice]) => {
+            let t3 = disasm_text(p, twice);
+            assert_eq!(
+                t3, t2,
+                "{p}: not a fixpoint; word {bytes:02x?}\n t1 {t1}\n t2 {t2}\n t3 {t3}"
+            );
+        }
+        other => panic!("{p}: {t1:?} assembled, but its re-disassembly {t2:?} gives {other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// vISA lowering
+// ---------------------------------------------------------------------------
+
+/// Reads a `visa_lower` input (after the platform byte), in order:
+///
+/// | bytes | field |
+/// |---|---|
+/// | 1 | opcode: `VisaOp::ALL[b % 36]`; a CMP's relation is `RelOp::ALL[(b / 36) % 6]` |
+/// | 1 | vISA execution-size byte ([`ExecCtl::from_byte`]) |
+/// | 2 | predicate UW, little-endian ([`PredCtl::from_inst_uw`]; 0 is none) |
+/// | 1 | temporary GRF (`0xff`: none) |
+/// | 1 | scratch flag: bit 7 clear gives `f{(b >> 1) & 3}.{b & 1}`, set gives none |
+/// | 1 | counts: general `b & 7`, address `(b >> 3) & 3`, predicate `b >> 5` |
+/// | 5 each | general variable: type (low 4 bits; bit 7 makes it a null variable), elements (u16), GRF byte (u16) |
+/// | 2 each | address variable: elements, `a0` subregister |
+/// | 2 each | predicate variable: elements, flag (`f{(b >> 4) & 3}.{b & 3}`) |
+/// | rest | destination, then up to the opcode's number of sources, as binary vector operands ([`VecOperand::parse`]) |
+///
+/// `None` if the bytes end early or an exec, predicate or operand field
+/// has a reserved value; fewer sources than the opcode takes are kept (the
+/// lowering must refuse them). Values are otherwise not range-checked, so
+/// that lowering sees every bad table too.
+pub fn visa_input(data: &[u8]) -> Option<(Platform, VarTable, LowerCtx, VisaInst)> {
+    let (p, rest) = split_platform(data)?;
+    let (head, mut rest) = rest.split_first_chunk::<7>()?;
+    let [opb, execb, pred0, pred1, temp, flag, counts] = *head;
+    let op = match VisaOp::ALL.get(usize::from(opb) % VisaOp::ALL.len()).copied()? {
+        VisaOp::Cmp(_) => VisaOp::Cmp(*RelOp::ALL.get(usize::from(opb / 36) % 6)?),
+        op => op,
+    };
+    let exec = ExecCtl::from_byte(execb).ok()?;
+    let pred = PredCtl::from_inst_uw(u16::from_le_bytes([pred0, pred1])).ok()?;
+    let ctx = LowerCtx {
+        temp_grf: (temp != 0xff).then_some(temp),
+        scratch_flag: (flag & 0x80 == 0).then_some(FlagReg {
+            nr: (flag >> 1) & 3,
+            subnr: flag & 1,
+        }),
+        ..LowerCtx::default()
+    };
+    let mut vars = VarTable::new();
+    for _ in 0..counts & 7 {
+        let (v, r) = rest.split_first_chunk::<5>()?;
+        rest = r;
+        let [ty, e0, e1, b0, b1] = *v;
+        vars.general.push(GeneralVar {
+            ty: VisaType::from_bits(ty & 15),
+            elements: u32::from(u16::from_le_bytes([e0, e1])),
+            placement: if ty & 0x80 != 0 {
+                Placement::Null
+            } else {
+                Placement::Grf(u32::from(u16::from_le_bytes([b0, b1])))
+            },
+        });
+    }
+    for _ in 0..(counts >> 3) & 3 {
+        let (&[elements, subreg], r) = rest.split_first_chunk::<2>()?;
+        rest = r;
+        vars.add_address(elements, subreg);
+    }
+    for _ in 0..counts >> 5 {
+        let (&[elements, f], r) = rest.split_first_chunk::<2>()?;
+        rest = r;
+        vars.add_predicate(
+            elements,
+            FlagReg {
+                nr: (f >> 4) & 3,
+                subnr: f & 3,
+            },
+        );
+    }
+    let mut ops = Vec::with_capacity(4);
+    while ops.len() < 1 + op.num_srcs() && !rest.is_empty() {
+        let (o, n) = VecOperand::parse(rest).ok()?;
+        ops.push(o);
+        rest = rest.get(n..)?;
+    }
+    let (&dst, src) = ops.split_first()?;
+    let mut inst = VisaInst::new(op, exec, dst, src);
+    inst.pred = pred;
+    Some((p, vars, ctx, inst))
+}
+
+/// Writes the input that [`visa_input`] reads back as these values, for
+/// seeds and tests. `None` if a value has no place in that layout (more
+/// variables than the counts hold, or more than 65535 elements or bytes).
+pub fn visa_input_bytes(p: Platform, vars: &VarTable, ctx: &LowerCtx, inst: &VisaInst) -> Option<Vec<u8>> {
+    let (ng, na, np) = (vars.general.len(), vars.address.len(), vars.predicate.len());
+    if ng > 7 || na > 3 || np > 7 {
+        return None;
+    }
+    let op = match inst.op {
+        VisaOp::Cmp(r) => 23 + 36 * RelOp::ALL.iter().position(|&q| q == r)?,
+        op => VisaOp::ALL.iter().position(|&q| q == op)?,
+    };
+    let pred = match inst.pred {
+        Some(pc) => pc.to_uw().ok()?,
+        None => 0,
+    };
+    let mut out = Vec::with_capacity(64);
+    out.push(platform_byte(p, false));
+    out.push(u8::try_from(op).ok()?);
+    out.push(inst.exec.to_byte());
+    out.extend_from_slice(&pred.to_le_bytes());
+    out.push(ctx.temp_grf.unwrap_or(0xff));
+    out.push(match ctx.scratch_flag {
+        Some(f) if f.nr < 4 && f.subnr < 2 => f.nr << 1 | f.subnr,
+        Some(_) => return None,
+        None => 0x80,
+    });
+    out.push(ng as u8 | (na as u8) << 3 | (np as u8) << 5);
+    for g in &vars.general {
+        let (null, byte) = match g.placement {
+            Placement::Grf(b) => (0, u16::try_from(b).ok()?),
+            _ => (0x80, 0),
+        };
+        out.push(g.ty.bits() | null);
+        out.extend_from_slice(&u16::try_from(g.elements).ok()?.to_le_bytes());
+        out.extend_from_slice(&byte.to_le_bytes());
+    }
+    for a in &vars.address {
+        out.extend_from_slice(&[a.elements, a.subreg]);
+    }
+    for v in &vars.predicate {
+        if v.flag.nr > 3 || v.flag.subnr > 3 {
+            return None;
+        }
+        out.extend_from_slice(&[v.elements, v.flag.nr << 4 | v.flag.subnr]);
+    }
+    inst.dst.write(&mut out).ok()?;
+    for s in &inst.src {
+        s.write(&mut out).ok()?;
+    }
+    Some(out)
+}
+
+/// vISA lowering never panics, whatever the instruction, operands and
+/// variable table ([`visa_input`] reads them from fuzzer bytes), and every
+/// instruction it produces passes [`validate`], encodes with checked
+/// [`encode`] and decodes back to itself. A refusal is displayable.
+pub fn visa_lower(data: &[u8]) {
+    let Some((p, vars, ctx, inst)) = visa_input(data) else {
+        return;
+    };
+    match lower(p, &vars, &ctx, &inst) {
+        Ok(out) => {
+            assert!(!out.is_empty(), "{p}: lowering gave no instruction for {inst:?}");
+            for i in &out {
+                if let Err(v) = validate(p, i) {
+                    panic!("{p}: lowering {inst:?} with {vars:?} gave an invalid instruction ({v}): {i:?}");
+                }
+                match encode(p, i) {
+                    Ok(w) => assert_eq!(decode(p, &w).as_ref(), Ok(i), "{p}: lowered word does not decode back"),
+                    Err(e) => panic!("{p}: lowered instruction does not encode ({e}): {i:?}"),
+                }
+            }
+        }
+        Err(e) => {
+            let _ = e.to_string();
+        }
     }
 }
