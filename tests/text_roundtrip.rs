@@ -212,3 +212,128 @@ fn asm_of_disasm_each_corpus_word() {
         }
     }
 }
+
+/// The one-word program text of `inst` and the word it assembles back to,
+/// unchecked; the text must show `marker`.
+fn text_and_back(p: Platform, inst: &geneu::Instruction, marker: &str) -> ([u8; 16], String, [u8; 16]) {
+    let w = geneu::encode_unchecked(p, inst).unwrap();
+    let text = disasm(p, [Word::from_bytes(w)]);
+    assert!(text.contains(marker), "{p}: {marker:?} not in {text}");
+    let back = assemble_words_with(p, &text, AsmOptions::UNCHECKED).unwrap_or_else(|e| panic!("{p}: {text}\n{e}"));
+    assert_eq!(back.len(), 1, "{text}");
+    (w, text, back[0])
+}
+
+/// The first instruction of `src`, assembled unchecked.
+fn inst_of(p: Platform, src: &str) -> geneu::Instruction {
+    geneu::text::assemble_with(p, src, AsmOptions::UNCHECKED).unwrap()[0]
+}
+
+/// Mesa prints a field value that names nothing as `*** invalid <field>
+/// value N`; the assembler reads the marker back into that raw value, for
+/// every field that has one.
+#[test]
+fn invalid_field_markers_assemble_to_the_raw_value() {
+    for p in Platform::ALL {
+        let mov = inst_of(p, "mov(8) g2<1>F g3<8,8,1>F { align1 1Q };");
+        let mov16 = inst_of(p, "mov(8) g2<1>F g3<4>.xyzwF { align16 1Q };");
+        let mut cases: Vec<(geneu::Instruction, &str)> = Vec::new();
+        for pc in 14..=15 {
+            cases.push((
+                geneu::Instruction {
+                    pred_control: pc,
+                    ..mov
+                },
+                "invalid predicate control align1",
+            ));
+        }
+        for pc in 8..=15 {
+            cases.push((
+                geneu::Instruction {
+                    pred_control: pc,
+                    ..mov16
+                },
+                "invalid predicate control align16",
+            ));
+        }
+        for cm in 10..=15 {
+            cases.push((
+                geneu::Instruction {
+                    cond_modifier: cm,
+                    ..mov
+                },
+                "invalid conditional modifier",
+            ));
+        }
+        let mut bad_v = mov;
+        bad_v.src[0].region.vstride = 11;
+        cases.push((bad_v, "invalid vert stride value 11"));
+        let mut bad_w = mov;
+        bad_w.src[0].region.width = 6;
+        cases.push((bad_w, "invalid width value 6"));
+        let mut bad_v16 = mov16;
+        bad_v16.src[0].region.vstride = 12;
+        cases.push((bad_v16, "invalid vert stride value 12"));
+        let math = inst_of(p, "math inv(8) g2<1>F g3<8,8,1>F null<8,8,1>F { align1 1Q };");
+        cases.push((
+            geneu::Instruction {
+                cond_modifier: 0,
+                ..math
+            },
+            "math *** invalid function value 0",
+        ));
+        let send = inst_of(
+            p,
+            "send(8) g2<1>UW g3<8,8,1>UD 0x02427001 sampler MsgDesc: ld SIMD8 Surface = 1 Sampler = 0 mlen 1 rlen 4 { align1 1Q };",
+        );
+        cases.push((
+            geneu::Instruction {
+                cond_modifier: 14,
+                ..send
+            },
+            "*** invalid SFID value 14",
+        ));
+        for (inst, marker) in cases {
+            let (w, text, back) = text_and_back(p, &inst, marker);
+            assert_eq!(back, w, "{p}: {text}");
+            check_asm_roundtrip(p, &w);
+        }
+    }
+}
+
+/// A marker names its field: another field's marker, or a value that does
+/// not fit the field, is an error.
+#[test]
+fn invalid_field_markers_are_checked() {
+    let p = Platform::Gen8;
+    for bad in [
+        "(+f0.0*** invalid conditional modifier value 14 ) mov(8) g2<1>F g3<8,8,1>F { align1 1Q };",
+        "(+f0.0*** invalid predicate control align1 value 16 ) mov(8) g2<1>F g3<8,8,1>F { align1 1Q };",
+        "mov*** invalid width value 10 .f0.0(8) g2<1>F g3<8,8,1>F { align1 1Q };",
+        "mov(8) g2<1>F g3<8,*** invalid vert stride value 3 ,1>F { align1 1Q };",
+        "mov(8) g2<1>F g3<** invalid vert stride value 3 ,8,1>F { align1 1Q };",
+    ] {
+        assert!(assemble_words_with(p, bad, AsmOptions::UNCHECKED).is_err(), "{bad}");
+    }
+}
+
+/// WAIT on a register other than `nN` (which a decoded word may hold)
+/// assembles back to that word.
+#[test]
+fn wait_on_any_register_round_trips() {
+    for p in Platform::ALL {
+        let wait = inst_of(p, "wait(1) n0<1>UD { align1 WE_all 1N };");
+        let other = inst_of(p, "mov(8) g124<2>UW g3<8,8,1>UW { align1 1Q };");
+        let mut i = wait;
+        i.dst = other.dst;
+        i.src[0] = geneu::Src {
+            file: other.dst.file,
+            ty: other.dst.ty,
+            addr: other.dst.addr,
+            ..geneu::Src::ZERO
+        };
+        i.src[0].region = wait.src[0].region;
+        let (w, text, back) = text_and_back(p, &i, "g124<2>UW");
+        assert_eq!(back, w, "{p}: {text}");
+    }
+}

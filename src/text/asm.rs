@@ -378,7 +378,6 @@ enum Hidden {
 
 const ARF_NULL: u8 = 0x00;
 const ARF_IP: u8 = 0xa0;
-const ARF_NOTIFICATION: u8 = 0x90;
 
 /// Align16 sources encode width 4 and horizontal stride 1 (the bits hold
 /// the z/w swizzle); the model carries them as these codes.
@@ -438,7 +437,11 @@ impl Lower<'_> {
         c.set(Controls::NIB_CTRL, o.nib);
         if let Some(pr) = a.pred {
             c.set(Controls::PRED_INV, pr.inv);
-            i.pred_control = self.pred_control(a16, pr.suffix)?;
+            i.pred_control = match pr.raw {
+                // Checked by the parser to fit the 4-bit field.
+                Some(n) => n.value as u8,
+                None => self.pred_control(a16, pr.suffix)?,
+            };
         }
         i.controls = c;
         i.flag = self.flag(a)?;
@@ -748,7 +751,12 @@ impl Lower<'_> {
 
     /// A source region as written, for the access mode.
     fn src_region(&self, o: &Operand, a16: bool, indirect: bool) -> LResult<Region> {
+        let raw = o.region.map_or(0, |r| r.raw);
         let code = |n: &super::parse::Num, which: u8| -> LResult<u8> {
+            if raw >> which & 1 == 1 {
+                // A raw value from an `invalid` marker (at most 15).
+                return Ok(n.value as u8);
+            }
             let v = u32::try_from(n.value).ok();
             let r = v.and_then(|v| match which {
                 0 => Region::new(v, 1, 0).map(|r| r.vstride),
@@ -1141,20 +1149,21 @@ impl Lower<'_> {
     fn wait(&self, i: &mut Instruction, dst: &Operand) -> LResult<()> {
         let a16 = i.access_mode == AccessMode::Align16;
         let d = self.dst(dst, a16)?;
-        let Addr::Direct { nr, subnr } = d.addr else {
-            return Err(self.invalid(dst.pos, "wait", "WAIT uses the notification register `n0`"));
+        // WAIT names a notification register `nN`; the assembler keeps
+        // whatever register the text names, as the decoder does (the
+        // register is not a rule the validator checks).
+        i.dst = if dst.region.is_none() {
+            Dst { hstride: 1, ..d }
+        } else {
+            d
         };
-        if d.file != RegFile::Arf || nr & 0xf0 != ARF_NOTIFICATION {
-            return Err(self.invalid(dst.pos, "wait", "WAIT uses the notification register `n0`"));
-        }
-        i.dst = Dst { hstride: 1, ..d };
         // src0 repeats the destination; in align16 it reads the written
         // channels (Mesa's swizzle-for-mask: unset channels take the last
         // set one before them, or the first set one).
         let mut s0 = Src {
             file: d.file,
             ty: d.ty,
-            addr: Addr::Direct { nr, subnr },
+            addr: d.addr,
             ..Src::ZERO
         };
         if a16 {
