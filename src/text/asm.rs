@@ -470,6 +470,11 @@ impl Lower<'_> {
             Operands::None => {
                 // Mesa emits these with every operand field zero.
                 i.dst = zero_dst(a16);
+                if a16 {
+                    // As the codec reads zero source fields in align16.
+                    i.src[0] = a16_zero();
+                    i.src[1] = a16_zero();
+                }
             }
             Operands::Alu { dst, src } => {
                 if op.is_three_src() {
@@ -940,7 +945,8 @@ impl Lower<'_> {
         let Some(s0) = s0 else {
             return Err(self.invalid(dst.pos, "operands", "a source is required"));
         };
-        if i.opcode == Opcode::Dim {
+        if i.opcode == Opcode::Dim && matches!(s0.base, Base::Imm { .. }) {
+            // Haswell's immediate form; a decoded word may hold a register.
             return self.dim(i, s0);
         }
         let (mut src0, imm0) = self.src(s0, a16)?;
@@ -973,14 +979,14 @@ impl Lower<'_> {
                 i.src[1] = self.hidden_src(Hidden::NullVec8, Type::F, a16, i.exec_size);
             }
             (None, None) => {}
-            (Some(s1), imm0) => {
-                if imm0.is_some() {
-                    return Err(self.invalid(
-                        s0.pos,
-                        "src0",
-                        "only src1 can be an immediate in a two-source instruction",
-                    ));
-                }
+            (Some(s1), Some(v)) => {
+                // An immediate src0 beside a register src1 (the validator
+                // refuses it): the immediate fills src1's bits, so src1
+                // keeps only its file and type.
+                i.imm = v;
+                i.src[1] = self.file_type_only(s1, a16, v)?;
+            }
+            (Some(s1), None) => {
                 let (src1, imm1) = self.src(s1, a16)?;
                 if let Some(v) = imm1 {
                     if src1.ty.is_64bit() {
@@ -996,6 +1002,42 @@ impl Lower<'_> {
             }
         }
         Ok(())
+    }
+
+    /// A source of which only the file and type are encoded, the other
+    /// fields reading as zero (`null<0,1,0>UD`, `g0<0>.xD`): src1 when
+    /// the immediate sits in its bits.
+    ///
+    /// On Gen8 src1 may also be typed as an immediate; Mesa then prints
+    /// the same 32 bits, `imm`, as src1's value too.
+    fn file_type_only(&self, o: &Operand, a16: bool, imm0: u64) -> LResult<Src> {
+        let (s, imm) = self.src(o, a16)?;
+        if let Some(v) = imm {
+            if self.p.is_gen8() && !s.ty.is_64bit() && v as u32 == imm0 as u32 {
+                return Ok(Src::imm(s.ty));
+            }
+        }
+        let zero = imm.is_none()
+            && s.addr == (Addr::Direct { nr: 0, subnr: 0 })
+            && s.mods.is_empty()
+            && s.region.vstride == 0
+            && (if a16 {
+                s.swizzle == Swizzle(0)
+            } else {
+                s.region.width == 0 && s.region.hstride == 0
+            });
+        if !zero {
+            return Err(self.invalid(
+                o.pos,
+                "src1",
+                "beside an immediate src0, src1 holds only a file and a type: register 0, `<0,1,0>` (align16 `<0>.x`), no modifier",
+            ));
+        }
+        Ok(Src {
+            file: s.file,
+            ty: s.ty,
+            ..Src::ZERO
+        })
     }
 
     /// Haswell's `dim`: a 64-bit F immediate in bits 127:64.
@@ -1032,7 +1074,21 @@ impl Lower<'_> {
                 "3-source instructions are align16 only on Gen7/Gen8 (add `{ align16 }`)",
             ));
         }
-        let d = self.dst(dst, true)?;
+        // A 3-source destination's subregister is any dword (bytes 0-28),
+        // not just the align16 halves.
+        let mut whole = *dst;
+        let mut sub = None;
+        if let Base::Reg { name, sub: s } = dst.base {
+            whole.base = Base::Reg { name, sub: None };
+            sub = s;
+        }
+        let mut d = self.dst(&whole, true)?;
+        if let Addr::Direct { nr, .. } = d.addr {
+            d.addr = Addr::Direct {
+                nr,
+                subnr: self.sub_bytes(sub, d.ty, false)?,
+            };
+        }
         if d.file != RegFile::Grf || !matches!(d.addr, Addr::Direct { .. }) {
             return Err(self.invalid(dst.pos, "destination", "3-source destinations are direct GRF registers"));
         }
@@ -1094,12 +1150,40 @@ impl Lower<'_> {
     ) -> LResult<()> {
         let a16 = i.access_mode == AccessMode::Align16;
         i.dst = self.dst(dst, a16)?;
-        let (s0, imm) = self.src(src0, a16)?;
-        if imm.is_some() {
-            return Err(self.invalid(src0.pos, "src0", "the message payload is a register"));
+        let (mut s0, imm) = self.src(src0, a16)?;
+        if imm.is_some() && a16 && !self.p.is_gen8() {
+            // Gen7 keeps src0's region bits beside a 32-bit immediate.
+            s0.region = a16_zero().region;
         }
         i.src[0] = s0;
         i.cond_modifier = sfid;
+        if let Some(v) = imm {
+            // An immediate payload (the validator refuses it): the
+            // immediate fills bits 127:96, which Mesa prints both as src0
+            // and as the descriptor; src1 keeps only a file and type. A
+            // 16-bit immediate prints its low half only: the dword has all.
+            let bits = s0.ty.size() * 8;
+            i.imm = if bits == 64 { v } else { desc };
+            if bits < 64 && (v ^ desc) & ((1u64 << bits) - 1) != 0 {
+                return Err(self.invalid(src0.pos, "src0", "an immediate payload is the descriptor dword itself"));
+            }
+            i.src[1] = match src1 {
+                None => Src::imm(Type::UD),
+                Some(o) => self.file_type_only(o, a16, v)?,
+            };
+            let w = crate::encode_word(self.p, i).map_err(|e| self.err(src0.pos, AsmErrorKind::Encode(e)))?;
+            let dword = w.dwords()[3];
+            if u64::from(dword) != desc || eot != i.eot() {
+                return Err(self.err(
+                    desc_pos,
+                    AsmErrorKind::DescriptorMismatch {
+                        desc: desc as u32,
+                        expected: dword,
+                    },
+                ));
+            }
+            return Ok(());
+        }
         let desc = u32::try_from(desc).map_err(|_| {
             self.err(
                 desc_pos,
@@ -1119,14 +1203,15 @@ impl Lower<'_> {
             }
             Some(o) => {
                 // Mesa writes the dword over src1's fields and leaves src1's
-                // file and type zero (ARF, UD): the dword must be the
+                // file and type zero (ARF, UD) for its `a0` descriptors; any
+                // register a word holds is read back. The dword must be the
                 // operand's encoding.
                 let (s1, imm) = self.src(o, a16)?;
-                if imm.is_some() || s1.file != RegFile::Arf || s1.ty != Type::UD {
+                if imm.is_some() {
                     return Err(self.invalid(
                         o.pos,
                         "descriptor register",
-                        "a register descriptor is an ARF operand of type UD, such as `a0<0,1,0>UD`",
+                        "a register descriptor is a register, such as `a0<0,1,0>UD`",
                     ));
                 }
                 i.src[1] = s1;
@@ -1137,7 +1222,23 @@ impl Lower<'_> {
                 } - 96;
                 i.imm = u64::from(dword >> spare_lo << spare_lo);
                 let w = crate::encode_word(self.p, i).map_err(|e| self.err(o.pos, AsmErrorKind::Encode(e)))?;
-                let expected = w.dwords()[3];
+                let mut expected = w.dwords()[3];
+                if let (true, Addr::Direct { nr, subnr }) = (expected != dword, s1.addr) {
+                    // Mesa prints the subregister in units of the type; a
+                    // byte remainder shows only in the dword.
+                    for r in 1..u8::try_from(s1.ty.size()).unwrap_or(1) {
+                        let mut t = *i;
+                        t.src[1].addr = Addr::Direct {
+                            nr,
+                            subnr: subnr.saturating_add(r),
+                        };
+                        if crate::encode_word(self.p, &t).is_ok_and(|w| w.dwords()[3] == dword) {
+                            *i = t;
+                            expected = dword;
+                            break;
+                        }
+                    }
+                }
                 if expected != dword {
                     return Err(self.err(desc_pos, AsmErrorKind::DescriptorMismatch { desc: dword, expected }));
                 }
@@ -1280,6 +1381,11 @@ impl Lower<'_> {
         if !supported {
             // Not in Mesa's grammar: every operand field zero.
             i.dst = zero_dst(a16);
+            if a16 && !self.p.is_gen8() {
+                // As the Gen7 codec reads a zero src0 in align16 (src1 of a
+                // branch holds only a file and type).
+                i.src[0] = a16_zero();
+            }
         } else if self.p.is_gen8() {
             i.dst = match op {
                 Endif => zero_dst(a16),

@@ -788,11 +788,12 @@ impl<'a> Parser<'a> {
     fn send_operands(&mut self) -> PResult<Operands<'a>> {
         let dst = self.operand(true)?;
         let src0 = self.operand(false)?;
-        let src1 = if matches!(self.tok.kind, Kind::Number | Kind::Minus) {
-            None
-        } else {
-            Some(self.operand(false)?)
+        let desc_next = match self.tok.kind {
+            Kind::Number => true,
+            Kind::Minus => self.peek().kind == Kind::Number,
+            _ => false,
         };
+        let src1 = if desc_next { None } else { Some(self.operand(false)?) };
         let neg = self.eat(Kind::Minus);
         let mut desc = self.number("the message descriptor (a number such as 0x02280300)")?;
         if neg {
@@ -944,6 +945,16 @@ impl<'a> Parser<'a> {
     /// A register name token (`g12`, `acc0`, `null`, `ip`, ...).
     fn reg_name(&self, t: Token<'a>) -> PResult<RegName> {
         let bad = || {
+            if t.text == "Indirect" {
+                // Mesa's `Indirect align16 address mode not supported`.
+                return self.error_at(
+                    t.pos,
+                    AsmErrorKind::Invalid {
+                        what: "operand",
+                        why: "Mesa's text does not show an align16 indirect operand (`Indirect align16 address mode not supported`), so it cannot be assembled",
+                    },
+                );
+            }
             self.error_at(
                 t.pos,
                 AsmErrorKind::Unexpected {
@@ -1134,6 +1145,7 @@ impl<'a> Parser<'a> {
     /// is checked when lowering, so the messages can name the opcode.
     fn operand(&mut self, dst: bool) -> PResult<Operand> {
         let pos = self.tok.pos;
+
         let mut o = Operand {
             pos,
             neg: false,
