@@ -7,18 +7,20 @@
 //!   and, as properties, so do random words and corpus words with bits
 //!   flipped.
 //!
-//!   Those two properties are `#[ignore]`d: they still fail (run them with
-//!   `-- --ignored`). On words no compiler emits, the disassembler prints
-//!   text the assembler refuses: Mesa's `*** invalid <field> value N`
-//!   markers (predicate control, conditional modifier, math function,
-//!   width, vertical stride, SFID), `wait` on a register other than `n0`,
-//!   immediates or registers where the assembler expects Mesa's fixed
-//!   operands (src1 of one-source opcodes, SEND payload and descriptor
-//!   forms), align16 subregisters and regions the align16 encoder cannot
-//!   hold; and a few hundred words per 100,000 whose text assembles to a
-//!   word that prints differently. Bits the syntax never shows (e.g. the
-//!   src1 fields of a one-source instruction) cannot survive a text round
-//!   trip at all; `check_asm_roundtrip` documents what it requires.
+//!   Words no compiler emits print text the assembler reads back too:
+//!   Mesa's `*** invalid <field> value N` markers (predicate control,
+//!   conditional modifier, math function, width, vertical stride, SFID)
+//!   give the raw field value, `wait` takes any register, an immediate
+//!   SEND payload or two-source src0 keeps src1's file and type, a SEND
+//!   descriptor register may be any operand (its hidden bits come from the
+//!   descriptor dword), NOP's align16 predicate sets its access mode.
+//!   Bits the syntax never shows (e.g. the src1 fields of a one-source
+//!   instruction) cannot survive a text round trip at all, and two limits
+//!   of Mesa's syntax are exceptions: a subregister that is not a multiple
+//!   of its type's size prints rounded down, and an align16 indirect
+//!   operand prints without its address (`Indirect align16 address mode
+//!   not supported`, which the assembler refuses); `check_asm_roundtrip`
+//!   documents exactly what it requires.
 //! - `disasm(asm(t)) == t`: every `.asm` file of the corpus, assembled and
 //!   disassembled again, gives its own text back. Every line is compared
 //!   whitespace-exact (the `MsgDesc:` lines of SENDs included), with the
@@ -167,10 +169,8 @@ fn corpus() -> &'static [(Platform, [u8; 16])] {
     })
 }
 
-/// Known to fail today: see the module documentation. Run with
-/// `cargo test --release --test text_roundtrip -- --ignored`.
+/// Random words on random platforms (about 1 in 200 decodes).
 #[test]
-#[ignore = "open: the assembler refuses some text the disassembler prints for unusual words"]
 fn asm_of_disasm_random_words() {
     check(|u| {
         let p = *u.choose(&Platform::ALL)?;
@@ -181,10 +181,7 @@ fn asm_of_disasm_random_words() {
 
 /// Corpus words (Gen8 ones also on Cherryview) with up to four bits
 /// flipped: mostly decodable, and close to what compilers emit.
-///
-/// Known to fail today: see the module documentation.
 #[test]
-#[ignore = "open: the assembler refuses some text the disassembler prints for unusual words"]
 fn asm_of_disasm_mutated_corpus_words() {
     check(|u| {
         let &(mut p, mut w) = u.choose(corpus())?;
@@ -457,6 +454,72 @@ fn unusual_words_round_trip() {
             "31 01 60 02 a5 0f af 20 44 8e 6e 00 02 a2 10 02",
             "align16 indirect source",
         ),
+        (
+            Chv,
+            "7e 15 03 ca 60 46 7c 84 d4 8c 55 f0 65 ec 90 71",
+            "NOP with an align16 predicate",
+        ),
+        (
+            Gen8,
+            "7e 23 7d cd 41 57 52 65 b8 c6 b0 38 b2 71 82 1b",
+            "NOP with an invalid align16 predicate",
+        ),
+        (
+            Gen8,
+            "11 bb 35 32 af 16 d9 05 27 34 13 3e b2 45 52 f5",
+            "16-bit immediate src0, F src1",
+        ),
+        (
+            Chv,
+            "06 24 00 ea 81 5e 12 5b ce e5 c1 a6 bd 3d ef de",
+            "16-bit immediate src0, UV src1",
+        ),
+        (
+            Gen8,
+            "06 80 00 00 00 06 00 30 00 10 00 46 40 04 00 00",
+            "immediate src0, 64-bit src1",
+        ),
+        (
+            Chv,
+            "04 6f 32 d5 88 5e 6f 6f da 4a 57 50 60 b3 fa f4",
+            "align16 one-source HF immediate",
+        ),
+        (
+            Chv,
+            "44 2b 02 65 0d 4f 18 62 12 7e 0e 86 3e e4 fa 4b",
+            "align16 one-source 64-bit immediate",
+        ),
+        (
+            Gen8,
+            "20 31 97 31 25 0e 5d 1a 42 57 98 56 7f 6b 61 8c",
+            "JMPI with a 64-bit immediate",
+        ),
+        (
+            Gen75,
+            "0a 8a 69 76 f5 57 ba 95 9e 9b 9a 00 87 1f 6e 3f",
+            "DIM with low immediate bits",
+        ),
+        (
+            Gen75,
+            "31 01 64 06 25 0c ef 2d 24 0d ee 01 d3 43 18 02",
+            "align16 <VxH> source",
+        ),
+        (
+            Gen75,
+            "5b 89 68 00 20 00 08 11 10 70 22 84 03 04 48 00",
+            "Gen7.5 3-source flag from src1 swizzle",
+        ),
+        (
+            Gen7,
+            "5b 11 60 15 00 00 1e 07 ca 51 20 82 04 04 80 00",
+            "Gen7 3-source flag from src1 swizzle",
+        ),
+        (
+            Chv,
+            "31 00 60 06 08 02 40 20 40 08 8d 00 b8 01 3a 04",
+            "SEND descriptor null with hidden number bits",
+        ),
+        (Gen75, "0a 01 62 00 fd 77 21 22 ba 00 0a 00 ba 00 0a 00", "align16 DIM"),
     ];
     for &(p, hex, what) in cases {
         let w = word(hex);

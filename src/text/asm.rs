@@ -419,7 +419,15 @@ impl Lower<'_> {
     /// Lowers one instruction; branches come back with their targets.
     fn inst<'a>(&self, a: &Inst<'a>) -> LResult<(Instruction, Option<Fixup<'a>>)> {
         let op = a.opcode;
-        let a16 = a.opts.align16;
+        // Instructions printed without options (NOP) show their access mode
+        // only through an align16 predicate control.
+        let a16 = a.opts.align16
+            || (a.opts == super::parse::Options::default()
+                && a.pred.is_some_and(|p| match (p.raw, p.suffix) {
+                    (Some((_, a16)), _) => a16,
+                    (None, Some((s, _))) => matches!(s, "x" | "y" | "z" | "w"),
+                    _ => false,
+                }));
         let mut i = Instruction::new(op, a.exec);
         i.access_mode = if a16 { AccessMode::Align16 } else { AccessMode::Align1 };
         i.thread_control = ThreadControl::from_hw(a.opts.thread)
@@ -439,7 +447,7 @@ impl Lower<'_> {
             c.set(Controls::PRED_INV, pr.inv);
             i.pred_control = match pr.raw {
                 // Checked by the parser to fit the 4-bit field.
-                Some(n) => n.value as u8,
+                Some((n, _)) => n.value as u8,
                 None => self.pred_control(a16, pr.suffix)?,
             };
         }
@@ -479,6 +487,13 @@ impl Lower<'_> {
             Operands::Alu { dst, src } => {
                 if op.is_three_src() {
                     self.three_src(&mut i, &dst, &src)?;
+                    let shown = a.pred.map(|p| p.flag).or(a.cmod_flag);
+                    if let (false, Some(f), true) = (self.p.is_gen8(), shown, i.src[1].region == Region::SCALAR) {
+                        // Gen7: Mesa prints bits 4:3 of src1's swizzle as
+                        // the flag; a scalar src1 shows its swizzle no other
+                        // way.
+                        i.src[1].swizzle = Swizzle(i.src[1].swizzle.0 & !0x18 | (f.nr & 1) << 4 | (f.sub & 1) << 3);
+                    }
                 } else {
                     self.alu(&mut i, &dst, &src)?;
                 }
@@ -507,6 +522,13 @@ impl Lower<'_> {
                 i.src[1] = s;
                 if let Some(v) = imm {
                     i.imm = v;
+                    if s.ty.is_64bit() && self.p.is_gen8() {
+                        // Only beside an immediate src0 (typed UD here; the
+                        // text does not show it) can Gen8's src1 carry 64
+                        // bits: the low half is src0's, the high half sits
+                        // where src1's register fields would.
+                        i.src[0] = Src::imm(Type::UD);
+                    }
                 }
             }
             Operands::Branch { jip, uip } => fix = Some(self.branch(&mut i, a, jip, uip)?),
@@ -796,6 +818,8 @@ impl Lower<'_> {
         let vstride = if r.vxh { VXH } else { code(&v, 0)? };
         let (width, hstride) = match (r.n, r.vxh) {
             (1, false) => (0, 0),
+            // Align16 prints vertical stride 15 as `<VxH>`.
+            (1, true) if a16 => (0, 0),
             (3, _) => (code(&w, 1)?, code(&h, 2)?),
             // `<w,h>` is Mesa's short form of `<VxH,w,h>`, for indirect
             // sources.
@@ -945,7 +969,7 @@ impl Lower<'_> {
         let Some(s0) = s0 else {
             return Err(self.invalid(dst.pos, "operands", "a source is required"));
         };
-        if i.opcode == Opcode::Dim && matches!(s0.base, Base::Imm { .. }) {
+        if i.opcode == Opcode::Dim && matches!(s0.base, Base::Imm { .. }) && s0.ty.map(|t| t.0) == Some(Type::F) {
             // Haswell's immediate form; a decoded word may hold a register.
             return self.dim(i, s0);
         }
@@ -964,6 +988,9 @@ impl Lower<'_> {
                 // A one-source immediate: Mesa also sets src1's file to ARF
                 // and its type field to the immediate's type code.
                 i.imm = v;
+                // Only src1's file and type remain beside an immediate (none
+                // beside a 64-bit one, whose value fills bits 127:64).
+                i.src[1] = Src::ZERO;
                 if !src0.ty.is_64bit() {
                     if let Some(t) = src0.ty.imm_hw(self.p).and_then(|c| Type::from_reg_hw(self.p, c)) {
                         i.src[1] = Src {
@@ -983,8 +1010,9 @@ impl Lower<'_> {
                 // An immediate src0 beside a register src1 (the validator
                 // refuses it): the immediate fills src1's bits, so src1
                 // keeps only its file and type.
-                i.imm = v;
-                i.src[1] = self.file_type_only(s1, a16, v)?;
+                let (src1, whole) = self.file_type_only(s1, a16, v, imm_bits(src0.ty))?;
+                i.imm = whole.unwrap_or(v);
+                i.src[1] = src1;
             }
             (Some(s1), None) => {
                 let (src1, imm1) = self.src(s1, a16)?;
@@ -1010,11 +1038,17 @@ impl Lower<'_> {
     ///
     /// On Gen8 src1 may also be typed as an immediate; Mesa then prints
     /// the same 32 bits, `imm`, as src1's value too.
-    fn file_type_only(&self, o: &Operand, a16: bool, imm0: u64) -> LResult<Src> {
+    ///
+    /// Both print the low bits of their type's size of one payload (a
+    /// 64-bit src1 type all of it): src1's value comes back when it shows
+    /// more than src0's, whose size is `bits0`.
+    fn file_type_only(&self, o: &Operand, a16: bool, imm0: u64, bits0: u32) -> LResult<(Src, Option<u64>)> {
         let (s, imm) = self.src(o, a16)?;
         if let Some(v) = imm {
-            if self.p.is_gen8() && !s.ty.is_64bit() && v as u32 == imm0 as u32 {
-                return Ok(Src::imm(s.ty));
+            let bits1 = imm_bits(s.ty);
+            let common = bits0.min(bits1).min(32);
+            if self.p.is_gen8() && (v ^ imm0) & ((1u64 << common) - 1) == 0 {
+                return Ok((Src::imm(s.ty), (bits1 > bits0).then_some(v)));
             }
         }
         let zero = imm.is_none()
@@ -1033,11 +1067,14 @@ impl Lower<'_> {
                 "beside an immediate src0, src1 holds only a file and a type: register 0, `<0,1,0>` (align16 `<0>.x`), no modifier",
             ));
         }
-        Ok(Src {
-            file: s.file,
-            ty: s.ty,
-            ..Src::ZERO
-        })
+        Ok((
+            Src {
+                file: s.file,
+                ty: s.ty,
+                ..Src::ZERO
+            },
+            None,
+        ))
     }
 
     /// Haswell's `dim`: a 64-bit F immediate in bits 127:64.
@@ -1049,20 +1086,35 @@ impl Lower<'_> {
             return Err(self.invalid(s0.pos, "dim", "the immediate's type is F (a 64-bit value)"));
         }
         let v = self.imm_bits(value, neg, 64, s0.pos)?;
-        if v as u32 != 0 {
-            return Err(self.invalid(
-                s0.pos,
-                "dim",
-                "only immediates whose low 32 bits are zero can be encoded here",
-            ));
-        }
         i.src[0] = Src::imm(Type::F);
+        if i.access_mode == AccessMode::Align16 {
+            // Gen7 keeps src0's region bits beside an immediate.
+            i.src[0].region = a16_zero().region;
+        }
         i.src[1] = Src {
             file: RegFile::Arf,
             ty: Type::F,
             ..Src::ZERO
         };
         i.imm = v >> 32;
+        if v as u32 != 0 {
+            // The low half lies in bits 95:64, which the codec reads as
+            // src1's register fields: decode them from there.
+            let refused = || {
+                self.invalid(
+                    s0.pos,
+                    "dim",
+                    "the low 32 bits of this immediate are not a src1 encoding the codec reads back",
+                )
+            };
+            let mut w = crate::encode_word(self.p, i).map_err(|e| self.err(s0.pos, AsmErrorKind::Encode(e)))?;
+            w.0 = w.0 & !(0xffff_ffff_u128 << 64) | u128::from(v as u32) << 64;
+            let i2 = crate::decode_word(self.p, w).map_err(|_| refused())?;
+            if crate::encode_word(self.p, &i2).ok() != Some(w) {
+                return Err(refused());
+            }
+            *i = i2;
+        }
         Ok(())
     }
 
@@ -1169,7 +1221,7 @@ impl Lower<'_> {
             }
             i.src[1] = match src1 {
                 None => Src::imm(Type::UD),
-                Some(o) => self.file_type_only(o, a16, v)?,
+                Some(o) => self.file_type_only(o, a16, v, 32)?.0,
             };
             let w = crate::encode_word(self.p, i).map_err(|e| self.err(src0.pos, AsmErrorKind::Encode(e)))?;
             let dword = w.dwords()[3];
@@ -1223,20 +1275,46 @@ impl Lower<'_> {
                 i.imm = u64::from(dword >> spare_lo << spare_lo);
                 let w = crate::encode_word(self.p, i).map_err(|e| self.err(o.pos, AsmErrorKind::Encode(e)))?;
                 let mut expected = w.dwords()[3];
-                if let (true, Addr::Direct { nr, subnr }) = (expected != dword, s1.addr) {
-                    // Mesa prints the subregister in units of the type; a
-                    // byte remainder shows only in the dword.
-                    for r in 1..u8::try_from(s1.ty.size()).unwrap_or(1) {
-                        let mut t = *i;
-                        t.src[1].addr = Addr::Direct {
-                            nr,
-                            subnr: subnr.saturating_add(r),
-                        };
-                        if crate::encode_word(self.p, &t).is_ok_and(|w| w.dwords()[3] == dword) {
-                            *i = t;
-                            expected = dword;
-                            break;
+                // Parts of src1 the text does not show: a byte remainder of
+                // the subregister (Mesa prints it in units of the type) and
+                // e.g. the low bits of `null`'s number. Take them from the
+                // dword when the operand then prints the same.
+                let size = u8::try_from(s1.ty.size()).unwrap_or(1);
+                for r in 0..size {
+                    if expected == dword {
+                        break;
+                    }
+                    let mut t = *i;
+                    match s1.addr {
+                        Addr::Direct { nr, subnr } => {
+                            t.src[1].addr = Addr::Direct {
+                                nr,
+                                subnr: subnr.saturating_add(r),
+                            }
                         }
+                        _ if r > 0 => break,
+                        _ => {}
+                    }
+                    let Ok(mut tw) = crate::encode_word(self.p, &t) else {
+                        continue;
+                    };
+                    let te = tw.dwords()[3];
+                    tw.0 = tw.0 & !(0xffff_ffff_u128 << 96) | u128::from(dword) << 96;
+                    let fits = te == dword
+                        || crate::decode_word(self.p, tw).is_ok_and(|i2| {
+                            let ours = alloc::format!("{}", t.display(self.p)).replace(
+                                alloc::format!("0x{te:08x}").as_str(),
+                                alloc::format!("0x{dword:08x}").as_str(),
+                            );
+                            let same = ours == alloc::format!("{}", i2.display(self.p));
+                            if same {
+                                t = i2;
+                            }
+                            same
+                        });
+                    if fits {
+                        *i = t;
+                        expected = dword;
                     }
                 }
                 if expected != dword {
@@ -1486,6 +1564,14 @@ fn a16_zero() -> Src {
             hstride: A16_HSTRIDE,
         },
         ..Src::ZERO
+    }
+}
+
+/// The bits an immediate of type `t` holds (a vector immediate packs 32).
+fn imm_bits(t: Type) -> u32 {
+    match t {
+        Type::V | Type::UV | Type::VF => 32,
+        t => t.size() * 8,
     }
 }
 

@@ -117,8 +117,9 @@ pub(crate) struct Predicate<'a> {
     pub inv: bool,
     pub flag: Flag,
     pub suffix: Option<(&'a str, Pos)>,
-    /// A raw predicate control from an `invalid` marker.
-    pub raw: Option<Num>,
+    /// A raw predicate control from an `invalid` marker, and whether the
+    /// marker named align16.
+    pub raw: Option<(Num, bool)>,
 }
 
 /// A jump target: a label or a raw offset in the platform's units.
@@ -499,25 +500,34 @@ impl<'a> Parser<'a> {
     }
 
     /// Mesa's `*** invalid <words> value N` marker, whose words must be
-    /// `words` (any of `alt` standing for a `""` in it); gives `N`.
-    fn invalid_marker(&mut self, words: &[&str], alt: &[&str], expected: &'static str) -> PResult<Num> {
+    /// `words` (any of `alt` standing for a `""` in it); gives `N` and
+    /// which of `alt` was written.
+    fn invalid_marker(&mut self, words: &[&str], alt: &[&str], expected: &'static str) -> PResult<(Num, usize)> {
         for _ in 0..3 {
             self.expect(Kind::Star, expected)?;
         }
-        let word = |p: &mut Self, ok: &dyn Fn(&str) -> bool| -> PResult<()> {
-            if p.tok.kind == Kind::Ident && ok(p.tok.text) {
+        let mut which = 0;
+        let mut word = |p: &mut Self, w: &str| -> PResult<()> {
+            let t = p.tok;
+            let alt_k = if w.is_empty() {
+                alt.iter().position(|&a| a == t.text)
+            } else {
+                None
+            };
+            if t.kind == Kind::Ident && (t.text == w || alt_k.is_some()) {
+                which = alt_k.unwrap_or(which);
                 p.bump();
                 Ok(())
             } else {
                 Err(p.unexpected(expected))
             }
         };
-        word(self, &|t| t == "invalid")?;
+        word(self, "invalid")?;
         for &w in words {
-            word(self, &|t| if w.is_empty() { alt.contains(&t) } else { t == w })?;
+            word(self, w)?;
         }
-        word(self, &|t| t == "value")?;
-        self.number(expected)
+        word(self, "value")?;
+        Ok((self.number(expected)?, which))
     }
 
     /// A flag register name `f0` or `f1`.
@@ -582,12 +592,13 @@ impl<'a> Parser<'a> {
             }
         }
         if self.tok.kind == Kind::Star && suffix.is_none() {
-            raw = Some(self.invalid_marker(
+            let (n, which) = self.invalid_marker(
                 &["predicate", "control", ""],
                 &["align1", "align16"],
                 "`*** invalid predicate control alignN value N`",
-            )?);
-            if let Some(n) = raw {
+            )?;
+            raw = Some((n, which == 1));
+            if let Some((n, _)) = raw {
                 self.nibble(n)?;
             }
         }
@@ -633,7 +644,7 @@ impl<'a> Parser<'a> {
         };
         self.suffixes(&mut inst)?;
         if opcode == Opcode::Math && self.tok.kind == Kind::Star {
-            let n = self.invalid_marker(&["function"], &[], "`*** invalid function value N`")?;
+            let (n, _) = self.invalid_marker(&["function"], &[], "`*** invalid function value N`")?;
             inst.math_fn = self.nibble(n)?;
         } else if opcode == Opcode::Math {
             inst.math_fn = self
@@ -664,7 +675,7 @@ impl<'a> Parser<'a> {
         let mut after_flag = false;
         loop {
             if self.tok.kind == Kind::Star && inst.cmod.is_none() && inst.opcode != Opcode::Math {
-                let n = self.invalid_marker(
+                let (n, _) = self.invalid_marker(
                     &["conditional", "modifier"],
                     &[],
                     "`*** invalid conditional modifier value N`",
@@ -823,7 +834,7 @@ impl<'a> Parser<'a> {
         const WHAT: &str = "a shared function (null, math, sampler, gateway, dp_sampler, render, urb, thread_spawner, vme, const, data, pixel interp, dp data 1, cre)";
         let t = self.tok;
         if t.kind == Kind::Star {
-            let n = self.invalid_marker(&["SFID"], &[], "`*** invalid SFID value N`")?;
+            let (n, _) = self.invalid_marker(&["SFID"], &[], "`*** invalid SFID value N`")?;
             return self.nibble(n);
         }
         if t.kind == Kind::Ident && !matches!(t.text, "pixel" | "rt" | "dp") {
@@ -1074,7 +1085,7 @@ impl<'a> Parser<'a> {
                 } else {
                     (&["width"], "`*** invalid width value N`")
                 };
-                let n = self.invalid_marker(words, &[], what)?;
+                let (n, _) = self.invalid_marker(words, &[], what)?;
                 self.nibble(n)?;
                 if let Some(v) = r.vals.get_mut(r.n as usize) {
                     *v = n;
