@@ -378,7 +378,6 @@ enum Hidden {
 
 const ARF_NULL: u8 = 0x00;
 const ARF_IP: u8 = 0xa0;
-const ARF_NOTIFICATION: u8 = 0x90;
 
 /// Align16 sources encode width 4 and horizontal stride 1 (the bits hold
 /// the z/w swizzle); the model carries them as these codes.
@@ -420,7 +419,15 @@ impl Lower<'_> {
     /// Lowers one instruction; branches come back with their targets.
     fn inst<'a>(&self, a: &Inst<'a>) -> LResult<(Instruction, Option<Fixup<'a>>)> {
         let op = a.opcode;
-        let a16 = a.opts.align16;
+        // Instructions printed without options (NOP) show their access mode
+        // only through an align16 predicate control.
+        let a16 = a.opts.align16
+            || (a.opts == super::parse::Options::default()
+                && a.pred.is_some_and(|p| match (p.raw, p.suffix) {
+                    (Some((_, a16)), _) => a16,
+                    (None, Some((s, _))) => matches!(s, "x" | "y" | "z" | "w"),
+                    _ => false,
+                }));
         let mut i = Instruction::new(op, a.exec);
         i.access_mode = if a16 { AccessMode::Align16 } else { AccessMode::Align1 };
         i.thread_control = ThreadControl::from_hw(a.opts.thread)
@@ -438,7 +445,11 @@ impl Lower<'_> {
         c.set(Controls::NIB_CTRL, o.nib);
         if let Some(pr) = a.pred {
             c.set(Controls::PRED_INV, pr.inv);
-            i.pred_control = self.pred_control(a16, pr.suffix)?;
+            i.pred_control = match pr.raw {
+                // Checked by the parser to fit the 4-bit field.
+                Some((n, _)) => n.value as u8,
+                None => self.pred_control(a16, pr.suffix)?,
+            };
         }
         i.controls = c;
         i.flag = self.flag(a)?;
@@ -467,10 +478,22 @@ impl Lower<'_> {
             Operands::None => {
                 // Mesa emits these with every operand field zero.
                 i.dst = zero_dst(a16);
+                if a16 {
+                    // As the codec reads zero source fields in align16.
+                    i.src[0] = a16_zero();
+                    i.src[1] = a16_zero();
+                }
             }
             Operands::Alu { dst, src } => {
                 if op.is_three_src() {
                     self.three_src(&mut i, &dst, &src)?;
+                    let shown = a.pred.map(|p| p.flag).or(a.cmod_flag);
+                    if let (false, Some(f), true) = (self.p.is_gen8(), shown, i.src[1].region == Region::SCALAR) {
+                        // Gen7: Mesa prints bits 4:3 of src1's swizzle as
+                        // the flag; a scalar src1 shows its swizzle no other
+                        // way.
+                        i.src[1].swizzle = Swizzle(i.src[1].swizzle.0 & !0x18 | (f.nr & 1) << 4 | (f.sub & 1) << 3);
+                    }
                 } else {
                     self.alu(&mut i, &dst, &src)?;
                 }
@@ -499,6 +522,13 @@ impl Lower<'_> {
                 i.src[1] = s;
                 if let Some(v) = imm {
                     i.imm = v;
+                    if s.ty.is_64bit() && self.p.is_gen8() {
+                        // Only beside an immediate src0 (typed UD here; the
+                        // text does not show it) can Gen8's src1 carry 64
+                        // bits: the low half is src0's, the high half sits
+                        // where src1's register fields would.
+                        i.src[0] = Src::imm(Type::UD);
+                    }
                 }
             }
             Operands::Branch { jip, uip } => fix = Some(self.branch(&mut i, a, jip, uip)?),
@@ -748,7 +778,12 @@ impl Lower<'_> {
 
     /// A source region as written, for the access mode.
     fn src_region(&self, o: &Operand, a16: bool, indirect: bool) -> LResult<Region> {
+        let raw = o.region.map_or(0, |r| r.raw);
         let code = |n: &super::parse::Num, which: u8| -> LResult<u8> {
+            if raw >> which & 1 == 1 {
+                // A raw value from an `invalid` marker (at most 15).
+                return Ok(n.value as u8);
+            }
             let v = u32::try_from(n.value).ok();
             let r = v.and_then(|v| match which {
                 0 => Region::new(v, 1, 0).map(|r| r.vstride),
@@ -783,6 +818,8 @@ impl Lower<'_> {
         let vstride = if r.vxh { VXH } else { code(&v, 0)? };
         let (width, hstride) = match (r.n, r.vxh) {
             (1, false) => (0, 0),
+            // Align16 prints vertical stride 15 as `<VxH>`.
+            (1, true) if a16 => (0, 0),
             (3, _) => (code(&w, 1)?, code(&h, 2)?),
             // `<w,h>` is Mesa's short form of `<VxH,w,h>`, for indirect
             // sources.
@@ -932,7 +969,8 @@ impl Lower<'_> {
         let Some(s0) = s0 else {
             return Err(self.invalid(dst.pos, "operands", "a source is required"));
         };
-        if i.opcode == Opcode::Dim {
+        if i.opcode == Opcode::Dim && matches!(s0.base, Base::Imm { .. }) && s0.ty.map(|t| t.0) == Some(Type::F) {
+            // Haswell's immediate form; a decoded word may hold a register.
             return self.dim(i, s0);
         }
         let (mut src0, imm0) = self.src(s0, a16)?;
@@ -950,6 +988,9 @@ impl Lower<'_> {
                 // A one-source immediate: Mesa also sets src1's file to ARF
                 // and its type field to the immediate's type code.
                 i.imm = v;
+                // Only src1's file and type remain beside an immediate (none
+                // beside a 64-bit one, whose value fills bits 127:64).
+                i.src[1] = Src::ZERO;
                 if !src0.ty.is_64bit() {
                     if let Some(t) = src0.ty.imm_hw(self.p).and_then(|c| Type::from_reg_hw(self.p, c)) {
                         i.src[1] = Src {
@@ -965,14 +1006,15 @@ impl Lower<'_> {
                 i.src[1] = self.hidden_src(Hidden::NullVec8, Type::F, a16, i.exec_size);
             }
             (None, None) => {}
-            (Some(s1), imm0) => {
-                if imm0.is_some() {
-                    return Err(self.invalid(
-                        s0.pos,
-                        "src0",
-                        "only src1 can be an immediate in a two-source instruction",
-                    ));
-                }
+            (Some(s1), Some(v)) => {
+                // An immediate src0 beside a register src1 (the validator
+                // refuses it): the immediate fills src1's bits, so src1
+                // keeps only its file and type.
+                let (src1, whole) = self.file_type_only(s1, a16, v, imm_bits(src0.ty))?;
+                i.imm = whole.unwrap_or(v);
+                i.src[1] = src1;
+            }
+            (Some(s1), None) => {
                 let (src1, imm1) = self.src(s1, a16)?;
                 if let Some(v) = imm1 {
                     if src1.ty.is_64bit() {
@@ -990,6 +1032,51 @@ impl Lower<'_> {
         Ok(())
     }
 
+    /// A source of which only the file and type are encoded, the other
+    /// fields reading as zero (`null<0,1,0>UD`, `g0<0>.xD`): src1 when
+    /// the immediate sits in its bits.
+    ///
+    /// On Gen8 src1 may also be typed as an immediate; Mesa then prints
+    /// the same 32 bits, `imm`, as src1's value too.
+    ///
+    /// Both print the low bits of their type's size of one payload (a
+    /// 64-bit src1 type all of it): src1's value comes back when it shows
+    /// more than src0's, whose size is `bits0`.
+    fn file_type_only(&self, o: &Operand, a16: bool, imm0: u64, bits0: u32) -> LResult<(Src, Option<u64>)> {
+        let (s, imm) = self.src(o, a16)?;
+        if let Some(v) = imm {
+            let bits1 = imm_bits(s.ty);
+            let common = bits0.min(bits1).min(32);
+            if self.p.is_gen8() && (v ^ imm0) & ((1u64 << common) - 1) == 0 {
+                return Ok((Src::imm(s.ty), (bits1 > bits0).then_some(v)));
+            }
+        }
+        let zero = imm.is_none()
+            && s.addr == (Addr::Direct { nr: 0, subnr: 0 })
+            && s.mods.is_empty()
+            && s.region.vstride == 0
+            && (if a16 {
+                s.swizzle == Swizzle(0)
+            } else {
+                s.region.width == 0 && s.region.hstride == 0
+            });
+        if !zero {
+            return Err(self.invalid(
+                o.pos,
+                "src1",
+                "beside an immediate src0, src1 holds only a file and a type: register 0, `<0,1,0>` (align16 `<0>.x`), no modifier",
+            ));
+        }
+        Ok((
+            Src {
+                file: s.file,
+                ty: s.ty,
+                ..Src::ZERO
+            },
+            None,
+        ))
+    }
+
     /// Haswell's `dim`: a 64-bit F immediate in bits 127:64.
     fn dim(&self, i: &mut Instruction, s0: &Operand) -> LResult<()> {
         let Base::Imm { value, neg } = s0.base else {
@@ -999,20 +1086,35 @@ impl Lower<'_> {
             return Err(self.invalid(s0.pos, "dim", "the immediate's type is F (a 64-bit value)"));
         }
         let v = self.imm_bits(value, neg, 64, s0.pos)?;
-        if v as u32 != 0 {
-            return Err(self.invalid(
-                s0.pos,
-                "dim",
-                "only immediates whose low 32 bits are zero can be encoded here",
-            ));
-        }
         i.src[0] = Src::imm(Type::F);
+        if i.access_mode == AccessMode::Align16 {
+            // Gen7 keeps src0's region bits beside an immediate.
+            i.src[0].region = a16_zero().region;
+        }
         i.src[1] = Src {
             file: RegFile::Arf,
             ty: Type::F,
             ..Src::ZERO
         };
         i.imm = v >> 32;
+        if v as u32 != 0 {
+            // The low half lies in bits 95:64, which the codec reads as
+            // src1's register fields: decode them from there.
+            let refused = || {
+                self.invalid(
+                    s0.pos,
+                    "dim",
+                    "the low 32 bits of this immediate are not a src1 encoding the codec reads back",
+                )
+            };
+            let mut w = crate::encode_word(self.p, i).map_err(|e| self.err(s0.pos, AsmErrorKind::Encode(e)))?;
+            w.0 = w.0 & !(0xffff_ffff_u128 << 64) | u128::from(v as u32) << 64;
+            let i2 = crate::decode_word(self.p, w).map_err(|_| refused())?;
+            if crate::encode_word(self.p, &i2).ok() != Some(w) {
+                return Err(refused());
+            }
+            *i = i2;
+        }
         Ok(())
     }
 
@@ -1024,7 +1126,21 @@ impl Lower<'_> {
                 "3-source instructions are align16 only on Gen7/Gen8 (add `{ align16 }`)",
             ));
         }
-        let d = self.dst(dst, true)?;
+        // A 3-source destination's subregister is any dword (bytes 0-28),
+        // not just the align16 halves.
+        let mut whole = *dst;
+        let mut sub = None;
+        if let Base::Reg { name, sub: s } = dst.base {
+            whole.base = Base::Reg { name, sub: None };
+            sub = s;
+        }
+        let mut d = self.dst(&whole, true)?;
+        if let Addr::Direct { nr, .. } = d.addr {
+            d.addr = Addr::Direct {
+                nr,
+                subnr: self.sub_bytes(sub, d.ty, false)?,
+            };
+        }
         if d.file != RegFile::Grf || !matches!(d.addr, Addr::Direct { .. }) {
             return Err(self.invalid(dst.pos, "destination", "3-source destinations are direct GRF registers"));
         }
@@ -1086,12 +1202,40 @@ impl Lower<'_> {
     ) -> LResult<()> {
         let a16 = i.access_mode == AccessMode::Align16;
         i.dst = self.dst(dst, a16)?;
-        let (s0, imm) = self.src(src0, a16)?;
-        if imm.is_some() {
-            return Err(self.invalid(src0.pos, "src0", "the message payload is a register"));
+        let (mut s0, imm) = self.src(src0, a16)?;
+        if imm.is_some() && a16 && !self.p.is_gen8() {
+            // Gen7 keeps src0's region bits beside a 32-bit immediate.
+            s0.region = a16_zero().region;
         }
         i.src[0] = s0;
         i.cond_modifier = sfid;
+        if let Some(v) = imm {
+            // An immediate payload (the validator refuses it): the
+            // immediate fills bits 127:96, which Mesa prints both as src0
+            // and as the descriptor; src1 keeps only a file and type. A
+            // 16-bit immediate prints its low half only: the dword has all.
+            let bits = s0.ty.size() * 8;
+            i.imm = if bits == 64 { v } else { desc };
+            if bits < 64 && (v ^ desc) & ((1u64 << bits) - 1) != 0 {
+                return Err(self.invalid(src0.pos, "src0", "an immediate payload is the descriptor dword itself"));
+            }
+            i.src[1] = match src1 {
+                None => Src::imm(Type::UD),
+                Some(o) => self.file_type_only(o, a16, v, 32)?.0,
+            };
+            let w = crate::encode_word(self.p, i).map_err(|e| self.err(src0.pos, AsmErrorKind::Encode(e)))?;
+            let dword = w.dwords()[3];
+            if u64::from(dword) != desc || eot != i.eot() {
+                return Err(self.err(
+                    desc_pos,
+                    AsmErrorKind::DescriptorMismatch {
+                        desc: desc as u32,
+                        expected: dword,
+                    },
+                ));
+            }
+            return Ok(());
+        }
         let desc = u32::try_from(desc).map_err(|_| {
             self.err(
                 desc_pos,
@@ -1111,14 +1255,15 @@ impl Lower<'_> {
             }
             Some(o) => {
                 // Mesa writes the dword over src1's fields and leaves src1's
-                // file and type zero (ARF, UD): the dword must be the
+                // file and type zero (ARF, UD) for its `a0` descriptors; any
+                // register a word holds is read back. The dword must be the
                 // operand's encoding.
                 let (s1, imm) = self.src(o, a16)?;
-                if imm.is_some() || s1.file != RegFile::Arf || s1.ty != Type::UD {
+                if imm.is_some() {
                     return Err(self.invalid(
                         o.pos,
                         "descriptor register",
-                        "a register descriptor is an ARF operand of type UD, such as `a0<0,1,0>UD`",
+                        "a register descriptor is a register, such as `a0<0,1,0>UD`",
                     ));
                 }
                 i.src[1] = s1;
@@ -1129,7 +1274,49 @@ impl Lower<'_> {
                 } - 96;
                 i.imm = u64::from(dword >> spare_lo << spare_lo);
                 let w = crate::encode_word(self.p, i).map_err(|e| self.err(o.pos, AsmErrorKind::Encode(e)))?;
-                let expected = w.dwords()[3];
+                let mut expected = w.dwords()[3];
+                // Parts of src1 the text does not show: a byte remainder of
+                // the subregister (Mesa prints it in units of the type) and
+                // e.g. the low bits of `null`'s number. Take them from the
+                // dword when the operand then prints the same.
+                let size = u8::try_from(s1.ty.size()).unwrap_or(1);
+                for r in 0..size {
+                    if expected == dword {
+                        break;
+                    }
+                    let mut t = *i;
+                    match s1.addr {
+                        Addr::Direct { nr, subnr } => {
+                            t.src[1].addr = Addr::Direct {
+                                nr,
+                                subnr: subnr.saturating_add(r),
+                            }
+                        }
+                        _ if r > 0 => break,
+                        _ => {}
+                    }
+                    let Ok(mut tw) = crate::encode_word(self.p, &t) else {
+                        continue;
+                    };
+                    let te = tw.dwords()[3];
+                    tw.0 = tw.0 & !(0xffff_ffff_u128 << 96) | u128::from(dword) << 96;
+                    let fits = te == dword
+                        || crate::decode_word(self.p, tw).is_ok_and(|i2| {
+                            let ours = alloc::format!("{}", t.display(self.p)).replace(
+                                alloc::format!("0x{te:08x}").as_str(),
+                                alloc::format!("0x{dword:08x}").as_str(),
+                            );
+                            let same = ours == alloc::format!("{}", i2.display(self.p));
+                            if same {
+                                t = i2;
+                            }
+                            same
+                        });
+                    if fits {
+                        *i = t;
+                        expected = dword;
+                    }
+                }
                 if expected != dword {
                     return Err(self.err(desc_pos, AsmErrorKind::DescriptorMismatch { desc: dword, expected }));
                 }
@@ -1141,20 +1328,21 @@ impl Lower<'_> {
     fn wait(&self, i: &mut Instruction, dst: &Operand) -> LResult<()> {
         let a16 = i.access_mode == AccessMode::Align16;
         let d = self.dst(dst, a16)?;
-        let Addr::Direct { nr, subnr } = d.addr else {
-            return Err(self.invalid(dst.pos, "wait", "WAIT uses the notification register `n0`"));
+        // WAIT names a notification register `nN`; the assembler keeps
+        // whatever register the text names, as the decoder does (the
+        // register is not a rule the validator checks).
+        i.dst = if dst.region.is_none() {
+            Dst { hstride: 1, ..d }
+        } else {
+            d
         };
-        if d.file != RegFile::Arf || nr & 0xf0 != ARF_NOTIFICATION {
-            return Err(self.invalid(dst.pos, "wait", "WAIT uses the notification register `n0`"));
-        }
-        i.dst = Dst { hstride: 1, ..d };
         // src0 repeats the destination; in align16 it reads the written
         // channels (Mesa's swizzle-for-mask: unset channels take the last
         // set one before them, or the first set one).
         let mut s0 = Src {
             file: d.file,
             ty: d.ty,
-            addr: Addr::Direct { nr, subnr },
+            addr: d.addr,
             ..Src::ZERO
         };
         if a16 {
@@ -1271,6 +1459,11 @@ impl Lower<'_> {
         if !supported {
             // Not in Mesa's grammar: every operand field zero.
             i.dst = zero_dst(a16);
+            if a16 && !self.p.is_gen8() {
+                // As the Gen7 codec reads a zero src0 in align16 (src1 of a
+                // branch holds only a file and type).
+                i.src[0] = a16_zero();
+            }
         } else if self.p.is_gen8() {
             i.dst = match op {
                 Endif => zero_dst(a16),
@@ -1371,6 +1564,14 @@ fn a16_zero() -> Src {
             hstride: A16_HSTRIDE,
         },
         ..Src::ZERO
+    }
+}
+
+/// The bits an immediate of type `t` holds (a vector immediate packs 32).
+fn imm_bits(t: Type) -> u32 {
+    match t {
+        Type::V | Type::UV | Type::VF => 32,
+        t => t.size() * 8,
     }
 }
 

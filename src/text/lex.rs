@@ -58,6 +58,8 @@ pub enum Kind {
     Tilde,
     /// `=`
     Equals,
+    /// `*` (Mesa's `*** invalid <field> value N` markers)
+    Star,
     /// The end of the input.
     Eof,
     /// A character that starts no token.
@@ -290,6 +292,7 @@ impl<'a> Lexer<'a> {
             b'-' => single(Kind::Minus),
             b'~' => single(Kind::Tilde),
             b'=' => single(Kind::Equals),
+            b'*' => single(Kind::Star),
             _ => {
                 // One whole character, however many bytes it takes.
                 let n = self

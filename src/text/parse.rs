@@ -24,7 +24,14 @@
 //! reg         := IDENT ["." NUMBER] | ("g" | "r") "[" IDENT ["." NUMBER] [["+" | "-"] NUMBER] "]"
 //! region      := "<" item { ("," | ";") item } ">"          item := NUMBER | "VxH"
 //! options     := "{" { IDENT | NUMBER IDENT | "," } "}"
+//! invalid     := "*" "*" "*" "invalid" IDENT { IDENT } "value" NUMBER
 //! ```
+//!
+//! `invalid` is Mesa's marker for a field value that names nothing (`***
+//! invalid conditional modifier value 10`): it stands where that field's
+//! name would, for the predicate control, the conditional modifier, the
+//! math function, a region's vertical stride or width and the shared
+//! function, and gives the raw field value back.
 
 use alloc::string::ToString;
 use alloc::vec::Vec;
@@ -70,6 +77,8 @@ pub(crate) struct Region {
     pub vals: [Num; 3],
     pub n: u8,
     pub vxh: bool,
+    /// Bit k set: `vals[k]` is a raw field value from an `invalid` marker.
+    pub raw: u8,
     pub pos: Pos,
 }
 
@@ -108,6 +117,9 @@ pub(crate) struct Predicate<'a> {
     pub inv: bool,
     pub flag: Flag,
     pub suffix: Option<(&'a str, Pos)>,
+    /// A raw predicate control from an `invalid` marker, and whether the
+    /// marker named align16.
+    pub raw: Option<(Num, bool)>,
 }
 
 /// A jump target: a label or a raw offset in the platform's units.
@@ -487,6 +499,37 @@ impl<'a> Parser<'a> {
         self.instruction().map(Stmt::Inst)
     }
 
+    /// Mesa's `*** invalid <words> value N` marker, whose words must be
+    /// `words` (any of `alt` standing for a `""` in it); gives `N` and
+    /// which of `alt` was written.
+    fn invalid_marker(&mut self, words: &[&str], alt: &[&str], expected: &'static str) -> PResult<(Num, usize)> {
+        for _ in 0..3 {
+            self.expect(Kind::Star, expected)?;
+        }
+        let mut which = 0;
+        let mut word = |p: &mut Self, w: &str| -> PResult<()> {
+            let t = p.tok;
+            let alt_k = if w.is_empty() {
+                alt.iter().position(|&a| a == t.text)
+            } else {
+                None
+            };
+            if t.kind == Kind::Ident && (t.text == w || alt_k.is_some()) {
+                which = alt_k.unwrap_or(which);
+                p.bump();
+                Ok(())
+            } else {
+                Err(p.unexpected(expected))
+            }
+        };
+        word(self, "invalid")?;
+        for &w in words {
+            word(self, w)?;
+        }
+        word(self, "value")?;
+        Ok((self.number(expected)?, which))
+    }
+
     /// A flag register name `f0` or `f1`.
     fn flag_reg(&mut self) -> PResult<Flag> {
         let (nr, t) = self.ident_as("a flag register `f0` or `f1`", |s| match s {
@@ -495,6 +538,20 @@ impl<'a> Parser<'a> {
             _ => None,
         })?;
         Ok(Flag { nr, sub: 0, pos: t.pos })
+    }
+
+    /// A 4-bit field value from an `invalid` marker.
+    fn nibble(&self, n: Num) -> PResult<u8> {
+        u8::try_from(n.value).ok().filter(|&v| v < 16).ok_or_else(|| {
+            self.error_at(
+                n.pos,
+                AsmErrorKind::OutOfRange {
+                    what: "field value",
+                    value: i64::try_from(n.value).unwrap_or(i64::MAX),
+                    range: "0..=15",
+                },
+            )
+        })
     }
 
     fn flag_sub(&mut self, f: &mut Flag) -> PResult<()> {
@@ -523,6 +580,7 @@ impl<'a> Parser<'a> {
         };
         let mut flag = self.flag_reg()?;
         let mut suffix = None;
+        let mut raw = None;
         while self.eat(Kind::Dot) {
             if self.tok.kind == Kind::Number && suffix.is_none() {
                 self.flag_sub(&mut flag)?;
@@ -533,8 +591,19 @@ impl<'a> Parser<'a> {
                 return Err(self.unexpected("a flag subregister or a predicate control such as `any4h` or `x`"));
             }
         }
+        if self.tok.kind == Kind::Star && suffix.is_none() {
+            let (n, which) = self.invalid_marker(
+                &["predicate", "control", ""],
+                &["align1", "align16"],
+                "`*** invalid predicate control alignN value N`",
+            )?;
+            raw = Some((n, which == 1));
+            if let Some((n, _)) = raw {
+                self.nibble(n)?;
+            }
+        }
         self.expect(Kind::RParen, "`)` closing the predicate")?;
-        Ok(Predicate { inv, flag, suffix })
+        Ok(Predicate { inv, flag, suffix, raw })
     }
 
     fn instruction(&mut self) -> PResult<Inst<'a>> {
@@ -574,7 +643,10 @@ impl<'a> Parser<'a> {
             opts: Options::default(),
         };
         self.suffixes(&mut inst)?;
-        if opcode == Opcode::Math {
+        if opcode == Opcode::Math && self.tok.kind == Kind::Star {
+            let (n, _) = self.invalid_marker(&["function"], &[], "`*** invalid function value N`")?;
+            inst.math_fn = self.nibble(n)?;
+        } else if opcode == Opcode::Math {
             inst.math_fn = self
                 .ident_as(
                     "a math function (inv, log, exp, sqrt, rsq, sin, cos, sincos, fdiv, pow, intdivmod, intdiv, intmod, invm, rsqrtm)",
@@ -601,7 +673,21 @@ impl<'a> Parser<'a> {
     fn suffixes(&mut self, inst: &mut Inst<'a>) -> PResult<()> {
         const WHAT: &str = "`sat`, `breakpoint`, a conditional modifier (z, e, nz, ne, g, ge, l, le, r, o, u) or, after one, its flag `f0.0`..`f1.1`";
         let mut after_flag = false;
-        while self.eat(Kind::Dot) {
+        loop {
+            if self.tok.kind == Kind::Star && inst.cmod.is_none() && inst.opcode != Opcode::Math {
+                let (n, _) = self.invalid_marker(
+                    &["conditional", "modifier"],
+                    &[],
+                    "`*** invalid conditional modifier value N`",
+                )?;
+                let v = self.nibble(n)?;
+                inst.cmod = Some((v, n.pos));
+                after_flag = false;
+                continue;
+            }
+            if !self.eat(Kind::Dot) {
+                break;
+            }
             if self.tok.kind == Kind::Number && after_flag {
                 if let Some(f) = inst.cmod_flag.as_mut() {
                     let mut flag = *f;
@@ -713,11 +799,12 @@ impl<'a> Parser<'a> {
     fn send_operands(&mut self) -> PResult<Operands<'a>> {
         let dst = self.operand(true)?;
         let src0 = self.operand(false)?;
-        let src1 = if matches!(self.tok.kind, Kind::Number | Kind::Minus) {
-            None
-        } else {
-            Some(self.operand(false)?)
+        let desc_next = match self.tok.kind {
+            Kind::Number => true,
+            Kind::Minus => self.peek().kind == Kind::Number,
+            _ => false,
         };
+        let src1 = if desc_next { None } else { Some(self.operand(false)?) };
         let neg = self.eat(Kind::Minus);
         let mut desc = self.number("the message descriptor (a number such as 0x02280300)")?;
         if neg {
@@ -746,6 +833,10 @@ impl<'a> Parser<'a> {
     fn sfid(&mut self) -> PResult<u8> {
         const WHAT: &str = "a shared function (null, math, sampler, gateway, dp_sampler, render, urb, thread_spawner, vme, const, data, pixel interp, dp data 1, cre)";
         let t = self.tok;
+        if t.kind == Kind::Star {
+            let (n, _) = self.invalid_marker(&["SFID"], &[], "`*** invalid SFID value N`")?;
+            return self.nibble(n);
+        }
         if t.kind == Kind::Ident && !matches!(t.text, "pixel" | "rt" | "dp") {
             return Ok(self.ident_as(WHAT, sfid_by_name)?.0);
         }
@@ -865,6 +956,16 @@ impl<'a> Parser<'a> {
     /// A register name token (`g12`, `acc0`, `null`, `ip`, ...).
     fn reg_name(&self, t: Token<'a>) -> PResult<RegName> {
         let bad = || {
+            if t.text == "Indirect" {
+                // Mesa's `Indirect align16 address mode not supported`.
+                return self.error_at(
+                    t.pos,
+                    AsmErrorKind::Invalid {
+                        what: "operand",
+                        why: "Mesa's text does not show an align16 indirect operand (`Indirect align16 address mode not supported`), so it cannot be assembled",
+                    },
+                );
+            }
             self.error_at(
                 t.pos,
                 AsmErrorKind::Unexpected {
@@ -971,13 +1072,26 @@ impl<'a> Parser<'a> {
             vals: [Num::default(); 3],
             n: 0,
             vxh: false,
+            raw: 0,
             pos: open.pos,
         };
         loop {
             if r.n as usize >= r.vals.len() {
                 return Err(self.unexpected("`>` closing the region"));
             }
-            if r.n == 0 && self.tok.is_ident("VxH") {
+            if self.tok.kind == Kind::Star && r.n < 2 {
+                let (words, what): (&[&str], _) = if r.n == 0 && !r.vxh {
+                    (&["vert", "stride"], "`*** invalid vert stride value N`")
+                } else {
+                    (&["width"], "`*** invalid width value N`")
+                };
+                let (n, _) = self.invalid_marker(words, &[], what)?;
+                self.nibble(n)?;
+                if let Some(v) = r.vals.get_mut(r.n as usize) {
+                    *v = n;
+                }
+                r.raw |= 1 << r.n;
+            } else if r.n == 0 && self.tok.is_ident("VxH") {
                 let t = self.bump();
                 r.vxh = true;
                 if let Some(v) = r.vals.get_mut(0) {
@@ -1042,6 +1156,7 @@ impl<'a> Parser<'a> {
     /// is checked when lowering, so the messages can name the opcode.
     fn operand(&mut self, dst: bool) -> PResult<Operand> {
         let pos = self.tok.pos;
+
         let mut o = Operand {
             pos,
             neg: false,
