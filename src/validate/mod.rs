@@ -187,21 +187,102 @@ pub struct Checker<'a> {
     out: Vec<Violation>,
     nsrc: u8,
     exec: u32,
+    flags: u8,
+    /// Bit k: source k is an align1 register source (see [`Checker::a1_srcs`]).
+    a1: u8,
+    rgn: [Rgn; 3],
+    exec_type: Option<Type>,
+    pub(crate) ot: Option<operand_types::Ot>,
     split: Option<Option<regions::Split>>,
+}
+
+const F_THREE_SRC: u8 = 1;
+const F_ALIGN16: u8 = 2;
+const F_SEND: u8 = 4;
+const F_HAS_DST: u8 = 8;
+const F_DST_NULL: u8 = 16;
+const F_MIXED: u8 = 32;
+
+/// The align1 register sources of an instruction, with their index and
+/// decoded region.
+pub(crate) struct A1Srcs<'a> {
+    mask: u8,
+    i: &'a Instruction,
+    rgn: [Rgn; 3],
+}
+
+impl<'a> Iterator for A1Srcs<'a> {
+    type Item = (u8, &'a Src, Rgn);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.mask != 0 {
+            let k = self.mask.trailing_zeros() as u8;
+            self.mask &= self.mask - 1;
+            if let (Some(s), Some(r)) = (self.i.src.get(k as usize), self.rgn.get(k as usize)) {
+                return Some((k, s, *r));
+            }
+        }
+        None
+    }
 }
 
 impl<'a> Checker<'a> {
     /// A checker with no violation yet.
     pub fn new(p: Platform, i: &'a Instruction) -> Self {
-        Checker {
+        let nsrc = i.num_srcs();
+        let op = i.opcode;
+        let three_src = op.is_three_src();
+        let align16 = i.access_mode == AccessMode::Align16;
+        let mut flags = 0;
+        if three_src {
+            flags |= F_THREE_SRC;
+        }
+        if align16 {
+            flags |= F_ALIGN16;
+        }
+        if op.is_send() {
+            flags |= F_SEND;
+        }
+        if has_dst(op) {
+            flags |= F_HAS_DST;
+        }
+        if is_null_dst(&i.dst) {
+            flags |= F_DST_NULL;
+        }
+        let mut a1 = 0u8;
+        let mut rgn = [Rgn { v: 0, w: 1, h: 0 }; 3];
+        let n = nsrc.min(3) as usize;
+        for (k, (s, r)) in i.src.iter().zip(rgn.iter_mut()).enumerate().take(n) {
+            *r = Rgn::of(s.region);
+            if !three_src && !align16 && !s.is_imm() {
+                a1 |= 1 << k;
+            }
+        }
+        let mut c = Checker {
             p,
             i,
             rule: &info::opcode_exists,
             out: Vec::new(),
-            nsrc: i.num_srcs(),
+            nsrc,
             exec: i.exec_size.channels(),
+            flags,
+            a1,
+            rgn,
+            exec_type: exec_type(i, nsrc),
+            ot: None,
             split: None,
+        };
+        if operand_types::compute_mixed_float(&c) {
+            c.flags |= F_MIXED;
         }
+        c
+    }
+
+    /// Derives the facts the restriction rules share (after the encoding
+    /// phase passed).
+    fn prepare(&mut self) {
+        self.ot = operand_types::compute_facts(self);
     }
 
     /// Records a violation of the running rule. A rule reports each
@@ -257,31 +338,50 @@ impl<'a> Checker<'a> {
     /// Whether the instruction is in align16 mode.
     #[inline]
     pub fn align16(&self) -> bool {
-        self.i.access_mode == AccessMode::Align16
+        self.flags & F_ALIGN16 != 0
     }
 
     /// Whether the instruction uses the 3-source layout.
     #[inline]
     pub fn three_src(&self) -> bool {
-        self.i.opcode.is_three_src()
+        self.flags & F_THREE_SRC != 0
     }
 
     /// SEND or SENDC.
     #[inline]
     pub fn is_send(&self) -> bool {
-        self.i.opcode.is_send()
+        self.flags & F_SEND != 0
     }
 
     /// Whether the opcode writes a destination (flow control and NOP do not).
     #[inline]
     pub fn has_dst(&self) -> bool {
-        has_dst(self.i.opcode)
+        self.flags & F_HAS_DST != 0
     }
 
     /// Whether the destination is the null register.
     #[inline]
     pub fn dst_null(&self) -> bool {
-        is_null_dst(&self.i.dst)
+        self.flags & F_DST_NULL != 0
+    }
+
+    /// Whether the instruction mixes F and HF (see
+    /// [`operand_types::is_mixed_float`]).
+    #[inline]
+    pub fn mixed_float(&self) -> bool {
+        self.flags & F_MIXED != 0
+    }
+
+    /// The align1 register sources the region rules inspect: every source
+    /// the instruction reads except immediates, none in align16 or
+    /// 3-source instructions; with their decoded regions.
+    #[inline]
+    pub(crate) fn a1_srcs(&self) -> A1Srcs<'a> {
+        A1Srcs {
+            mask: self.a1,
+            i: self.i,
+            rgn: self.rgn,
+        }
     }
 
     /// The platform is Gen7 (Ivy Bridge), where 64-bit operands use
@@ -306,8 +406,9 @@ impl<'a> Checker<'a> {
 
     /// The execution type (Mesa's `execution_type`) for a 1- or 2-source
     /// instruction; `None` for other source counts.
+    #[inline]
     pub fn exec_type(&self) -> Option<Type> {
-        exec_type(self.i, self.nsrc)
+        self.exec_type
     }
 }
 
@@ -448,12 +549,18 @@ pub fn exec_type(i: &Instruction, nsrc: u8) -> Option<Type> {
             if s0 == s1 {
                 return Some(s0);
             }
-            Some(
-                [Type::Q, Type::D, Type::W, Type::DF]
-                    .into_iter()
-                    .find(|t| s0 == *t || s1 == *t)
-                    .unwrap_or(s0),
-            )
+            let either = |t: Type| s0 == t || s1 == t;
+            Some(if either(Type::Q) {
+                Type::Q
+            } else if either(Type::D) {
+                Type::D
+            } else if either(Type::W) {
+                Type::W
+            } else if either(Type::DF) {
+                Type::DF
+            } else {
+                s0
+            })
         }
         _ => None,
     }
@@ -787,6 +894,7 @@ pub fn validate(p: Platform, i: &Instruction) -> Result<(), Violations> {
         run_phase(&mut c, Phase::Encoding);
     }
     if c.out.is_empty() {
+        c.prepare();
         run_phase(&mut c, Phase::Restriction);
     }
     if c.out.is_empty() {
@@ -806,6 +914,7 @@ pub fn validate_category(p: Platform, i: &Instruction, cat: Category) -> Result<
         run_phase(&mut c, Phase::Encoding);
     }
     if c.out.is_empty() {
+        c.prepare();
         for r in RULES {
             if r.phase == Phase::Restriction && r.category == cat {
                 c.run(r, r.check);

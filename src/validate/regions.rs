@@ -9,11 +9,9 @@ use super::*;
 
 /// The align1 register sources the region rules inspect: every source the
 /// instruction reads except immediates (ARF sources included).
-fn a1_srcs<'a>(c: &Checker<'a>) -> impl Iterator<Item = (u8, &'a Src, Rgn)> {
-    let skip = c.three_src() || c.align16();
-    c.srcs()
-        .filter(move |(_, s)| !skip && !s.is_imm())
-        .map(|(k, s)| (k, s, Rgn::of(s.region)))
+#[inline]
+fn a1_srcs<'a>(c: &Checker<'a>) -> A1Srcs<'a> {
+    c.a1_srcs()
 }
 
 /// A register destination the destination rules inspect.
@@ -123,25 +121,47 @@ pub fn row_within_grf(c: &mut Checker<'_>) {
     for (k, s, r) in a1_srcs(c) {
         let Some(sub) = direct_subnr(&s.addr) else { continue };
         let es = region_elem_size(p, s.ty);
-        let mask = (1u64 << es) - 1;
-        let mut rowbase = sub;
-        for _ in 0..exec.checked_div(r.w).unwrap_or(0) {
+        if rows_straddle(exec, es, sub, r) {
+            c.report(
+                OperandId::Src(k),
+                "a row of the region crosses a GRF boundary; vertical stride must be used to cross it",
+            );
+        }
+    }
+}
+
+/// Whether some row of a region has bytes in both halves of the 64-byte
+/// window (offsets wrapping modulo 64).
+#[inline]
+fn rows_straddle(exec: u32, es: u32, sub: u32, r: Rgn) -> bool {
+    let mask = (1u64 << es) - 1;
+    if mask == 0 {
+        return false;
+    }
+    let step = r.h.wrapping_mul(es);
+    let span = (r.w.wrapping_sub(1)).wrapping_mul(step);
+    let mut rowbase = sub;
+    for _ in 0..exec.checked_div(r.w).unwrap_or(0) {
+        let end = u64::from(rowbase) + u64::from(span) + u64::from(es);
+        let straddles = if end <= 64 {
+            // No element wraps: the row covers bytes rowbase..end with
+            // nondecreasing element offsets.
+            rowbase < 32 && end > 32
+        } else {
             let mut acc = 0u64;
             let mut off = rowbase;
             for _ in 0..r.w {
                 acc |= mask << (off % 64);
-                off = off.wrapping_add(r.h * es);
+                off = off.wrapping_add(step);
             }
-            rowbase = rowbase.wrapping_add(r.v * es);
-            if acc as u32 != 0 && acc >> 32 != 0 {
-                c.report(
-                    OperandId::Src(k),
-                    "a row of the region crosses a GRF boundary; vertical stride must be used to cross it",
-                );
-                break;
-            }
+            acc as u32 != 0 && acc >> 32 != 0
+        };
+        if straddles {
+            return true;
         }
+        rowbase = rowbase.wrapping_add(r.v.wrapping_mul(es));
     }
+    false
 }
 
 /// A destination horizontal stride is never 0 (align1; align16 requires 1).
@@ -245,6 +265,120 @@ pub struct Split {
     offset_differs: [bool; 2],
 }
 
+/// The channels of a region, as the split rules see them.
+#[derive(Clone, Copy, Default)]
+struct Reach {
+    /// Number of channels.
+    n: u32,
+    /// Whether some channel touches a byte.
+    touched: bool,
+    /// Bit j: channel j touches the second register (byte 32 or above of
+    /// the 64-byte window).
+    hi: u64,
+    /// Channels touching the upper OWord (byte 16 or above).
+    oword_hi: u32,
+    /// The first channel touching the second register, and the offset of
+    /// its mask's lowest bit.
+    first_hi: Option<(u32, u32)>,
+}
+
+/// Computes [`Reach`] from the channel byte masks of [`access_masks`]
+/// (offsets wrapping modulo 64).
+fn reach_by_masks(exec: u32, es: u32, subreg: u32, r: Rgn) -> Reach {
+    let mask = (1u64 << es.min(8)) - 1;
+    let mut out = Reach::default();
+    let mut rowbase = subreg;
+    let mut k = 0u32;
+    let rows = exec.checked_div(r.w).unwrap_or(0);
+    for _ in 0..rows {
+        let mut off = rowbase;
+        for _ in 0..r.w {
+            if k < 32 {
+                let m = mask << (off % 64);
+                out.n = k + 1;
+                out.touched |= m != 0;
+                if m > 0xffff {
+                    out.oword_hi += 1;
+                }
+                if m > 0xffff_ffff {
+                    out.hi |= 1 << k;
+                    if out.first_hi.is_none() {
+                        out.first_hi = Some((k, m.trailing_zeros()));
+                    }
+                }
+            }
+            k += 1;
+            off = off.wrapping_add(r.h.wrapping_mul(es));
+        }
+        rowbase = rowbase.wrapping_add(r.v.wrapping_mul(es));
+    }
+    out
+}
+
+/// Computes [`Reach`] row by row. When no element passes byte 64 (the
+/// span rules guarantee it here) a channel's mask is the element's bytes
+/// unwrapped, so each row's channels past a byte are a suffix of the row;
+/// otherwise it falls back to [`reach_by_masks`].
+#[inline]
+fn reach(exec: u32, es: u32, sub: u32, r: Rgn) -> Reach {
+    let rows = exec.checked_div(r.w).unwrap_or(0);
+    let step = r.h.saturating_mul(es);
+    let vstep = r.v.saturating_mul(es);
+    let last = rows
+        .saturating_sub(1)
+        .saturating_mul(vstep)
+        .saturating_add(r.w.saturating_sub(1).saturating_mul(step))
+        .saturating_add(sub);
+    if rows == 0 || !(1..=8).contains(&es) || last.saturating_add(es) > 64 || rows.saturating_mul(r.w) > 32 {
+        return reach_by_masks(exec, es, sub, r);
+    }
+    // The first column of a row starting at `rowbase` whose element
+    // touches byte `byte` or above (`r.w` if none).
+    let first_col = |rowbase: u32, byte: u32| -> u32 {
+        let need = (byte + 1).saturating_sub(es);
+        if rowbase >= need {
+            0
+        } else if step == 0 {
+            r.w
+        } else {
+            (need - rowbase).div_ceil(step).min(r.w)
+        }
+    };
+    let mut out = Reach {
+        n: rows * r.w,
+        touched: true,
+        ..Reach::default()
+    };
+    let mut rowbase = sub;
+    for row in 0..rows {
+        let c_ow = first_col(rowbase, 16);
+        out.oword_hi += r.w - c_ow;
+        let c_hi = first_col(rowbase, 32);
+        if c_hi < r.w {
+            let base = row * r.w + c_hi;
+            out.hi |= ((1u64 << (r.w - c_hi)) - 1) << base;
+            if out.first_hi.is_none() {
+                out.first_hi = Some((base, rowbase + c_hi * step));
+            }
+        }
+        rowbase += vstep;
+    }
+    out
+}
+
+impl Reach {
+    /// Registers touched: 2 if some channel reaches the second, else 1
+    /// if any byte is touched, else 0.
+    #[inline]
+    fn regs(&self) -> u32 {
+        if self.hi != 0 {
+            2
+        } else {
+            u32::from(self.touched)
+        }
+    }
+}
+
 /// Computes the split facts, or `None` when the alignment rules do not
 /// apply or a span rule already failed.
 pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
@@ -256,8 +390,8 @@ pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
         return None;
     }
     let exec = c.exec();
-    let mut masks = [[0u64; 32]; 2];
-    let mut s = Split::default();
+    // The direct sources 0 and 1: subregister, element size, region.
+    let mut srcs: [Option<(u32, u32, Rgn)>; 2] = [None; 2];
     for (k, src, r) in a1_srcs(c) {
         if let Some((_, last)) = src_span(c, src, r) {
             if last >= 64 {
@@ -265,11 +399,9 @@ pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
             }
         }
         let Some(sub) = direct_subnr(&src.addr) else { continue };
-        let (Some(m), Some(regs)) = (masks.get_mut(k as usize), s.src_regs.get_mut(k as usize)) else {
-            continue;
-        };
-        let n = access_masks(exec, region_elem_size(c.p, src.ty), sub, r, m);
-        *regs = regs_touched(m.get(..n).unwrap_or(&[]));
+        if let Some(slot) = srcs.get_mut(k as usize) {
+            *slot = Some((sub, region_elem_size(c.p, src.ty), r));
+        }
     }
     let d = &c.i.dst;
     let sub = direct_subnr(&d.addr)?;
@@ -283,37 +415,31 @@ pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
             h: st,
         }
     };
-    let mut dm = [0u64; 32];
-    let n = access_masks(exec, region_elem_size(c.p, d.ty), sub, dr, &mut dm);
-    let dm = dm.get(..n).unwrap_or(&[]);
-    s.dst_regs = regs_touched(dm);
-    for &m in dm {
-        if m > 0xffff {
-            s.oword_upper += 1;
-        } else {
-            s.oword_lower += 1;
-        }
-        if m > 0xffff_ffff {
-            s.reg_upper += 1;
-        } else {
-            s.reg_lower += 1;
-        }
-    }
-    for (k, sm) in masks.iter().enumerate() {
-        let (Some(cross), Some(differs)) = (s.cross.get_mut(k), s.offset_differs.get_mut(k)) else {
-            continue;
-        };
-        *cross = dm
-            .iter()
-            .zip(sm.iter())
-            .any(|(d, s)| (*d > 0xffff_ffff) != (*s > 0xffff_ffff));
+    let dst = reach(exec, region_elem_size(c.p, d.ty), sub, dr);
+    let reg_upper = dst.hi.count_ones();
+    let mut s = Split {
+        dst_regs: dst.regs(),
+        oword_upper: dst.oword_hi,
+        oword_lower: dst.n - dst.oword_hi,
+        reg_upper,
+        reg_lower: dst.n - reg_upper,
+        ..Split::default()
+    };
+    let dst_channels = if dst.n >= 64 { u64::MAX } else { (1u64 << dst.n) - 1 };
+    for (k, slot) in srcs.iter().enumerate() {
+        let src = slot.map_or(Reach::default(), |(sub, es, r)| reach(exec, es, sub, r));
         let off0 = c.i.src.get(k).and_then(|s| direct_subnr(&s.addr)).unwrap_or(0);
-        let off1 = sm
-            .iter()
-            .take(n)
-            .find(|m| **m > 0xffff_ffff)
-            .map_or(off0, |m| m.trailing_zeros().wrapping_sub(32));
-        *differs = off0 != off1;
+        let off1 = match src.first_hi {
+            Some((j, bit)) if j < dst.n => bit.wrapping_sub(32),
+            _ => off0,
+        };
+        if let (Some(r), Some(cross), Some(differs)) =
+            (s.src_regs.get_mut(k), s.cross.get_mut(k), s.offset_differs.get_mut(k))
+        {
+            *r = src.regs();
+            *cross = (dst.hi ^ src.hi) & dst_channels != 0;
+            *differs = off1 != off0;
+        }
     }
     Some(s)
 }
