@@ -202,6 +202,7 @@ const F_SEND: u8 = 4;
 const F_HAS_DST: u8 = 8;
 const F_DST_NULL: u8 = 16;
 const F_MIXED: u8 = 32;
+const F_OT_APPLIES: u8 = 64;
 
 /// The align1 register sources of an instruction, with their index and
 /// decoded region.
@@ -275,6 +276,9 @@ impl<'a> Checker<'a> {
         };
         if operand_types::compute_mixed_float(&c) {
             c.flags |= F_MIXED;
+        }
+        if operand_types::applies(&c) {
+            c.flags |= F_OT_APPLIES;
         }
         c
     }
@@ -648,12 +652,12 @@ pub fn dst_last_byte(c: &Checker<'_>) -> Option<u32> {
 }
 
 macro_rules! rules {
-    ($( $phase:ident { $( $cat:ident $m:ident :: $f:ident => $src:expr, )* } )*) => {
+    ($( $phase:ident { $( $gate:ident { $( $cat:ident $m:ident :: $f:ident => $src:expr, )* } )* } )*) => {
         /// The description of every rule, by identifier.
         #[allow(non_upper_case_globals)]
         pub mod info {
             use super::*;
-            $( $(
+            $( $( $(
                 #[doc = concat!("The `", stringify!($f), "` rule.")]
                 pub static $f: RuleInfo = RuleInfo {
                     id: stringify!($f),
@@ -662,128 +666,284 @@ macro_rules! rules {
                     category: Category::$cat,
                     check: $m::$f,
                 };
-            )* )*
+            )* )* )*
         }
 
         /// Every rule, in the order they run.
-        pub static RULES: &[&RuleInfo] = &[ $( $( &info::$f, )* )* ];
+        pub static RULES: &[&RuleInfo] = &[ $( $( $( &info::$f, )* )* )* ];
 
-        /// Runs the rules of one phase.
+        /// Runs the rules of one phase; a block of rules is skipped when
+        /// its gate says none of them can report.
         #[inline(always)]
         fn run_phase(c: &mut Checker<'_>, phase: Phase) {
             $(
                 if phase == Phase::$phase {
-                    $( c.run(&info::$f, $m::$f); )*
+                    $(
+                        if gate::$gate(c) {
+                            $( c.run(&info::$f, $m::$f); )*
+                        }
+                    )*
                 }
             )*
         }
     };
 }
 
+/// Cheap tests that skip blocks of rules. Each gate is implied by every
+/// rule of its block: when a gate is false, no rule of the block reports.
+/// [`validate_category`] runs rules without gates, so a gate never
+/// changes a verdict.
+mod gate {
+    use super::*;
+
+    #[inline(always)]
+    pub(super) fn always(_: &Checker<'_>) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    pub(super) fn three_src(c: &Checker<'_>) -> bool {
+        c.three_src()
+    }
+
+    #[inline(always)]
+    pub(super) fn not_three_src(c: &Checker<'_>) -> bool {
+        !c.three_src()
+    }
+
+    #[inline(always)]
+    pub(super) fn send(c: &Checker<'_>) -> bool {
+        c.is_send()
+    }
+
+    #[inline(always)]
+    pub(super) fn operand_types(c: &Checker<'_>) -> bool {
+        c.flags & F_OT_APPLIES != 0
+    }
+
+    #[inline(always)]
+    pub(super) fn align16(c: &Checker<'_>) -> bool {
+        c.align16()
+    }
+
+    /// Align1, not 3-source: the region rules on align1 sources and the
+    /// destination.
+    #[inline(always)]
+    pub(super) fn align1_regions(c: &Checker<'_>) -> bool {
+        !c.align16() && !c.three_src()
+    }
+
+    /// The region alignment rules (align1, not SEND or 3-source).
+    #[inline(always)]
+    pub(super) fn alignment(c: &Checker<'_>) -> bool {
+        !c.align16() && !c.three_src() && !c.is_send()
+    }
+
+    #[inline(always)]
+    pub(super) fn mixed_float(c: &Checker<'_>) -> bool {
+        c.mixed_float()
+    }
+
+    /// A vector immediate can only be the last source of a 1- or 2-source
+    /// instruction.
+    #[inline(always)]
+    pub(super) fn imm_src(c: &Checker<'_>) -> bool {
+        !c.three_src() && (c.i.src[0].is_imm() || c.i.src[1].is_imm())
+    }
+
+    #[inline(always)]
+    pub(super) fn chv(c: &Checker<'_>) -> bool {
+        c.p == Platform::Chv
+    }
+
+    #[inline(always)]
+    pub(super) fn gen8_align16(c: &Checker<'_>) -> bool {
+        c.p.is_gen8() && c.align16()
+    }
+
+    #[inline(always)]
+    pub(super) fn cmp(c: &Checker<'_>) -> bool {
+        matches!(c.i.opcode, Opcode::Cmp | Opcode::Cmpn)
+    }
+
+    #[inline(always)]
+    pub(super) fn mul(c: &Checker<'_>) -> bool {
+        c.i.opcode == Opcode::Mul
+    }
+
+    #[inline(always)]
+    pub(super) fn logic(c: &Checker<'_>) -> bool {
+        c.i.opcode.is_logic()
+    }
+
+    #[inline(always)]
+    pub(super) fn bfi2(c: &Checker<'_>) -> bool {
+        c.i.opcode == Opcode::Bfi2
+    }
+
+    #[inline(always)]
+    pub(super) fn csel(c: &Checker<'_>) -> bool {
+        c.i.opcode == Opcode::Csel
+    }
+
+    #[inline(always)]
+    pub(super) fn math(c: &Checker<'_>) -> bool {
+        c.i.opcode == Opcode::Math
+    }
+}
+
 rules! {
     Opcode {
-        Encoding encoding::opcode_exists => cite::OPCODES,
+        always {
+            Encoding encoding::opcode_exists => cite::OPCODES,
+        }
     }
     Encoding {
-        Encoding encoding::control_fields_in_range => cite::FORMAT,
-        Encoding encoding::cond_modifier_valid => cite::COND_MOD,
-        Encoding encoding::math_function_valid => cite::MATH,
-        Encoding encoding::three_src_align16_only => cite::THREE_SRC,
-        Encoding encoding::dst_not_immediate => cite::VISA_OPERANDS,
-        Encoding encoding::reg_type_encoding_valid => cite::TYPES,
-        Encoding encoding::three_src_type_encoding_valid => cite::THREE_SRC,
-        Encoding encoding::three_src_operands_grf_direct => cite::THREE_SRC,
-        Encoding encoding::three_src_region_valid => cite::THREE_SRC,
-        Encoding encoding::width_encoding_valid => cite::VISA_REGION_1,
-        Encoding encoding::vstride_encoding_valid => cite::VISA_REGION_2,
-        Encoding encoding::hstride_encoding_valid => cite::VISA_REGION_3,
-        Encoding encoding::vxh_only_indirect_align1 => cite::INDIRECT,
-        Encoding encoding::subreg_in_range => cite::FORMAT,
-        Encoding encoding::indirect_address_in_range => cite::INDIRECT,
-        Encoding encoding::grf_number_in_range => cite::GRF_FILE,
+        always {
+            Encoding encoding::control_fields_in_range => cite::FORMAT,
+            Encoding encoding::cond_modifier_valid => cite::COND_MOD,
+            Encoding encoding::math_function_valid => cite::MATH,
+            Encoding encoding::three_src_align16_only => cite::THREE_SRC,
+            Encoding encoding::dst_not_immediate => cite::VISA_OPERANDS,
+            Encoding encoding::reg_type_encoding_valid => cite::TYPES,
+        }
+        three_src {
+            Encoding encoding::three_src_type_encoding_valid => cite::THREE_SRC,
+            Encoding encoding::three_src_operands_grf_direct => cite::THREE_SRC,
+            Encoding encoding::three_src_region_valid => cite::THREE_SRC,
+        }
+        always {
+            Encoding encoding::width_encoding_valid => cite::VISA_REGION_1,
+            Encoding encoding::vstride_encoding_valid => cite::VISA_REGION_2,
+            Encoding encoding::hstride_encoding_valid => cite::VISA_REGION_3,
+            Encoding encoding::vxh_only_indirect_align1 => cite::INDIRECT,
+            Encoding encoding::subreg_in_range => cite::FORMAT,
+            Encoding encoding::indirect_address_in_range => cite::INDIRECT,
+            Encoding encoding::grf_number_in_range => cite::GRF_FILE,
+        }
     }
     Restriction {
-        Sources sources::src0_not_null => cite::MESA_NULL,
-        Sources sources::src1_not_null => cite::MESA_NULL,
-        Sources sources::imm_only_last_source => cite::IMMEDIATES,
-        Sources sources::imm64_only_single_source => cite::IMMEDIATES,
-        Send send::send_src0_direct => cite::SEND,
-        Send send::send_src0_grf => cite::SEND,
-        Send send::send_eot_src_g112_g127 => cite::SEND_EOT,
-        Send send::send_dst_src_overlap_r127 => cite::SEND_R127,
-        Send send::send_mlen_range => cite::SEND_DESC,
-        Send send::send_rlen_range => cite::SEND_DESC,
-        Send send::send_payload_in_grf_range => cite::SEND_DESC,
-        Send send::send_response_in_grf_range => cite::SEND_DESC,
-        OperandTypes operand_types::packed_byte_dst_raw_mov => cite::OPERAND_TYPES,
-        OperandTypes operand_types::no_byte_64bit_conversion => cite::MOV_BDW,
-        OperandTypes operand_types::no_hf_64bit_conversion => cite::MOV_BDW,
-        OperandTypes operand_types::int_hf_conversion_dst_dword => cite::HF_CONVERSION,
-        OperandTypes operand_types::chv_hf_dst_word_placement => cite::HF_WORD_CHV,
-        OperandTypes operand_types::dst_stride_matches_exec_type_ratio => cite::OPERAND_TYPES,
-        OperandTypes operand_types::dst_subreg_aligned_to_exec_type => cite::OPERAND_TYPES,
-        Region regions::align16_dst_hstride_one => cite::ALIGN16,
-        Region regions::align16_src_vstride => cite::ALIGN16,
-        Region regions::exec_size_ge_width => cite::REGION_PARAMS,
-        Region regions::width_eq_exec_implies_vstride => cite::REGION_PARAMS,
-        Region regions::width_one_implies_hstride_zero => cite::REGION_PARAMS,
-        Region regions::scalar_region => cite::REGION_PARAMS,
-        Region regions::zero_strides_imply_width_one => cite::REGION_PARAMS,
-        Region regions::row_within_grf => cite::REGION_PARAMS,
-        Region regions::dst_hstride_nonzero => cite::VISA_REGION_5,
-        Region regions::vxh_addresses_in_a0 => cite::INDIRECT,
-        Region regions::src_spans_at_most_two_grfs => cite::REGION_ALIGN,
-        Region regions::dst_spans_at_most_two_grfs => cite::REGION_ALIGN,
-        Region regions::dst_one_reg_src_two_regs_oword_split => cite::REGION_ALIGN,
-        Region regions::dst_two_regs_evenly_split => cite::REGION_ALIGN,
-        Region regions::gen7_dst_reg_from_one_src_reg => cite::REGION_ALIGN_GEN7,
-        Region regions::gen7_two_src_regs_same_offset => cite::REGION_ALIGN_GEN7,
-        Region regions::gen7_dst_two_regs_src_two_regs => cite::REGION_ALIGN_GEN7,
-        MixedFloat mixed_float::mixed_float_no_indirect_src => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_f_dst_max_simd8 => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_a16_packed_vstride4 => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_a16_max_simd8 => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_a16_no_acc_src => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_a1_packed_hf_dst_max_simd8 => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_a1_math_hf_src_strided => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_packed_hf_dst_oword => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_packed_hf_dst_acc_offset0 => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_hf_dst_acc_needs_stride2 => cite::MIXED,
-        VectorImmediate vector_imm::vector_imm_dst_oword_aligned => cite::VECTOR_IMM,
-        VectorImmediate vector_imm::vf_dst_dword_stride => cite::VECTOR_IMM,
-        VectorImmediate vector_imm::v_uv_dst_word_stride => cite::VECTOR_IMM,
-        Double double::chv_64bit_align1_stride_qword_equal => cite::DOUBLE_CHV,
-        Double double::chv_64bit_vstride_eq_width_hstride => cite::DOUBLE_CHV,
-        Double double::chv_64bit_same_offset => cite::DOUBLE_CHV,
-        Double double::chv_64bit_no_indirect => cite::DOUBLE_CHV,
-        Double double::chv_64bit_no_arf => cite::DOUBLE_CHV,
-        Double double::chv_64bit_no_depctrl => cite::DOUBLE_CHV,
-        Double double::gen8_align16_qword_dst_nonqword_src_max_exec2 => cite::DOUBLE_BDW,
-        Instruction instruction::cmp_requires_cond_mod => cite::CMP,
-        Instruction instruction::gen7_cmp_dst_not_arf => cite::CMP,
-        Instruction instruction::gen7_cmp_null_dst_requires_switch => cite::CMP,
-        Instruction instruction::sel_pred_xor_cond_mod => cite::SEL,
-        Instruction instruction::mul_dword_operand_on_src0 => cite::MUL,
-        Instruction instruction::gen7_mul_no_acc_source => cite::MUL_ACC_GEN7,
-        Instruction instruction::gen8_mul_no_int_acc_source => cite::ACC_BDW,
-        Instruction instruction::gen7_mul_dword_src_no_float_dst => cite::MUL_HSW,
-        Instruction instruction::gen8_mul_dwxdw_dst_not_acc => cite::MUL,
-        Instruction instruction::mul_dword_no_sat_no_cond_mod => cite::MUL,
-        Instruction instruction::gen8_logic_no_abs => cite::LOGIC,
-        Instruction instruction::gen8_logic_no_src_mod_on_acc => cite::LOGIC,
-        Instruction instruction::logic_no_o_r_u_cond_mod => cite::LOGIC,
-        Instruction instruction::bfi2_no_cond_mod_or_saturate => cite::BFI2,
-        Instruction instruction::bfi2_types => cite::BFI2,
-        Instruction instruction::csel_not_predicated => cite::CSEL,
-        Instruction instruction::csel_requires_cond_mod => cite::CSEL,
-        Instruction instruction::csel_types => cite::CSEL,
-        Instruction instruction::three_src_opcode_types => cite::THREE_SRC_TYPES,
-        Instruction instruction::ivb_three_src_max_one_grf => cite::IVB_ALIGN16,
-        Instruction instruction::math_int_div_no_src_mods => cite::MATH,
-        Instruction instruction::math_operand_types => cite::MATH,
-        Instruction instruction::gen8_branch_offset_aligned => cite::BRANCH,
-        Send send::send_urb_header_present => cite::URB,
-        Send send::send_urb_opcode_valid => cite::URB,
+        not_three_src {
+            Sources sources::src0_not_null => cite::MESA_NULL,
+            Sources sources::src1_not_null => cite::MESA_NULL,
+            Sources sources::imm_only_last_source => cite::IMMEDIATES,
+            Sources sources::imm64_only_single_source => cite::IMMEDIATES,
+        }
+        send {
+            Send send::send_src0_direct => cite::SEND,
+            Send send::send_src0_grf => cite::SEND,
+            Send send::send_eot_src_g112_g127 => cite::SEND_EOT,
+            Send send::send_dst_src_overlap_r127 => cite::SEND_R127,
+            Send send::send_mlen_range => cite::SEND_DESC,
+            Send send::send_rlen_range => cite::SEND_DESC,
+            Send send::send_payload_in_grf_range => cite::SEND_DESC,
+            Send send::send_response_in_grf_range => cite::SEND_DESC,
+        }
+        operand_types {
+            OperandTypes operand_types::packed_byte_dst_raw_mov => cite::OPERAND_TYPES,
+            OperandTypes operand_types::no_byte_64bit_conversion => cite::MOV_BDW,
+            OperandTypes operand_types::no_hf_64bit_conversion => cite::MOV_BDW,
+            OperandTypes operand_types::int_hf_conversion_dst_dword => cite::HF_CONVERSION,
+            OperandTypes operand_types::chv_hf_dst_word_placement => cite::HF_WORD_CHV,
+            OperandTypes operand_types::dst_stride_matches_exec_type_ratio => cite::OPERAND_TYPES,
+            OperandTypes operand_types::dst_subreg_aligned_to_exec_type => cite::OPERAND_TYPES,
+        }
+        align16 {
+            Region regions::align16_dst_hstride_one => cite::ALIGN16,
+            Region regions::align16_src_vstride => cite::ALIGN16,
+        }
+        align1_regions {
+            Region regions::exec_size_ge_width => cite::REGION_PARAMS,
+            Region regions::width_eq_exec_implies_vstride => cite::REGION_PARAMS,
+            Region regions::width_one_implies_hstride_zero => cite::REGION_PARAMS,
+            Region regions::scalar_region => cite::REGION_PARAMS,
+            Region regions::zero_strides_imply_width_one => cite::REGION_PARAMS,
+            Region regions::row_within_grf => cite::REGION_PARAMS,
+            Region regions::dst_hstride_nonzero => cite::VISA_REGION_5,
+            Region regions::vxh_addresses_in_a0 => cite::INDIRECT,
+        }
+        alignment {
+            Region regions::src_spans_at_most_two_grfs => cite::REGION_ALIGN,
+            Region regions::dst_spans_at_most_two_grfs => cite::REGION_ALIGN,
+            Region regions::dst_one_reg_src_two_regs_oword_split => cite::REGION_ALIGN,
+            Region regions::dst_two_regs_evenly_split => cite::REGION_ALIGN,
+            Region regions::gen7_dst_reg_from_one_src_reg => cite::REGION_ALIGN_GEN7,
+            Region regions::gen7_two_src_regs_same_offset => cite::REGION_ALIGN_GEN7,
+            Region regions::gen7_dst_two_regs_src_two_regs => cite::REGION_ALIGN_GEN7,
+        }
+        mixed_float {
+            MixedFloat mixed_float::mixed_float_no_indirect_src => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_f_dst_max_simd8 => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_a16_packed_vstride4 => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_a16_max_simd8 => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_a16_no_acc_src => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_a1_packed_hf_dst_max_simd8 => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_a1_math_hf_src_strided => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_packed_hf_dst_oword => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_packed_hf_dst_acc_offset0 => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_hf_dst_acc_needs_stride2 => cite::MIXED,
+        }
+        imm_src {
+            VectorImmediate vector_imm::vector_imm_dst_oword_aligned => cite::VECTOR_IMM,
+            VectorImmediate vector_imm::vf_dst_dword_stride => cite::VECTOR_IMM,
+            VectorImmediate vector_imm::v_uv_dst_word_stride => cite::VECTOR_IMM,
+        }
+        chv {
+            Double double::chv_64bit_align1_stride_qword_equal => cite::DOUBLE_CHV,
+            Double double::chv_64bit_vstride_eq_width_hstride => cite::DOUBLE_CHV,
+            Double double::chv_64bit_same_offset => cite::DOUBLE_CHV,
+            Double double::chv_64bit_no_indirect => cite::DOUBLE_CHV,
+            Double double::chv_64bit_no_arf => cite::DOUBLE_CHV,
+            Double double::chv_64bit_no_depctrl => cite::DOUBLE_CHV,
+        }
+        gen8_align16 {
+            Double double::gen8_align16_qword_dst_nonqword_src_max_exec2 => cite::DOUBLE_BDW,
+        }
+        cmp {
+            Instruction instruction::cmp_requires_cond_mod => cite::CMP,
+            Instruction instruction::gen7_cmp_dst_not_arf => cite::CMP,
+            Instruction instruction::gen7_cmp_null_dst_requires_switch => cite::CMP,
+        }
+        always {
+            Instruction instruction::sel_pred_xor_cond_mod => cite::SEL,
+        }
+        mul {
+            Instruction instruction::mul_dword_operand_on_src0 => cite::MUL,
+            Instruction instruction::gen7_mul_no_acc_source => cite::MUL_ACC_GEN7,
+            Instruction instruction::gen8_mul_no_int_acc_source => cite::ACC_BDW,
+            Instruction instruction::gen7_mul_dword_src_no_float_dst => cite::MUL_HSW,
+            Instruction instruction::gen8_mul_dwxdw_dst_not_acc => cite::MUL,
+            Instruction instruction::mul_dword_no_sat_no_cond_mod => cite::MUL,
+        }
+        logic {
+            Instruction instruction::gen8_logic_no_abs => cite::LOGIC,
+            Instruction instruction::gen8_logic_no_src_mod_on_acc => cite::LOGIC,
+            Instruction instruction::logic_no_o_r_u_cond_mod => cite::LOGIC,
+        }
+        bfi2 {
+            Instruction instruction::bfi2_no_cond_mod_or_saturate => cite::BFI2,
+            Instruction instruction::bfi2_types => cite::BFI2,
+        }
+        csel {
+            Instruction instruction::csel_not_predicated => cite::CSEL,
+            Instruction instruction::csel_requires_cond_mod => cite::CSEL,
+            Instruction instruction::csel_types => cite::CSEL,
+        }
+        always {
+            Instruction instruction::three_src_opcode_types => cite::THREE_SRC_TYPES,
+            Instruction instruction::ivb_three_src_max_one_grf => cite::IVB_ALIGN16,
+        }
+        math {
+            Instruction instruction::math_int_div_no_src_mods => cite::MATH,
+            Instruction instruction::math_operand_types => cite::MATH,
+        }
+        always {
+            Instruction instruction::gen8_branch_offset_aligned => cite::BRANCH,
+        }
+        send {
+            Send send::send_urb_header_present => cite::URB,
+            Send send::send_urb_opcode_valid => cite::URB,
+        }
     }
 }
 

@@ -21,7 +21,7 @@ pub(crate) struct Ot {
 
 /// Whether the operand-type rules apply at all.
 #[inline]
-fn applies(c: &Checker<'_>) -> bool {
+pub(crate) fn applies(c: &Checker<'_>) -> bool {
     !c.is_send() && !c.three_src() && c.exec() > 1 && c.has_dst() && matches!(c.nsrc(), 1 | 2)
 }
 

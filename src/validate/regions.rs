@@ -244,7 +244,10 @@ pub fn dst_spans_at_most_two_grfs(c: &mut Checker<'_>) {
     }
 }
 
-/// What the split rules need to know, computed once per instruction.
+/// What the split rules need to know, computed once per instruction. On
+/// Gen8 the source facts are left at zero when the destination spans two
+/// registers, and `cross` and `offset_differs` always: no Gen8 rule reads
+/// them there.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Split {
     /// Registers the destination touches (1 or 2).
@@ -390,17 +393,20 @@ pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
         return None;
     }
     let exec = c.exec();
-    // The direct sources 0 and 1: subregister, element size, region.
-    let mut srcs: [Option<(u32, u32, Rgn)>; 2] = [None; 2];
+    // The direct sources 0 and 1: subregister, element size, region, and
+    // the last byte touched.
+    let mut srcs: [Option<(u32, u32, Rgn, u32)>; 2] = [None; 2];
     for (k, src, r) in a1_srcs(c) {
-        if let Some((_, last)) = src_span(c, src, r) {
+        let span = src_span(c, src, r);
+        if let Some((_, last)) = span {
             if last >= 64 {
                 return None;
             }
         }
         let Some(sub) = direct_subnr(&src.addr) else { continue };
         if let Some(slot) = srcs.get_mut(k as usize) {
-            *slot = Some((sub, region_elem_size(c.p, src.ty), r));
+            // No span: the width exceeds the execution size, no channel.
+            *slot = span.map(|(_, last)| (sub, region_elem_size(c.p, src.ty), r, last));
         }
     }
     let d = &c.i.dst;
@@ -426,17 +432,31 @@ pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
         ..Split::default()
     };
     let dst_channels = if dst.n >= 64 { u64::MAX } else { (1u64 << dst.n) - 1 };
+    // Gen8 reads the source facts only with a destination in one register
+    // (the Gen7 rules need the channel-by-channel ones).
+    let gen7 = !c.p.is_gen8();
+    if !gen7 && s.dst_regs != 1 {
+        return Some(s);
+    }
     for (k, slot) in srcs.iter().enumerate() {
-        let src = slot.map_or(Reach::default(), |(sub, es, r)| reach(exec, es, sub, r));
+        let Some(regs) = s.src_regs.get_mut(k) else { continue };
+        // No element wraps (the last byte is below 64), so a source
+        // reaches its second register exactly when its last byte does.
+        *regs = match *slot {
+            Some((.., last)) if last >= 32 => 2,
+            Some(_) => 1,
+            None => 0,
+        };
+        if !gen7 {
+            continue;
+        }
+        let src = slot.map_or(Reach::default(), |(sub, es, r, _)| reach(exec, es, sub, r));
         let off0 = c.i.src.get(k).and_then(|s| direct_subnr(&s.addr)).unwrap_or(0);
         let off1 = match src.first_hi {
             Some((j, bit)) if j < dst.n => bit.wrapping_sub(32),
             _ => off0,
         };
-        if let (Some(r), Some(cross), Some(differs)) =
-            (s.src_regs.get_mut(k), s.cross.get_mut(k), s.offset_differs.get_mut(k))
-        {
-            *r = src.regs();
+        if let (Some(cross), Some(differs)) = (s.cross.get_mut(k), s.offset_differs.get_mut(k)) {
             *cross = (dst.hi ^ src.hi) & dst_channels != 0;
             *differs = off1 != off0;
         }
