@@ -140,6 +140,23 @@ fn rows_straddle(exec: u32, es: u32, sub: u32, r: Rgn) -> bool {
     }
     let step = r.h.wrapping_mul(es);
     let span = (r.w.wrapping_sub(1)).wrapping_mul(step);
+    let rows = exec.checked_div(r.w).unwrap_or(0);
+    let (sub64, vstep, rows64) = (u64::from(sub), u64::from(r.v) * u64::from(es), u64::from(rows));
+    let tail = u64::from(span) + u64::from(es);
+    if rows > 0 && sub64 + (rows64 - 1) * vstep + tail <= 64 {
+        // No element of any row wraps: row n straddles exactly when its
+        // start lies in 32 - tail < start < 32; find the first row
+        // starting above 32 - tail.
+        let lo = 33u64.saturating_sub(tail);
+        let first = if sub64 >= lo {
+            0
+        } else if vstep == 0 {
+            return false;
+        } else {
+            (lo - sub64).div_ceil(vstep)
+        };
+        return first < rows64 && sub64 + first * vstep < 32;
+    }
     let mut rowbase = sub;
     for _ in 0..exec.checked_div(r.w).unwrap_or(0) {
         let end = u64::from(rowbase) + u64::from(span) + u64::from(es);
