@@ -266,7 +266,7 @@ pub fn subreg_in_range(c: &mut Checker<'_>) {
     } else {
         (1, 31, "an align1 subregister is a byte offset 0-31")
     };
-    let bad = |a: &Addr| matches!(*a, Addr::Direct { subnr, .. } if subnr > max || subnr % unit != 0);
+    let bad = |a: &Addr| matches!(*a, Addr::Direct { subnr, .. } if subnr > max || subnr & (unit - 1) != 0);
     if bad(&c.i.dst.addr) {
         c.report(OperandId::Dst, what);
     }
@@ -309,7 +309,7 @@ pub fn grf_number_in_range(c: &mut Checker<'_>) {
     }
     for (k, s) in c.srcs() {
         if let (RegFile::Grf, Addr::Direct { nr, .. }) = (s.file, s.addr) {
-            let last = if send { Some(0) } else { src_last_byte(c, s) };
+            let last = if send { Some(0) } else { c.src_last(k) };
             if last.is_some_and(|b| nr as u32 + b / 32 > 127) {
                 c.report(OperandId::Src(k), "the source reaches past g127");
             }

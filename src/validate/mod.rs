@@ -187,41 +187,48 @@ pub struct Checker<'a> {
     out: Vec<Violation>,
     nsrc: u8,
     exec: u32,
-    flags: u8,
+    flags: u16,
     /// Bit k: source k is an align1 register source (see [`Checker::a1_srcs`]).
     a1: u8,
     rgn: [Rgn; 3],
+    /// [`src_last_byte`] of each source read.
+    last: [Option<u32>; 3],
     exec_type: Option<Type>,
     pub(crate) ot: Option<operand_types::Ot>,
     split: Option<Option<regions::Split>>,
 }
 
-const F_THREE_SRC: u8 = 1;
-const F_ALIGN16: u8 = 2;
-const F_SEND: u8 = 4;
-const F_HAS_DST: u8 = 8;
-const F_DST_NULL: u8 = 16;
-const F_MIXED: u8 = 32;
-const F_OT_APPLIES: u8 = 64;
+const F_THREE_SRC: u16 = 1;
+const F_ALIGN16: u16 = 2;
+const F_SEND: u16 = 4;
+const F_HAS_DST: u16 = 8;
+const F_DST_NULL: u16 = 16;
+const F_MIXED: u16 = 32;
+const F_OT_APPLIES: u16 = 64;
+/// Some operand is register-indirect.
+const F_INDIRECT: u16 = 128;
+/// Some register source has a width encoding above 4, a vertical stride
+/// encoding above 6 (reserved or VxH) or a horizontal stride encoding
+/// above 3, or the destination's horizontal stride encoding is above 3.
+const F_REGION_ENC: u16 = 256;
 
 /// The align1 register sources of an instruction, with their index and
 /// decoded region.
 pub(crate) struct A1Srcs<'a> {
     mask: u8,
     i: &'a Instruction,
-    rgn: [Rgn; 3],
 }
 
 impl<'a> Iterator for A1Srcs<'a> {
-    type Item = (u8, &'a Src, Rgn);
+    type Item = (u8, &'a Src);
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         while self.mask != 0 {
             let k = self.mask.trailing_zeros() as u8;
             self.mask &= self.mask - 1;
-            if let (Some(s), Some(r)) = (self.i.src.get(k as usize), self.rgn.get(k as usize)) {
-                return Some((k, s, *r));
+            if let Some(s) = self.i.src.get(k as usize) {
+                return Some((k, s));
             }
         }
         None
@@ -251,6 +258,21 @@ impl<'a> Checker<'a> {
         if is_null_dst(&i.dst) {
             flags |= F_DST_NULL;
         }
+        if is_indirect(&i.dst.addr) {
+            flags |= F_INDIRECT;
+        }
+        if i.dst.hstride > 3 {
+            flags |= F_REGION_ENC;
+        }
+        for s in i.src.iter().take(nsrc.min(3) as usize) {
+            if is_indirect(&s.addr) {
+                flags |= F_INDIRECT;
+            }
+            let r = s.region;
+            if !s.is_imm() && (r.width > 4 || r.vstride > 6 || r.hstride > 3) {
+                flags |= F_REGION_ENC;
+            }
+        }
         let mut a1 = 0u8;
         let mut rgn = [Rgn { v: 0, w: 1, h: 0 }; 3];
         let n = nsrc.min(3) as usize;
@@ -270,6 +292,7 @@ impl<'a> Checker<'a> {
             flags,
             a1,
             rgn,
+            last: [None; 3],
             exec_type: exec_type(i, nsrc),
             ot: None,
             split: None,
@@ -279,6 +302,15 @@ impl<'a> Checker<'a> {
         }
         if operand_types::applies(&c) {
             c.flags |= F_OT_APPLIES;
+        }
+        // SEND reads no region (grf_number_in_range counts its payload
+        // register alone; the span rules skip it).
+        if !op.is_send() {
+            let mut last = [None; 3];
+            for (l, s) in last.iter_mut().zip(i.src.iter()).take(n) {
+                *l = src_last_byte(&c, s);
+            }
+            c.last = last;
         }
         c
     }
@@ -378,14 +410,26 @@ impl<'a> Checker<'a> {
 
     /// The align1 register sources the region rules inspect: every source
     /// the instruction reads except immediates, none in align16 or
-    /// 3-source instructions; with their decoded regions.
+    /// 3-source instructions (their regions: [`Checker::src_rgn`]).
     #[inline]
     pub(crate) fn a1_srcs(&self) -> A1Srcs<'a> {
         A1Srcs {
             mask: self.a1,
             i: self.i,
-            rgn: self.rgn,
         }
+    }
+
+    /// [`src_last_byte`] of source `k` (`None` for a source not read).
+    #[inline]
+    pub(crate) fn src_last(&self, k: u8) -> Option<u32> {
+        self.last.get(k as usize).copied().flatten()
+    }
+
+    /// The decoded region of source `k` (of a source the instruction
+    /// reads; `<0;1,0>` otherwise).
+    #[inline]
+    pub(crate) fn src_rgn(&self, k: u8) -> Rgn {
+        self.rgn.get(k as usize).copied().unwrap_or(Rgn { v: 0, w: 1, h: 0 })
     }
 
     /// The platform is Gen7 (Ivy Bridge), where 64-bit operands use
@@ -458,13 +502,38 @@ pub fn is_indirect(a: &Addr) -> bool {
     matches!(a, Addr::Indirect { .. })
 }
 
+/// `a / b` (0 if `b` is 0), by a shift for the power-of-two divisors
+/// regions have.
+#[inline(always)]
+pub(crate) fn div_p2(a: u32, b: u32) -> u32 {
+    if b.is_power_of_two() {
+        a >> b.trailing_zeros()
+    } else {
+        a.checked_div(b).unwrap_or(0)
+    }
+}
+
+/// `a` divided by `b` rounding up (0 if `b` is 0), by shifts for a
+/// power-of-two `b`.
+#[inline(always)]
+pub(crate) fn div_ceil_p2(a: u64, b: u64) -> u64 {
+    if b.is_power_of_two() {
+        (a >> b.trailing_zeros()) + u64::from(a & (b - 1) != 0)
+    } else if b == 0 {
+        0
+    } else {
+        a.div_ceil(b)
+    }
+}
+
 /// A horizontal stride encoding in elements (0, 1, 2, 4); reserved
 /// encodings (above 3) read as 0.
 #[inline]
 pub const fn stride(enc: u8) -> u32 {
-    match enc {
-        1..=3 => 1 << (enc - 1),
-        _ => 0,
+    if enc <= 3 {
+        (1 << enc) >> 1
+    } else {
+        0
     }
 }
 
@@ -485,16 +554,10 @@ impl Rgn {
     /// Decodes a region; reserved widths read as 1.
     #[inline]
     pub const fn of(r: Region) -> Rgn {
+        // (1 << e) >> 1 is 0 for e == 0 and 1 << (e - 1) otherwise.
         Rgn {
-            v: match r.vstride {
-                0 => 0,
-                1..=6 => 1 << (r.vstride - 1),
-                _ => 1 << 14,
-            },
-            w: match r.width {
-                0..=4 => 1 << r.width,
-                _ => 1,
-            },
+            v: if r.vstride <= 6 { (1 << r.vstride) >> 1 } else { 1 << 14 },
+            w: if r.width <= 4 { 1 << r.width } else { 1 },
             h: stride(r.hstride),
         }
     }
@@ -636,7 +699,7 @@ pub fn src_last_byte(c: &Checker<'_>, s: &Src) -> Option<u32> {
         (r.v, r.w, r.h)
     };
     let w = w.clamp(1, exec);
-    let rows = exec.div_ceil(w);
+    let rows = div_ceil_p2(u64::from(exec), u64::from(w)) as u32;
     let last = (rows - 1).saturating_mul(v).saturating_add((w - 1).saturating_mul(h));
     Some(last.saturating_mul(es).saturating_add(sub + es - 1))
 }
@@ -699,6 +762,23 @@ mod gate {
     #[inline(always)]
     pub(super) fn always(_: &Checker<'_>) -> bool {
         true
+    }
+
+    /// The region encoding rules: some field holds a value they refuse.
+    #[inline(always)]
+    pub(super) fn region_encoding(c: &Checker<'_>) -> bool {
+        c.flags & F_REGION_ENC != 0
+    }
+
+    #[inline(always)]
+    pub(super) fn indirect(c: &Checker<'_>) -> bool {
+        c.flags & F_INDIRECT != 0
+    }
+
+    /// Align1 register regions with some indirect operand.
+    #[inline(always)]
+    pub(super) fn align1_indirect(c: &Checker<'_>) -> bool {
+        align1_regions(c) && indirect(c)
     }
 
     #[inline(always)]
@@ -812,13 +892,19 @@ rules! {
             Encoding encoding::three_src_operands_grf_direct => cite::THREE_SRC,
             Encoding encoding::three_src_region_valid => cite::THREE_SRC,
         }
-        always {
+        region_encoding {
             Encoding encoding::width_encoding_valid => cite::VISA_REGION_1,
             Encoding encoding::vstride_encoding_valid => cite::VISA_REGION_2,
             Encoding encoding::hstride_encoding_valid => cite::VISA_REGION_3,
             Encoding encoding::vxh_only_indirect_align1 => cite::INDIRECT,
+        }
+        always {
             Encoding encoding::subreg_in_range => cite::FORMAT,
+        }
+        indirect {
             Encoding encoding::indirect_address_in_range => cite::INDIRECT,
+        }
+        always {
             Encoding encoding::grf_number_in_range => cite::GRF_FILE,
         }
     }
@@ -860,6 +946,8 @@ rules! {
             Region regions::zero_strides_imply_width_one => cite::REGION_PARAMS,
             Region regions::row_within_grf => cite::REGION_PARAMS,
             Region regions::dst_hstride_nonzero => cite::VISA_REGION_5,
+        }
+        align1_indirect {
             Region regions::vxh_addresses_in_a0 => cite::INDIRECT,
         }
         alignment {

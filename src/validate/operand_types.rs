@@ -220,7 +220,7 @@ pub fn dst_subreg_aligned_to_exec_type(c: &mut Checker<'_>) {
     if c.align16() {
         return;
     }
-    let r = sub % f.ets;
+    let r = sub.checked_rem(f.ets).unwrap_or(0);
     let byte = matches!(c.i.dst.ty, Type::B | Type::UB);
     let bad = if byte { r > 1 } else { r != 0 };
     c.check(

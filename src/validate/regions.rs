@@ -51,7 +51,8 @@ pub fn align16_src_vstride(c: &mut Checker<'_>) {
 /// ExecSize must be greater than or equal to Width.
 pub fn exec_size_ge_width(c: &mut Checker<'_>) {
     let es = c.exec();
-    for (k, _, r) in a1_srcs(c) {
+    for (k, _) in a1_srcs(c) {
+        let r = c.src_rgn(k);
         if r.w > es {
             let m = format!("width {} is greater than the execution size {es}", r.w);
             c.report(OperandId::Src(k), m);
@@ -63,7 +64,8 @@ pub fn exec_size_ge_width(c: &mut Checker<'_>) {
 /// Width * HorzStride (VxH regions excepted).
 pub fn width_eq_exec_implies_vstride(c: &mut Checker<'_>) {
     let es = c.exec();
-    for (k, s, r) in a1_srcs(c) {
+    for (k, s) in a1_srcs(c) {
+        let r = c.src_rgn(k);
         if r.w == es && r.h != 0 && s.region.vstride != 0xf && r.v != r.w * r.h {
             let m = format!(
                 "execution size equals width with horizontal stride {}, so vertical stride must be {} (is {})",
@@ -78,7 +80,8 @@ pub fn width_eq_exec_implies_vstride(c: &mut Checker<'_>) {
 
 /// If Width == 1, HorzStride must be 0 whatever ExecSize and VertStride are.
 pub fn width_one_implies_hstride_zero(c: &mut Checker<'_>) {
-    for (k, _, r) in a1_srcs(c) {
+    for (k, _) in a1_srcs(c) {
+        let r = c.src_rgn(k);
         c.check(
             r.w == 1 && r.h != 0,
             OperandId::Src(k),
@@ -92,7 +95,8 @@ pub fn scalar_region(c: &mut Checker<'_>) {
     if c.exec() != 1 {
         return;
     }
-    for (k, _, r) in a1_srcs(c) {
+    for (k, _) in a1_srcs(c) {
+        let r = c.src_rgn(k);
         c.check(
             r.w == 1 && (r.v != 0 || r.h != 0),
             OperandId::Src(k),
@@ -103,7 +107,8 @@ pub fn scalar_region(c: &mut Checker<'_>) {
 
 /// If VertStride == HorzStride == 0, Width must be 1 whatever ExecSize is.
 pub fn zero_strides_imply_width_one(c: &mut Checker<'_>) {
-    for (k, _, r) in a1_srcs(c) {
+    for (k, _) in a1_srcs(c) {
+        let r = c.src_rgn(k);
         c.check(
             r.v == 0 && r.h == 0 && r.w != 1,
             OperandId::Src(k),
@@ -118,7 +123,8 @@ pub fn zero_strides_imply_width_one(c: &mut Checker<'_>) {
 pub fn row_within_grf(c: &mut Checker<'_>) {
     let exec = c.exec();
     let p = c.p;
-    for (k, s, r) in a1_srcs(c) {
+    for (k, s) in a1_srcs(c) {
+        let r = c.src_rgn(k);
         let Some(sub) = direct_subnr(&s.addr) else { continue };
         let es = region_elem_size(p, s.ty);
         if rows_straddle(exec, es, sub, r) {
@@ -140,7 +146,7 @@ fn rows_straddle(exec: u32, es: u32, sub: u32, r: Rgn) -> bool {
     }
     let step = r.h.wrapping_mul(es);
     let span = (r.w.wrapping_sub(1)).wrapping_mul(step);
-    let rows = exec.checked_div(r.w).unwrap_or(0);
+    let rows = div_p2(exec, r.w);
     let (sub64, vstep, rows64) = (u64::from(sub), u64::from(r.v) * u64::from(es), u64::from(rows));
     let tail = u64::from(span) + u64::from(es);
     if rows > 0 && sub64 + (rows64 - 1) * vstep + tail <= 64 {
@@ -153,7 +159,7 @@ fn rows_straddle(exec: u32, es: u32, sub: u32, r: Rgn) -> bool {
         } else if vstep == 0 {
             return false;
         } else {
-            (lo - sub64).div_ceil(vstep)
+            div_ceil_p2(lo - sub64, vstep)
         };
         return first < rows64 && sub64 + first * vstep < 32;
     }
@@ -192,7 +198,8 @@ pub fn dst_hstride_nonzero(c: &mut Checker<'_>) {
 pub fn vxh_addresses_in_a0(c: &mut Checker<'_>) {
     let exec = c.exec();
     let n_addr = if c.p.is_gen8() { 16 } else { 8 };
-    for (k, s, r) in a1_srcs(c) {
+    for (k, s) in a1_srcs(c) {
+        let r = c.src_rgn(k);
         if let (0xf, Addr::Indirect { subnr, .. }) = (s.region.vstride, s.addr) {
             let count = exec.checked_div(r.w).unwrap_or(0).max(1);
             if subnr as u32 + count > n_addr {
@@ -208,21 +215,22 @@ fn alignment_applies(c: &Checker<'_>) -> bool {
     !c.three_src() && !c.align16() && !c.is_send()
 }
 
-/// The first and last byte offsets of a direct source region, per the
+/// The last byte offset of a direct source region, per the
 /// region alignment rules. Ivy Bridge counts DF regions in 4-byte units
 /// (its PRM: "each DF operand uses an element size of 4 rather than 8");
 /// Mesa's validator uses 8 for the offset and 4 only for the tail, which
 /// refuses the documented SIMD8 DF form (`exec 16`, `<8;8,1>`), so the
 /// PRM's rule is followed here. `None` if not applicable.
-fn src_span(c: &Checker<'_>, s: &Src, r: Rgn) -> Option<(u32, u32)> {
-    let sub = direct_subnr(&s.addr)?;
+///
+/// After the encoding phase a direct align1 source whose width does not
+/// exceed the execution size has this last byte exactly as
+/// [`src_last_byte`] computes it, so the checker's copy is used.
+fn src_span(c: &Checker<'_>, k: u8, s: &Src, r: Rgn) -> Option<u32> {
+    direct_subnr(&s.addr)?;
     if r.w > c.exec() {
         return None; // exec_size_ge_width reports it
     }
-    let rows = c.exec() / r.w;
-    let es = region_elem_size(c.p, s.ty);
-    let first_of_last = ((rows - 1) * r.v + (r.w - 1) * r.h) * es + sub;
-    Some((first_of_last, first_of_last + es - 1))
+    c.src_last(k)
 }
 
 /// The same for the destination.
@@ -242,8 +250,9 @@ pub fn src_spans_at_most_two_grfs(c: &mut Checker<'_>) {
     if !alignment_applies(c) {
         return;
     }
-    for (k, s, r) in a1_srcs(c) {
-        if let Some((_, last)) = src_span(c, s, r).filter(|(_, last)| *last >= 64) {
+    for (k, s) in a1_srcs(c) {
+        let r = c.src_rgn(k);
+        if let Some(last) = src_span(c, k, s, r).filter(|last| *last >= 64) {
             let m = format!("the region reaches byte {last}: a source spans at most 2 adjacent GRFs");
             c.report(OperandId::Src(k), m);
         }
@@ -341,7 +350,7 @@ fn reach_by_masks(exec: u32, es: u32, subreg: u32, r: Rgn) -> Reach {
 /// otherwise it falls back to [`reach_by_masks`].
 #[inline]
 fn reach(exec: u32, es: u32, sub: u32, r: Rgn) -> Reach {
-    let rows = exec.checked_div(r.w).unwrap_or(0);
+    let rows = div_p2(exec, r.w);
     let step = r.h.saturating_mul(es);
     let vstep = r.v.saturating_mul(es);
     let last = rows
@@ -361,7 +370,7 @@ fn reach(exec: u32, es: u32, sub: u32, r: Rgn) -> Reach {
         } else if step == 0 {
             r.w
         } else {
-            (need - rowbase).div_ceil(step).min(r.w)
+            (div_ceil_p2(u64::from(need - rowbase), u64::from(step)) as u32).min(r.w)
         }
     };
     let mut out = Reach {
@@ -413,9 +422,10 @@ pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
     // The direct sources 0 and 1: subregister, element size, region, and
     // the last byte touched.
     let mut srcs: [Option<(u32, u32, Rgn, u32)>; 2] = [None; 2];
-    for (k, src, r) in a1_srcs(c) {
-        let span = src_span(c, src, r);
-        if let Some((_, last)) = span {
+    for (k, src) in a1_srcs(c) {
+        let r = c.src_rgn(k);
+        let span = src_span(c, k, src, r);
+        if let Some(last) = span {
             if last >= 64 {
                 return None;
             }
@@ -423,7 +433,7 @@ pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
         let Some(sub) = direct_subnr(&src.addr) else { continue };
         if let Some(slot) = srcs.get_mut(k as usize) {
             // No span: the width exceeds the execution size, no channel.
-            *slot = span.map(|(_, last)| (sub, region_elem_size(c.p, src.ty), r, last));
+            *slot = span.map(|last| (sub, region_elem_size(c.p, src.ty), r, last));
         }
     }
     let d = &c.i.dst;
@@ -567,7 +577,8 @@ pub fn gen7_dst_two_regs_src_two_regs(c: &mut Checker<'_>) {
     let d = &c.i.dst;
     let st = stride(d.hstride);
     let dst_packed_dword = is_packed(exec * st, exec, st) && d.ty.size() == 4;
-    for (k, src, r) in a1_srcs(c) {
+    for (k, src) in a1_srcs(c) {
+        let r = c.src_rgn(k);
         let packed_word = k == 0 && is_packed(r.v, r.w, r.h) && matches!(src.ty, Type::W | Type::UW);
         // Ivy Bridge regions DF in 32-bit halves: `<0;2,1>` is one
         // replicated DF, the pair form of a scalar.
