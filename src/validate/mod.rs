@@ -183,7 +183,8 @@ pub struct Checker<'a> {
     pub p: Platform,
     /// The instruction.
     pub i: &'a Instruction,
-    rule: &'static RuleInfo,
+    /// The running rule's index in [`RULES`].
+    rule: u8,
     out: Vec<Violation>,
     nsrc: u8,
     exec: u32,
@@ -237,6 +238,7 @@ impl<'a> Iterator for A1Srcs<'a> {
 
 impl<'a> Checker<'a> {
     /// A checker with no violation yet.
+    #[inline(always)]
     pub fn new(p: Platform, i: &'a Instruction) -> Self {
         let nsrc = i.num_srcs();
         let op = i.opcode;
@@ -285,7 +287,7 @@ impl<'a> Checker<'a> {
         let mut c = Checker {
             p,
             i,
-            rule: &info::opcode_exists,
+            rule: RuleNo::opcode_exists as u8,
             out: Vec::new(),
             nsrc,
             exec: i.exec_size.channels(),
@@ -324,13 +326,16 @@ impl<'a> Checker<'a> {
     /// Records a violation of the running rule. A rule reports each
     /// operand at most once.
     pub fn report(&mut self, operand: OperandId, message: impl Into<String>) {
-        let rule = self.rule.id;
+        let Some(info) = RULES.get(self.rule as usize) else {
+            return;
+        };
+        let rule = info.id;
         if self.out.iter().any(|v| v.rule == rule && v.operand == operand) {
             return;
         }
         self.out.push(Violation {
             rule,
-            source: self.rule.source,
+            source: info.source,
             operand,
             message: message.into(),
         });
@@ -346,7 +351,7 @@ impl<'a> Checker<'a> {
 
     /// Runs one rule under its identity.
     #[inline(always)]
-    fn run(&mut self, r: &'static RuleInfo, f: Rule) {
+    fn run(&mut self, r: u8, f: Rule) {
         self.rule = r;
         f(self);
     }
@@ -732,6 +737,14 @@ macro_rules! rules {
             )* )* )*
         }
 
+        /// Rule indices in [`RULES`] (a one-byte store marks the running rule).
+        #[allow(non_camel_case_types, dead_code)]
+        #[derive(Clone, Copy)]
+        #[repr(u8)]
+        enum RuleNo {
+            $( $( $( $f, )* )* )*
+        }
+
         /// Every rule, in the order they run.
         pub static RULES: &[&RuleInfo] = &[ $( $( $( &info::$f, )* )* )* ];
 
@@ -743,7 +756,7 @@ macro_rules! rules {
                 if phase == Phase::$phase {
                     $(
                         if gate::$gate(c) {
-                            $( c.run(&info::$f, $m::$f); )*
+                            $( c.run(RuleNo::$f as u8, $m::$f); )*
                         }
                     )*
                 }
@@ -1017,7 +1030,7 @@ rules! {
             Instruction instruction::csel_requires_cond_mod => cite::CSEL,
             Instruction instruction::csel_types => cite::CSEL,
         }
-        always {
+        three_src {
             Instruction instruction::three_src_opcode_types => cite::THREE_SRC_TYPES,
             Instruction instruction::ivb_three_src_max_one_grf => cite::IVB_ALIGN16,
         }
@@ -1163,9 +1176,9 @@ pub fn validate_category(p: Platform, i: &Instruction, cat: Category) -> Result<
     }
     if c.out.is_empty() {
         c.prepare();
-        for r in RULES {
+        for (k, r) in (0u8..).zip(RULES.iter()) {
             if r.phase == Phase::Restriction && r.category == cat {
-                c.run(r, r.check);
+                c.run(k, r.check);
             }
         }
     }
