@@ -1225,3 +1225,134 @@ pub mod rules {
     pub use super::sources::*;
     pub use super::vector_imm::*;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every rule in order without gates: what [`validate`] must return.
+    fn ungated(p: Platform, i: &Instruction) -> Result<(), Violations> {
+        let mut c = Checker::new(p, i);
+        for phase in [Phase::Opcode, Phase::Encoding, Phase::Restriction] {
+            if !c.out.is_empty() {
+                break;
+            }
+            if phase == Phase::Restriction {
+                c.prepare();
+            }
+            for (k, r) in (0u8..).zip(RULES.iter()) {
+                if r.phase == phase {
+                    c.run(k, r.check);
+                }
+            }
+        }
+        if c.out.is_empty() {
+            Ok(())
+        } else {
+            Err(Violations(c.out))
+        }
+    }
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+
+        fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+            xs[self.below(xs.len())]
+        }
+    }
+
+    fn mutate(r: &mut Rng, i: &mut Instruction) {
+        use Type::*;
+        let tys = [UD, D, UW, W, UB, B, DF, F, UQ, Q, HF, V, UV, VF];
+        let ops = [
+            Opcode::Mov,
+            Opcode::Add,
+            Opcode::Mul,
+            Opcode::Mad,
+            Opcode::Sel,
+            Opcode::Cmp,
+            Opcode::And,
+            Opcode::Not,
+            Opcode::Math,
+            Opcode::Send,
+            Opcode::Csel,
+            Opcode::Bfi2,
+            Opcode::Lrp,
+            Opcode::Bfe,
+            Opcode::Mac,
+            Opcode::If,
+        ];
+        for _ in 0..1 + r.below(4) {
+            let k = r.below(3);
+            let n = r.below(40) as u8;
+            match r.below(15) {
+                0 => i.opcode = r.pick(&ops),
+                1 => {
+                    i.exec_size = r.pick(&[
+                        ExecSize::S1,
+                        ExecSize::S2,
+                        ExecSize::S4,
+                        ExecSize::S8,
+                        ExecSize::S16,
+                        ExecSize::S32,
+                    ])
+                }
+                2 => i.dst.ty = r.pick(&tys),
+                3 => i.src[k].ty = r.pick(&tys),
+                4 => i.dst.hstride = n % 5,
+                5 => i.src[k].region.vstride = n % 16,
+                6 => i.src[k].region.width = n % 6,
+                7 => i.src[k].region.hstride = n % 5,
+                8 => i.dst.addr = Addr::Direct { nr: n, subnr: n % 34 },
+                9 => {
+                    i.src[k].addr = Addr::Direct {
+                        nr: n * 3,
+                        subnr: n % 34,
+                    }
+                }
+                10 => {
+                    i.src[k].addr = Addr::Indirect {
+                        subnr: n % 17,
+                        imm: i16::from(n) * 16 - 256,
+                    }
+                }
+                11 => i.access_mode = r.pick(&[AccessMode::Align1, AccessMode::Align16]),
+                12 => i.cond_modifier = n % 16,
+                13 => i.src[k].file = r.pick(&[RegFile::Grf, RegFile::Arf, RegFile::Imm]),
+                _ => i.dst.file = r.pick(&[RegFile::Grf, RegFile::Arf]),
+            }
+        }
+    }
+
+    /// The gates skip only rules that would report nothing.
+    #[test]
+    fn gates_never_change_a_verdict() {
+        let rgn = Region::new(8, 8, 1).unwrap();
+        let mut add = Instruction::new(Opcode::Add, ExecSize::S16);
+        add.dst = Dst::grf(2, 0, Type::F);
+        add.src[0] = Src::grf(4, 0, Type::F, rgn);
+        add.src[1] = Src::grf(6, 0, Type::F, rgn);
+        let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+        let (mut ok, mut bad) = (0, 0);
+        for _ in 0..20_000 {
+            let mut i = add;
+            mutate(&mut r, &mut i);
+            let p = r.pick(&Platform::ALL);
+            let v = validate(p, &i);
+            assert_eq!(v, ungated(p, &i), "{p:?} {i:?}");
+            if v.is_ok() {
+                ok += 1;
+            } else {
+                bad += 1;
+            }
+        }
+        assert!(ok > 1000 && bad > 1000, "{ok} valid, {bad} invalid");
+    }
+}

@@ -299,8 +299,6 @@ pub struct Split {
 struct Reach {
     /// Number of channels.
     n: u32,
-    /// Whether some channel touches a byte.
-    touched: bool,
     /// Bit j: channel j touches the second register (byte 32 or above of
     /// the 64-byte window).
     hi: u64,
@@ -325,7 +323,6 @@ fn reach_by_masks(exec: u32, es: u32, subreg: u32, r: Rgn) -> Reach {
             if k < 32 {
                 let m = mask << (off % 64);
                 out.n = k + 1;
-                out.touched |= m != 0;
                 if m > 0xffff {
                     out.oword_hi += 1;
                 }
@@ -342,6 +339,21 @@ fn reach_by_masks(exec: u32, es: u32, subreg: u32, r: Rgn) -> Reach {
         rowbase = rowbase.wrapping_add(r.v.wrapping_mul(es));
     }
     out
+}
+
+/// The first column of a row of `w` elements of `es` bytes, `step` bytes
+/// apart from `rowbase` on, whose element touches byte `byte` or above
+/// (`w` if none); offsets do not wrap.
+#[inline]
+fn first_col(rowbase: u32, step: u32, es: u32, w: u32, byte: u32) -> u32 {
+    let need = (byte + 1).saturating_sub(es);
+    if rowbase >= need {
+        0
+    } else if step == 0 {
+        w
+    } else {
+        (div_ceil_p2(u64::from(need - rowbase), u64::from(step)) as u32).min(w)
+    }
 }
 
 /// Computes [`Reach`] row by row. When no element passes byte 64 (the
@@ -361,21 +373,9 @@ fn reach(exec: u32, es: u32, sub: u32, r: Rgn) -> Reach {
     if rows == 0 || !(1..=8).contains(&es) || last.saturating_add(es) > 64 || rows.saturating_mul(r.w) > 32 {
         return reach_by_masks(exec, es, sub, r);
     }
-    // The first column of a row starting at `rowbase` whose element
-    // touches byte `byte` or above (`r.w` if none).
-    let first_col = |rowbase: u32, byte: u32| -> u32 {
-        let need = (byte + 1).saturating_sub(es);
-        if rowbase >= need {
-            0
-        } else if step == 0 {
-            r.w
-        } else {
-            (div_ceil_p2(u64::from(need - rowbase), u64::from(step)) as u32).min(r.w)
-        }
-    };
+    let first_col = |rowbase: u32, byte: u32| first_col(rowbase, step, es, r.w, byte);
     let mut out = Reach {
         n: rows * r.w,
-        touched: true,
         ..Reach::default()
     };
     let mut rowbase = sub;
@@ -393,19 +393,6 @@ fn reach(exec: u32, es: u32, sub: u32, r: Rgn) -> Reach {
         rowbase += vstep;
     }
     out
-}
-
-impl Reach {
-    /// Registers touched: 2 if some channel reaches the second, else 1
-    /// if any byte is touched, else 0.
-    #[inline]
-    fn regs(&self) -> u32 {
-        if self.hi != 0 {
-            2
-        } else {
-            u32::from(self.touched)
-        }
-    }
 }
 
 /// Computes the split facts, or `None` when the alignment rules do not
@@ -439,26 +426,26 @@ pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
     let d = &c.i.dst;
     let sub = direct_subnr(&d.addr)?;
     let st = stride(d.hstride);
-    let dr = if exec == 1 {
-        Rgn { v: 0, w: 1, h: 0 }
+    let es = region_elem_size(c.p, d.ty);
+    // One row of channels (one channel for ExecSize 1), as [`reach`]
+    // computes it: no element passes byte 64 (the span is below 64).
+    let (n, step) = if exec == 1 { (1, 0) } else { (exec, st * es) };
+    let c_hi = first_col(sub, step, es, n, 32);
+    let c_ow = first_col(sub, step, es, n, 16);
+    let dst_hi = if c_hi < n {
+        ((1u64 << (n - c_hi)) - 1) << c_hi
     } else {
-        Rgn {
-            v: exec * st,
-            w: exec,
-            h: st,
-        }
+        0
     };
-    let dst = reach(exec, region_elem_size(c.p, d.ty), sub, dr);
-    let reg_upper = dst.hi.count_ones();
     let mut s = Split {
-        dst_regs: dst.regs(),
-        oword_upper: dst.oword_hi,
-        oword_lower: dst.n - dst.oword_hi,
-        reg_upper,
-        reg_lower: dst.n - reg_upper,
+        dst_regs: if dst_hi != 0 { 2 } else { 1 },
+        oword_upper: n - c_ow,
+        oword_lower: c_ow,
+        reg_upper: n - c_hi,
+        reg_lower: c_hi,
         ..Split::default()
     };
-    let dst_channels = if dst.n >= 64 { u64::MAX } else { (1u64 << dst.n) - 1 };
+    let dst_channels = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
     // Gen8 reads the source facts only with a destination in one register
     // (the Gen7 rules need the channel-by-channel ones).
     let gen7 = !c.p.is_gen8();
@@ -480,11 +467,11 @@ pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
         let src = slot.map_or(Reach::default(), |(sub, es, r, _)| reach(exec, es, sub, r));
         let off0 = c.i.src.get(k).and_then(|s| direct_subnr(&s.addr)).unwrap_or(0);
         let off1 = match src.first_hi {
-            Some((j, bit)) if j < dst.n => bit.wrapping_sub(32),
+            Some((j, bit)) if j < n => bit.wrapping_sub(32),
             _ => off0,
         };
         if let (Some(cross), Some(differs)) = (s.cross.get_mut(k), s.offset_differs.get_mut(k)) {
-            *cross = (dst.hi ^ src.hi) & dst_channels != 0;
+            *cross = (dst_hi ^ src.hi) & dst_channels != 0;
             *differs = off1 != off0;
         }
     }
