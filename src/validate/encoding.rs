@@ -258,24 +258,23 @@ pub fn vxh_only_indirect_align1(c: &mut Checker<'_>) {
 /// Subregister offsets are encodable: align1 bytes 0-31; align16 0 or 16;
 /// 3-source dword offsets 0-28.
 pub fn subreg_in_range(c: &mut Checker<'_>) {
-    let (ok, what): (fn(u32) -> bool, &str) = if c.three_src() {
-        (
-            |s| s % 4 == 0 && s <= 28,
-            "a 3-source subregister is a dword offset 0-28",
-        )
+    // Legal offsets: multiples of `unit` up to `max`.
+    let (unit, max, what) = if c.three_src() {
+        (4, 28, "a 3-source subregister is a dword offset 0-28")
     } else if c.align16() {
-        (|s| s == 0 || s == 16, "an align16 subregister is byte 0 or 16")
+        (16, 16, "an align16 subregister is byte 0 or 16")
     } else {
-        (|s| s <= 31, "an align1 subregister is a byte offset 0-31")
+        (1, 31, "an align1 subregister is a byte offset 0-31")
     };
-    if direct_subnr(&c.i.dst.addr).is_some_and(|s| !ok(s)) {
+    let bad = |a: &Addr| matches!(*a, Addr::Direct { subnr, .. } if subnr > max || subnr & (unit - 1) != 0);
+    if bad(&c.i.dst.addr) {
         c.report(OperandId::Dst, what);
     }
-    let bad = c
-        .srcs()
-        .filter(|(_, s)| !s.is_imm() && direct_subnr(&s.addr).is_some_and(|s| !ok(s)));
-    for (k, _) in bad {
-        c.report(OperandId::Src(k), what);
+    let i = c.i;
+    for (k, s) in i.src.iter().enumerate().take(c.nsrc().min(3) as usize) {
+        if !s.is_imm() && bad(&s.addr) {
+            c.report(OperandId::Src(k as u8), what);
+        }
     }
 }
 
@@ -310,7 +309,7 @@ pub fn grf_number_in_range(c: &mut Checker<'_>) {
     }
     for (k, s) in c.srcs() {
         if let (RegFile::Grf, Addr::Direct { nr, .. }) = (s.file, s.addr) {
-            let last = if send { Some(0) } else { src_last_byte(c, s) };
+            let last = if send { Some(0) } else { c.src_last(k) };
             if last.is_some_and(|b| nr as u32 + b / 32 > 127) {
                 c.report(OperandId::Src(k), "the source reaches past g127");
             }

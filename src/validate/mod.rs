@@ -183,37 +183,159 @@ pub struct Checker<'a> {
     pub p: Platform,
     /// The instruction.
     pub i: &'a Instruction,
-    rule: &'static RuleInfo,
+    /// The running rule's index in [`RULES`].
+    rule: u8,
     out: Vec<Violation>,
     nsrc: u8,
     exec: u32,
+    flags: u16,
+    /// Bit k: source k is an align1 register source (see [`Checker::a1_srcs`]).
+    a1: u8,
+    rgn: [Rgn; 3],
+    /// [`src_last_byte`] of each source read.
+    last: [Option<u32>; 3],
+    exec_type: Option<Type>,
+    pub(crate) ot: Option<operand_types::Ot>,
     split: Option<Option<regions::Split>>,
+}
+
+const F_THREE_SRC: u16 = 1;
+const F_ALIGN16: u16 = 2;
+const F_SEND: u16 = 4;
+const F_HAS_DST: u16 = 8;
+const F_DST_NULL: u16 = 16;
+const F_MIXED: u16 = 32;
+const F_OT_APPLIES: u16 = 64;
+/// Some operand is register-indirect.
+const F_INDIRECT: u16 = 128;
+/// Some register source has a width encoding above 4, a vertical stride
+/// encoding above 6 (reserved or VxH) or a horizontal stride encoding
+/// above 3, or the destination's horizontal stride encoding is above 3.
+const F_REGION_ENC: u16 = 256;
+
+/// The align1 register sources of an instruction, with their index and
+/// decoded region.
+pub(crate) struct A1Srcs<'a> {
+    mask: u8,
+    i: &'a Instruction,
+}
+
+impl<'a> Iterator for A1Srcs<'a> {
+    type Item = (u8, &'a Src);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.mask != 0 {
+            let k = self.mask.trailing_zeros() as u8;
+            self.mask &= self.mask - 1;
+            if let Some(s) = self.i.src.get(k as usize) {
+                return Some((k, s));
+            }
+        }
+        None
+    }
 }
 
 impl<'a> Checker<'a> {
     /// A checker with no violation yet.
+    #[inline(always)]
     pub fn new(p: Platform, i: &'a Instruction) -> Self {
-        Checker {
+        let nsrc = i.num_srcs();
+        let op = i.opcode;
+        let three_src = op.is_three_src();
+        let align16 = i.access_mode == AccessMode::Align16;
+        let mut flags = 0;
+        if three_src {
+            flags |= F_THREE_SRC;
+        }
+        if align16 {
+            flags |= F_ALIGN16;
+        }
+        if op.is_send() {
+            flags |= F_SEND;
+        }
+        if has_dst(op) {
+            flags |= F_HAS_DST;
+        }
+        if is_null_dst(&i.dst) {
+            flags |= F_DST_NULL;
+        }
+        if is_indirect(&i.dst.addr) {
+            flags |= F_INDIRECT;
+        }
+        if i.dst.hstride > 3 {
+            flags |= F_REGION_ENC;
+        }
+        for s in i.src.iter().take(nsrc.min(3) as usize) {
+            if is_indirect(&s.addr) {
+                flags |= F_INDIRECT;
+            }
+            let r = s.region;
+            if !s.is_imm() && (r.width > 4 || r.vstride > 6 || r.hstride > 3) {
+                flags |= F_REGION_ENC;
+            }
+        }
+        let mut a1 = 0u8;
+        let mut rgn = [Rgn { v: 0, w: 1, h: 0 }; 3];
+        let n = nsrc.min(3) as usize;
+        for (k, (s, r)) in i.src.iter().zip(rgn.iter_mut()).enumerate().take(n) {
+            *r = Rgn::of(s.region);
+            if !three_src && !align16 && !s.is_imm() {
+                a1 |= 1 << k;
+            }
+        }
+        let mut c = Checker {
             p,
             i,
-            rule: &info::opcode_exists,
+            rule: RuleNo::opcode_exists as u8,
             out: Vec::new(),
-            nsrc: i.num_srcs(),
+            nsrc,
             exec: i.exec_size.channels(),
+            flags,
+            a1,
+            rgn,
+            last: [None; 3],
+            exec_type: exec_type(i, nsrc),
+            ot: None,
             split: None,
+        };
+        if operand_types::compute_mixed_float(&c) {
+            c.flags |= F_MIXED;
         }
+        if operand_types::applies(&c) {
+            c.flags |= F_OT_APPLIES;
+        }
+        // SEND reads no region (grf_number_in_range counts its payload
+        // register alone; the span rules skip it).
+        if !op.is_send() {
+            let mut last = [None; 3];
+            for (l, s) in last.iter_mut().zip(i.src.iter()).take(n) {
+                *l = src_last_byte(&c, s);
+            }
+            c.last = last;
+        }
+        c
+    }
+
+    /// Derives the facts the restriction rules share (after the encoding
+    /// phase passed).
+    fn prepare(&mut self) {
+        self.ot = operand_types::compute_facts(self);
     }
 
     /// Records a violation of the running rule. A rule reports each
     /// operand at most once.
     pub fn report(&mut self, operand: OperandId, message: impl Into<String>) {
-        let rule = self.rule.id;
+        let Some(info) = RULES.get(self.rule as usize) else {
+            return;
+        };
+        let rule = info.id;
         if self.out.iter().any(|v| v.rule == rule && v.operand == operand) {
             return;
         }
         self.out.push(Violation {
             rule,
-            source: self.rule.source,
+            source: info.source,
             operand,
             message: message.into(),
         });
@@ -229,7 +351,7 @@ impl<'a> Checker<'a> {
 
     /// Runs one rule under its identity.
     #[inline(always)]
-    fn run(&mut self, r: &'static RuleInfo, f: Rule) {
+    fn run(&mut self, r: u8, f: Rule) {
         self.rule = r;
         f(self);
     }
@@ -257,31 +379,62 @@ impl<'a> Checker<'a> {
     /// Whether the instruction is in align16 mode.
     #[inline]
     pub fn align16(&self) -> bool {
-        self.i.access_mode == AccessMode::Align16
+        self.flags & F_ALIGN16 != 0
     }
 
     /// Whether the instruction uses the 3-source layout.
     #[inline]
     pub fn three_src(&self) -> bool {
-        self.i.opcode.is_three_src()
+        self.flags & F_THREE_SRC != 0
     }
 
     /// SEND or SENDC.
     #[inline]
     pub fn is_send(&self) -> bool {
-        self.i.opcode.is_send()
+        self.flags & F_SEND != 0
     }
 
     /// Whether the opcode writes a destination (flow control and NOP do not).
     #[inline]
     pub fn has_dst(&self) -> bool {
-        has_dst(self.i.opcode)
+        self.flags & F_HAS_DST != 0
     }
 
     /// Whether the destination is the null register.
     #[inline]
     pub fn dst_null(&self) -> bool {
-        is_null_dst(&self.i.dst)
+        self.flags & F_DST_NULL != 0
+    }
+
+    /// Whether the instruction mixes F and HF (see
+    /// [`operand_types::is_mixed_float`]).
+    #[inline]
+    pub fn mixed_float(&self) -> bool {
+        self.flags & F_MIXED != 0
+    }
+
+    /// The align1 register sources the region rules inspect: every source
+    /// the instruction reads except immediates, none in align16 or
+    /// 3-source instructions (their regions: [`Checker::src_rgn`]).
+    #[inline]
+    pub(crate) fn a1_srcs(&self) -> A1Srcs<'a> {
+        A1Srcs {
+            mask: self.a1,
+            i: self.i,
+        }
+    }
+
+    /// [`src_last_byte`] of source `k` (`None` for a source not read).
+    #[inline]
+    pub(crate) fn src_last(&self, k: u8) -> Option<u32> {
+        self.last.get(k as usize).copied().flatten()
+    }
+
+    /// The decoded region of source `k` (of a source the instruction
+    /// reads; `<0;1,0>` otherwise).
+    #[inline]
+    pub(crate) fn src_rgn(&self, k: u8) -> Rgn {
+        self.rgn.get(k as usize).copied().unwrap_or(Rgn { v: 0, w: 1, h: 0 })
     }
 
     /// The platform is Gen7 (Ivy Bridge), where 64-bit operands use
@@ -306,8 +459,9 @@ impl<'a> Checker<'a> {
 
     /// The execution type (Mesa's `execution_type`) for a 1- or 2-source
     /// instruction; `None` for other source counts.
+    #[inline]
     pub fn exec_type(&self) -> Option<Type> {
-        exec_type(self.i, self.nsrc)
+        self.exec_type
     }
 }
 
@@ -353,13 +507,38 @@ pub fn is_indirect(a: &Addr) -> bool {
     matches!(a, Addr::Indirect { .. })
 }
 
+/// `a / b` (0 if `b` is 0), by a shift for the power-of-two divisors
+/// regions have.
+#[inline(always)]
+pub(crate) fn div_p2(a: u32, b: u32) -> u32 {
+    if b.is_power_of_two() {
+        a >> b.trailing_zeros()
+    } else {
+        a.checked_div(b).unwrap_or(0)
+    }
+}
+
+/// `a` divided by `b` rounding up (0 if `b` is 0), by shifts for a
+/// power-of-two `b`.
+#[inline(always)]
+pub(crate) fn div_ceil_p2(a: u64, b: u64) -> u64 {
+    if b.is_power_of_two() {
+        (a >> b.trailing_zeros()) + u64::from(a & (b - 1) != 0)
+    } else if b == 0 {
+        0
+    } else {
+        a.div_ceil(b)
+    }
+}
+
 /// A horizontal stride encoding in elements (0, 1, 2, 4); reserved
 /// encodings (above 3) read as 0.
 #[inline]
 pub const fn stride(enc: u8) -> u32 {
-    match enc {
-        1..=3 => 1 << (enc - 1),
-        _ => 0,
+    if enc <= 3 {
+        (1 << enc) >> 1
+    } else {
+        0
     }
 }
 
@@ -380,16 +559,10 @@ impl Rgn {
     /// Decodes a region; reserved widths read as 1.
     #[inline]
     pub const fn of(r: Region) -> Rgn {
+        // (1 << e) >> 1 is 0 for e == 0 and 1 << (e - 1) otherwise.
         Rgn {
-            v: match r.vstride {
-                0 => 0,
-                1..=6 => 1 << (r.vstride - 1),
-                _ => 1 << 14,
-            },
-            w: match r.width {
-                0..=4 => 1 << r.width,
-                _ => 1,
-            },
+            v: if r.vstride <= 6 { (1 << r.vstride) >> 1 } else { 1 << 14 },
+            w: if r.width <= 4 { 1 << r.width } else { 1 },
             h: stride(r.hstride),
         }
     }
@@ -448,12 +621,18 @@ pub fn exec_type(i: &Instruction, nsrc: u8) -> Option<Type> {
             if s0 == s1 {
                 return Some(s0);
             }
-            Some(
-                [Type::Q, Type::D, Type::W, Type::DF]
-                    .into_iter()
-                    .find(|t| s0 == *t || s1 == *t)
-                    .unwrap_or(s0),
-            )
+            let either = |t: Type| s0 == t || s1 == t;
+            Some(if either(Type::Q) {
+                Type::Q
+            } else if either(Type::D) {
+                Type::D
+            } else if either(Type::W) {
+                Type::W
+            } else if either(Type::DF) {
+                Type::DF
+            } else {
+                s0
+            })
         }
         _ => None,
     }
@@ -525,7 +704,7 @@ pub fn src_last_byte(c: &Checker<'_>, s: &Src) -> Option<u32> {
         (r.v, r.w, r.h)
     };
     let w = w.clamp(1, exec);
-    let rows = exec.div_ceil(w);
+    let rows = div_ceil_p2(u64::from(exec), u64::from(w)) as u32;
     let last = (rows - 1).saturating_mul(v).saturating_add((w - 1).saturating_mul(h));
     Some(last.saturating_mul(es).saturating_add(sub + es - 1))
 }
@@ -541,12 +720,12 @@ pub fn dst_last_byte(c: &Checker<'_>) -> Option<u32> {
 }
 
 macro_rules! rules {
-    ($( $phase:ident { $( $cat:ident $m:ident :: $f:ident => $src:expr, )* } )*) => {
+    ($( $phase:ident { $( $gate:ident { $( $cat:ident $m:ident :: $f:ident => $src:expr, )* } )* } )*) => {
         /// The description of every rule, by identifier.
         #[allow(non_upper_case_globals)]
         pub mod info {
             use super::*;
-            $( $(
+            $( $( $(
                 #[doc = concat!("The `", stringify!($f), "` rule.")]
                 pub static $f: RuleInfo = RuleInfo {
                     id: stringify!($f),
@@ -555,128 +734,317 @@ macro_rules! rules {
                     category: Category::$cat,
                     check: $m::$f,
                 };
-            )* )*
+            )* )* )*
+        }
+
+        /// Rule indices in [`RULES`] (a one-byte store marks the running rule).
+        #[allow(non_camel_case_types, dead_code)]
+        #[derive(Clone, Copy)]
+        #[repr(u8)]
+        enum RuleNo {
+            $( $( $( $f, )* )* )*
         }
 
         /// Every rule, in the order they run.
-        pub static RULES: &[&RuleInfo] = &[ $( $( &info::$f, )* )* ];
+        pub static RULES: &[&RuleInfo] = &[ $( $( $( &info::$f, )* )* )* ];
 
-        /// Runs the rules of one phase.
+        /// Runs the rules of one phase; a block of rules is skipped when
+        /// its gate says none of them can report.
         #[inline(always)]
         fn run_phase(c: &mut Checker<'_>, phase: Phase) {
             $(
                 if phase == Phase::$phase {
-                    $( c.run(&info::$f, $m::$f); )*
+                    $(
+                        if gate::$gate(c) {
+                            $( c.run(RuleNo::$f as u8, $m::$f); )*
+                        }
+                    )*
                 }
             )*
         }
     };
 }
 
+/// Cheap tests that skip blocks of rules. Each gate is implied by every
+/// rule of its block: when a gate is false, no rule of the block reports.
+/// [`validate_category`] runs rules without gates, so a gate never
+/// changes a verdict.
+mod gate {
+    use super::*;
+
+    #[inline(always)]
+    pub(super) fn always(_: &Checker<'_>) -> bool {
+        true
+    }
+
+    /// The region encoding rules: some field holds a value they refuse.
+    #[inline(always)]
+    pub(super) fn region_encoding(c: &Checker<'_>) -> bool {
+        c.flags & F_REGION_ENC != 0
+    }
+
+    #[inline(always)]
+    pub(super) fn indirect(c: &Checker<'_>) -> bool {
+        c.flags & F_INDIRECT != 0
+    }
+
+    /// Align1 register regions with some indirect operand.
+    #[inline(always)]
+    pub(super) fn align1_indirect(c: &Checker<'_>) -> bool {
+        align1_regions(c) && indirect(c)
+    }
+
+    #[inline(always)]
+    pub(super) fn three_src(c: &Checker<'_>) -> bool {
+        c.three_src()
+    }
+
+    #[inline(always)]
+    pub(super) fn not_three_src(c: &Checker<'_>) -> bool {
+        !c.three_src()
+    }
+
+    #[inline(always)]
+    pub(super) fn send(c: &Checker<'_>) -> bool {
+        c.is_send()
+    }
+
+    #[inline(always)]
+    pub(super) fn operand_types(c: &Checker<'_>) -> bool {
+        c.flags & F_OT_APPLIES != 0
+    }
+
+    #[inline(always)]
+    pub(super) fn align16(c: &Checker<'_>) -> bool {
+        c.align16()
+    }
+
+    /// Align1, not 3-source: the region rules on align1 sources and the
+    /// destination.
+    #[inline(always)]
+    pub(super) fn align1_regions(c: &Checker<'_>) -> bool {
+        !c.align16() && !c.three_src()
+    }
+
+    /// The region alignment rules (align1, not SEND or 3-source).
+    #[inline(always)]
+    pub(super) fn alignment(c: &Checker<'_>) -> bool {
+        !c.align16() && !c.three_src() && !c.is_send()
+    }
+
+    #[inline(always)]
+    pub(super) fn mixed_float(c: &Checker<'_>) -> bool {
+        c.mixed_float()
+    }
+
+    /// A vector immediate can only be the last source of a 1- or 2-source
+    /// instruction.
+    #[inline(always)]
+    pub(super) fn imm_src(c: &Checker<'_>) -> bool {
+        !c.three_src() && (c.i.src[0].is_imm() || c.i.src[1].is_imm())
+    }
+
+    #[inline(always)]
+    pub(super) fn chv(c: &Checker<'_>) -> bool {
+        c.p == Platform::Chv
+    }
+
+    #[inline(always)]
+    pub(super) fn gen8_align16(c: &Checker<'_>) -> bool {
+        c.p.is_gen8() && c.align16()
+    }
+
+    #[inline(always)]
+    pub(super) fn cmp(c: &Checker<'_>) -> bool {
+        matches!(c.i.opcode, Opcode::Cmp | Opcode::Cmpn)
+    }
+
+    #[inline(always)]
+    pub(super) fn mul(c: &Checker<'_>) -> bool {
+        c.i.opcode == Opcode::Mul
+    }
+
+    #[inline(always)]
+    pub(super) fn logic(c: &Checker<'_>) -> bool {
+        c.i.opcode.is_logic()
+    }
+
+    #[inline(always)]
+    pub(super) fn bfi2(c: &Checker<'_>) -> bool {
+        c.i.opcode == Opcode::Bfi2
+    }
+
+    #[inline(always)]
+    pub(super) fn csel(c: &Checker<'_>) -> bool {
+        c.i.opcode == Opcode::Csel
+    }
+
+    #[inline(always)]
+    pub(super) fn math(c: &Checker<'_>) -> bool {
+        c.i.opcode == Opcode::Math
+    }
+}
+
 rules! {
     Opcode {
-        Encoding encoding::opcode_exists => cite::OPCODES,
+        always {
+            Encoding encoding::opcode_exists => cite::OPCODES,
+        }
     }
     Encoding {
-        Encoding encoding::control_fields_in_range => cite::FORMAT,
-        Encoding encoding::cond_modifier_valid => cite::COND_MOD,
-        Encoding encoding::math_function_valid => cite::MATH,
-        Encoding encoding::three_src_align16_only => cite::THREE_SRC,
-        Encoding encoding::dst_not_immediate => cite::VISA_OPERANDS,
-        Encoding encoding::reg_type_encoding_valid => cite::TYPES,
-        Encoding encoding::three_src_type_encoding_valid => cite::THREE_SRC,
-        Encoding encoding::three_src_operands_grf_direct => cite::THREE_SRC,
-        Encoding encoding::three_src_region_valid => cite::THREE_SRC,
-        Encoding encoding::width_encoding_valid => cite::VISA_REGION_1,
-        Encoding encoding::vstride_encoding_valid => cite::VISA_REGION_2,
-        Encoding encoding::hstride_encoding_valid => cite::VISA_REGION_3,
-        Encoding encoding::vxh_only_indirect_align1 => cite::INDIRECT,
-        Encoding encoding::subreg_in_range => cite::FORMAT,
-        Encoding encoding::indirect_address_in_range => cite::INDIRECT,
-        Encoding encoding::grf_number_in_range => cite::GRF_FILE,
+        always {
+            Encoding encoding::control_fields_in_range => cite::FORMAT,
+            Encoding encoding::cond_modifier_valid => cite::COND_MOD,
+            Encoding encoding::math_function_valid => cite::MATH,
+            Encoding encoding::three_src_align16_only => cite::THREE_SRC,
+            Encoding encoding::dst_not_immediate => cite::VISA_OPERANDS,
+            Encoding encoding::reg_type_encoding_valid => cite::TYPES,
+        }
+        three_src {
+            Encoding encoding::three_src_type_encoding_valid => cite::THREE_SRC,
+            Encoding encoding::three_src_operands_grf_direct => cite::THREE_SRC,
+            Encoding encoding::three_src_region_valid => cite::THREE_SRC,
+        }
+        region_encoding {
+            Encoding encoding::width_encoding_valid => cite::VISA_REGION_1,
+            Encoding encoding::vstride_encoding_valid => cite::VISA_REGION_2,
+            Encoding encoding::hstride_encoding_valid => cite::VISA_REGION_3,
+            Encoding encoding::vxh_only_indirect_align1 => cite::INDIRECT,
+        }
+        always {
+            Encoding encoding::subreg_in_range => cite::FORMAT,
+        }
+        indirect {
+            Encoding encoding::indirect_address_in_range => cite::INDIRECT,
+        }
+        always {
+            Encoding encoding::grf_number_in_range => cite::GRF_FILE,
+        }
     }
     Restriction {
-        Sources sources::src0_not_null => cite::MESA_NULL,
-        Sources sources::src1_not_null => cite::MESA_NULL,
-        Sources sources::imm_only_last_source => cite::IMMEDIATES,
-        Sources sources::imm64_only_single_source => cite::IMMEDIATES,
-        Send send::send_src0_direct => cite::SEND,
-        Send send::send_src0_grf => cite::SEND,
-        Send send::send_eot_src_g112_g127 => cite::SEND_EOT,
-        Send send::send_dst_src_overlap_r127 => cite::SEND_R127,
-        Send send::send_mlen_range => cite::SEND_DESC,
-        Send send::send_rlen_range => cite::SEND_DESC,
-        Send send::send_payload_in_grf_range => cite::SEND_DESC,
-        Send send::send_response_in_grf_range => cite::SEND_DESC,
-        OperandTypes operand_types::packed_byte_dst_raw_mov => cite::OPERAND_TYPES,
-        OperandTypes operand_types::no_byte_64bit_conversion => cite::MOV_BDW,
-        OperandTypes operand_types::no_hf_64bit_conversion => cite::MOV_BDW,
-        OperandTypes operand_types::int_hf_conversion_dst_dword => cite::HF_CONVERSION,
-        OperandTypes operand_types::chv_hf_dst_word_placement => cite::HF_WORD_CHV,
-        OperandTypes operand_types::dst_stride_matches_exec_type_ratio => cite::OPERAND_TYPES,
-        OperandTypes operand_types::dst_subreg_aligned_to_exec_type => cite::OPERAND_TYPES,
-        Region regions::align16_dst_hstride_one => cite::ALIGN16,
-        Region regions::align16_src_vstride => cite::ALIGN16,
-        Region regions::exec_size_ge_width => cite::REGION_PARAMS,
-        Region regions::width_eq_exec_implies_vstride => cite::REGION_PARAMS,
-        Region regions::width_one_implies_hstride_zero => cite::REGION_PARAMS,
-        Region regions::scalar_region => cite::REGION_PARAMS,
-        Region regions::zero_strides_imply_width_one => cite::REGION_PARAMS,
-        Region regions::row_within_grf => cite::REGION_PARAMS,
-        Region regions::dst_hstride_nonzero => cite::VISA_REGION_5,
-        Region regions::vxh_addresses_in_a0 => cite::INDIRECT,
-        Region regions::src_spans_at_most_two_grfs => cite::REGION_ALIGN,
-        Region regions::dst_spans_at_most_two_grfs => cite::REGION_ALIGN,
-        Region regions::dst_one_reg_src_two_regs_oword_split => cite::REGION_ALIGN,
-        Region regions::dst_two_regs_evenly_split => cite::REGION_ALIGN,
-        Region regions::gen7_dst_reg_from_one_src_reg => cite::REGION_ALIGN_GEN7,
-        Region regions::gen7_two_src_regs_same_offset => cite::REGION_ALIGN_GEN7,
-        Region regions::gen7_dst_two_regs_src_two_regs => cite::REGION_ALIGN_GEN7,
-        MixedFloat mixed_float::mixed_float_no_indirect_src => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_f_dst_max_simd8 => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_a16_packed_vstride4 => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_a16_max_simd8 => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_a16_no_acc_src => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_a1_packed_hf_dst_max_simd8 => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_a1_math_hf_src_strided => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_packed_hf_dst_oword => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_packed_hf_dst_acc_offset0 => cite::MIXED,
-        MixedFloat mixed_float::mixed_float_hf_dst_acc_needs_stride2 => cite::MIXED,
-        VectorImmediate vector_imm::vector_imm_dst_oword_aligned => cite::VECTOR_IMM,
-        VectorImmediate vector_imm::vf_dst_dword_stride => cite::VECTOR_IMM,
-        VectorImmediate vector_imm::v_uv_dst_word_stride => cite::VECTOR_IMM,
-        Double double::chv_64bit_align1_stride_qword_equal => cite::DOUBLE_CHV,
-        Double double::chv_64bit_vstride_eq_width_hstride => cite::DOUBLE_CHV,
-        Double double::chv_64bit_same_offset => cite::DOUBLE_CHV,
-        Double double::chv_64bit_no_indirect => cite::DOUBLE_CHV,
-        Double double::chv_64bit_no_arf => cite::DOUBLE_CHV,
-        Double double::chv_64bit_no_depctrl => cite::DOUBLE_CHV,
-        Double double::gen8_align16_qword_dst_nonqword_src_max_exec2 => cite::DOUBLE_BDW,
-        Instruction instruction::cmp_requires_cond_mod => cite::CMP,
-        Instruction instruction::gen7_cmp_dst_not_arf => cite::CMP,
-        Instruction instruction::gen7_cmp_null_dst_requires_switch => cite::CMP,
-        Instruction instruction::sel_pred_xor_cond_mod => cite::SEL,
-        Instruction instruction::mul_dword_operand_on_src0 => cite::MUL,
-        Instruction instruction::gen7_mul_no_acc_source => cite::MUL_ACC_GEN7,
-        Instruction instruction::gen8_mul_no_int_acc_source => cite::ACC_BDW,
-        Instruction instruction::gen7_mul_dword_src_no_float_dst => cite::MUL_HSW,
-        Instruction instruction::gen8_mul_dwxdw_dst_not_acc => cite::MUL,
-        Instruction instruction::mul_dword_no_sat_no_cond_mod => cite::MUL,
-        Instruction instruction::gen8_logic_no_abs => cite::LOGIC,
-        Instruction instruction::gen8_logic_no_src_mod_on_acc => cite::LOGIC,
-        Instruction instruction::logic_no_o_r_u_cond_mod => cite::LOGIC,
-        Instruction instruction::bfi2_no_cond_mod_or_saturate => cite::BFI2,
-        Instruction instruction::bfi2_types => cite::BFI2,
-        Instruction instruction::csel_not_predicated => cite::CSEL,
-        Instruction instruction::csel_requires_cond_mod => cite::CSEL,
-        Instruction instruction::csel_types => cite::CSEL,
-        Instruction instruction::three_src_opcode_types => cite::THREE_SRC_TYPES,
-        Instruction instruction::ivb_three_src_max_one_grf => cite::IVB_ALIGN16,
-        Instruction instruction::math_int_div_no_src_mods => cite::MATH,
-        Instruction instruction::math_operand_types => cite::MATH,
-        Instruction instruction::gen8_branch_offset_aligned => cite::BRANCH,
-        Send send::send_urb_header_present => cite::URB,
-        Send send::send_urb_opcode_valid => cite::URB,
+        not_three_src {
+            Sources sources::src0_not_null => cite::MESA_NULL,
+            Sources sources::src1_not_null => cite::MESA_NULL,
+            Sources sources::imm_only_last_source => cite::IMMEDIATES,
+            Sources sources::imm64_only_single_source => cite::IMMEDIATES,
+        }
+        send {
+            Send send::send_src0_direct => cite::SEND,
+            Send send::send_src0_grf => cite::SEND,
+            Send send::send_eot_src_g112_g127 => cite::SEND_EOT,
+            Send send::send_dst_src_overlap_r127 => cite::SEND_R127,
+            Send send::send_mlen_range => cite::SEND_DESC,
+            Send send::send_rlen_range => cite::SEND_DESC,
+            Send send::send_payload_in_grf_range => cite::SEND_DESC,
+            Send send::send_response_in_grf_range => cite::SEND_DESC,
+        }
+        operand_types {
+            OperandTypes operand_types::packed_byte_dst_raw_mov => cite::OPERAND_TYPES,
+            OperandTypes operand_types::no_byte_64bit_conversion => cite::MOV_BDW,
+            OperandTypes operand_types::no_hf_64bit_conversion => cite::MOV_BDW,
+            OperandTypes operand_types::int_hf_conversion_dst_dword => cite::HF_CONVERSION,
+            OperandTypes operand_types::chv_hf_dst_word_placement => cite::HF_WORD_CHV,
+            OperandTypes operand_types::dst_stride_matches_exec_type_ratio => cite::OPERAND_TYPES,
+            OperandTypes operand_types::dst_subreg_aligned_to_exec_type => cite::OPERAND_TYPES,
+        }
+        align16 {
+            Region regions::align16_dst_hstride_one => cite::ALIGN16,
+            Region regions::align16_src_vstride => cite::ALIGN16,
+        }
+        align1_regions {
+            Region regions::exec_size_ge_width => cite::REGION_PARAMS,
+            Region regions::width_eq_exec_implies_vstride => cite::REGION_PARAMS,
+            Region regions::width_one_implies_hstride_zero => cite::REGION_PARAMS,
+            Region regions::scalar_region => cite::REGION_PARAMS,
+            Region regions::zero_strides_imply_width_one => cite::REGION_PARAMS,
+            Region regions::row_within_grf => cite::REGION_PARAMS,
+            Region regions::dst_hstride_nonzero => cite::VISA_REGION_5,
+        }
+        align1_indirect {
+            Region regions::vxh_addresses_in_a0 => cite::INDIRECT,
+        }
+        alignment {
+            Region regions::src_spans_at_most_two_grfs => cite::REGION_ALIGN,
+            Region regions::dst_spans_at_most_two_grfs => cite::REGION_ALIGN,
+            Region regions::dst_one_reg_src_two_regs_oword_split => cite::REGION_ALIGN,
+            Region regions::dst_two_regs_evenly_split => cite::REGION_ALIGN,
+            Region regions::gen7_dst_reg_from_one_src_reg => cite::REGION_ALIGN_GEN7,
+            Region regions::gen7_two_src_regs_same_offset => cite::REGION_ALIGN_GEN7,
+            Region regions::gen7_dst_two_regs_src_two_regs => cite::REGION_ALIGN_GEN7,
+        }
+        mixed_float {
+            MixedFloat mixed_float::mixed_float_no_indirect_src => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_f_dst_max_simd8 => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_a16_packed_vstride4 => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_a16_max_simd8 => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_a16_no_acc_src => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_a1_packed_hf_dst_max_simd8 => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_a1_math_hf_src_strided => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_packed_hf_dst_oword => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_packed_hf_dst_acc_offset0 => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_hf_dst_acc_needs_stride2 => cite::MIXED,
+        }
+        imm_src {
+            VectorImmediate vector_imm::vector_imm_dst_oword_aligned => cite::VECTOR_IMM,
+            VectorImmediate vector_imm::vf_dst_dword_stride => cite::VECTOR_IMM,
+            VectorImmediate vector_imm::v_uv_dst_word_stride => cite::VECTOR_IMM,
+        }
+        chv {
+            Double double::chv_64bit_align1_stride_qword_equal => cite::DOUBLE_CHV,
+            Double double::chv_64bit_vstride_eq_width_hstride => cite::DOUBLE_CHV,
+            Double double::chv_64bit_same_offset => cite::DOUBLE_CHV,
+            Double double::chv_64bit_no_indirect => cite::DOUBLE_CHV,
+            Double double::chv_64bit_no_arf => cite::DOUBLE_CHV,
+            Double double::chv_64bit_no_depctrl => cite::DOUBLE_CHV,
+        }
+        gen8_align16 {
+            Double double::gen8_align16_qword_dst_nonqword_src_max_exec2 => cite::DOUBLE_BDW,
+        }
+        cmp {
+            Instruction instruction::cmp_requires_cond_mod => cite::CMP,
+            Instruction instruction::gen7_cmp_dst_not_arf => cite::CMP,
+            Instruction instruction::gen7_cmp_null_dst_requires_switch => cite::CMP,
+        }
+        always {
+            Instruction instruction::sel_pred_xor_cond_mod => cite::SEL,
+        }
+        mul {
+            Instruction instruction::mul_dword_operand_on_src0 => cite::MUL,
+            Instruction instruction::gen7_mul_no_acc_source => cite::MUL_ACC_GEN7,
+            Instruction instruction::gen8_mul_no_int_acc_source => cite::ACC_BDW,
+            Instruction instruction::gen7_mul_dword_src_no_float_dst => cite::MUL_HSW,
+            Instruction instruction::gen8_mul_dwxdw_dst_not_acc => cite::MUL,
+            Instruction instruction::mul_dword_no_sat_no_cond_mod => cite::MUL,
+        }
+        logic {
+            Instruction instruction::gen8_logic_no_abs => cite::LOGIC,
+            Instruction instruction::gen8_logic_no_src_mod_on_acc => cite::LOGIC,
+            Instruction instruction::logic_no_o_r_u_cond_mod => cite::LOGIC,
+        }
+        bfi2 {
+            Instruction instruction::bfi2_no_cond_mod_or_saturate => cite::BFI2,
+            Instruction instruction::bfi2_types => cite::BFI2,
+        }
+        csel {
+            Instruction instruction::csel_not_predicated => cite::CSEL,
+            Instruction instruction::csel_requires_cond_mod => cite::CSEL,
+            Instruction instruction::csel_types => cite::CSEL,
+        }
+        three_src {
+            Instruction instruction::three_src_opcode_types => cite::THREE_SRC_TYPES,
+            Instruction instruction::ivb_three_src_max_one_grf => cite::IVB_ALIGN16,
+        }
+        math {
+            Instruction instruction::math_int_div_no_src_mods => cite::MATH,
+            Instruction instruction::math_operand_types => cite::MATH,
+        }
+        always {
+            Instruction instruction::gen8_branch_offset_aligned => cite::BRANCH,
+        }
+        send {
+            Send send::send_urb_header_present => cite::URB,
+            Send send::send_urb_opcode_valid => cite::URB,
+        }
     }
 }
 
@@ -787,6 +1155,7 @@ pub fn validate(p: Platform, i: &Instruction) -> Result<(), Violations> {
         run_phase(&mut c, Phase::Encoding);
     }
     if c.out.is_empty() {
+        c.prepare();
         run_phase(&mut c, Phase::Restriction);
     }
     if c.out.is_empty() {
@@ -806,9 +1175,10 @@ pub fn validate_category(p: Platform, i: &Instruction, cat: Category) -> Result<
         run_phase(&mut c, Phase::Encoding);
     }
     if c.out.is_empty() {
-        for r in RULES {
+        c.prepare();
+        for (k, r) in (0u8..).zip(RULES.iter()) {
             if r.phase == Phase::Restriction && r.category == cat {
-                c.run(r, r.check);
+                c.run(k, r.check);
             }
         }
     }
@@ -854,4 +1224,135 @@ pub mod rules {
     pub use super::send::*;
     pub use super::sources::*;
     pub use super::vector_imm::*;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every rule in order without gates: what [`validate`] must return.
+    fn ungated(p: Platform, i: &Instruction) -> Result<(), Violations> {
+        let mut c = Checker::new(p, i);
+        for phase in [Phase::Opcode, Phase::Encoding, Phase::Restriction] {
+            if !c.out.is_empty() {
+                break;
+            }
+            if phase == Phase::Restriction {
+                c.prepare();
+            }
+            for (k, r) in (0u8..).zip(RULES.iter()) {
+                if r.phase == phase {
+                    c.run(k, r.check);
+                }
+            }
+        }
+        if c.out.is_empty() {
+            Ok(())
+        } else {
+            Err(Violations(c.out))
+        }
+    }
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+
+        fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+            xs[self.below(xs.len())]
+        }
+    }
+
+    fn mutate(r: &mut Rng, i: &mut Instruction) {
+        use Type::*;
+        let tys = [UD, D, UW, W, UB, B, DF, F, UQ, Q, HF, V, UV, VF];
+        let ops = [
+            Opcode::Mov,
+            Opcode::Add,
+            Opcode::Mul,
+            Opcode::Mad,
+            Opcode::Sel,
+            Opcode::Cmp,
+            Opcode::And,
+            Opcode::Not,
+            Opcode::Math,
+            Opcode::Send,
+            Opcode::Csel,
+            Opcode::Bfi2,
+            Opcode::Lrp,
+            Opcode::Bfe,
+            Opcode::Mac,
+            Opcode::If,
+        ];
+        for _ in 0..1 + r.below(4) {
+            let k = r.below(3);
+            let n = r.below(40) as u8;
+            match r.below(15) {
+                0 => i.opcode = r.pick(&ops),
+                1 => {
+                    i.exec_size = r.pick(&[
+                        ExecSize::S1,
+                        ExecSize::S2,
+                        ExecSize::S4,
+                        ExecSize::S8,
+                        ExecSize::S16,
+                        ExecSize::S32,
+                    ])
+                }
+                2 => i.dst.ty = r.pick(&tys),
+                3 => i.src[k].ty = r.pick(&tys),
+                4 => i.dst.hstride = n % 5,
+                5 => i.src[k].region.vstride = n % 16,
+                6 => i.src[k].region.width = n % 6,
+                7 => i.src[k].region.hstride = n % 5,
+                8 => i.dst.addr = Addr::Direct { nr: n, subnr: n % 34 },
+                9 => {
+                    i.src[k].addr = Addr::Direct {
+                        nr: n * 3,
+                        subnr: n % 34,
+                    }
+                }
+                10 => {
+                    i.src[k].addr = Addr::Indirect {
+                        subnr: n % 17,
+                        imm: i16::from(n) * 16 - 256,
+                    }
+                }
+                11 => i.access_mode = r.pick(&[AccessMode::Align1, AccessMode::Align16]),
+                12 => i.cond_modifier = n % 16,
+                13 => i.src[k].file = r.pick(&[RegFile::Grf, RegFile::Arf, RegFile::Imm]),
+                _ => i.dst.file = r.pick(&[RegFile::Grf, RegFile::Arf]),
+            }
+        }
+    }
+
+    /// The gates skip only rules that would report nothing.
+    #[test]
+    fn gates_never_change_a_verdict() {
+        let rgn = Region::new(8, 8, 1).unwrap();
+        let mut add = Instruction::new(Opcode::Add, ExecSize::S16);
+        add.dst = Dst::grf(2, 0, Type::F);
+        add.src[0] = Src::grf(4, 0, Type::F, rgn);
+        add.src[1] = Src::grf(6, 0, Type::F, rgn);
+        let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+        let (mut ok, mut bad) = (0, 0);
+        for _ in 0..20_000 {
+            let mut i = add;
+            mutate(&mut r, &mut i);
+            let p = r.pick(&Platform::ALL);
+            let v = validate(p, &i);
+            assert_eq!(v, ungated(p, &i), "{p:?} {i:?}");
+            if v.is_ok() {
+                ok += 1;
+            } else {
+                bad += 1;
+            }
+        }
+        assert!(ok > 1000 && bad > 1000, "{ok} valid, {bad} invalid");
+    }
 }

@@ -8,7 +8,8 @@
 use super::*;
 
 /// Facts shared by the operand-type rules.
-struct Ot {
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ot {
     /// Destination stride in elements.
     stride: u32,
     /// Destination type size (Ivy Bridge: 8 for a 32-bit result of a
@@ -19,7 +20,8 @@ struct Ot {
 }
 
 /// Whether the operand-type rules apply at all.
-fn applies(c: &Checker<'_>) -> bool {
+#[inline]
+pub(crate) fn applies(c: &Checker<'_>) -> bool {
     !c.is_send() && !c.three_src() && c.exec() > 1 && c.has_dst() && matches!(c.nsrc(), 1 | 2)
 }
 
@@ -29,8 +31,15 @@ fn packed_byte_dst(c: &Checker<'_>) -> bool {
 }
 
 /// The shared facts, when the rules apply and the destination is not a
-/// packed byte destination (which only [`packed_byte_dst_raw_mov`] checks).
+/// packed byte destination (which only [`packed_byte_dst_raw_mov`] checks);
+/// computed once by the checker.
+#[inline]
 fn facts(c: &Checker<'_>) -> Option<Ot> {
+    c.ot
+}
+
+/// Computes [`facts`].
+pub(crate) fn compute_facts(c: &Checker<'_>) -> Option<Ot> {
     if !applies(c) || packed_byte_dst(c) {
         return None;
     }
@@ -144,7 +153,13 @@ pub fn int_hf_conversion_dst_dword(c: &mut Checker<'_>) {
 }
 
 /// Whether the instruction mixes F and HF (Gen8; 1- and 2-source).
+#[inline]
 pub fn is_mixed_float(c: &Checker<'_>) -> bool {
+    c.mixed_float()
+}
+
+/// Computes [`is_mixed_float`] (once, for the checker).
+pub(crate) fn compute_mixed_float(c: &Checker<'_>) -> bool {
     if !c.p.is_gen8() || c.is_send() || !c.has_dst() || c.three_src() {
         return false;
     }
@@ -205,7 +220,7 @@ pub fn dst_subreg_aligned_to_exec_type(c: &mut Checker<'_>) {
     if c.align16() {
         return;
     }
-    let r = sub % f.ets;
+    let r = sub.checked_rem(f.ets).unwrap_or(0);
     let byte = matches!(c.i.dst.ty, Type::B | Type::UB);
     let bad = if byte { r > 1 } else { r != 0 };
     c.check(

@@ -9,11 +9,9 @@ use super::*;
 
 /// The align1 register sources the region rules inspect: every source the
 /// instruction reads except immediates (ARF sources included).
-fn a1_srcs<'a>(c: &Checker<'a>) -> impl Iterator<Item = (u8, &'a Src, Rgn)> {
-    let skip = c.three_src() || c.align16();
-    c.srcs()
-        .filter(move |(_, s)| !skip && !s.is_imm())
-        .map(|(k, s)| (k, s, Rgn::of(s.region)))
+#[inline]
+fn a1_srcs<'a>(c: &Checker<'a>) -> A1Srcs<'a> {
+    c.a1_srcs()
 }
 
 /// A register destination the destination rules inspect.
@@ -53,7 +51,8 @@ pub fn align16_src_vstride(c: &mut Checker<'_>) {
 /// ExecSize must be greater than or equal to Width.
 pub fn exec_size_ge_width(c: &mut Checker<'_>) {
     let es = c.exec();
-    for (k, _, r) in a1_srcs(c) {
+    for (k, _) in a1_srcs(c) {
+        let r = c.src_rgn(k);
         if r.w > es {
             let m = format!("width {} is greater than the execution size {es}", r.w);
             c.report(OperandId::Src(k), m);
@@ -65,7 +64,8 @@ pub fn exec_size_ge_width(c: &mut Checker<'_>) {
 /// Width * HorzStride (VxH regions excepted).
 pub fn width_eq_exec_implies_vstride(c: &mut Checker<'_>) {
     let es = c.exec();
-    for (k, s, r) in a1_srcs(c) {
+    for (k, s) in a1_srcs(c) {
+        let r = c.src_rgn(k);
         if r.w == es && r.h != 0 && s.region.vstride != 0xf && r.v != r.w * r.h {
             let m = format!(
                 "execution size equals width with horizontal stride {}, so vertical stride must be {} (is {})",
@@ -80,7 +80,8 @@ pub fn width_eq_exec_implies_vstride(c: &mut Checker<'_>) {
 
 /// If Width == 1, HorzStride must be 0 whatever ExecSize and VertStride are.
 pub fn width_one_implies_hstride_zero(c: &mut Checker<'_>) {
-    for (k, _, r) in a1_srcs(c) {
+    for (k, _) in a1_srcs(c) {
+        let r = c.src_rgn(k);
         c.check(
             r.w == 1 && r.h != 0,
             OperandId::Src(k),
@@ -94,7 +95,8 @@ pub fn scalar_region(c: &mut Checker<'_>) {
     if c.exec() != 1 {
         return;
     }
-    for (k, _, r) in a1_srcs(c) {
+    for (k, _) in a1_srcs(c) {
+        let r = c.src_rgn(k);
         c.check(
             r.w == 1 && (r.v != 0 || r.h != 0),
             OperandId::Src(k),
@@ -105,7 +107,8 @@ pub fn scalar_region(c: &mut Checker<'_>) {
 
 /// If VertStride == HorzStride == 0, Width must be 1 whatever ExecSize is.
 pub fn zero_strides_imply_width_one(c: &mut Checker<'_>) {
-    for (k, _, r) in a1_srcs(c) {
+    for (k, _) in a1_srcs(c) {
+        let r = c.src_rgn(k);
         c.check(
             r.v == 0 && r.h == 0 && r.w != 1,
             OperandId::Src(k),
@@ -120,28 +123,68 @@ pub fn zero_strides_imply_width_one(c: &mut Checker<'_>) {
 pub fn row_within_grf(c: &mut Checker<'_>) {
     let exec = c.exec();
     let p = c.p;
-    for (k, s, r) in a1_srcs(c) {
+    for (k, s) in a1_srcs(c) {
+        let r = c.src_rgn(k);
         let Some(sub) = direct_subnr(&s.addr) else { continue };
         let es = region_elem_size(p, s.ty);
-        let mask = (1u64 << es) - 1;
-        let mut rowbase = sub;
-        for _ in 0..exec.checked_div(r.w).unwrap_or(0) {
+        if rows_straddle(exec, es, sub, r) {
+            c.report(
+                OperandId::Src(k),
+                "a row of the region crosses a GRF boundary; vertical stride must be used to cross it",
+            );
+        }
+    }
+}
+
+/// Whether some row of a region has bytes in both halves of the 64-byte
+/// window (offsets wrapping modulo 64).
+#[inline]
+fn rows_straddle(exec: u32, es: u32, sub: u32, r: Rgn) -> bool {
+    let mask = (1u64 << es) - 1;
+    if mask == 0 {
+        return false;
+    }
+    let step = r.h.wrapping_mul(es);
+    let span = (r.w.wrapping_sub(1)).wrapping_mul(step);
+    let rows = div_p2(exec, r.w);
+    let (sub64, vstep, rows64) = (u64::from(sub), u64::from(r.v) * u64::from(es), u64::from(rows));
+    let tail = u64::from(span) + u64::from(es);
+    if rows > 0 && sub64 + (rows64 - 1) * vstep + tail <= 64 {
+        // No element of any row wraps: row n straddles exactly when its
+        // start lies in 32 - tail < start < 32; find the first row
+        // starting above 32 - tail.
+        let lo = 33u64.saturating_sub(tail);
+        let first = if sub64 >= lo {
+            0
+        } else if vstep == 0 {
+            return false;
+        } else {
+            div_ceil_p2(lo - sub64, vstep)
+        };
+        return first < rows64 && sub64 + first * vstep < 32;
+    }
+    let mut rowbase = sub;
+    for _ in 0..exec.checked_div(r.w).unwrap_or(0) {
+        let end = u64::from(rowbase) + u64::from(span) + u64::from(es);
+        let straddles = if end <= 64 {
+            // No element wraps: the row covers bytes rowbase..end with
+            // nondecreasing element offsets.
+            rowbase < 32 && end > 32
+        } else {
             let mut acc = 0u64;
             let mut off = rowbase;
             for _ in 0..r.w {
                 acc |= mask << (off % 64);
-                off = off.wrapping_add(r.h * es);
+                off = off.wrapping_add(step);
             }
-            rowbase = rowbase.wrapping_add(r.v * es);
-            if acc as u32 != 0 && acc >> 32 != 0 {
-                c.report(
-                    OperandId::Src(k),
-                    "a row of the region crosses a GRF boundary; vertical stride must be used to cross it",
-                );
-                break;
-            }
+            acc as u32 != 0 && acc >> 32 != 0
+        };
+        if straddles {
+            return true;
         }
+        rowbase = rowbase.wrapping_add(r.v.wrapping_mul(es));
     }
+    false
 }
 
 /// A destination horizontal stride is never 0 (align1; align16 requires 1).
@@ -155,7 +198,8 @@ pub fn dst_hstride_nonzero(c: &mut Checker<'_>) {
 pub fn vxh_addresses_in_a0(c: &mut Checker<'_>) {
     let exec = c.exec();
     let n_addr = if c.p.is_gen8() { 16 } else { 8 };
-    for (k, s, r) in a1_srcs(c) {
+    for (k, s) in a1_srcs(c) {
+        let r = c.src_rgn(k);
         if let (0xf, Addr::Indirect { subnr, .. }) = (s.region.vstride, s.addr) {
             let count = exec.checked_div(r.w).unwrap_or(0).max(1);
             if subnr as u32 + count > n_addr {
@@ -171,21 +215,22 @@ fn alignment_applies(c: &Checker<'_>) -> bool {
     !c.three_src() && !c.align16() && !c.is_send()
 }
 
-/// The first and last byte offsets of a direct source region, per the
+/// The last byte offset of a direct source region, per the
 /// region alignment rules. Ivy Bridge counts DF regions in 4-byte units
 /// (its PRM: "each DF operand uses an element size of 4 rather than 8");
 /// Mesa's validator uses 8 for the offset and 4 only for the tail, which
 /// refuses the documented SIMD8 DF form (`exec 16`, `<8;8,1>`), so the
 /// PRM's rule is followed here. `None` if not applicable.
-fn src_span(c: &Checker<'_>, s: &Src, r: Rgn) -> Option<(u32, u32)> {
-    let sub = direct_subnr(&s.addr)?;
+///
+/// After the encoding phase a direct align1 source whose width does not
+/// exceed the execution size has this last byte exactly as
+/// [`src_last_byte`] computes it, so the checker's copy is used.
+fn src_span(c: &Checker<'_>, k: u8, s: &Src, r: Rgn) -> Option<u32> {
+    direct_subnr(&s.addr)?;
     if r.w > c.exec() {
         return None; // exec_size_ge_width reports it
     }
-    let rows = c.exec() / r.w;
-    let es = region_elem_size(c.p, s.ty);
-    let first_of_last = ((rows - 1) * r.v + (r.w - 1) * r.h) * es + sub;
-    Some((first_of_last, first_of_last + es - 1))
+    c.src_last(k)
 }
 
 /// The same for the destination.
@@ -205,8 +250,9 @@ pub fn src_spans_at_most_two_grfs(c: &mut Checker<'_>) {
     if !alignment_applies(c) {
         return;
     }
-    for (k, s, r) in a1_srcs(c) {
-        if let Some((_, last)) = src_span(c, s, r).filter(|(_, last)| *last >= 64) {
+    for (k, s) in a1_srcs(c) {
+        let r = c.src_rgn(k);
+        if let Some(last) = src_span(c, k, s, r).filter(|last| *last >= 64) {
             let m = format!("the region reaches byte {last}: a source spans at most 2 adjacent GRFs");
             c.report(OperandId::Src(k), m);
         }
@@ -224,7 +270,10 @@ pub fn dst_spans_at_most_two_grfs(c: &mut Checker<'_>) {
     }
 }
 
-/// What the split rules need to know, computed once per instruction.
+/// What the split rules need to know, computed once per instruction. On
+/// Gen8 the source facts are left at zero when the destination spans two
+/// registers, and `cross` and `offset_differs` always: no Gen8 rule reads
+/// them there.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Split {
     /// Registers the destination touches (1 or 2).
@@ -245,6 +294,107 @@ pub struct Split {
     offset_differs: [bool; 2],
 }
 
+/// The channels of a region, as the split rules see them.
+#[derive(Clone, Copy, Default)]
+struct Reach {
+    /// Number of channels.
+    n: u32,
+    /// Bit j: channel j touches the second register (byte 32 or above of
+    /// the 64-byte window).
+    hi: u64,
+    /// Channels touching the upper OWord (byte 16 or above).
+    oword_hi: u32,
+    /// The first channel touching the second register, and the offset of
+    /// its mask's lowest bit.
+    first_hi: Option<(u32, u32)>,
+}
+
+/// Computes [`Reach`] from the channel byte masks of [`access_masks`]
+/// (offsets wrapping modulo 64).
+fn reach_by_masks(exec: u32, es: u32, subreg: u32, r: Rgn) -> Reach {
+    let mask = (1u64 << es.min(8)) - 1;
+    let mut out = Reach::default();
+    let mut rowbase = subreg;
+    let mut k = 0u32;
+    let rows = exec.checked_div(r.w).unwrap_or(0);
+    for _ in 0..rows {
+        let mut off = rowbase;
+        for _ in 0..r.w {
+            if k < 32 {
+                let m = mask << (off % 64);
+                out.n = k + 1;
+                if m > 0xffff {
+                    out.oword_hi += 1;
+                }
+                if m > 0xffff_ffff {
+                    out.hi |= 1 << k;
+                    if out.first_hi.is_none() {
+                        out.first_hi = Some((k, m.trailing_zeros()));
+                    }
+                }
+            }
+            k += 1;
+            off = off.wrapping_add(r.h.wrapping_mul(es));
+        }
+        rowbase = rowbase.wrapping_add(r.v.wrapping_mul(es));
+    }
+    out
+}
+
+/// The first column of a row of `w` elements of `es` bytes, `step` bytes
+/// apart from `rowbase` on, whose element touches byte `byte` or above
+/// (`w` if none); offsets do not wrap.
+#[inline]
+fn first_col(rowbase: u32, step: u32, es: u32, w: u32, byte: u32) -> u32 {
+    let need = (byte + 1).saturating_sub(es);
+    if rowbase >= need {
+        0
+    } else if step == 0 {
+        w
+    } else {
+        (div_ceil_p2(u64::from(need - rowbase), u64::from(step)) as u32).min(w)
+    }
+}
+
+/// Computes [`Reach`] row by row. When no element passes byte 64 (the
+/// span rules guarantee it here) a channel's mask is the element's bytes
+/// unwrapped, so each row's channels past a byte are a suffix of the row;
+/// otherwise it falls back to [`reach_by_masks`].
+#[inline]
+fn reach(exec: u32, es: u32, sub: u32, r: Rgn) -> Reach {
+    let rows = div_p2(exec, r.w);
+    let step = r.h.saturating_mul(es);
+    let vstep = r.v.saturating_mul(es);
+    let last = rows
+        .saturating_sub(1)
+        .saturating_mul(vstep)
+        .saturating_add(r.w.saturating_sub(1).saturating_mul(step))
+        .saturating_add(sub);
+    if rows == 0 || !(1..=8).contains(&es) || last.saturating_add(es) > 64 || rows.saturating_mul(r.w) > 32 {
+        return reach_by_masks(exec, es, sub, r);
+    }
+    let first_col = |rowbase: u32, byte: u32| first_col(rowbase, step, es, r.w, byte);
+    let mut out = Reach {
+        n: rows * r.w,
+        ..Reach::default()
+    };
+    let mut rowbase = sub;
+    for row in 0..rows {
+        let c_ow = first_col(rowbase, 16);
+        out.oword_hi += r.w - c_ow;
+        let c_hi = first_col(rowbase, 32);
+        if c_hi < r.w {
+            let base = row * r.w + c_hi;
+            out.hi |= ((1u64 << (r.w - c_hi)) - 1) << base;
+            if out.first_hi.is_none() {
+                out.first_hi = Some((base, rowbase + c_hi * step));
+            }
+        }
+        rowbase += vstep;
+    }
+    out
+}
+
 /// Computes the split facts, or `None` when the alignment rules do not
 /// apply or a span rule already failed.
 pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
@@ -256,64 +406,74 @@ pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
         return None;
     }
     let exec = c.exec();
-    let mut masks = [[0u64; 32]; 2];
-    let mut s = Split::default();
-    for (k, src, r) in a1_srcs(c) {
-        if let Some((_, last)) = src_span(c, src, r) {
+    // The direct sources 0 and 1: subregister, element size, region, and
+    // the last byte touched.
+    let mut srcs: [Option<(u32, u32, Rgn, u32)>; 2] = [None; 2];
+    for (k, src) in a1_srcs(c) {
+        let r = c.src_rgn(k);
+        let span = src_span(c, k, src, r);
+        if let Some(last) = span {
             if last >= 64 {
                 return None;
             }
         }
         let Some(sub) = direct_subnr(&src.addr) else { continue };
-        let (Some(m), Some(regs)) = (masks.get_mut(k as usize), s.src_regs.get_mut(k as usize)) else {
-            continue;
-        };
-        let n = access_masks(exec, region_elem_size(c.p, src.ty), sub, r, m);
-        *regs = regs_touched(m.get(..n).unwrap_or(&[]));
+        if let Some(slot) = srcs.get_mut(k as usize) {
+            // No span: the width exceeds the execution size, no channel.
+            *slot = span.map(|last| (sub, region_elem_size(c.p, src.ty), r, last));
+        }
     }
     let d = &c.i.dst;
     let sub = direct_subnr(&d.addr)?;
     let st = stride(d.hstride);
-    let dr = if exec == 1 {
-        Rgn { v: 0, w: 1, h: 0 }
+    let es = region_elem_size(c.p, d.ty);
+    // One row of channels (one channel for ExecSize 1), as [`reach`]
+    // computes it: no element passes byte 64 (the span is below 64).
+    let (n, step) = if exec == 1 { (1, 0) } else { (exec, st * es) };
+    let c_hi = first_col(sub, step, es, n, 32);
+    let c_ow = first_col(sub, step, es, n, 16);
+    let dst_hi = if c_hi < n {
+        ((1u64 << (n - c_hi)) - 1) << c_hi
     } else {
-        Rgn {
-            v: exec * st,
-            w: exec,
-            h: st,
-        }
+        0
     };
-    let mut dm = [0u64; 32];
-    let n = access_masks(exec, region_elem_size(c.p, d.ty), sub, dr, &mut dm);
-    let dm = dm.get(..n).unwrap_or(&[]);
-    s.dst_regs = regs_touched(dm);
-    for &m in dm {
-        if m > 0xffff {
-            s.oword_upper += 1;
-        } else {
-            s.oword_lower += 1;
-        }
-        if m > 0xffff_ffff {
-            s.reg_upper += 1;
-        } else {
-            s.reg_lower += 1;
-        }
+    let mut s = Split {
+        dst_regs: if dst_hi != 0 { 2 } else { 1 },
+        oword_upper: n - c_ow,
+        oword_lower: c_ow,
+        reg_upper: n - c_hi,
+        reg_lower: c_hi,
+        ..Split::default()
+    };
+    let dst_channels = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    // Gen8 reads the source facts only with a destination in one register
+    // (the Gen7 rules need the channel-by-channel ones).
+    let gen7 = !c.p.is_gen8();
+    if !gen7 && s.dst_regs != 1 {
+        return Some(s);
     }
-    for (k, sm) in masks.iter().enumerate() {
-        let (Some(cross), Some(differs)) = (s.cross.get_mut(k), s.offset_differs.get_mut(k)) else {
-            continue;
+    for (k, slot) in srcs.iter().enumerate() {
+        let Some(regs) = s.src_regs.get_mut(k) else { continue };
+        // No element wraps (the last byte is below 64), so a source
+        // reaches its second register exactly when its last byte does.
+        *regs = match *slot {
+            Some((.., last)) if last >= 32 => 2,
+            Some(_) => 1,
+            None => 0,
         };
-        *cross = dm
-            .iter()
-            .zip(sm.iter())
-            .any(|(d, s)| (*d > 0xffff_ffff) != (*s > 0xffff_ffff));
+        if !gen7 {
+            continue;
+        }
+        let src = slot.map_or(Reach::default(), |(sub, es, r, _)| reach(exec, es, sub, r));
         let off0 = c.i.src.get(k).and_then(|s| direct_subnr(&s.addr)).unwrap_or(0);
-        let off1 = sm
-            .iter()
-            .take(n)
-            .find(|m| **m > 0xffff_ffff)
-            .map_or(off0, |m| m.trailing_zeros().wrapping_sub(32));
-        *differs = off0 != off1;
+        let off1 = match src.first_hi {
+            Some((j, bit)) if j < n => bit.wrapping_sub(32),
+            _ => off0,
+        };
+        if let (Some(cross), Some(differs)) = (s.cross.get_mut(k), s.offset_differs.get_mut(k)) {
+            *cross = (dst_hi ^ src.hi) & dst_channels != 0;
+            *differs = off1 != off0;
+        }
     }
     Some(s)
 }
@@ -404,7 +564,8 @@ pub fn gen7_dst_two_regs_src_two_regs(c: &mut Checker<'_>) {
     let d = &c.i.dst;
     let st = stride(d.hstride);
     let dst_packed_dword = is_packed(exec * st, exec, st) && d.ty.size() == 4;
-    for (k, src, r) in a1_srcs(c) {
+    for (k, src) in a1_srcs(c) {
+        let r = c.src_rgn(k);
         let packed_word = k == 0 && is_packed(r.v, r.w, r.h) && matches!(src.ty, Type::W | Type::UW);
         // Ivy Bridge regions DF in 32-bit halves: `<0;2,1>` is one
         // replicated DF, the pair form of a scalar.
