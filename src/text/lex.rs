@@ -148,14 +148,43 @@ pub struct Lexer<'a> {
     line_start: usize,
 }
 
+/// Byte classes for the lexer's dispatch.
+const C_OTHER: u8 = 0;
+const C_IDENT: u8 = 1;
+const C_DIGIT: u8 = 2;
+const C_SPACE: u8 = 3;
+/// Added to the class of bytes that continue an identifier.
+const C_WORD: u8 = 8;
+
+// Evaluated at compile time: the indices are in range.
+#[allow(clippy::indexing_slicing)]
+const CLASS: [u8; 256] = {
+    let mut t = [C_OTHER; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = if b.is_ascii_alphabetic() || b == b'_' {
+            C_IDENT | C_WORD
+        } else if b.is_ascii_digit() {
+            C_DIGIT | C_WORD
+        } else if b == b' ' || b == b'\t' || b == b'\r' {
+            C_SPACE
+        } else {
+            C_OTHER
+        };
+        i += 1;
+    }
+    t
+};
+
 #[inline]
-fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_'
+fn class(b: u8) -> u8 {
+    CLASS.get(usize::from(b)).copied().unwrap_or(C_OTHER) & !C_WORD
 }
 
 #[inline]
 fn is_ident_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    CLASS.get(usize::from(b)).copied().unwrap_or(C_OTHER) & C_WORD != 0
 }
 
 #[inline]
@@ -207,29 +236,47 @@ impl<'a> Lexer<'a> {
     /// Skips whitespace and comments. Returns the start of an
     /// unterminated block comment, if one was met (the rest of the input
     /// is then consumed).
+    #[inline(never)]
     fn skip_trivia(&mut self) -> Option<Pos> {
+        let bytes = self.src.as_bytes();
+        let mut i = self.pos;
         loop {
-            match self.byte(self.pos) {
-                b' ' | b'\t' | b'\r' => self.pos += 1,
+            let Some(&b) = bytes.get(i) else {
+                self.pos = i;
+                return None;
+            };
+            match b {
+                b' ' => {
+                    i += 1;
+                    // Column padding: skip runs of spaces eight at a time.
+                    while let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) {
+                        if u64::from_le_bytes([a, b, c, d, e, f, g, h]) != u64::from_le_bytes([b' '; 8]) {
+                            break;
+                        }
+                        i += 8;
+                    }
+                }
+                b'\t' | b'\r' => i += 1,
                 b'\n' => {
-                    self.newline_at(self.pos);
-                    self.pos += 1;
+                    self.newline_at(i);
+                    i += 1;
                 }
-                b'/' if self.byte(self.pos + 1) == b'/' => {
-                    let rest = self.src.as_bytes().get(self.pos..).unwrap_or(&[]);
-                    self.pos += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                b'/' if self.byte(i + 1) == b'/' => {
+                    let rest = bytes.get(i..).unwrap_or(&[]);
+                    i += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
                 }
-                b'/' if self.byte(self.pos + 1) == b'*' => {
+                b'/' if self.byte(i + 1) == b'*' => {
+                    self.pos = i;
                     let start = self.here();
-                    let mut i = self.pos + 2;
+                    i += 2;
                     loop {
-                        match self.src.as_bytes().get(i) {
+                        match bytes.get(i) {
                             None => {
                                 self.pos = i;
                                 return Some(start);
                             }
                             Some(b'*') if self.byte(i + 1) == b'/' => {
-                                self.pos = i + 2;
+                                i += 2;
                                 break;
                             }
                             Some(b'\n') => {
@@ -240,7 +287,10 @@ impl<'a> Lexer<'a> {
                         }
                     }
                 }
-                _ => return None,
+                _ => {
+                    self.pos = i;
+                    return None;
+                }
             }
         }
     }
@@ -248,6 +298,15 @@ impl<'a> Lexer<'a> {
     /// The next token. After the end of input, every call returns
     /// [`Kind::Eof`].
     pub fn next_token(&mut self) -> Token<'a> {
+        // Most tokens follow another directly (`g2<8,8,1>F`).
+        let glued = self
+            .src
+            .as_bytes()
+            .get(self.pos)
+            .is_some_and(|&b| class(b) != C_SPACE && b != b'\n' && b != b'/');
+        if glued {
+            return self.token();
+        }
         if let Some(start) = self.skip_trivia() {
             return Token {
                 kind: Kind::UnterminatedComment,
@@ -256,82 +315,134 @@ impl<'a> Lexer<'a> {
                 pos: start,
             };
         }
+        self.token()
+    }
+
+    /// The token at the current position, which is not trivia.
+    #[inline]
+    fn token(&mut self) -> Token<'a> {
         let pos = self.here();
         let start = self.pos;
-        let b = self.byte(start);
-        let single = |kind| (kind, 1usize);
-        let (kind, len) = match b {
-            0 if start >= self.src.len() => (Kind::Eof, 0),
-            b if is_ident_start(b) => {
-                let n = self
-                    .src
-                    .as_bytes()
-                    .get(start..)
-                    .unwrap_or(&[])
-                    .iter()
-                    .take_while(|&&c| is_ident_char(c))
-                    .count();
-                (Kind::Ident, n)
-            }
-            b'0'..=b'9' => return self.number(pos),
-            b'(' => single(Kind::LParen),
-            b')' => single(Kind::RParen),
-            b'[' => single(Kind::LBracket),
-            b']' => single(Kind::RBracket),
-            b'<' => single(Kind::LAngle),
-            b'>' => single(Kind::RAngle),
-            b'{' => single(Kind::LBrace),
-            b'}' => single(Kind::RBrace),
-            b',' => single(Kind::Comma),
-            b'.' => single(Kind::Dot),
-            b';' => single(Kind::Semi),
-            b':' => single(Kind::Colon),
-            b'+' => single(Kind::Plus),
-            b'-' => single(Kind::Minus),
-            b'~' => single(Kind::Tilde),
-            b'=' => single(Kind::Equals),
-            _ => {
-                // One whole character, however many bytes it takes.
-                let n = self
-                    .src
-                    .get(start..)
-                    .and_then(|s| s.chars().next())
-                    .map_or(1, char::len_utf8);
-                (Kind::BadChar, n)
-            }
+        let bytes = self.src.as_bytes();
+        let Some(&b) = bytes.get(start) else {
+            return Token {
+                kind: Kind::Eof,
+                text: "",
+                value: 0,
+                pos,
+            };
         };
-        self.pos = start + len;
+        let kind = match class(b) {
+            C_IDENT => {
+                let mut i = start + 1;
+                while bytes.get(i).is_some_and(|&c| is_ident_char(c)) {
+                    i += 1;
+                }
+                self.pos = i;
+                return Token {
+                    kind: Kind::Ident,
+                    text: self.text(start, i),
+                    value: 0,
+                    pos,
+                };
+            }
+            C_DIGIT => return self.number(pos),
+            _ => match b {
+                b'(' => Kind::LParen,
+                b')' => Kind::RParen,
+                b'[' => Kind::LBracket,
+                b']' => Kind::RBracket,
+                b'<' => Kind::LAngle,
+                b'>' => Kind::RAngle,
+                b'{' => Kind::LBrace,
+                b'}' => Kind::RBrace,
+                b',' => Kind::Comma,
+                b'.' => Kind::Dot,
+                b';' => Kind::Semi,
+                b':' => Kind::Colon,
+                b'+' => Kind::Plus,
+                b'-' => Kind::Minus,
+                b'~' => Kind::Tilde,
+                b'=' => Kind::Equals,
+                _ => {
+                    // One whole character, however many bytes it takes.
+                    let n = self
+                        .src
+                        .get(start..)
+                        .and_then(|s| s.chars().next())
+                        .map_or(1, char::len_utf8);
+                    self.pos = start + n;
+                    return Token {
+                        kind: Kind::BadChar,
+                        text: self.text(start, start + n),
+                        value: 0,
+                        pos,
+                    };
+                }
+            },
+        };
+        self.pos = start + 1;
         Token {
             kind,
-            text: self.text(start, start + len),
+            text: self.text(start, start + 1),
             value: 0,
             pos,
         }
     }
 
+    /// The kind of the token after the current position, without moving.
+    /// Cheaper than lexing a copy for the single-character tokens.
+    #[inline]
+    pub fn peek_kind(&self) -> Kind {
+        let mut l = *self;
+        if l.skip_trivia().is_some() {
+            return Kind::UnterminatedComment;
+        }
+        match l.src.as_bytes().get(l.pos) {
+            None => Kind::Eof,
+            Some(b':') => Kind::Colon,
+            Some(b'[') => Kind::LBracket,
+            Some(b) if class(*b) == C_IDENT => Kind::Ident,
+            Some(_) => l.next_token().kind,
+        }
+    }
+
     fn number(&mut self, pos: Pos) -> Token<'a> {
         let start = self.pos;
+        let bytes = self.src.as_bytes();
         let hex = self.byte(start) == b'0' && self.byte(start + 1) == b'x' && is_lower_hex(self.byte(start + 2));
-        let (digits_from, radix) = if hex { (start + 2, 16u64) } else { (start, 10u64) };
-        let mut i = digits_from;
-        let mut value: Option<u64> = Some(0);
-        loop {
-            let b = self.byte(i);
-            let d = match b {
-                b'0'..=b'9' => b - b'0',
-                b'a'..=b'f' if hex => b - b'a' + 10,
-                _ => break,
-            };
-            value = value
-                .and_then(|v| v.checked_mul(radix))
-                .and_then(|v| v.checked_add(u64::from(d)));
-            i += 1;
+        let mut i = start;
+        let mut value: u64 = 0;
+        let mut overflow = false;
+        if hex {
+            i += 2;
+            while let Some(&b) = bytes.get(i) {
+                let d = match b {
+                    b'0'..=b'9' => b - b'0',
+                    b'a'..=b'f' => b - b'a' + 10,
+                    _ => break,
+                };
+                overflow |= value >> 60 != 0;
+                value = (value << 4) | u64::from(d);
+                i += 1;
+            }
+        } else {
+            while let Some(&b) = bytes.get(i) {
+                if !b.is_ascii_digit() {
+                    break;
+                }
+                match value.checked_mul(10).and_then(|v| v.checked_add(u64::from(b - b'0'))) {
+                    Some(v) => value = v,
+                    None => overflow = true,
+                }
+                i += 1;
+            }
         }
         self.pos = i;
         Token {
-            kind: if value.is_some() { Kind::Number } else { Kind::BadNumber },
+            kind: if overflow { Kind::BadNumber } else { Kind::Number },
             text: self.text(start, i),
-            value: value.unwrap_or(0),
+            value: if overflow { 0 } else { value },
             pos,
         }
     }
@@ -446,6 +557,28 @@ mod tests {
         assert_eq!((t.kind, t.text), (Kind::BadChar, "é"));
         let t = l.next_token();
         assert_eq!(t.pos.column(src), 3);
+    }
+
+    #[test]
+    fn long_padding_overflow_and_peek() {
+        let src = "a                   b\t \r\n          0xffffffffffffffff 0x10000000000000000 18446744073709551616 [";
+        let mut l = Lexer::new(src);
+        l.next_token();
+        assert_eq!(l.peek_kind(), Kind::Ident);
+        let b = l.next_token();
+        assert_eq!((b.text, b.pos.column(src)), ("b", 21));
+        assert_eq!(l.peek_kind(), Kind::Number);
+        let n = l.next_token();
+        assert_eq!(
+            (n.kind, n.value, n.pos.line, n.pos.column(src)),
+            (Kind::Number, u64::MAX, 2, 11)
+        );
+        assert_eq!(l.peek_kind(), Kind::BadNumber);
+        assert_eq!(l.next_token().kind, Kind::BadNumber);
+        assert_eq!(l.next_token().kind, Kind::BadNumber);
+        assert_eq!(l.peek_kind(), Kind::LBracket);
+        l.next_token();
+        assert_eq!(l.peek_kind(), Kind::Eof);
     }
 
     #[test]

@@ -206,12 +206,33 @@ const BY_NAME: &[Opcode] = {
     ]
 };
 
+/// For each lowercase first letter, the range of [`BY_NAME`] whose names
+/// start with it.
+// Evaluated at compile time: the indices are in range.
+#[allow(clippy::indexing_slicing)]
+const BY_FIRST: [(u8, u8); 26] = {
+    let mut t = [(0u8, 0u8); 26];
+    let mut i = 0;
+    while i < BY_NAME.len() {
+        let c = (BY_NAME[i].name().as_bytes()[0] - b'a') as usize;
+        if t[c].1 == 0 {
+            t[c].0 = i as u8;
+        }
+        t[c].1 = i as u8 + 1;
+        i += 1;
+    }
+    t
+};
+
 /// The opcode named `s` (on any platform).
 pub(crate) fn opcode_by_name(s: &str) -> Option<Opcode> {
+    let first = *s.as_bytes().first()?;
+    let &(from, to) = BY_FIRST.get(usize::from(first.wrapping_sub(b'a')))?;
     BY_NAME
-        .binary_search_by(|o| o.name().cmp(s))
-        .ok()
-        .and_then(|i| BY_NAME.get(i).copied())
+        .get(usize::from(from)..usize::from(to))?
+        .iter()
+        .find(|o| o.name().as_bytes() == s.as_bytes())
+        .copied()
 }
 
 /// Conditional modifiers by name, with Mesa's aliases `e` and `ne`.
@@ -255,22 +276,23 @@ pub(crate) fn math_fn_by_name(s: &str) -> Option<u8> {
 /// Types by their suffix letters. `NF` is recognised so that it can be
 /// refused with a clear message.
 pub(crate) fn type_by_name(s: &str) -> Option<Option<Type>> {
-    Some(Some(match s {
-        "UD" => Type::UD,
-        "D" => Type::D,
-        "UW" => Type::UW,
-        "W" => Type::W,
-        "UB" => Type::UB,
-        "B" => Type::B,
-        "DF" => Type::DF,
-        "F" => Type::F,
-        "UQ" => Type::UQ,
-        "Q" => Type::Q,
-        "HF" => Type::HF,
-        "V" => Type::V,
-        "UV" => Type::UV,
-        "VF" => Type::VF,
-        "NF" => return Some(None),
+    // Byte patterns compile to a decision tree, not string compares.
+    Some(Some(match s.as_bytes() {
+        b"UD" => Type::UD,
+        b"D" => Type::D,
+        b"UW" => Type::UW,
+        b"W" => Type::W,
+        b"UB" => Type::UB,
+        b"B" => Type::B,
+        b"DF" => Type::DF,
+        b"F" => Type::F,
+        b"UQ" => Type::UQ,
+        b"Q" => Type::Q,
+        b"HF" => Type::HF,
+        b"V" => Type::V,
+        b"UV" => Type::UV,
+        b"VF" => Type::VF,
+        b"NF" => return Some(None),
         _ => return None,
     }))
 }
@@ -479,7 +501,7 @@ impl<'a> Parser<'a> {
     }
 
     fn statement(&mut self) -> PResult<Stmt<'a>> {
-        if self.tok.kind == Kind::Ident && self.peek().kind == Kind::Colon {
+        if self.tok.kind == Kind::Ident && self.lex.peek_kind() == Kind::Colon {
             let t = self.bump();
             self.bump();
             return Ok(Stmt::Label(t.text, t.pos));
@@ -1079,13 +1101,13 @@ impl<'a> Parser<'a> {
             _ => return Err(self.unexpected(expected)),
         }
         let t = self.tok;
-        if matches!(t.text, "g" | "r") && self.peek().kind == Kind::LBracket {
+        if matches!(t.text, "g" | "r") && self.lex.peek_kind() == Kind::LBracket {
             self.bump();
             o.base = self.indirect()?;
         } else {
             let name = self.reg_name(t)?;
             self.bump();
-            let sub = if self.tok.kind == Kind::Dot && self.peek().kind == Kind::Number {
+            let sub = if self.tok.kind == Kind::Dot && self.lex.peek_kind() == Kind::Number {
                 self.bump();
                 Some(self.number("a subregister number")?)
             } else {
