@@ -75,17 +75,15 @@ impl Kind {
     }
 }
 
-/// Where a token starts: byte offset, 1-based line, and the byte offset of
-/// that line's start (the column is computed from these on demand).
-/// Offsets saturate at 4 GiB.
+/// Where a token starts: byte offset and 1-based line (the column is
+/// computed from these and the source on demand, so that positions stay
+/// small). Offsets saturate at 4 GiB.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Pos {
     /// Byte offset into the source.
     pub offset: u32,
     /// Line number, from 1.
     pub line: u32,
-    /// Byte offset of the start of the line.
-    pub line_start: u32,
 }
 
 #[inline]
@@ -96,13 +94,19 @@ fn off32(n: usize) -> u32 {
 impl Pos {
     /// The 1-based column, counted in characters (a tab counts as one).
     pub fn column(&self, src: &str) -> u32 {
-        let n = src.get(self.line_start as usize..self.offset as usize).map_or(0, |s| {
-            if s.is_ascii() {
-                s.len()
-            } else {
-                s.chars().count()
-            }
-        });
+        let before = src.as_bytes().get(..self.offset as usize).unwrap_or(&[]);
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let n =
+            src.get(line_start..self.offset as usize).map_or(
+                0,
+                |s| {
+                    if s.is_ascii() {
+                        s.len()
+                    } else {
+                        s.chars().count()
+                    }
+                },
+            );
         u32::try_from(n).unwrap_or(u32::MAX).saturating_add(1)
     }
 }
@@ -145,7 +149,6 @@ pub struct Lexer<'a> {
     src: &'a str,
     pos: usize,
     line: u32,
-    line_start: usize,
 }
 
 /// Byte classes for the lexer's dispatch.
@@ -195,12 +198,7 @@ fn is_lower_hex(b: u8) -> bool {
 impl<'a> Lexer<'a> {
     /// A lexer at the start of `src`.
     pub fn new(src: &'a str) -> Self {
-        Lexer {
-            src,
-            pos: 0,
-            line: 1,
-            line_start: 0,
-        }
+        Lexer { src, pos: 0, line: 1 }
     }
 
     /// The source text.
@@ -218,7 +216,6 @@ impl<'a> Lexer<'a> {
         Pos {
             offset: off32(self.pos),
             line: self.line,
-            line_start: off32(self.line_start),
         }
     }
 
@@ -228,9 +225,8 @@ impl<'a> Lexer<'a> {
     }
 
     #[inline]
-    fn newline_at(&mut self, i: usize) {
+    fn newline_at(&mut self) {
         self.line = self.line.saturating_add(1);
-        self.line_start = i + 1;
     }
 
     /// Skips whitespace and comments. Returns the start of an
@@ -258,7 +254,7 @@ impl<'a> Lexer<'a> {
                 }
                 b'\t' | b'\r' => i += 1,
                 b'\n' => {
-                    self.newline_at(i);
+                    self.newline_at();
                     i += 1;
                 }
                 b'/' if self.byte(i + 1) == b'/' => {
@@ -280,7 +276,7 @@ impl<'a> Lexer<'a> {
                                 break;
                             }
                             Some(b'\n') => {
-                                self.newline_at(i);
+                                self.newline_at();
                                 i += 1;
                             }
                             Some(_) => i += 1,
@@ -319,7 +315,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// The token at the current position, which is not trivia.
-    #[inline]
+    #[inline(always)]
     fn token(&mut self) -> Token<'a> {
         let pos = self.here();
         let start = self.pos;
