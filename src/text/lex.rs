@@ -190,6 +190,16 @@ fn is_ident_char(b: u8) -> bool {
     CLASS.get(usize::from(b)).copied().unwrap_or(C_OTHER) & C_WORD != 0
 }
 
+/// Whether any byte of `x` equals `b` (the classic zero-byte test on
+/// `x ^ b...b`; exact: no false positives).
+#[inline]
+fn has_byte(x: u64, b: u8) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let v = x ^ (ONES * u64::from(b));
+    v.wrapping_sub(ONES) & !v & HIGHS != 0
+}
+
 #[inline]
 fn is_lower_hex(b: u8) -> bool {
     b.is_ascii_digit() || (b'a'..=b'f').contains(&b)
@@ -243,10 +253,17 @@ impl<'a> Lexer<'a> {
             };
             match b {
                 b' ' => {
-                    i += 1;
-                    // Column padding: skip runs of spaces eight at a time.
-                    while let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) {
-                        if u64::from_le_bytes([a, b, c, d, e, f, g, h]) != u64::from_le_bytes([b' '; 8]) {
+                    // Column padding: skip a run of spaces eight bytes at a
+                    // time; the first non-space of the last chunk is found
+                    // from the lowest nonzero byte of `chunk ^ spaces`.
+                    loop {
+                        let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) else {
+                            i += 1;
+                            break;
+                        };
+                        let x = u64::from_le_bytes([a, b, c, d, e, f, g, h]) ^ u64::from_le_bytes([b' '; 8]);
+                        if x != 0 {
+                            i += (x.trailing_zeros() / 8) as usize;
                             break;
                         }
                         i += 8;
@@ -447,8 +464,18 @@ impl<'a> Lexer<'a> {
     /// (or the end of input). Used for the free-form message-descriptor
     /// comment that follows `MsgDesc:` on a SEND's continuation line.
     pub fn skip_to_brace_or_line_end(&mut self) {
-        let rest = self.src.as_bytes().get(self.pos..).unwrap_or(&[]);
-        self.pos += rest
+        let bytes = self.src.as_bytes();
+        let mut i = self.pos;
+        // Eight bytes at a time while none of them is a stop byte.
+        while let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) {
+            let x = u64::from_le_bytes([a, b, c, d, e, f, g, h]);
+            if has_byte(x, b'{') || has_byte(x, b';') || has_byte(x, b'\n') {
+                break;
+            }
+            i += 8;
+        }
+        let rest = bytes.get(i..).unwrap_or(&[]);
+        self.pos = i + rest
             .iter()
             .position(|&b| matches!(b, b'{' | b';' | b'\n'))
             .unwrap_or(rest.len());
@@ -575,6 +602,21 @@ mod tests {
         assert_eq!(l.peek_kind(), Kind::LBracket);
         l.next_token();
         assert_eq!(l.peek_kind(), Kind::Eof);
+    }
+
+    #[test]
+    fn raw_skip_finds_every_stop_byte_at_every_offset() {
+        for stop in ["{", ";", "\n"] {
+            for n in 0..20 {
+                let src = alloc::format!("{}{stop}x", "a".repeat(n));
+                let mut l = Lexer::new(&src);
+                l.skip_to_brace_or_line_end();
+                assert_eq!(l.pos, n, "{stop:?} after {n}");
+            }
+        }
+        let mut l = Lexer::new("abcdefghijklmnopq");
+        l.skip_to_brace_or_line_end();
+        assert_eq!(l.next_token().kind, Kind::Eof);
     }
 
     #[test]
