@@ -460,6 +460,42 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Right after a `<`: reads one to three decimal region items of at
+    /// most three digits each, separated by `,` or `;` and closed by `>`,
+    /// all without whitespace or comments (`8,8,1>`), and moves past the
+    /// `>`. Returns each item's value and byte offset, and the count. Any
+    /// other text returns `None` and leaves the lexer where it was.
+    pub fn plain_region(&mut self) -> Option<([(u64, u32); 3], u8)> {
+        let bytes = self.src.as_bytes();
+        let mut i = self.pos;
+        let mut items = [(0u64, 0u32); 3];
+        let mut n = 0u8;
+        loop {
+            let start = i;
+            let mut value = 0u64;
+            while let Some(&b) = bytes.get(i) {
+                if !b.is_ascii_digit() || i - start == 3 {
+                    break;
+                }
+                value = value * 10 + u64::from(b - b'0');
+                i += 1;
+            }
+            if i == start {
+                return None;
+            }
+            *items.get_mut(usize::from(n))? = (value, off32(start));
+            n += 1;
+            match bytes.get(i) {
+                Some(b',' | b';') if n < 3 => i += 1,
+                Some(b'>') => {
+                    self.pos = i + 1;
+                    return Some((items, n));
+                }
+                _ => return None,
+            }
+        }
+    }
+
     /// Skips raw text up to (not including) the next `{`, `;` or line end
     /// (or the end of input). Used for the free-form message-descriptor
     /// comment that follows `MsgDesc:` on a SEND's continuation line.

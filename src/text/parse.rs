@@ -988,6 +988,31 @@ impl<'a> Parser<'a> {
     }
 
     fn region(&mut self) -> PResult<Region> {
+        if self.tok.kind == Kind::LAngle {
+            // The common spelling `<8,8,1>`, read straight from the bytes:
+            // the same items and positions the token path below finds.
+            let open = self.tok;
+            if let Some((items, n)) = self.lex.plain_region() {
+                let mut r = Region {
+                    vals: [Num::default(); 3],
+                    n,
+                    vxh: false,
+                    pos: open.pos,
+                };
+                for (v, (value, offset)) in r.vals.iter_mut().zip(items) {
+                    *v = Num {
+                        value,
+                        pos: Pos {
+                            offset,
+                            line: open.pos.line,
+                        },
+                    };
+                }
+                self.prev_line = open.pos.line;
+                self.tok = self.lex.next_token();
+                return Ok(r);
+            }
+        }
         let open = self.expect(Kind::LAngle, "`<`")?;
         let mut r = Region {
             vals: [Num::default(); 3],
@@ -1298,6 +1323,43 @@ mod tests {
             }
         ));
         assert!(matches!(v[2], Stmt::Label("end", _)));
+    }
+
+    #[test]
+    fn plain_regions_read_like_spaced_ones() {
+        let region = |src: &str| {
+            let mut p = Parser::new(Platform::Gen8, src);
+            p.region()
+                .map(|r| (r.n, r.vxh, r.vals.map(|v| v.value)))
+                .map_err(|e| e.kind)
+        };
+        for (plain, spaced) in [
+            ("<8,8,1>", "< 8 , 8 , 1 >"),
+            ("<1>", "< 1 >"),
+            ("<4>", "<4 >"),
+            ("<0;1,0>", "<0 ;1, 0>"),
+            ("<16,8,2>F", "<16 ,8,2>F"),
+            ("<999,0,1>", "<999, 0,1>"),
+        ] {
+            assert_eq!(region(plain), region(spaced), "{plain}");
+            assert!(region(plain).is_ok(), "{plain}");
+        }
+        // Forms the fast path leaves to the token path, errors included.
+        for bad in ["<8,8,1,2>", "<8,,8>", "<>", "<8,8,1", "<8 8>", "<8,8,1;"] {
+            assert!(region(bad).is_err(), "{bad}");
+        }
+        assert_eq!(region("<1000>").map(|r| r.2[0]), Ok(1000));
+        assert_eq!(region("<0x10,1,0>").map(|r| r.2[0]), Ok(16));
+        assert!(region("<VxH,1,0>").unwrap().1);
+        // Positions: each item where it is written.
+        let mut p = Parser::new(Platform::Gen8, "\n  <8,16,1>");
+        let r = p.region().unwrap();
+        let src = p.source();
+        assert_eq!(
+            r.vals.map(|v| (v.pos.line, v.pos.column(src))),
+            [(2, 4), (2, 6), (2, 9)]
+        );
+        assert_eq!((r.pos.line, r.pos.column(src)), (2, 3));
     }
 
     #[test]
