@@ -496,6 +496,31 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// For plainly written option blocks: skips spaces and commas, then
+    /// returns `}` (consumed) or the run of identifier characters there
+    /// (letters, digits, `_`; consumed). `None`, without moving, at
+    /// anything else (line ends, tabs, comments, other punctuation).
+    pub fn plain_word(&mut self) -> Option<&'a str> {
+        let bytes = self.src.as_bytes();
+        let mut i = self.pos;
+        while matches!(bytes.get(i), Some(b' ' | b',')) {
+            i += 1;
+        }
+        let start = i;
+        if bytes.get(i) == Some(&b'}') {
+            i += 1;
+        } else {
+            while bytes.get(i).is_some_and(|&c| is_ident_char(c)) {
+                i += 1;
+            }
+            if i == start {
+                return None;
+            }
+        }
+        self.pos = i;
+        Some(self.text(start, i))
+    }
+
     /// Skips raw text up to (not including) the next `{`, `;` or line end
     /// (or the end of input). Used for the free-form message-descriptor
     /// comment that follows `MsgDesc:` on a SEND's continuation line.

@@ -329,6 +329,49 @@ fn sfid_by_name(s: &str) -> Option<u8> {
     })
 }
 
+/// A quarter control `<n><letter>` (`1Q`, `2H`, `3N`, ...): the new
+/// quarter and nibble fields given the current options; `None` if it is
+/// not one.
+fn quarter(o: &Options, n: u64, letter: &str) -> Option<(u8, bool)> {
+    Some(match (n, letter) {
+        (1, "Q" | "H" | "N") => (o.qtr, o.nib),
+        (2, "Q") => (1, false),
+        (3, "Q") => (2, false),
+        (4, "Q") => (3, false),
+        (2, "H") => (2, false),
+        (2, "N") => (0, true),
+        (3, "N") => (1, false),
+        (4, "N") => (1, true),
+        (5, "N") => (2, false),
+        (6, "N") => (2, true),
+        (7, "N") => (3, false),
+        (8, "N") => (3, true),
+        _ => return None,
+    })
+}
+
+/// Applies the option named `s`; false if there is none.
+fn named_option(o: &mut Options, s: &str) -> bool {
+    match s {
+        "align1" => o.align16 = false,
+        "align16" => o.align16 = true,
+        "WE_all" | "nomask" => o.we_all = true,
+        "NoDDClr" => o.no_dd_clear = true,
+        "NoDDChk" => o.no_dd_check = true,
+        "switch" => o.thread |= ThreadControl::Switch.hw(),
+        "atomic" => o.thread |= ThreadControl::Atomic.hw(),
+        "AccWrEnable" | "BranchCtrl" => o.acc_wr = true,
+        "compacted" => o.compacted = true,
+        "breakpoint" => o.breakpoint = true,
+        "EOT" => o.eot = true,
+        // Pre-Gen6 compression spellings, as Mesa accepts them.
+        "sechalf" => o.qtr |= 1,
+        "compr" | "compr4" => o.qtr |= 2,
+        _ => return false,
+    }
+    true
+}
+
 const EXPECT_SRC: &str = "a source operand (register or immediate)";
 const EXPECT_TYPE: &str = "a type such as `F`, `UD` or `W`";
 const EXPECT_OPTION: &str =
@@ -814,7 +857,44 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The options block when it is written plainly on one line: words
+    /// separated by spaces or commas, each a known option or a quarter
+    /// control such as `1Q`, then `}`. Reads the bytes directly and gives
+    /// what the token path gives; `None` (nothing consumed) otherwise.
+    fn plain_options(&mut self) -> Option<Options> {
+        let open = self.tok;
+        if open.kind != Kind::LBrace {
+            return None;
+        }
+        let mut l = self.lex;
+        let mut o = Options {
+            pos: open.pos,
+            ..Options::default()
+        };
+        loop {
+            let w = l.plain_word()?;
+            match w.as_bytes() {
+                b"}" => break,
+                &[d @ b'1'..=b'8', _] => {
+                    (o.qtr, o.nib) = quarter(&o, u64::from(d - b'0'), w.get(1..)?)?;
+                }
+                _ => {
+                    if !named_option(&mut o, w) {
+                        return None;
+                    }
+                }
+            }
+        }
+        self.lex = l;
+        self.prev_line = open.pos.line;
+        self.tok = self.lex.next_token();
+        Some(o)
+    }
+
     fn options(&mut self) -> PResult<Options> {
+        if let Some(o) = self.plain_options() {
+            return Ok(o);
+        }
         let open = self.expect(Kind::LBrace, "`{`")?;
         let mut o = Options {
             pos: open.pos,
@@ -832,20 +912,9 @@ impl<'a> Parser<'a> {
                 Kind::Number => {
                     let n = self.bump();
                     let t = self.expect(Kind::Ident, "`Q`, `H` or `N` after the quarter number")?;
-                    let (qtr, nib) = match (n.value, t.text) {
-                        (1, "Q" | "H" | "N") => (o.qtr, o.nib),
-                        (2, "Q") => (1, false),
-                        (3, "Q") => (2, false),
-                        (4, "Q") => (3, false),
-                        (2, "H") => (2, false),
-                        (2, "N") => (0, true),
-                        (3, "N") => (1, false),
-                        (4, "N") => (1, true),
-                        (5, "N") => (2, false),
-                        (6, "N") => (2, true),
-                        (7, "N") => (3, false),
-                        (8, "N") => (3, true),
-                        _ => {
+                    let (qtr, nib) = match quarter(&o, n.value, t.text) {
+                        Some(q) => q,
+                        None => {
                             return Err(self.error_at(
                                 n.pos,
                                 AsmErrorKind::Unexpected {
@@ -859,23 +928,8 @@ impl<'a> Parser<'a> {
                     o.nib = nib;
                 }
                 Kind::Ident => {
-                    let t = self.tok;
-                    match t.text {
-                        "align1" => o.align16 = false,
-                        "align16" => o.align16 = true,
-                        "WE_all" | "nomask" => o.we_all = true,
-                        "NoDDClr" => o.no_dd_clear = true,
-                        "NoDDChk" => o.no_dd_check = true,
-                        "switch" => o.thread |= ThreadControl::Switch.hw(),
-                        "atomic" => o.thread |= ThreadControl::Atomic.hw(),
-                        "AccWrEnable" | "BranchCtrl" => o.acc_wr = true,
-                        "compacted" => o.compacted = true,
-                        "breakpoint" => o.breakpoint = true,
-                        "EOT" => o.eot = true,
-                        // Pre-Gen6 compression spellings, as Mesa accepts them.
-                        "sechalf" => o.qtr |= 1,
-                        "compr" | "compr4" => o.qtr |= 2,
-                        _ => return Err(self.unexpected(EXPECT_OPTION)),
+                    if !named_option(&mut o, self.tok.text) {
+                        return Err(self.unexpected(EXPECT_OPTION));
                     }
                     self.bump();
                 }
@@ -1360,6 +1414,43 @@ mod tests {
             [(2, 4), (2, 6), (2, 9)]
         );
         assert_eq!((r.pos.line, r.pos.column(src)), (2, 3));
+    }
+
+    #[test]
+    fn plain_options_read_like_spaced_ones() {
+        let opts = |src: &str| {
+            let mut p = Parser::new(Platform::Gen8, src);
+            let o = p.options().map_err(|e| (e.line, e.column, e.kind));
+            (o, p.tok.kind)
+        };
+        for (plain, spaced) in [
+            ("{ align1 1Q };", "{ align1 1 Q\n};"),
+            ("{ align1 WE_all 3N };", "{align1 WE_all\t3N};"),
+            (
+                "{ align16 2H NoDDClr, NoDDChk, AccWrEnable switch EOT };",
+                "{\nalign16 2 H NoDDClr , NoDDChk /**/, AccWrEnable switch EOT };",
+            ),
+            (
+                "{ align1 8N 1N compr sechalf atomic compacted breakpoint nomask };",
+                "{ align1 8N 1 N compr sechalf atomic compacted breakpoint nomask\n};",
+            ),
+            ("{}", "{ }"),
+        ] {
+            assert_eq!(opts(plain), opts(spaced), "{plain}");
+            assert!(opts(plain).0.is_ok(), "{plain}");
+        }
+        for bad in [
+            "{ align1 9N }",
+            "{ align1 1q }",
+            "{ align2 }",
+            "{ align1 1Qx }",
+            "{ align1",
+            "{ 1 }",
+        ] {
+            assert!(opts(bad).0.is_err(), "{bad}");
+        }
+        assert!(opts("{ 01Q }").0.is_ok());
+        assert!(opts("{ 0x1Q }").0.is_ok());
     }
 
     #[test]
