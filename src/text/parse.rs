@@ -965,6 +965,15 @@ impl<'a> Parser<'a> {
                 bare: false,
             })
         };
+        // The common case first: `g<n>` with n <= 255, at most 3 digits.
+        if let [b'g' | b'r', digits @ ..] = t.text.as_bytes() {
+            if (1..=3).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
+                let n = digits.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+                if let Ok(n) = u8::try_from(n) {
+                    return Ok(RegName::Grf(n));
+                }
+            }
+        }
         match t.text {
             "null" => return Ok(RegName::Arf { nr: 0, bare: false }),
             "ip" => return Ok(RegName::Arf { nr: 0xa0, bare: true }),
