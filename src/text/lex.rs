@@ -496,6 +496,25 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// One or two decimal digits followed directly by `close`, as in the
+    /// `8)` of `(8)`: returns the value and moves past `close`; `None`,
+    /// without moving, for anything else.
+    pub fn plain_small_number(&mut self, close: u8) -> Option<u32> {
+        let bytes = self.src.as_bytes();
+        let i = self.pos;
+        let d = |b: &u8| b.is_ascii_digit().then(|| u32::from(b - b'0'));
+        let (value, len) = match (bytes.get(i).and_then(d), bytes.get(i + 1)) {
+            (Some(a), Some(&c)) if c == close => (a, 1),
+            (Some(a), Some(b)) => match (d(b), bytes.get(i + 2)) {
+                (Some(b), Some(&c)) if c == close => (a * 10 + b, 2),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        self.pos = i + len + 1;
+        Some(value)
+    }
+
     /// For plainly written option blocks: skips spaces and commas, then
     /// returns `}` (consumed) or the run of identifier characters there
     /// (letters, digits, `_`; consumed). `None`, without moving, at

@@ -647,7 +647,9 @@ impl<'a> Parser<'a> {
                 )?
                 .0;
         }
-        if self.eat(Kind::LParen) {
+        if let Some(exec) = self.plain_exec_size() {
+            inst.exec = exec;
+        } else if self.eat(Kind::LParen) {
             let n = self.number("an execution size")?;
             inst.exec = u32::try_from(n.value)
                 .ok()
@@ -661,6 +663,23 @@ impl<'a> Parser<'a> {
         }
         self.expect(Kind::Semi, "`;` ending the instruction")?;
         Ok(inst)
+    }
+
+    /// `(8)` written without spaces, with a valid size: read from the
+    /// bytes. `None` (nothing consumed) for anything else, which the token
+    /// path then parses or reports.
+    fn plain_exec_size(&mut self) -> Option<ExecSize> {
+        let open = self.tok;
+        if open.kind != Kind::LParen {
+            return None;
+        }
+        let mut l = self.lex;
+        let n = l.plain_small_number(b')')?;
+        let exec = ExecSize::from_channels(n)?;
+        self.lex = l;
+        self.prev_line = open.pos.line;
+        self.tok = self.lex.next_token();
+        Some(exec)
     }
 
     fn suffixes(&mut self, inst: &mut Inst<'a>) -> PResult<()> {
@@ -1460,6 +1479,32 @@ mod tests {
         }
         assert!(opts("{ 01Q }").0.is_ok());
         assert!(opts("{ 0x1Q }").0.is_ok());
+    }
+
+    #[test]
+    fn plain_exec_sizes_read_like_spaced_ones() {
+        let exec = |src: &str| {
+            let (v, e) = parse(src);
+            let e: Vec<_> = e.into_iter().map(|e| (e.line, e.column, e.kind)).collect();
+            let v: Vec<_> = v
+                .into_iter()
+                .map(|s| match s {
+                    Stmt::Inst(i) => Some(i.exec),
+                    Stmt::Label(..) => None,
+                })
+                .collect();
+            (v, e)
+        };
+        for n in [
+            "1", "2", "4", "8", "16", "32", "08", "008", "3", "0", "33", "99", "100", "0x10", "x",
+        ] {
+            let plain = alloc::format!("nop({n});\nnop;");
+            let spaced = alloc::format!("nop({n} );\nnop;");
+            assert_eq!(exec(&plain), exec(&spaced), "{n}");
+        }
+        assert_eq!(exec("nop(16);").0, [Some(ExecSize::S16)]);
+        assert!(!exec("nop(3);").1.is_empty());
+        assert!(!exec("nop(8;").1.is_empty());
     }
 
     #[test]
