@@ -276,23 +276,22 @@ pub(crate) fn math_fn_by_name(s: &str) -> Option<u8> {
 /// Types by their suffix letters. `NF` is recognised so that it can be
 /// refused with a clear message.
 pub(crate) fn type_by_name(s: &str) -> Option<Option<Type>> {
-    // Byte patterns compile to a decision tree, not string compares.
-    Some(Some(match s.as_bytes() {
-        b"UD" => Type::UD,
-        b"D" => Type::D,
-        b"UW" => Type::UW,
-        b"W" => Type::W,
-        b"UB" => Type::UB,
-        b"B" => Type::B,
-        b"DF" => Type::DF,
-        b"F" => Type::F,
-        b"UQ" => Type::UQ,
-        b"Q" => Type::Q,
-        b"HF" => Type::HF,
-        b"V" => Type::V,
-        b"UV" => Type::UV,
-        b"VF" => Type::VF,
-        b"NF" => return Some(None),
+    Some(Some(match s {
+        "UD" => Type::UD,
+        "D" => Type::D,
+        "UW" => Type::UW,
+        "W" => Type::W,
+        "UB" => Type::UB,
+        "B" => Type::B,
+        "DF" => Type::DF,
+        "F" => Type::F,
+        "UQ" => Type::UQ,
+        "Q" => Type::Q,
+        "HF" => Type::HF,
+        "V" => Type::V,
+        "UV" => Type::UV,
+        "VF" => Type::VF,
+        "NF" => return Some(None),
         _ => return None,
     }))
 }
@@ -1257,6 +1256,12 @@ impl<'a> Parser<'a> {
     /// A type name token.
     fn type_ident(&mut self) -> PResult<(Type, Pos)> {
         let t = self.tok;
+        if t.kind == Kind::Ident {
+            if let Some(Some(ty)) = type_by_name(t.text) {
+                self.bump();
+                return Ok((ty, t.pos));
+            }
+        }
         if t.kind == Kind::Ident && type_by_name(t.text).is_some() {
             let ty = self.type_token(t.text, t.pos)?;
             self.bump();
