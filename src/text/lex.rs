@@ -345,7 +345,8 @@ impl<'a> Lexer<'a> {
                 pos,
             };
         };
-        let kind = match class(b) {
+        // Punctuation text is the same one-byte string wherever it stands.
+        let (kind, text) = match class(b) {
             C_IDENT => {
                 let mut i = start + 1;
                 while bytes.get(i).is_some_and(|&c| is_ident_char(c)) {
@@ -361,22 +362,22 @@ impl<'a> Lexer<'a> {
             }
             C_DIGIT => return self.number(pos),
             _ => match b {
-                b'(' => Kind::LParen,
-                b')' => Kind::RParen,
-                b'[' => Kind::LBracket,
-                b']' => Kind::RBracket,
-                b'<' => Kind::LAngle,
-                b'>' => Kind::RAngle,
-                b'{' => Kind::LBrace,
-                b'}' => Kind::RBrace,
-                b',' => Kind::Comma,
-                b'.' => Kind::Dot,
-                b';' => Kind::Semi,
-                b':' => Kind::Colon,
-                b'+' => Kind::Plus,
-                b'-' => Kind::Minus,
-                b'~' => Kind::Tilde,
-                b'=' => Kind::Equals,
+                b'(' => (Kind::LParen, "("),
+                b')' => (Kind::RParen, ")"),
+                b'[' => (Kind::LBracket, "["),
+                b']' => (Kind::RBracket, "]"),
+                b'<' => (Kind::LAngle, "<"),
+                b'>' => (Kind::RAngle, ">"),
+                b'{' => (Kind::LBrace, "{"),
+                b'}' => (Kind::RBrace, "}"),
+                b',' => (Kind::Comma, ","),
+                b'.' => (Kind::Dot, "."),
+                b';' => (Kind::Semi, ";"),
+                b':' => (Kind::Colon, ":"),
+                b'+' => (Kind::Plus, "+"),
+                b'-' => (Kind::Minus, "-"),
+                b'~' => (Kind::Tilde, "~"),
+                b'=' => (Kind::Equals, "="),
                 _ => {
                     // One whole character, however many bytes it takes.
                     let n = self
@@ -397,7 +398,7 @@ impl<'a> Lexer<'a> {
         self.pos = start + 1;
         Token {
             kind,
-            text: self.text(start, start + 1),
+            text,
             value: 0,
             pos,
         }
