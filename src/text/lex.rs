@@ -185,6 +185,12 @@ fn class(b: u8) -> u8 {
     CLASS.get(usize::from(b)).copied().unwrap_or(C_OTHER) & !C_WORD
 }
 
+/// Whether `b` may begin whitespace or a comment.
+#[inline]
+fn may_start_trivia(b: u8) -> bool {
+    class(b) == C_SPACE || b == b'\n' || b == b'/'
+}
+
 #[inline]
 fn is_ident_char(b: u8) -> bool {
     CLASS.get(usize::from(b)).copied().unwrap_or(C_OTHER) & C_WORD != 0
@@ -312,11 +318,7 @@ impl<'a> Lexer<'a> {
     /// [`Kind::Eof`].
     pub fn next_token(&mut self) -> Token<'a> {
         // Most tokens follow another directly (`g2<8,8,1>F`).
-        let glued = self
-            .src
-            .as_bytes()
-            .get(self.pos)
-            .is_some_and(|&b| class(b) != C_SPACE && b != b'\n' && b != b'/');
+        let glued = self.src.as_bytes().get(self.pos).is_some_and(|&b| !may_start_trivia(b));
         if glued {
             return self.token();
         }
@@ -409,7 +411,8 @@ impl<'a> Lexer<'a> {
     #[inline]
     pub fn peek_kind(&self) -> Kind {
         let mut l = *self;
-        if l.skip_trivia().is_some() {
+        let glued = l.src.as_bytes().get(l.pos).is_some_and(|&b| !may_start_trivia(b));
+        if !glued && l.skip_trivia().is_some() {
             return Kind::UnterminatedComment;
         }
         match l.src.as_bytes().get(l.pos) {
