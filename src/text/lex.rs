@@ -77,17 +77,15 @@ impl Kind {
     }
 }
 
-/// Where a token starts: byte offset, 1-based line, and the byte offset of
-/// that line's start (the column is computed from these on demand).
-/// Offsets saturate at 4 GiB.
+/// Where a token starts: byte offset and 1-based line (the column is
+/// computed from these and the source on demand, so that positions stay
+/// small). Offsets saturate at 4 GiB.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Pos {
     /// Byte offset into the source.
     pub offset: u32,
     /// Line number, from 1.
     pub line: u32,
-    /// Byte offset of the start of the line.
-    pub line_start: u32,
 }
 
 #[inline]
@@ -98,13 +96,19 @@ fn off32(n: usize) -> u32 {
 impl Pos {
     /// The 1-based column, counted in characters (a tab counts as one).
     pub fn column(&self, src: &str) -> u32 {
-        let n = src.get(self.line_start as usize..self.offset as usize).map_or(0, |s| {
-            if s.is_ascii() {
-                s.len()
-            } else {
-                s.chars().count()
-            }
-        });
+        let before = src.as_bytes().get(..self.offset as usize).unwrap_or(&[]);
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let n =
+            src.get(line_start..self.offset as usize).map_or(
+                0,
+                |s| {
+                    if s.is_ascii() {
+                        s.len()
+                    } else {
+                        s.chars().count()
+                    }
+                },
+            );
         u32::try_from(n).unwrap_or(u32::MAX).saturating_add(1)
     }
 }
@@ -147,17 +151,61 @@ pub struct Lexer<'a> {
     src: &'a str,
     pos: usize,
     line: u32,
-    line_start: usize,
 }
 
+/// Byte classes for the lexer's dispatch.
+const C_OTHER: u8 = 0;
+const C_IDENT: u8 = 1;
+const C_DIGIT: u8 = 2;
+const C_SPACE: u8 = 3;
+/// Added to the class of bytes that continue an identifier.
+const C_WORD: u8 = 8;
+
+// Evaluated at compile time: the indices are in range.
+#[allow(clippy::indexing_slicing)]
+const CLASS: [u8; 256] = {
+    let mut t = [C_OTHER; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = if b.is_ascii_alphabetic() || b == b'_' {
+            C_IDENT | C_WORD
+        } else if b.is_ascii_digit() {
+            C_DIGIT | C_WORD
+        } else if b == b' ' || b == b'\t' || b == b'\r' {
+            C_SPACE
+        } else {
+            C_OTHER
+        };
+        i += 1;
+    }
+    t
+};
+
 #[inline]
-fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_'
+fn class(b: u8) -> u8 {
+    CLASS.get(usize::from(b)).copied().unwrap_or(C_OTHER) & !C_WORD
+}
+
+/// Whether `b` may begin whitespace or a comment.
+#[inline]
+fn may_start_trivia(b: u8) -> bool {
+    class(b) == C_SPACE || b == b'\n' || b == b'/'
 }
 
 #[inline]
 fn is_ident_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    CLASS.get(usize::from(b)).copied().unwrap_or(C_OTHER) & C_WORD != 0
+}
+
+/// Whether any byte of `x` equals `b` (the classic zero-byte test on
+/// `x ^ b...b`; exact: no false positives).
+#[inline]
+fn has_byte(x: u64, b: u8) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let v = x ^ (ONES * u64::from(b));
+    v.wrapping_sub(ONES) & !v & HIGHS != 0
 }
 
 #[inline]
@@ -168,12 +216,7 @@ fn is_lower_hex(b: u8) -> bool {
 impl<'a> Lexer<'a> {
     /// A lexer at the start of `src`.
     pub fn new(src: &'a str) -> Self {
-        Lexer {
-            src,
-            pos: 0,
-            line: 1,
-            line_start: 0,
-        }
+        Lexer { src, pos: 0, line: 1 }
     }
 
     /// The source text.
@@ -191,7 +234,6 @@ impl<'a> Lexer<'a> {
         Pos {
             offset: off32(self.pos),
             line: self.line,
-            line_start: off32(self.line_start),
         }
     }
 
@@ -201,48 +243,78 @@ impl<'a> Lexer<'a> {
     }
 
     #[inline]
-    fn newline_at(&mut self, i: usize) {
+    fn newline_at(&mut self) {
         self.line = self.line.saturating_add(1);
-        self.line_start = i + 1;
     }
 
     /// Skips whitespace and comments. Returns the start of an
     /// unterminated block comment, if one was met (the rest of the input
     /// is then consumed).
+    #[inline(never)]
     fn skip_trivia(&mut self) -> Option<Pos> {
+        let bytes = self.src.as_bytes();
+        let mut i = self.pos;
         loop {
-            match self.byte(self.pos) {
-                b' ' | b'\t' | b'\r' => self.pos += 1,
-                b'\n' => {
-                    self.newline_at(self.pos);
-                    self.pos += 1;
-                }
-                b'/' if self.byte(self.pos + 1) == b'/' => {
-                    let rest = self.src.as_bytes().get(self.pos..).unwrap_or(&[]);
-                    self.pos += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
-                }
-                b'/' if self.byte(self.pos + 1) == b'*' => {
-                    let start = self.here();
-                    let mut i = self.pos + 2;
+            let Some(&b) = bytes.get(i) else {
+                self.pos = i;
+                return None;
+            };
+            match b {
+                b' ' => {
+                    // Column padding: skip a run of spaces eight bytes at a
+                    // time; the first non-space of the last chunk is found
+                    // from the lowest nonzero byte of `chunk ^ spaces`.
                     loop {
-                        match self.src.as_bytes().get(i) {
+                        let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) else {
+                            // Fewer than eight bytes left: step over this
+                            // byte only if it is a space; the outer loop
+                            // takes the rest one at a time.
+                            i += usize::from(bytes.get(i) == Some(&b' '));
+                            break;
+                        };
+                        let x = u64::from_le_bytes([a, b, c, d, e, f, g, h]) ^ u64::from_le_bytes([b' '; 8]);
+                        if x != 0 {
+                            i += (x.trailing_zeros() / 8) as usize;
+                            break;
+                        }
+                        i += 8;
+                    }
+                }
+                b'\t' | b'\r' => i += 1,
+                b'\n' => {
+                    self.newline_at();
+                    i += 1;
+                }
+                b'/' if self.byte(i + 1) == b'/' => {
+                    let rest = bytes.get(i..).unwrap_or(&[]);
+                    i += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                }
+                b'/' if self.byte(i + 1) == b'*' => {
+                    self.pos = i;
+                    let start = self.here();
+                    i += 2;
+                    loop {
+                        match bytes.get(i) {
                             None => {
                                 self.pos = i;
                                 return Some(start);
                             }
                             Some(b'*') if self.byte(i + 1) == b'/' => {
-                                self.pos = i + 2;
+                                i += 2;
                                 break;
                             }
                             Some(b'\n') => {
-                                self.newline_at(i);
+                                self.newline_at();
                                 i += 1;
                             }
                             Some(_) => i += 1,
                         }
                     }
                 }
-                _ => return None,
+                _ => {
+                    self.pos = i;
+                    return None;
+                }
             }
         }
     }
@@ -250,6 +322,11 @@ impl<'a> Lexer<'a> {
     /// The next token. After the end of input, every call returns
     /// [`Kind::Eof`].
     pub fn next_token(&mut self) -> Token<'a> {
+        // Most tokens follow another directly (`g2<8,8,1>F`).
+        let glued = self.src.as_bytes().get(self.pos).is_some_and(|&b| !may_start_trivia(b));
+        if glued {
+            return self.token();
+        }
         if let Some(start) = self.skip_trivia() {
             return Token {
                 kind: Kind::UnterminatedComment,
@@ -258,93 +335,237 @@ impl<'a> Lexer<'a> {
                 pos: start,
             };
         }
+        self.token()
+    }
+
+    /// The token at the current position, which is not trivia.
+    #[inline(always)]
+    fn token(&mut self) -> Token<'a> {
         let pos = self.here();
         let start = self.pos;
-        let b = self.byte(start);
-        let single = |kind| (kind, 1usize);
-        let (kind, len) = match b {
-            0 if start >= self.src.len() => (Kind::Eof, 0),
-            b if is_ident_start(b) => {
-                let n = self
-                    .src
-                    .as_bytes()
-                    .get(start..)
-                    .unwrap_or(&[])
-                    .iter()
-                    .take_while(|&&c| is_ident_char(c))
-                    .count();
-                (Kind::Ident, n)
-            }
-            b'0'..=b'9' => return self.number(pos),
-            b'(' => single(Kind::LParen),
-            b')' => single(Kind::RParen),
-            b'[' => single(Kind::LBracket),
-            b']' => single(Kind::RBracket),
-            b'<' => single(Kind::LAngle),
-            b'>' => single(Kind::RAngle),
-            b'{' => single(Kind::LBrace),
-            b'}' => single(Kind::RBrace),
-            b',' => single(Kind::Comma),
-            b'.' => single(Kind::Dot),
-            b';' => single(Kind::Semi),
-            b':' => single(Kind::Colon),
-            b'+' => single(Kind::Plus),
-            b'-' => single(Kind::Minus),
-            b'~' => single(Kind::Tilde),
-            b'=' => single(Kind::Equals),
-            b'*' => single(Kind::Star),
-            _ => {
-                // One whole character, however many bytes it takes.
-                let n = self
-                    .src
-                    .get(start..)
-                    .and_then(|s| s.chars().next())
-                    .map_or(1, char::len_utf8);
-                (Kind::BadChar, n)
-            }
+        let bytes = self.src.as_bytes();
+        let Some(&b) = bytes.get(start) else {
+            return Token {
+                kind: Kind::Eof,
+                text: "",
+                value: 0,
+                pos,
+            };
         };
-        self.pos = start + len;
+        // Punctuation text is the same one-byte string wherever it stands.
+        let (kind, text) = match class(b) {
+            C_IDENT => {
+                let mut i = start + 1;
+                while bytes.get(i).is_some_and(|&c| is_ident_char(c)) {
+                    i += 1;
+                }
+                self.pos = i;
+                return Token {
+                    kind: Kind::Ident,
+                    text: self.text(start, i),
+                    value: 0,
+                    pos,
+                };
+            }
+            C_DIGIT => return self.number(pos),
+            _ => match b {
+                b'(' => (Kind::LParen, "("),
+                b')' => (Kind::RParen, ")"),
+                b'[' => (Kind::LBracket, "["),
+                b']' => (Kind::RBracket, "]"),
+                b'<' => (Kind::LAngle, "<"),
+                b'>' => (Kind::RAngle, ">"),
+                b'{' => (Kind::LBrace, "{"),
+                b'}' => (Kind::RBrace, "}"),
+                b',' => (Kind::Comma, ","),
+                b'.' => (Kind::Dot, "."),
+                b';' => (Kind::Semi, ";"),
+                b':' => (Kind::Colon, ":"),
+                b'+' => (Kind::Plus, "+"),
+                b'-' => (Kind::Minus, "-"),
+                b'~' => (Kind::Tilde, "~"),
+                b'=' => (Kind::Equals, "="),
+                b'*' => (Kind::Star, "*"),
+                _ => {
+                    // One whole character, however many bytes it takes.
+                    let n = self
+                        .src
+                        .get(start..)
+                        .and_then(|s| s.chars().next())
+                        .map_or(1, char::len_utf8);
+                    self.pos = start + n;
+                    return Token {
+                        kind: Kind::BadChar,
+                        text: self.text(start, start + n),
+                        value: 0,
+                        pos,
+                    };
+                }
+            },
+        };
+        self.pos = start + 1;
         Token {
             kind,
-            text: self.text(start, start + len),
+            text,
             value: 0,
             pos,
         }
     }
 
+    /// The kind of the token after the current position, without moving.
+    /// Cheaper than lexing a copy for the single-character tokens.
+    #[inline]
+    pub fn peek_kind(&self) -> Kind {
+        let mut l = *self;
+        let glued = l.src.as_bytes().get(l.pos).is_some_and(|&b| !may_start_trivia(b));
+        if !glued && l.skip_trivia().is_some() {
+            return Kind::UnterminatedComment;
+        }
+        match l.src.as_bytes().get(l.pos) {
+            None => Kind::Eof,
+            Some(b':') => Kind::Colon,
+            Some(b'[') => Kind::LBracket,
+            Some(b) if class(*b) == C_IDENT => Kind::Ident,
+            Some(_) => l.next_token().kind,
+        }
+    }
+
     fn number(&mut self, pos: Pos) -> Token<'a> {
         let start = self.pos;
+        let bytes = self.src.as_bytes();
         let hex = self.byte(start) == b'0' && self.byte(start + 1) == b'x' && is_lower_hex(self.byte(start + 2));
-        let (digits_from, radix) = if hex { (start + 2, 16u64) } else { (start, 10u64) };
-        let mut i = digits_from;
-        let mut value: Option<u64> = Some(0);
-        loop {
-            let b = self.byte(i);
-            let d = match b {
-                b'0'..=b'9' => b - b'0',
-                b'a'..=b'f' if hex => b - b'a' + 10,
-                _ => break,
-            };
-            value = value
-                .and_then(|v| v.checked_mul(radix))
-                .and_then(|v| v.checked_add(u64::from(d)));
-            i += 1;
+        let mut i = start;
+        let mut value: u64 = 0;
+        let mut overflow = false;
+        if hex {
+            i += 2;
+            while let Some(&b) = bytes.get(i) {
+                let d = match b {
+                    b'0'..=b'9' => b - b'0',
+                    b'a'..=b'f' => b - b'a' + 10,
+                    _ => break,
+                };
+                overflow |= value >> 60 != 0;
+                value = (value << 4) | u64::from(d);
+                i += 1;
+            }
+        } else {
+            while let Some(&b) = bytes.get(i) {
+                if !b.is_ascii_digit() {
+                    break;
+                }
+                match value.checked_mul(10).and_then(|v| v.checked_add(u64::from(b - b'0'))) {
+                    Some(v) => value = v,
+                    None => overflow = true,
+                }
+                i += 1;
+            }
         }
         self.pos = i;
         Token {
-            kind: if value.is_some() { Kind::Number } else { Kind::BadNumber },
+            kind: if overflow { Kind::BadNumber } else { Kind::Number },
             text: self.text(start, i),
-            value: value.unwrap_or(0),
+            value: if overflow { 0 } else { value },
             pos,
         }
+    }
+
+    /// Right after a `<`: reads one to three decimal region items of at
+    /// most three digits each, separated by `,` or `;` and closed by `>`,
+    /// all without whitespace or comments (`8,8,1>`), and moves past the
+    /// `>`. Returns each item's value and byte offset, and the count. Any
+    /// other text returns `None` and leaves the lexer where it was.
+    pub fn plain_region(&mut self) -> Option<([(u64, u32); 3], u8)> {
+        let bytes = self.src.as_bytes();
+        let mut i = self.pos;
+        let mut items = [(0u64, 0u32); 3];
+        let mut n = 0u8;
+        loop {
+            let start = i;
+            let mut value = 0u64;
+            while let Some(&b) = bytes.get(i) {
+                if !b.is_ascii_digit() || i - start == 3 {
+                    break;
+                }
+                value = value * 10 + u64::from(b - b'0');
+                i += 1;
+            }
+            if i == start {
+                return None;
+            }
+            *items.get_mut(usize::from(n))? = (value, off32(start));
+            n += 1;
+            match bytes.get(i) {
+                Some(b',' | b';') if n < 3 => i += 1,
+                Some(b'>') => {
+                    self.pos = i + 1;
+                    return Some((items, n));
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// One or two decimal digits followed directly by `close`, as in the
+    /// `8)` of `(8)`: returns the value and moves past `close`; `None`,
+    /// without moving, for anything else.
+    pub fn plain_small_number(&mut self, close: u8) -> Option<u32> {
+        let bytes = self.src.as_bytes();
+        let i = self.pos;
+        let d = |b: &u8| b.is_ascii_digit().then(|| u32::from(b - b'0'));
+        let (value, len) = match (bytes.get(i).and_then(d), bytes.get(i + 1)) {
+            (Some(a), Some(&c)) if c == close => (a, 1),
+            (Some(a), Some(b)) => match (d(b), bytes.get(i + 2)) {
+                (Some(b), Some(&c)) if c == close => (a * 10 + b, 2),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        self.pos = i + len + 1;
+        Some(value)
+    }
+
+    /// For plainly written option blocks: skips spaces and commas, then
+    /// returns `}` (consumed) or the run of identifier characters there
+    /// (letters, digits, `_`; consumed). `None`, without moving, at
+    /// anything else (line ends, tabs, comments, other punctuation).
+    pub fn plain_word(&mut self) -> Option<&'a str> {
+        let bytes = self.src.as_bytes();
+        let mut i = self.pos;
+        while matches!(bytes.get(i), Some(b' ' | b',')) {
+            i += 1;
+        }
+        let start = i;
+        if bytes.get(i) == Some(&b'}') {
+            i += 1;
+        } else {
+            while bytes.get(i).is_some_and(|&c| is_ident_char(c)) {
+                i += 1;
+            }
+            if i == start {
+                return None;
+            }
+        }
+        self.pos = i;
+        Some(self.text(start, i))
     }
 
     /// Skips raw text up to (not including) the next `{`, `;` or line end
     /// (or the end of input). Used for the free-form message-descriptor
     /// comment that follows `MsgDesc:` on a SEND's continuation line.
     pub fn skip_to_brace_or_line_end(&mut self) {
-        let rest = self.src.as_bytes().get(self.pos..).unwrap_or(&[]);
-        self.pos += rest
+        let bytes = self.src.as_bytes();
+        let mut i = self.pos;
+        // Eight bytes at a time while none of them is a stop byte.
+        while let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) {
+            let x = u64::from_le_bytes([a, b, c, d, e, f, g, h]);
+            if has_byte(x, b'{') || has_byte(x, b';') || has_byte(x, b'\n') {
+                break;
+            }
+            i += 8;
+        }
+        let rest = bytes.get(i..).unwrap_or(&[]);
+        self.pos = i + rest
             .iter()
             .position(|&b| matches!(b, b'{' | b';' | b'\n'))
             .unwrap_or(rest.len());
@@ -366,6 +587,19 @@ mod tests {
             out.push((t.kind, t.text));
         }
         out
+    }
+
+    #[test]
+    fn space_runs_before_a_short_tail_keep_the_tail() {
+        // A run of spaces whose length is a multiple of eight, followed by
+        // fewer than eight bytes: the tail must still be lexed.
+        for n in 0..40 {
+            let src = alloc::format!("nop{};\n", " ".repeat(n));
+            let k: Vec<Kind> = kinds(&src).into_iter().map(|(k, _)| k).collect();
+            assert_eq!(k, [Kind::Ident, Kind::Semi], "{n} spaces");
+            let src = alloc::format!("nop{}", " ".repeat(n));
+            assert_eq!(kinds(&src).len(), 1, "{n} spaces at the end");
+        }
     }
 
     #[test]
@@ -449,6 +683,43 @@ mod tests {
         assert_eq!((t.kind, t.text), (Kind::BadChar, "é"));
         let t = l.next_token();
         assert_eq!(t.pos.column(src), 3);
+    }
+
+    #[test]
+    fn long_padding_overflow_and_peek() {
+        let src = "a                   b\t \r\n          0xffffffffffffffff 0x10000000000000000 18446744073709551616 [";
+        let mut l = Lexer::new(src);
+        l.next_token();
+        assert_eq!(l.peek_kind(), Kind::Ident);
+        let b = l.next_token();
+        assert_eq!((b.text, b.pos.column(src)), ("b", 21));
+        assert_eq!(l.peek_kind(), Kind::Number);
+        let n = l.next_token();
+        assert_eq!(
+            (n.kind, n.value, n.pos.line, n.pos.column(src)),
+            (Kind::Number, u64::MAX, 2, 11)
+        );
+        assert_eq!(l.peek_kind(), Kind::BadNumber);
+        assert_eq!(l.next_token().kind, Kind::BadNumber);
+        assert_eq!(l.next_token().kind, Kind::BadNumber);
+        assert_eq!(l.peek_kind(), Kind::LBracket);
+        l.next_token();
+        assert_eq!(l.peek_kind(), Kind::Eof);
+    }
+
+    #[test]
+    fn raw_skip_finds_every_stop_byte_at_every_offset() {
+        for stop in ["{", ";", "\n"] {
+            for n in 0..20 {
+                let src = alloc::format!("{}{stop}x", "a".repeat(n));
+                let mut l = Lexer::new(&src);
+                l.skip_to_brace_or_line_end();
+                assert_eq!(l.pos, n, "{stop:?} after {n}");
+            }
+        }
+        let mut l = Lexer::new("abcdefghijklmnopq");
+        l.skip_to_brace_or_line_end();
+        assert_eq!(l.next_token().kind, Kind::Eof);
     }
 
     #[test]

@@ -218,12 +218,33 @@ const BY_NAME: &[Opcode] = {
     ]
 };
 
+/// For each lowercase first letter, the range of [`BY_NAME`] whose names
+/// start with it.
+// Evaluated at compile time: the indices are in range.
+#[allow(clippy::indexing_slicing)]
+const BY_FIRST: [(u8, u8); 26] = {
+    let mut t = [(0u8, 0u8); 26];
+    let mut i = 0;
+    while i < BY_NAME.len() {
+        let c = (BY_NAME[i].name().as_bytes()[0] - b'a') as usize;
+        if t[c].1 == 0 {
+            t[c].0 = i as u8;
+        }
+        t[c].1 = i as u8 + 1;
+        i += 1;
+    }
+    t
+};
+
 /// The opcode named `s` (on any platform).
 pub(crate) fn opcode_by_name(s: &str) -> Option<Opcode> {
+    let first = *s.as_bytes().first()?;
+    let &(from, to) = BY_FIRST.get(usize::from(first.wrapping_sub(b'a')))?;
     BY_NAME
-        .binary_search_by(|o| o.name().cmp(s))
-        .ok()
-        .and_then(|i| BY_NAME.get(i).copied())
+        .get(usize::from(from)..usize::from(to))?
+        .iter()
+        .find(|o| o.name().as_bytes() == s.as_bytes())
+        .copied()
 }
 
 /// Conditional modifiers by name, with Mesa's aliases `e` and `ne`.
@@ -317,6 +338,49 @@ fn sfid_by_name(s: &str) -> Option<u8> {
         "cre" => 13,
         _ => return None,
     })
+}
+
+/// A quarter control `<n><letter>` (`1Q`, `2H`, `3N`, ...): the new
+/// quarter and nibble fields given the current options; `None` if it is
+/// not one.
+fn quarter(o: &Options, n: u64, letter: &str) -> Option<(u8, bool)> {
+    Some(match (n, letter) {
+        (1, "Q" | "H" | "N") => (o.qtr, o.nib),
+        (2, "Q") => (1, false),
+        (3, "Q") => (2, false),
+        (4, "Q") => (3, false),
+        (2, "H") => (2, false),
+        (2, "N") => (0, true),
+        (3, "N") => (1, false),
+        (4, "N") => (1, true),
+        (5, "N") => (2, false),
+        (6, "N") => (2, true),
+        (7, "N") => (3, false),
+        (8, "N") => (3, true),
+        _ => return None,
+    })
+}
+
+/// Applies the option named `s`; false if there is none.
+fn named_option(o: &mut Options, s: &str) -> bool {
+    match s {
+        "align1" => o.align16 = false,
+        "align16" => o.align16 = true,
+        "WE_all" | "nomask" => o.we_all = true,
+        "NoDDClr" => o.no_dd_clear = true,
+        "NoDDChk" => o.no_dd_check = true,
+        "switch" => o.thread |= ThreadControl::Switch.hw(),
+        "atomic" => o.thread |= ThreadControl::Atomic.hw(),
+        "AccWrEnable" | "BranchCtrl" => o.acc_wr = true,
+        "compacted" => o.compacted = true,
+        "breakpoint" => o.breakpoint = true,
+        "EOT" => o.eot = true,
+        // Pre-Gen6 compression spellings, as Mesa accepts them.
+        "sechalf" => o.qtr |= 1,
+        "compr" | "compr4" => o.qtr |= 2,
+        _ => return false,
+    }
+    true
 }
 
 const EXPECT_SRC: &str = "a source operand (register or immediate)";
@@ -491,7 +555,7 @@ impl<'a> Parser<'a> {
     }
 
     fn statement(&mut self) -> PResult<Stmt<'a>> {
-        if self.tok.kind == Kind::Ident && self.peek().kind == Kind::Colon {
+        if self.tok.kind == Kind::Ident && self.lex.peek_kind() == Kind::Colon {
             let t = self.bump();
             self.bump();
             return Ok(Stmt::Label(t.text, t.pos));
@@ -654,7 +718,9 @@ impl<'a> Parser<'a> {
                 )?
                 .0;
         }
-        if self.eat(Kind::LParen) {
+        if let Some(exec) = self.plain_exec_size() {
+            inst.exec = exec;
+        } else if self.eat(Kind::LParen) {
             let n = self.number("an execution size")?;
             inst.exec = u32::try_from(n.value)
                 .ok()
@@ -668,6 +734,23 @@ impl<'a> Parser<'a> {
         }
         self.expect(Kind::Semi, "`;` ending the instruction")?;
         Ok(inst)
+    }
+
+    /// `(8)` written without spaces, with a valid size: read from the
+    /// bytes. `None` (nothing consumed) for anything else, which the token
+    /// path then parses or reports.
+    fn plain_exec_size(&mut self) -> Option<ExecSize> {
+        let open = self.tok;
+        if open.kind != Kind::LParen {
+            return None;
+        }
+        let mut l = self.lex;
+        let n = l.plain_small_number(b')')?;
+        let exec = ExecSize::from_channels(n)?;
+        self.lex = l;
+        self.prev_line = open.pos.line;
+        self.tok = self.lex.next_token();
+        Some(exec)
     }
 
     fn suffixes(&mut self, inst: &mut Inst<'a>) -> PResult<()> {
@@ -883,7 +966,44 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The options block when it is written plainly on one line: words
+    /// separated by spaces or commas, each a known option or a quarter
+    /// control such as `1Q`, then `}`. Reads the bytes directly and gives
+    /// what the token path gives; `None` (nothing consumed) otherwise.
+    fn plain_options(&mut self) -> Option<Options> {
+        let open = self.tok;
+        if open.kind != Kind::LBrace {
+            return None;
+        }
+        let mut l = self.lex;
+        let mut o = Options {
+            pos: open.pos,
+            ..Options::default()
+        };
+        loop {
+            let w = l.plain_word()?;
+            match w.as_bytes() {
+                b"}" => break,
+                &[d @ b'1'..=b'8', _] => {
+                    (o.qtr, o.nib) = quarter(&o, u64::from(d - b'0'), w.get(1..)?)?;
+                }
+                _ => {
+                    if !named_option(&mut o, w) {
+                        return None;
+                    }
+                }
+            }
+        }
+        self.lex = l;
+        self.prev_line = open.pos.line;
+        self.tok = self.lex.next_token();
+        Some(o)
+    }
+
     fn options(&mut self) -> PResult<Options> {
+        if let Some(o) = self.plain_options() {
+            return Ok(o);
+        }
         let open = self.expect(Kind::LBrace, "`{`")?;
         let mut o = Options {
             pos: open.pos,
@@ -901,20 +1021,9 @@ impl<'a> Parser<'a> {
                 Kind::Number => {
                     let n = self.bump();
                     let t = self.expect(Kind::Ident, "`Q`, `H` or `N` after the quarter number")?;
-                    let (qtr, nib) = match (n.value, t.text) {
-                        (1, "Q" | "H" | "N") => (o.qtr, o.nib),
-                        (2, "Q") => (1, false),
-                        (3, "Q") => (2, false),
-                        (4, "Q") => (3, false),
-                        (2, "H") => (2, false),
-                        (2, "N") => (0, true),
-                        (3, "N") => (1, false),
-                        (4, "N") => (1, true),
-                        (5, "N") => (2, false),
-                        (6, "N") => (2, true),
-                        (7, "N") => (3, false),
-                        (8, "N") => (3, true),
-                        _ => {
+                    let (qtr, nib) = match quarter(&o, n.value, t.text) {
+                        Some(q) => q,
+                        None => {
                             return Err(self.error_at(
                                 n.pos,
                                 AsmErrorKind::Unexpected {
@@ -928,23 +1037,8 @@ impl<'a> Parser<'a> {
                     o.nib = nib;
                 }
                 Kind::Ident => {
-                    let t = self.tok;
-                    match t.text {
-                        "align1" => o.align16 = false,
-                        "align16" => o.align16 = true,
-                        "WE_all" | "nomask" => o.we_all = true,
-                        "NoDDClr" => o.no_dd_clear = true,
-                        "NoDDChk" => o.no_dd_check = true,
-                        "switch" => o.thread |= ThreadControl::Switch.hw(),
-                        "atomic" => o.thread |= ThreadControl::Atomic.hw(),
-                        "AccWrEnable" | "BranchCtrl" => o.acc_wr = true,
-                        "compacted" => o.compacted = true,
-                        "breakpoint" => o.breakpoint = true,
-                        "EOT" => o.eot = true,
-                        // Pre-Gen6 compression spellings, as Mesa accepts them.
-                        "sechalf" => o.qtr |= 1,
-                        "compr" | "compr4" => o.qtr |= 2,
-                        _ => return Err(self.unexpected(EXPECT_OPTION)),
+                    if !named_option(&mut o, self.tok.text) {
+                        return Err(self.unexpected(EXPECT_OPTION));
                     }
                     self.bump();
                 }
@@ -990,6 +1084,15 @@ impl<'a> Parser<'a> {
                 bare: false,
             })
         };
+        // The common case first: `g<n>` with n <= 255, at most 3 digits.
+        if let [b'g' | b'r', digits @ ..] = t.text.as_bytes() {
+            if (1..=3).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
+                let n = digits.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+                if let Ok(n) = u8::try_from(n) {
+                    return Ok(RegName::Grf(n));
+                }
+            }
+        }
         match t.text {
             "null" => return Ok(RegName::Arf { nr: 0, bare: false }),
             "ip" => return Ok(RegName::Arf { nr: 0xa0, bare: true }),
@@ -1067,6 +1170,32 @@ impl<'a> Parser<'a> {
     }
 
     fn region(&mut self) -> PResult<Region> {
+        if self.tok.kind == Kind::LAngle {
+            // The common spelling `<8,8,1>`, read straight from the bytes:
+            // the same items and positions the token path below finds.
+            let open = self.tok;
+            if let Some((items, n)) = self.lex.plain_region() {
+                let mut r = Region {
+                    vals: [Num::default(); 3],
+                    n,
+                    vxh: false,
+                    raw: 0,
+                    pos: open.pos,
+                };
+                for (v, (value, offset)) in r.vals.iter_mut().zip(items) {
+                    *v = Num {
+                        value,
+                        pos: Pos {
+                            offset,
+                            line: open.pos.line,
+                        },
+                    };
+                }
+                self.prev_line = open.pos.line;
+                self.tok = self.lex.next_token();
+                return Ok(r);
+            }
+        }
         let open = self.expect(Kind::LAngle, "`<`")?;
         let mut r = Region {
             vals: [Num::default(); 3],
@@ -1194,13 +1323,13 @@ impl<'a> Parser<'a> {
             _ => return Err(self.unexpected(expected)),
         }
         let t = self.tok;
-        if matches!(t.text, "g" | "r") && self.peek().kind == Kind::LBracket {
+        if matches!(t.text, "g" | "r") && self.lex.peek_kind() == Kind::LBracket {
             self.bump();
             o.base = self.indirect()?;
         } else {
             let name = self.reg_name(t)?;
             self.bump();
-            let sub = if self.tok.kind == Kind::Dot && self.peek().kind == Kind::Number {
+            let sub = if self.tok.kind == Kind::Dot && self.lex.peek_kind() == Kind::Number {
                 self.bump();
                 Some(self.number("a subregister number")?)
             } else {
@@ -1243,6 +1372,12 @@ impl<'a> Parser<'a> {
     /// A type name token.
     fn type_ident(&mut self) -> PResult<(Type, Pos)> {
         let t = self.tok;
+        if t.kind == Kind::Ident {
+            if let Some(Some(ty)) = type_by_name(t.text) {
+                self.bump();
+                return Ok((ty, t.pos));
+            }
+        }
         if t.kind == Kind::Ident && type_by_name(t.text).is_some() {
             let ty = self.type_token(t.text, t.pos)?;
             self.bump();
@@ -1391,6 +1526,106 @@ mod tests {
             }
         ));
         assert!(matches!(v[2], Stmt::Label("end", _)));
+    }
+
+    #[test]
+    fn plain_regions_read_like_spaced_ones() {
+        let region = |src: &str| {
+            let mut p = Parser::new(Platform::Gen8, src);
+            p.region()
+                .map(|r| (r.n, r.vxh, r.vals.map(|v| v.value)))
+                .map_err(|e| e.kind)
+        };
+        for (plain, spaced) in [
+            ("<8,8,1>", "< 8 , 8 , 1 >"),
+            ("<1>", "< 1 >"),
+            ("<4>", "<4 >"),
+            ("<0;1,0>", "<0 ;1, 0>"),
+            ("<16,8,2>F", "<16 ,8,2>F"),
+            ("<999,0,1>", "<999, 0,1>"),
+        ] {
+            assert_eq!(region(plain), region(spaced), "{plain}");
+            assert!(region(plain).is_ok(), "{plain}");
+        }
+        // Forms the fast path leaves to the token path, errors included.
+        for bad in ["<8,8,1,2>", "<8,,8>", "<>", "<8,8,1", "<8 8>", "<8,8,1;"] {
+            assert!(region(bad).is_err(), "{bad}");
+        }
+        assert_eq!(region("<1000>").map(|r| r.2[0]), Ok(1000));
+        assert_eq!(region("<0x10,1,0>").map(|r| r.2[0]), Ok(16));
+        assert!(region("<VxH,1,0>").unwrap().1);
+        // Positions: each item where it is written.
+        let mut p = Parser::new(Platform::Gen8, "\n  <8,16,1>");
+        let r = p.region().unwrap();
+        let src = p.source();
+        assert_eq!(
+            r.vals.map(|v| (v.pos.line, v.pos.column(src))),
+            [(2, 4), (2, 6), (2, 9)]
+        );
+        assert_eq!((r.pos.line, r.pos.column(src)), (2, 3));
+    }
+
+    #[test]
+    fn plain_options_read_like_spaced_ones() {
+        let opts = |src: &str| {
+            let mut p = Parser::new(Platform::Gen8, src);
+            let o = p.options().map_err(|e| (e.line, e.column, e.kind));
+            (o, p.tok.kind)
+        };
+        for (plain, spaced) in [
+            ("{ align1 1Q };", "{ align1 1 Q\n};"),
+            ("{ align1 WE_all 3N };", "{align1 WE_all\t3N};"),
+            (
+                "{ align16 2H NoDDClr, NoDDChk, AccWrEnable switch EOT };",
+                "{\nalign16 2 H NoDDClr , NoDDChk /**/, AccWrEnable switch EOT };",
+            ),
+            (
+                "{ align1 8N 1N compr sechalf atomic compacted breakpoint nomask };",
+                "{ align1 8N 1 N compr sechalf atomic compacted breakpoint nomask\n};",
+            ),
+            ("{}", "{ }"),
+        ] {
+            assert_eq!(opts(plain), opts(spaced), "{plain}");
+            assert!(opts(plain).0.is_ok(), "{plain}");
+        }
+        for bad in [
+            "{ align1 9N }",
+            "{ align1 1q }",
+            "{ align2 }",
+            "{ align1 1Qx }",
+            "{ align1",
+            "{ 1 }",
+        ] {
+            assert!(opts(bad).0.is_err(), "{bad}");
+        }
+        assert!(opts("{ 01Q }").0.is_ok());
+        assert!(opts("{ 0x1Q }").0.is_ok());
+    }
+
+    #[test]
+    fn plain_exec_sizes_read_like_spaced_ones() {
+        let exec = |src: &str| {
+            let (v, e) = parse(src);
+            let e: Vec<_> = e.into_iter().map(|e| (e.line, e.column, e.kind)).collect();
+            let v: Vec<_> = v
+                .into_iter()
+                .map(|s| match s {
+                    Stmt::Inst(i) => Some(i.exec),
+                    Stmt::Label(..) => None,
+                })
+                .collect();
+            (v, e)
+        };
+        for n in [
+            "1", "2", "4", "8", "16", "32", "08", "008", "3", "0", "33", "99", "100", "0x10", "x",
+        ] {
+            let plain = alloc::format!("nop({n});\nnop;");
+            let spaced = alloc::format!("nop({n} );\nnop;");
+            assert_eq!(exec(&plain), exec(&spaced), "{n}");
+        }
+        assert_eq!(exec("nop(16);").0, [Some(ExecSize::S16)]);
+        assert!(!exec("nop(3);").1.is_empty());
+        assert!(!exec("nop(8;").1.is_empty());
     }
 
     #[test]
