@@ -33,6 +33,7 @@ extern crate alloc;
 
 pub mod check;
 pub mod codec;
+mod decimal;
 pub mod error;
 pub mod fields;
 pub mod model;

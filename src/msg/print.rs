@@ -148,20 +148,7 @@ impl<W: Write + ?Sized> Line<'_, W> {
     /// A decimal number, without going through `core::fmt` (the hot path
     /// of every SEND).
     fn num(&mut self, v: impl Into<u64>) -> fmt::Result {
-        let mut v: u64 = v.into();
-        let mut buf = [0u8; 20];
-        let mut i = buf.len();
-        loop {
-            i -= 1;
-            if let Some(d) = buf.get_mut(i) {
-                *d = b'0' + (v % 10) as u8;
-            }
-            v /= 10;
-            if v == 0 || i == 0 {
-                break;
-            }
-        }
-        self.put(core::str::from_utf8(buf.get(i..).unwrap_or(&[])).unwrap_or(""))
+        crate::decimal::write_dec(self, v.into())
     }
 
     /// A value from a name table: an unnamed value prints a hidden error,

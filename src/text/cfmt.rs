@@ -70,20 +70,7 @@ pub fn write_g<W: Write + ?Sized>(out: &mut W, x: f64) -> fmt::Result {
         if x.is_sign_negative() {
             out.write_str("-")?;
         }
-        let mut v = a as u32;
-        let mut b = [0u8; 8];
-        let mut i = b.len();
-        loop {
-            i -= 1;
-            if let Some(d) = b.get_mut(i) {
-                *d = b'0' + (v % 10) as u8;
-            }
-            v /= 10;
-            if v == 0 || i == 0 {
-                break;
-            }
-        }
-        return out.write_str(core::str::from_utf8(b.get(i..).unwrap_or(&[])).unwrap_or(""));
+        return crate::decimal::write_dec(out, u64::from(a as u32));
     }
     // Round to six significant digits first: the exponent of the rounded
     // value decides the form, as in C.

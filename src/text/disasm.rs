@@ -30,11 +30,6 @@ use crate::model::*;
 /// Spaces written by [`Col::pad`] in one go.
 const SPACES: &str = "                                                                ";
 
-/// `00` to `99`, for [`Col::dec`].
-const TWO_DIGITS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-                          40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-                          8081828384858687888990919293949596979899";
-
 /// A writer that tracks Mesa's output column.
 pub struct Col<'w, W: Write + ?Sized> {
     out: &'w mut W,
@@ -97,29 +92,7 @@ impl<'w, W: Write + ?Sized> Col<'w, W> {
     /// An unsigned decimal number.
     #[inline]
     pub fn dec(&mut self, v: u64) -> fmt::Result {
-        // Register numbers and sizes: two digits from a table, no
-        // conversion.
-        if v < 100 {
-            let k = v as usize * 2;
-            let from = if v < 10 { k + 1 } else { k };
-            if let Some(t) = TWO_DIGITS.get(from..k + 2) {
-                return self.s(t);
-            }
-        }
-        let mut b = [0u8; 20];
-        let mut i = b.len();
-        let mut v = v;
-        loop {
-            i -= 1;
-            if let Some(d) = b.get_mut(i) {
-                *d = b'0' + (v % 10) as u8;
-            }
-            v /= 10;
-            if v == 0 || i == 0 {
-                break;
-            }
-        }
-        self.s(ascii(b.get(i..).unwrap_or(&[])))
+        crate::decimal::write_dec(self, v)
     }
 
     /// A signed decimal number.
