@@ -120,24 +120,7 @@ fn visa_seeds(seeds: &mut Seeds) -> Res<()> {
     let region = VisaRegion::new(Some(8), 8, 1).ok_or("region")?;
     for p in Platform::ALL {
         for op in VisaOp::ALL {
-            let float = !matches!(
-                op,
-                VisaOp::Avg
-                    | VisaOp::And
-                    | VisaOp::Or
-                    | VisaOp::Xor
-                    | VisaOp::Not
-                    | VisaOp::Shl
-                    | VisaOp::Shr
-                    | VisaOp::Asr
-                    | VisaOp::Lzd
-                    | VisaOp::Fbh
-                    | VisaOp::Fbl
-                    | VisaOp::Cbit
-                    | VisaOp::Bfrev
-                    | VisaOp::Mod
-                    | VisaOp::AddrAdd
-            );
+            let float = !op.integer_only();
             let (a, b) = if float { (f0, f1) } else { (d0, d1) };
             for size in [ExecSize::S8, ExecSize::S16] {
                 let dst = VecOperand::general_dst(b, 0, 0, 1).ok_or("dst")?;

@@ -248,6 +248,12 @@ impl VisaOp {
         )
     }
 
+    /// Whether the operation takes integer operands only (logic, shifts,
+    /// bit counts, `avg`, `mod`, `addr_add`).
+    pub const fn integer_only(self) -> bool {
+        matches!(self.type_rule(), TypeRule::Int)
+    }
+
     const fn type_rule(self) -> TypeRule {
         match self {
             VisaOp::Frc
