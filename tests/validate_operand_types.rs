@@ -156,54 +156,6 @@ fn no_hf_64bit_conversion() {
     }
 }
 
-/// Mesa's half_float_conversion table: MOV(4) with a dst stride and
-/// subregister, legal on BDW and on CHV.
-const HF_TABLE: [(Type, Type, u32, u8, bool, bool); 43] = [
-    (HF, B, 1, 0, false, false),
-    (HF, W, 1, 0, false, false),
-    (HF, HF, 1, 0, true, true),
-    (HF, HF, 1, 2, true, true),
-    (HF, D, 1, 0, false, false),
-    (HF, F, 1, 0, false, true),
-    (HF, Q, 1, 0, false, false),
-    (HF, B, 2, 0, true, true),
-    (HF, B, 2, 2, false, false),
-    (HF, W, 2, 0, true, true),
-    (HF, W, 2, 2, false, false),
-    (HF, HF, 2, 0, true, true),
-    (HF, HF, 2, 2, true, true),
-    (HF, D, 2, 0, true, true),
-    (HF, D, 2, 2, false, false),
-    (HF, F, 2, 0, true, true),
-    (HF, F, 2, 2, false, true),
-    (HF, Q, 2, 0, false, false),
-    (HF, DF, 2, 0, false, false),
-    (HF, B, 4, 0, false, false),
-    (HF, W, 4, 0, false, false),
-    (HF, HF, 4, 0, true, true),
-    (HF, HF, 4, 2, true, true),
-    (HF, D, 4, 0, false, false),
-    (HF, F, 4, 0, false, false),
-    (HF, Q, 4, 0, false, false),
-    (HF, DF, 4, 0, false, false),
-    (B, HF, 1, 0, false, false),
-    (W, HF, 1, 0, false, false),
-    (D, HF, 1, 0, true, true),
-    (D, HF, 1, 4, true, true),
-    (F, HF, 1, 0, true, true),
-    (F, HF, 1, 4, true, true),
-    (Q, HF, 1, 0, false, false),
-    (DF, HF, 1, 0, false, false),
-    (B, HF, 2, 0, false, false),
-    (W, HF, 2, 0, true, true),
-    (W, HF, 2, 2, false, false),
-    (D, HF, 2, 0, false, false),
-    (F, HF, 2, 0, true, true),
-    (B, HF, 4, 0, true, true),
-    (B, HF, 4, 1, false, false),
-    (W, HF, 4, 0, false, false),
-];
-
 fn hf_mov(d: Type, s: Type, stride: u32, sub: u8) -> Instruction {
     let i = mov(d, s).exec(4).dst_stride(stride).dst_sub(sub);
     if s == B {
@@ -215,7 +167,7 @@ fn hf_mov(d: Type, s: Type, stride: u32, sub: u8) -> Instruction {
 
 #[test]
 fn half_float_conversion_table() {
-    for (n, (d, s, stride, sub, bdw, chv)) in HF_TABLE.into_iter().enumerate() {
+    for (n, (d, s, stride, sub, bdw, chv)) in HALF_FLOAT_CONVERSION.into_iter().enumerate() {
         let i = hf_mov(d, s, stride, sub);
         assert_eq!(
             validate(Gen8, &i).is_ok(),

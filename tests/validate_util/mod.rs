@@ -234,3 +234,52 @@ pub fn only_on(i: &Instruction, rule: &str, legal_on: &[Platform]) {
         expect(p, i, rule, legal_on.contains(&p));
     }
 }
+
+/// Mesa's half_float_conversion table: MOV(4) with a dst stride and
+/// subregister: (dst, src, dst stride, dst subnr, legal on BDW, legal on
+/// CHV). Used by the rule tests and by the ported Mesa cases.
+pub const HALF_FLOAT_CONVERSION: [(Type, Type, u32, u8, bool, bool); 43] = [
+    (HF, B, 1, 0, false, false),
+    (HF, W, 1, 0, false, false),
+    (HF, HF, 1, 0, true, true),
+    (HF, HF, 1, 2, true, true),
+    (HF, D, 1, 0, false, false),
+    (HF, F, 1, 0, false, true),
+    (HF, Q, 1, 0, false, false),
+    (HF, B, 2, 0, true, true),
+    (HF, B, 2, 2, false, false),
+    (HF, W, 2, 0, true, true),
+    (HF, W, 2, 2, false, false),
+    (HF, HF, 2, 0, true, true),
+    (HF, HF, 2, 2, true, true),
+    (HF, D, 2, 0, true, true),
+    (HF, D, 2, 2, false, false),
+    (HF, F, 2, 0, true, true),
+    (HF, F, 2, 2, false, true),
+    (HF, Q, 2, 0, false, false),
+    (HF, DF, 2, 0, false, false),
+    (HF, B, 4, 0, false, false),
+    (HF, W, 4, 0, false, false),
+    (HF, HF, 4, 0, true, true),
+    (HF, HF, 4, 2, true, true),
+    (HF, D, 4, 0, false, false),
+    (HF, F, 4, 0, false, false),
+    (HF, Q, 4, 0, false, false),
+    (HF, DF, 4, 0, false, false),
+    (B, HF, 1, 0, false, false),
+    (W, HF, 1, 0, false, false),
+    (D, HF, 1, 0, true, true),
+    (D, HF, 1, 4, true, true),
+    (F, HF, 1, 0, true, true),
+    (F, HF, 1, 4, true, true),
+    (Q, HF, 1, 0, false, false),
+    (DF, HF, 1, 0, false, false),
+    (B, HF, 2, 0, false, false),
+    (W, HF, 2, 0, true, true),
+    (W, HF, 2, 2, false, false),
+    (D, HF, 2, 0, false, false),
+    (F, HF, 2, 0, true, true),
+    (B, HF, 4, 0, true, true),
+    (B, HF, 4, 1, false, false),
+    (W, HF, 4, 0, false, false),
+];
