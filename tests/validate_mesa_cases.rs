@@ -796,28 +796,7 @@ fn one_src_two_dst() {
 fn packed_byte_destination() {
     let mut m = Mesa::new("packed_byte_destination", &["packed_byte_dst_raw_mov"]);
     // (dst, src, neg, abs, sat, valid)
-    let table = [
-        (UB, UB, false, false, false, true),
-        (B, B, false, false, false, true),
-        (UB, B, false, false, false, true),
-        (B, UB, false, false, false, true),
-        (UB, UB, true, false, false, false),
-        (B, B, true, false, false, false),
-        (UB, B, true, false, false, false),
-        (B, UB, true, false, false, false),
-        (UB, UB, false, true, false, false),
-        (B, B, false, true, false, false),
-        (UB, B, false, true, false, false),
-        (B, UB, false, true, false, false),
-        (UB, UB, false, false, true, false),
-        (B, B, false, false, true, false),
-        (UB, B, false, false, true, false),
-        (B, UB, false, false, true, false),
-        (UB, UW, false, false, false, false),
-        (B, W, false, false, false, false),
-        (UB, UD, false, false, false, false),
-        (B, D, false, false, false, false),
-    ];
+    let table = PACKED_BYTE_DESTINATION;
     for p in ALL {
         for c @ (d, s, neg, abs, sat, valid) in table {
             let i = mov(d, s).with(|i| {

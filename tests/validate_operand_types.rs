@@ -8,28 +8,7 @@ use validate_util::*;
 #[test]
 fn packed_byte_dst_raw_mov() {
     // (dst, src, negate, abs, saturate, legal)
-    let moves = [
-        (UB, UB, false, false, false, true),
-        (B, B, false, false, false, true),
-        (UB, B, false, false, false, true),
-        (B, UB, false, false, false, true),
-        (UB, UB, true, false, false, false),
-        (B, B, true, false, false, false),
-        (UB, B, true, false, false, false),
-        (B, UB, true, false, false, false),
-        (UB, UB, false, true, false, false),
-        (B, B, false, true, false, false),
-        (UB, B, false, true, false, false),
-        (B, UB, false, true, false, false),
-        (UB, UB, false, false, true, false),
-        (B, B, false, false, true, false),
-        (UB, B, false, false, true, false),
-        (B, UB, false, false, true, false),
-        (UB, UW, false, false, false, false),
-        (B, W, false, false, false, false),
-        (UB, UD, false, false, false, false),
-        (B, D, false, false, false, false),
-    ];
+    let moves = PACKED_BYTE_DESTINATION;
     for (d, s, neg, abs, sat, legal) in moves {
         let i = mov(d, s).with(|i| {
             i.src[0].mods.set(SrcMods::NEGATE, neg);

@@ -283,3 +283,29 @@ pub const HALF_FLOAT_CONVERSION: [(Type, Type, u32, u8, bool, bool); 43] = [
     (B, HF, 4, 1, false, false),
     (W, HF, 4, 0, false, false),
 ];
+
+/// Mesa's packed_byte_destination table: MOV(8) to a packed byte
+/// destination: (dst, src, src0 negate, src0 abs, saturate, legal on
+/// every platform). Used by the rule tests and by the ported Mesa cases.
+pub const PACKED_BYTE_DESTINATION: [(Type, Type, bool, bool, bool, bool); 20] = [
+    (UB, UB, false, false, false, true),
+    (B, B, false, false, false, true),
+    (UB, B, false, false, false, true),
+    (B, UB, false, false, false, true),
+    (UB, UB, true, false, false, false),
+    (B, B, true, false, false, false),
+    (UB, B, true, false, false, false),
+    (B, UB, true, false, false, false),
+    (UB, UB, false, true, false, false),
+    (B, B, false, true, false, false),
+    (UB, B, false, true, false, false),
+    (B, UB, false, true, false, false),
+    (UB, UB, false, false, true, false),
+    (B, B, false, false, true, false),
+    (UB, B, false, false, true, false),
+    (B, UB, false, false, true, false),
+    (UB, UW, false, false, false, false),
+    (B, W, false, false, false, false),
+    (UB, UD, false, false, false, false),
+    (B, D, false, false, false, false),
+];
