@@ -1216,22 +1216,7 @@ fn vector_immediate_destination_stride() {
         &["vf_dst_dword_stride", "v_uv_dst_word_stride"],
     );
     // (dst, src, stride, valid)
-    let table = [
-        (F, VF, 1, true),
-        (F, VF, 2, false),
-        (D, VF, 1, true),
-        (D, VF, 2, false),
-        (W, VF, 2, true),
-        (B, VF, 4, true),
-        (W, V, 1, true),
-        (W, V, 2, false),
-        (W, V, 4, false),
-        (B, V, 2, true),
-        (W, UV, 1, true),
-        (W, UV, 2, false),
-        (W, UV, 4, false),
-        (B, UV, 2, true),
-    ];
+    let table = VECTOR_IMMEDIATE_DESTINATION_STRIDE;
     for p in ALL {
         for c @ (d, s, st, valid) in table {
             let i = mov(d, d).with(|i| i.src[0] = imm(s)).dst_stride(st);

@@ -213,31 +213,13 @@ fn vector_imm_dst_oword_aligned() {
     }
 }
 
-/// Mesa's vector_immediate_destination_stride: (dst, imm, stride, legal).
-const VSTRIDE: [(Type, Type, u32, bool); 14] = [
-    (F, VF, 1, true),
-    (F, VF, 2, false),
-    (D, VF, 1, true),
-    (D, VF, 2, false),
-    (W, VF, 2, true),
-    (B, VF, 4, true),
-    (W, V, 1, true),
-    (W, V, 2, false),
-    (W, V, 4, false),
-    (B, V, 2, true),
-    (W, UV, 1, true),
-    (W, UV, 2, false),
-    (W, UV, 4, false),
-    (B, UV, 2, true),
-];
-
 fn vmov(d: Type, t: Type, stride: u32) -> Instruction {
     mov(d, d).dst_stride(stride).with(|i| i.src[0] = Src::imm(t))
 }
 
 #[test]
 fn vf_dst_dword_stride() {
-    for (d, t, s, legal) in VSTRIDE.into_iter().filter(|c| c.1 == VF) {
+    for (d, t, s, legal) in VECTOR_IMMEDIATE_DESTINATION_STRIDE.into_iter().filter(|c| c.1 == VF) {
         for p in ALL {
             expect(p, &vmov(d, t, s), "vf_dst_dword_stride", legal);
         }
@@ -246,7 +228,7 @@ fn vf_dst_dword_stride() {
 
 #[test]
 fn v_uv_dst_word_stride() {
-    for (d, t, s, legal) in VSTRIDE.into_iter().filter(|c| c.1 != VF) {
+    for (d, t, s, legal) in VECTOR_IMMEDIATE_DESTINATION_STRIDE.into_iter().filter(|c| c.1 != VF) {
         for p in ALL {
             expect(p, &vmov(d, t, s), "v_uv_dst_word_stride", legal);
         }

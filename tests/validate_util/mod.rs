@@ -309,3 +309,23 @@ pub const PACKED_BYTE_DESTINATION: [(Type, Type, bool, bool, bool, bool); 20] = 
     (UB, UD, false, false, false, false),
     (B, D, false, false, false, false),
 ];
+
+/// Mesa's vector_immediate_destination_stride table: MOV of a vector
+/// immediate: (dst, immediate type, dst stride, legal). Used by the rule
+/// tests and by the ported Mesa cases.
+pub const VECTOR_IMMEDIATE_DESTINATION_STRIDE: [(Type, Type, u32, bool); 14] = [
+    (F, VF, 1, true),
+    (F, VF, 2, false),
+    (D, VF, 1, true),
+    (D, VF, 2, false),
+    (W, VF, 2, true),
+    (B, VF, 4, true),
+    (W, V, 1, true),
+    (W, V, 2, false),
+    (W, V, 4, false),
+    (B, V, 2, true),
+    (W, UV, 1, true),
+    (W, UV, 2, false),
+    (W, UV, 4, false),
+    (B, UV, 2, true),
+];
