@@ -893,24 +893,7 @@ fn mixed_float_source_indirect_addressing() {
         &["mixed_float_no_indirect_src"],
     );
     // (dst, src0, src1, dst stride, dst indirect, src0 indirect, valid)
-    let table = [
-        (HF, F, F, 2, false, false, true),
-        (HF, F, F, 2, true, false, true),
-        (HF, F, F, 2, false, true, false),
-        (HF, F, F, 2, true, true, false),
-        (F, HF, F, 1, false, false, true),
-        (F, HF, F, 1, true, false, true),
-        (F, HF, F, 1, false, true, false),
-        (F, HF, F, 1, true, true, false),
-        (HF, HF, F, 2, false, false, true),
-        (HF, HF, F, 2, true, false, true),
-        (HF, HF, F, 2, false, true, false),
-        (HF, HF, F, 2, true, true, false),
-        (F, F, HF, 1, false, false, true),
-        (F, F, HF, 1, true, false, true),
-        (F, F, HF, 1, false, true, false),
-        (F, F, HF, 1, true, true, false),
-    ];
+    let table = MIXED_FLOAT_SOURCE_INDIRECT_ADDRESSING;
     // Setting the address mode of Mesa's g0 operands reads the zero
     // register fields as a0.0 with offset 0.
     let ind = Addr::Indirect { subnr: 0, imm: 0 };
@@ -941,16 +924,7 @@ fn mixed_float_align1_simd16() {
         &["mixed_float_f_dst_max_simd8", "mixed_float_a1_packed_hf_dst_max_simd8"],
     );
     // (exec, dst, src0, src1, dst stride, valid)
-    let table = [
-        (8, HF, F, HF, 2, true),
-        (16, HF, HF, F, 2, true),
-        (16, HF, HF, F, 1, false),
-        (16, HF, F, HF, 1, false),
-        (8, F, HF, F, 1, true),
-        (8, F, F, HF, 1, true),
-        (16, F, HF, F, 1, false),
-        (16, F, F, HF, 1, false),
-    ];
+    let table = MIXED_FLOAT_ALIGN1_SIMD16;
     for p in GEN8 {
         for c @ (n, d, s0, s1, st, valid) in table {
             let i = alu2(Opcode::Add, d, s0, s1).exec(n).dst_stride(st);

@@ -10,24 +10,7 @@ const GEN8: [Platform; 2] = [Gen8, Chv];
 #[test]
 fn mixed_float_no_indirect_src() {
     // (dst, src0, src1, dst stride, dst indirect, src0 indirect, legal)
-    let table = [
-        (HF, F, F, 2, false, false, true),
-        (HF, F, F, 2, true, false, true),
-        (HF, F, F, 2, false, true, false),
-        (HF, F, F, 2, true, true, false),
-        (F, HF, F, 1, false, false, true),
-        (F, HF, F, 1, true, false, true),
-        (F, HF, F, 1, false, true, false),
-        (F, HF, F, 1, true, true, false),
-        (HF, HF, F, 2, false, false, true),
-        (HF, HF, F, 2, true, false, true),
-        (HF, HF, F, 2, false, true, false),
-        (HF, HF, F, 2, true, true, false),
-        (F, F, HF, 1, false, false, true),
-        (F, F, HF, 1, true, false, true),
-        (F, F, HF, 1, false, true, false),
-        (F, F, HF, 1, true, true, false),
-    ];
+    let table = MIXED_FLOAT_SOURCE_INDIRECT_ADDRESSING;
     let ind = Addr::Indirect { subnr: 0, imm: 0 };
     for (d, s0, s1, st, di, si, legal) in table {
         let i = alu2(Opcode::Add, d, s0, s1).dst_stride(st).with(|i| {
@@ -47,16 +30,7 @@ fn mixed_float_no_indirect_src() {
 #[test]
 fn mixed_float_f_dst_max_simd8() {
     // (exec, dst, src0, src1, dst stride, legal): Mesa's mixed_float_align1_simd16.
-    let table = [
-        (8, HF, F, HF, 2, true),
-        (16, HF, HF, F, 2, true),
-        (16, HF, HF, F, 1, false),
-        (16, HF, F, HF, 1, false),
-        (8, F, HF, F, 1, true),
-        (8, F, F, HF, 1, true),
-        (16, F, HF, F, 1, false),
-        (16, F, F, HF, 1, false),
-    ];
+    let table = MIXED_FLOAT_ALIGN1_SIMD16;
     for (exec, d, s0, s1, st, legal) in table {
         let i = alu2(Opcode::Add, d, s0, s1).exec(exec).dst_stride(st);
         for p in GEN8 {

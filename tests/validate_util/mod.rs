@@ -329,3 +329,40 @@ pub const VECTOR_IMMEDIATE_DESTINATION_STRIDE: [(Type, Type, u32, bool); 14] = [
     (W, UV, 4, false),
     (B, UV, 2, true),
 ];
+
+/// Mesa's mixed_float_source_indirect_addressing table: ADD(8) in mixed
+/// float mode: (dst, src0, src1, dst stride, dst indirect, src0 indirect,
+/// legal on Gen8 and CHV). Used by the rule tests and by the ported Mesa
+/// cases.
+pub const MIXED_FLOAT_SOURCE_INDIRECT_ADDRESSING: [(Type, Type, Type, u32, bool, bool, bool); 16] = [
+    (HF, F, F, 2, false, false, true),
+    (HF, F, F, 2, true, false, true),
+    (HF, F, F, 2, false, true, false),
+    (HF, F, F, 2, true, true, false),
+    (F, HF, F, 1, false, false, true),
+    (F, HF, F, 1, true, false, true),
+    (F, HF, F, 1, false, true, false),
+    (F, HF, F, 1, true, true, false),
+    (HF, HF, F, 2, false, false, true),
+    (HF, HF, F, 2, true, false, true),
+    (HF, HF, F, 2, false, true, false),
+    (HF, HF, F, 2, true, true, false),
+    (F, F, HF, 1, false, false, true),
+    (F, F, HF, 1, true, false, true),
+    (F, F, HF, 1, false, true, false),
+    (F, F, HF, 1, true, true, false),
+];
+
+/// Mesa's mixed_float_align1_simd16 table: align1 ADD in mixed float
+/// mode: (exec size, dst, src0, src1, dst stride, legal on Gen8 and CHV).
+/// Used by the rule tests and by the ported Mesa cases.
+pub const MIXED_FLOAT_ALIGN1_SIMD16: [(u32, Type, Type, Type, u32, bool); 8] = [
+    (8, HF, F, HF, 2, true),
+    (16, HF, HF, F, 2, true),
+    (16, HF, HF, F, 1, false),
+    (16, HF, F, HF, 1, false),
+    (8, F, HF, F, 1, true),
+    (8, F, F, HF, 1, true),
+    (16, F, HF, F, 1, false),
+    (16, F, F, HF, 1, false),
+];
