@@ -12,58 +12,14 @@
 //! A failure prints the arbtest seed; replay it with
 //! `arbtest(prop).seed(SEED)` (see FUZZING.md).
 
-use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use arbtest::arbitrary::{Result, Unstructured};
-use arbtest::arbtest;
 use geneu::check;
 use geneu::{decode, Platform};
 
-/// Time budget of each property, in milliseconds, unless the
-/// `ARBTEST_BUDGET_MS` environment variable sets another.
-const BUDGET_MS: u64 = 2_000;
-
-/// Runs a property for the budget (or replays `ARBTEST_SEED` if set).
-fn check(prop: impl FnMut(&mut Unstructured<'_>) -> Result<()>) {
-    let t = arbtest(prop).size_max(4096);
-    if std::env::var_os("ARBTEST_BUDGET_MS").is_none() {
-        t.budget_ms(BUDGET_MS).run();
-    } else {
-        t.run();
-    }
-}
-
-/// Every Mesa corpus word, with the platform it belongs to.
-fn corpus() -> &'static [(Platform, [u8; 16])] {
-    static WORDS: OnceLock<Vec<(Platform, [u8; 16])>> = OnceLock::new();
-    WORDS.get_or_init(|| {
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa");
-        let mut out = Vec::new();
-        for (dir, p) in [
-            ("gen7", Platform::Gen7),
-            ("gen7.5", Platform::Gen75),
-            ("gen8", Platform::Gen8),
-        ] {
-            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
-                let path = entry.unwrap().path();
-                if path.extension().is_some_and(|e| e == "expected") {
-                    for line in std::fs::read_to_string(&path).unwrap().lines() {
-                        let bytes: Vec<u8> = line
-                            .split_whitespace()
-                            .map(|b| u8::from_str_radix(b, 16).unwrap())
-                            .collect();
-                        if let Ok(w) = bytes.try_into() {
-                            out.push((p, w));
-                        }
-                    }
-                }
-            }
-        }
-        assert!(out.len() > 300, "corpus too small: {}", out.len());
-        out
-    })
-}
+mod text_common;
+use text_common::{check, corpus_files, corpus_words, platform as dir_platform};
 
 fn platform(u: &mut Unstructured<'_>) -> Result<Platform> {
     u.choose(&Platform::ALL).copied()
@@ -72,7 +28,7 @@ fn platform(u: &mut Unstructured<'_>) -> Result<Platform> {
 /// A corpus word (on its platform, or Cherryview for Gen8 words) with a few
 /// random bits flipped: mostly decodable, close to real instructions.
 fn mutated_corpus_word(u: &mut Unstructured<'_>) -> Result<(Platform, [u8; 16])> {
-    let &(mut p, mut w) = u.choose(corpus())?;
+    let &(mut p, mut w) = u.choose(corpus_words())?;
     if p == Platform::Gen8 && u.arbitrary()? {
         p = Platform::Chv;
     }
@@ -146,7 +102,7 @@ fn split_platform_covers_every_platform() {
 
 #[test]
 fn perturbed_instruction_applies_fields_in_order() {
-    let (p, w) = corpus()[0];
+    let (p, w) = corpus_words()[0];
     let mut data = vec![check::platform_byte(p, true)];
     data.extend_from_slice(&w);
     // field 0 sets the immediate payload; field 6 the quarter control.
@@ -168,31 +124,14 @@ fn perturbed_instruction_applies_fields_in_order() {
 // Text: check::text_roundtrip
 // ---------------------------------------------------------------------------
 
-fn corpus_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa")
-}
-
 /// Every `.asm` file of the Mesa corpus, whole, with its platform.
 fn corpus_text() -> &'static [(Platform, String)] {
     static TEXT: OnceLock<Vec<(Platform, String)>> = OnceLock::new();
     TEXT.get_or_init(|| {
-        let mut out = Vec::new();
-        for (dir, p) in [
-            ("gen7", Platform::Gen7),
-            ("gen7.5", Platform::Gen75),
-            ("gen8", Platform::Gen8),
-        ] {
-            let dir: &Path = &corpus_root().join(dir);
-            for entry in std::fs::read_dir(dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.extension().is_some_and(|e| e == "asm") {
-                    out.push((p, std::fs::read_to_string(&path).unwrap()));
-                }
-            }
-        }
-        assert!(out.len() > 60, "corpus too small: {}", out.len());
-        out.sort();
-        out
+        corpus_files()
+            .into_iter()
+            .map(|(dir, asm)| (dir_platform(&dir), std::fs::read_to_string(asm).unwrap()))
+            .collect()
     })
 }
 
@@ -282,7 +221,7 @@ fn text_roundtrip_whole_corpus() {
         check::text_roundtrip(&data);
         assert!(geneu::text::assemble(*p, text).is_ok());
     }
-    for &(p, w) in corpus() {
+    for &(p, w) in corpus_words() {
         let mut data = vec![check::platform_byte(p, true)];
         data.extend_from_slice(&w);
         check::text_roundtrip(&data);

@@ -33,17 +33,13 @@
 //! Failures are listed per line.
 
 use std::fs;
-use std::path::PathBuf;
-use std::sync::OnceLock;
 
-use arbtest::arbitrary::{Result, Unstructured};
-use arbtest::arbtest;
 use geneu::text::program::Program;
 use geneu::text::{assemble_words_with, check_asm_roundtrip, AsmOptions};
 use geneu::{Platform, Word};
 
 mod text_common;
-use text_common::{corpus_files, items, platform, read_words, Compare, Item};
+use text_common::{check, corpus_files, corpus_words, items, platform, read_words, Compare, Item};
 
 fn hex(w: &[u8; 16]) -> String {
     w.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ")
@@ -142,33 +138,6 @@ fn corpus_disasm_of_asm_is_identity() {
     );
 }
 
-/// Time budget of each property, in milliseconds, unless the
-/// `ARBTEST_BUDGET_MS` environment variable sets another.
-const BUDGET_MS: u64 = 2_000;
-
-fn check(prop: impl FnMut(&mut Unstructured<'_>) -> Result<()>) {
-    let t = arbtest(prop).size_max(4096);
-    if std::env::var_os("ARBTEST_BUDGET_MS").is_none() {
-        t.budget_ms(BUDGET_MS).run();
-    } else {
-        t.run();
-    }
-}
-
-/// Every corpus word with its platform.
-fn corpus() -> &'static [(Platform, [u8; 16])] {
-    static WORDS: OnceLock<Vec<(Platform, [u8; 16])>> = OnceLock::new();
-    WORDS.get_or_init(|| {
-        let mut out = Vec::new();
-        for (dir, asm) in corpus_files() {
-            let p = platform(&dir);
-            let path: PathBuf = asm.with_extension("expected");
-            out.extend(read_words(&path).into_iter().map(|w| (p, w.to_bytes())));
-        }
-        out
-    })
-}
-
 /// Random words on random platforms (about 1 in 200 decodes).
 #[test]
 fn asm_of_disasm_random_words() {
@@ -184,7 +153,7 @@ fn asm_of_disasm_random_words() {
 #[test]
 fn asm_of_disasm_mutated_corpus_words() {
     check(|u| {
-        let &(mut p, mut w) = u.choose(corpus())?;
+        let &(mut p, mut w) = u.choose(corpus_words())?;
         if p == Platform::Gen8 && u.arbitrary()? {
             p = Platform::Chv;
         }
@@ -202,7 +171,7 @@ fn asm_of_disasm_mutated_corpus_words() {
 /// Cherryview.
 #[test]
 fn asm_of_disasm_each_corpus_word() {
-    for &(p, w) in corpus() {
+    for &(p, w) in corpus_words() {
         check_asm_roundtrip(p, &w);
         if p == Platform::Gen8 {
             check_asm_roundtrip(Platform::Chv, &w);

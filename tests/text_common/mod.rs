@@ -1,4 +1,5 @@
-//! Shared helpers of the text tests: reading the Mesa corpus, splitting
+//! Shared helpers of the text and property tests: reading the Mesa
+//! corpus, running an `arbtest` property within its time budget, splitting
 //! text into records, and the one documented normalisation of
 //! flow-control records (see [`Compare`]).
 #![allow(dead_code)]
@@ -6,8 +7,25 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
+use arbtest::arbitrary::{Result, Unstructured};
+use arbtest::arbtest;
 use geneu::{Platform, Word};
+
+/// Time budget of each property, in milliseconds, unless the
+/// `ARBTEST_BUDGET_MS` environment variable sets another.
+pub const BUDGET_MS: u64 = 2_000;
+
+/// Runs a property for the budget (or replays `ARBTEST_SEED` if set).
+pub fn check(prop: impl FnMut(&mut Unstructured<'_>) -> Result<()>) {
+    let t = arbtest(prop).size_max(4096);
+    if std::env::var_os("ARBTEST_BUDGET_MS").is_none() {
+        t.budget_ms(BUDGET_MS).run();
+    } else {
+        t.run();
+    }
+}
 
 /// A line starting in column 0 and its indented continuation lines, or a
 /// label line.
@@ -93,6 +111,22 @@ pub fn corpus_files_in(root: &Path) -> Vec<(String, PathBuf)> {
         }
     }
     v
+}
+
+/// Every Mesa corpus word, with the platform it belongs to, in
+/// [`corpus_files`] order (read once).
+pub fn corpus_words() -> &'static [(Platform, [u8; 16])] {
+    static WORDS: OnceLock<Vec<(Platform, [u8; 16])>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let mut out = Vec::new();
+        for (dir, asm) in corpus_files() {
+            let p = platform(&dir);
+            let words = read_words(&asm.with_extension("expected"));
+            out.extend(words.into_iter().map(|w| (p, w.to_bytes())));
+        }
+        assert!(out.len() > 300, "corpus too small: {}", out.len());
+        out
+    })
 }
 
 pub fn squash(s: &str) -> String {
