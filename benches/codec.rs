@@ -3,28 +3,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use geneu::{decode, encode_unchecked, Platform};
 
-fn corpus(gen: &str) -> Vec<[u8; 16]> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/mesa")
-        .join(gen);
-    let mut out = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
-    for f in files {
-        if f.extension().is_some_and(|e| e == "expected") {
-            for line in std::fs::read_to_string(&f).unwrap().lines() {
-                let v: Vec<u8> = line
-                    .split_whitespace()
-                    .map(|b| u8::from_str_radix(b, 16).unwrap())
-                    .collect();
-                if let Ok(a) = v.try_into() {
-                    out.push(a);
-                }
-            }
-        }
-    }
-    out
-}
+mod common;
 
 fn bench(c: &mut Criterion) {
     let sets = [
@@ -34,7 +13,7 @@ fn bench(c: &mut Criterion) {
     ];
     let all: Vec<(Platform, [u8; 16])> = sets
         .iter()
-        .flat_map(|(g, p)| corpus(g).into_iter().map(move |w| (*p, w)))
+        .flat_map(|(g, p)| common::corpus_words(g).into_iter().map(move |w| (*p, w)))
         .collect();
     let insts: Vec<(Platform, geneu::Instruction)> = all.iter().map(|(p, w)| (*p, decode(*p, w).unwrap())).collect();
     let mut g = c.benchmark_group("codec");

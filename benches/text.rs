@@ -12,23 +12,10 @@ use geneu::text::program::{Program, TextOptions};
 use geneu::text::{assemble_words, assemble_words_with, AsmOptions};
 use geneu::{Platform, Word};
 
+mod common;
+
 fn gen8_words() -> Vec<Word> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa/gen8");
-    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
-    let mut out = Vec::new();
-    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "expected")) {
-        for line in std::fs::read_to_string(f).unwrap().lines() {
-            let v: Vec<u8> = line
-                .split_whitespace()
-                .map(|b| u8::from_str_radix(b, 16).unwrap())
-                .collect();
-            if let Ok(a) = v.try_into() {
-                out.push(Word::from_bytes(a));
-            }
-        }
-    }
-    out
+    common::corpus_words("gen8").into_iter().map(Word::from_bytes).collect()
 }
 
 fn bench(c: &mut Criterion) {

@@ -5,25 +5,13 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use geneu::validate::validate;
 use geneu::{decode, encode, Dst, ExecSize, Instruction, Opcode, Platform, Region, Src, Type};
 
+mod common;
+
 fn corpus(gen: &str, p: Platform) -> Vec<(Platform, Instruction)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/mesa")
-        .join(gen);
-    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
-    let mut out = Vec::new();
-    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "expected")) {
-        for line in std::fs::read_to_string(f).unwrap().lines() {
-            let v: Vec<u8> = line
-                .split_whitespace()
-                .map(|b| u8::from_str_radix(b, 16).unwrap())
-                .collect();
-            if let Ok(a) = <[u8; 16]>::try_from(v) {
-                out.push((p, decode(p, &a).unwrap()));
-            }
-        }
-    }
-    out
+    common::corpus_words(gen)
+        .into_iter()
+        .map(|w| (p, decode(p, &w).unwrap()))
+        .collect()
 }
 
 fn bench(c: &mut Criterion) {
