@@ -1160,17 +1160,7 @@ fn vector_immediate_destination_alignment() {
         &["vector_imm_dst_oword_aligned"],
     );
     // (dst, src, subnr, exec, valid)
-    let table = [
-        (F, VF, 0, 4, true),
-        (F, VF, 16, 4, true),
-        (F, VF, 1, 4, false),
-        (W, V, 0, 8, true),
-        (W, V, 16, 8, true),
-        (W, V, 1, 8, false),
-        (W, UV, 0, 8, true),
-        (W, UV, 16, 8, true),
-        (W, UV, 1, 8, false),
-    ];
+    let table = VECTOR_IMMEDIATE_DESTINATION_ALIGNMENT;
     for p in ALL {
         for c @ (d, s, sub, n, valid) in table {
             let i = mov(d, d).with(|i| i.src[0] = imm(s)).dst_sub(sub).exec(n);

@@ -190,17 +190,7 @@ fn chv_hf_dst_word_placement() {
 #[test]
 fn vector_imm_dst_oword_aligned() {
     // Mesa's vector_immediate_destination_alignment.
-    for (d, t, sub, exec, legal) in [
-        (F, VF, 0, 4, true),
-        (F, VF, 16, 4, true),
-        (F, VF, 1, 4, false),
-        (W, V, 0, 8, true),
-        (W, V, 16, 8, true),
-        (W, V, 1, 8, false),
-        (W, UV, 0, 8, true),
-        (W, UV, 16, 8, true),
-        (W, UV, 1, 8, false),
-    ] {
+    for (d, t, sub, exec, legal) in VECTOR_IMMEDIATE_DESTINATION_ALIGNMENT {
         let i = mov(d, d).exec(exec).dst_sub(sub).with(|i| i.src[0] = Src::imm(t));
         for p in ALL {
             expect(p, &i, "vector_imm_dst_oword_aligned", legal);

@@ -366,3 +366,19 @@ pub const MIXED_FLOAT_ALIGN1_SIMD16: [(u32, Type, Type, Type, u32, bool); 8] = [
     (16, F, HF, F, 1, false),
     (16, F, F, HF, 1, false),
 ];
+
+/// Mesa's vector_immediate_destination_alignment table: MOV of a vector
+/// immediate: (dst, immediate type, dst subregister in bytes, exec size,
+/// legal on every platform). Used by the rule tests and by the ported Mesa
+/// cases.
+pub const VECTOR_IMMEDIATE_DESTINATION_ALIGNMENT: [(Type, Type, u8, u32, bool); 9] = [
+    (F, VF, 0, 4, true),
+    (F, VF, 16, 4, true),
+    (F, VF, 1, 4, false),
+    (W, V, 0, 8, true),
+    (W, V, 16, 8, true),
+    (W, V, 1, 8, false),
+    (W, UV, 0, 8, true),
+    (W, UV, 16, 8, true),
+    (W, UV, 1, 8, false),
+];
