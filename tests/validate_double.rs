@@ -154,40 +154,8 @@ fn chv_64bit_same_offset() {
 
 #[test]
 fn chv_64bit_no_indirect() {
-    use Opcode::{Mov, Mul};
     // (op, exec, dst, dst indirect, dst stride, src, src indirect, v, w, h, legal on CHV)
-    let table = [
-        (Mov, 4, DF, false, 1, DF, false, 4, 4, 1, true),
-        (Mov, 4, Q, false, 1, Q, false, 4, 4, 1, true),
-        (Mov, 4, UQ, false, 1, UQ, false, 4, 4, 1, true),
-        (Mul, 8, D, false, 2, D, false, 8, 4, 2, true),
-        (Mul, 8, UD, false, 2, UD, false, 8, 4, 2, true),
-        (Mov, 4, F, true, 1, F, false, 4, 4, 1, true),
-        (Mov, 4, F, false, 1, F, true, 4, 4, 1, true),
-        (Mov, 4, F, true, 1, F, true, 4, 4, 1, true),
-        (Mov, 4, DF, true, 1, DF, false, 4, 4, 1, false),
-        (Mov, 4, Q, true, 1, Q, false, 4, 4, 1, false),
-        (Mov, 4, UQ, true, 1, UQ, false, 4, 4, 1, false),
-        (Mov, 4, DF, false, 1, DF, true, 4, 4, 1, false),
-        (Mov, 4, Q, false, 1, Q, true, 4, 4, 1, false),
-        (Mov, 4, UQ, false, 1, UQ, true, 4, 4, 1, false),
-        (Mov, 4, DF, true, 1, F, false, 8, 4, 2, false),
-        (Mov, 4, Q, true, 1, D, false, 8, 4, 2, false),
-        (Mov, 4, UQ, true, 1, UD, false, 8, 4, 2, false),
-        (Mov, 4, DF, false, 1, F, true, 8, 4, 2, false),
-        (Mov, 4, Q, false, 1, D, true, 8, 4, 2, false),
-        (Mov, 4, UQ, false, 1, UD, true, 8, 4, 2, false),
-        (Mov, 4, F, true, 2, DF, false, 4, 4, 1, false),
-        (Mov, 4, D, true, 2, Q, false, 4, 4, 1, false),
-        (Mov, 4, UD, true, 2, UQ, false, 4, 4, 1, false),
-        (Mov, 4, F, false, 2, DF, true, 4, 4, 1, false),
-        (Mov, 4, D, false, 2, Q, true, 4, 4, 1, false),
-        (Mov, 4, UD, false, 2, UQ, true, 4, 4, 1, false),
-        (Mul, 8, D, true, 2, D, false, 8, 4, 2, false),
-        (Mul, 8, UD, true, 2, UD, false, 8, 4, 2, false),
-        (Mul, 8, D, false, 2, D, true, 8, 4, 2, false),
-        (Mul, 8, UD, false, 2, UD, true, 8, 4, 2, false),
-    ];
+    let table = QWORD_LOW_POWER_NO_INDIRECT_ADDRESSING;
     let ind = Addr::Indirect { subnr: 0, imm: 0 };
     for (n, (op, exec, d, di, dst, s, si, v, w, h, legal)) in table.into_iter().enumerate() {
         let i = qword(op, exec, d, s).dst_stride(dst).src_rgn(0, v, w, h).with(|i| {
@@ -304,35 +272,8 @@ fn chv_64bit_no_arf() {
 
 #[test]
 fn chv_64bit_no_depctrl() {
-    use Opcode::{Mov, Mul};
     // (op, exec, dst, dst stride, src, v, w, h, NoDDChk, NoDDClr, legal on CHV)
-    let table = [
-        (Mov, 4, DF, 1, F, 8, 4, 2, false, false, true),
-        (Mov, 4, Q, 1, D, 8, 4, 2, false, false, true),
-        (Mov, 4, UQ, 1, UD, 8, 4, 2, false, false, true),
-        (Mov, 4, F, 2, DF, 4, 4, 1, false, false, true),
-        (Mov, 4, D, 2, Q, 4, 4, 1, false, false, true),
-        (Mov, 4, UD, 2, UQ, 4, 4, 1, false, false, true),
-        (Mul, 8, D, 2, D, 8, 4, 2, false, false, true),
-        (Mul, 8, UD, 2, UD, 8, 4, 2, false, false, true),
-        (Mov, 4, F, 1, F, 4, 4, 1, true, true, true),
-        (Mov, 4, DF, 1, F, 8, 4, 2, true, false, false),
-        (Mov, 4, Q, 1, D, 8, 4, 2, true, false, false),
-        (Mov, 4, UQ, 1, UD, 8, 4, 2, true, false, false),
-        (Mov, 4, F, 2, DF, 4, 4, 1, true, false, false),
-        (Mov, 4, D, 2, Q, 4, 4, 1, true, false, false),
-        (Mov, 4, UD, 2, UQ, 4, 4, 1, true, false, false),
-        (Mov, 4, DF, 1, F, 8, 4, 2, false, true, false),
-        (Mov, 4, Q, 1, D, 8, 4, 2, false, true, false),
-        (Mov, 4, UQ, 1, UD, 8, 4, 2, false, true, false),
-        (Mov, 4, F, 2, DF, 4, 4, 1, false, true, false),
-        (Mov, 4, D, 2, Q, 4, 4, 1, false, true, false),
-        (Mov, 4, UD, 2, UQ, 4, 4, 1, false, true, false),
-        (Mul, 8, D, 2, D, 8, 4, 2, true, false, false),
-        (Mul, 8, UD, 2, UD, 8, 4, 2, true, false, false),
-        (Mul, 8, D, 2, D, 8, 4, 2, false, true, false),
-        (Mul, 8, UD, 2, UD, 8, 4, 2, false, true, false),
-    ];
+    let table = QWORD_LOW_POWER_NO_DEPCTRL;
     for (op, exec, d, dstride, s, v, w, h, chk, clr, legal) in table {
         let i = qword(op, exec, d, s).dst_stride(dstride).src_rgn(0, v, w, h).with(|i| {
             i.controls.set(Controls::NO_DD_CHECK, chk);

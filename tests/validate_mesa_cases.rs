@@ -1302,41 +1302,9 @@ fn qword_low_power_align1_regioning_restrictions() {
 /// (`chv_64bit_no_indirect`).
 #[test]
 fn qword_low_power_no_indirect_addressing() {
-    use Opcode::{Mov as MOV, Mul as MUL};
     let mut m = Mesa::new("qword_low_power_no_indirect_addressing", &["chv_64bit_no_indirect"]);
     // (op, exec, dst, dst indirect, dst stride, src, src indirect, v, w, h, valid)
-    let table = [
-        (MOV, 4, DF, false, 1, DF, false, 4, 4, 1, true),
-        (MOV, 4, Q, false, 1, Q, false, 4, 4, 1, true),
-        (MOV, 4, UQ, false, 1, UQ, false, 4, 4, 1, true),
-        (MUL, 8, D, false, 2, D, false, 8, 4, 2, true),
-        (MUL, 8, UD, false, 2, UD, false, 8, 4, 2, true),
-        (MOV, 4, F, true, 1, F, false, 4, 4, 1, true),
-        (MOV, 4, F, false, 1, F, true, 4, 4, 1, true),
-        (MOV, 4, F, true, 1, F, true, 4, 4, 1, true),
-        (MOV, 4, DF, true, 1, DF, false, 4, 4, 1, false),
-        (MOV, 4, Q, true, 1, Q, false, 4, 4, 1, false),
-        (MOV, 4, UQ, true, 1, UQ, false, 4, 4, 1, false),
-        (MOV, 4, DF, false, 1, DF, true, 4, 4, 1, false),
-        (MOV, 4, Q, false, 1, Q, true, 4, 4, 1, false),
-        (MOV, 4, UQ, false, 1, UQ, true, 4, 4, 1, false),
-        (MOV, 4, DF, true, 1, F, false, 8, 4, 2, false),
-        (MOV, 4, Q, true, 1, D, false, 8, 4, 2, false),
-        (MOV, 4, UQ, true, 1, UD, false, 8, 4, 2, false),
-        (MOV, 4, DF, false, 1, F, true, 8, 4, 2, false),
-        (MOV, 4, Q, false, 1, D, true, 8, 4, 2, false),
-        (MOV, 4, UQ, false, 1, UD, true, 8, 4, 2, false),
-        (MOV, 4, F, true, 2, DF, false, 4, 4, 1, false),
-        (MOV, 4, D, true, 2, Q, false, 4, 4, 1, false),
-        (MOV, 4, UD, true, 2, UQ, false, 4, 4, 1, false),
-        (MOV, 4, F, false, 2, DF, true, 4, 4, 1, false),
-        (MOV, 4, D, false, 2, Q, true, 4, 4, 1, false),
-        (MOV, 4, UD, false, 2, UQ, true, 4, 4, 1, false),
-        (MUL, 8, D, true, 2, D, false, 8, 4, 2, false),
-        (MUL, 8, UD, true, 2, UD, false, 8, 4, 2, false),
-        (MUL, 8, D, false, 2, D, true, 8, 4, 2, false),
-        (MUL, 8, UD, false, 2, UD, true, 8, 4, 2, false),
-    ];
+    let table = QWORD_LOW_POWER_NO_INDIRECT_ADDRESSING;
     let ind = Addr::Indirect { subnr: 0, imm: 0 };
     for p in GEN8 {
         for c @ (op, n, d, di, dst, s, si, v, w, h, valid) in table {
@@ -1471,36 +1439,9 @@ fn align16_64_bit_integer() {
 /// (`chv_64bit_no_depctrl`).
 #[test]
 fn qword_low_power_no_depctrl() {
-    use Opcode::{Mov as MOV, Mul as MUL};
     let mut m = Mesa::new("qword_low_power_no_depctrl", &["chv_64bit_no_depctrl"]);
     // (op, exec, dst, dst stride, src, v, w, h, no_dd_check, no_dd_clear, valid)
-    let table = [
-        (MOV, 4, DF, 1, F, 8, 4, 2, false, false, true),
-        (MOV, 4, Q, 1, D, 8, 4, 2, false, false, true),
-        (MOV, 4, UQ, 1, UD, 8, 4, 2, false, false, true),
-        (MOV, 4, F, 2, DF, 4, 4, 1, false, false, true),
-        (MOV, 4, D, 2, Q, 4, 4, 1, false, false, true),
-        (MOV, 4, UD, 2, UQ, 4, 4, 1, false, false, true),
-        (MUL, 8, D, 2, D, 8, 4, 2, false, false, true),
-        (MUL, 8, UD, 2, UD, 8, 4, 2, false, false, true),
-        (MOV, 4, F, 1, F, 4, 4, 1, true, true, true),
-        (MOV, 4, DF, 1, F, 8, 4, 2, true, false, false),
-        (MOV, 4, Q, 1, D, 8, 4, 2, true, false, false),
-        (MOV, 4, UQ, 1, UD, 8, 4, 2, true, false, false),
-        (MOV, 4, F, 2, DF, 4, 4, 1, true, false, false),
-        (MOV, 4, D, 2, Q, 4, 4, 1, true, false, false),
-        (MOV, 4, UD, 2, UQ, 4, 4, 1, true, false, false),
-        (MOV, 4, DF, 1, F, 8, 4, 2, false, true, false),
-        (MOV, 4, Q, 1, D, 8, 4, 2, false, true, false),
-        (MOV, 4, UQ, 1, UD, 8, 4, 2, false, true, false),
-        (MOV, 4, F, 2, DF, 4, 4, 1, false, true, false),
-        (MOV, 4, D, 2, Q, 4, 4, 1, false, true, false),
-        (MOV, 4, UD, 2, UQ, 4, 4, 1, false, true, false),
-        (MUL, 8, D, 2, D, 8, 4, 2, true, false, false),
-        (MUL, 8, UD, 2, UD, 8, 4, 2, true, false, false),
-        (MUL, 8, D, 2, D, 8, 4, 2, false, true, false),
-        (MUL, 8, UD, 2, UD, 8, 4, 2, false, true, false),
-    ];
+    let table = QWORD_LOW_POWER_NO_DEPCTRL;
     for p in GEN8 {
         for c @ (op, n, d, dst, s, v, w, h, chk, clr, valid) in table {
             let i = mov_or_mul(op, d, s)

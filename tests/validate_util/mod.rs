@@ -382,3 +382,77 @@ pub const VECTOR_IMMEDIATE_DESTINATION_ALIGNMENT: [(Type, Type, u8, u32, bool); 
     (W, UV, 16, 8, true),
     (W, UV, 1, 8, false),
 ];
+
+/// A row of [`QWORD_LOW_POWER_NO_INDIRECT_ADDRESSING`].
+pub type QwordIndirectCase = (Opcode, u32, Type, bool, u32, Type, bool, u32, u32, u32, bool);
+
+/// Mesa's qword_low_power_no_indirect_addressing table: (opcode, exec
+/// size, dst, dst indirect, dst stride, src, src indirect, src vstride,
+/// width, hstride, legal on CHV). Used by the rule tests and by the ported
+/// Mesa cases.
+pub const QWORD_LOW_POWER_NO_INDIRECT_ADDRESSING: [QwordIndirectCase; 30] = [
+    (Opcode::Mov, 4, DF, false, 1, DF, false, 4, 4, 1, true),
+    (Opcode::Mov, 4, Q, false, 1, Q, false, 4, 4, 1, true),
+    (Opcode::Mov, 4, UQ, false, 1, UQ, false, 4, 4, 1, true),
+    (Opcode::Mul, 8, D, false, 2, D, false, 8, 4, 2, true),
+    (Opcode::Mul, 8, UD, false, 2, UD, false, 8, 4, 2, true),
+    (Opcode::Mov, 4, F, true, 1, F, false, 4, 4, 1, true),
+    (Opcode::Mov, 4, F, false, 1, F, true, 4, 4, 1, true),
+    (Opcode::Mov, 4, F, true, 1, F, true, 4, 4, 1, true),
+    (Opcode::Mov, 4, DF, true, 1, DF, false, 4, 4, 1, false),
+    (Opcode::Mov, 4, Q, true, 1, Q, false, 4, 4, 1, false),
+    (Opcode::Mov, 4, UQ, true, 1, UQ, false, 4, 4, 1, false),
+    (Opcode::Mov, 4, DF, false, 1, DF, true, 4, 4, 1, false),
+    (Opcode::Mov, 4, Q, false, 1, Q, true, 4, 4, 1, false),
+    (Opcode::Mov, 4, UQ, false, 1, UQ, true, 4, 4, 1, false),
+    (Opcode::Mov, 4, DF, true, 1, F, false, 8, 4, 2, false),
+    (Opcode::Mov, 4, Q, true, 1, D, false, 8, 4, 2, false),
+    (Opcode::Mov, 4, UQ, true, 1, UD, false, 8, 4, 2, false),
+    (Opcode::Mov, 4, DF, false, 1, F, true, 8, 4, 2, false),
+    (Opcode::Mov, 4, Q, false, 1, D, true, 8, 4, 2, false),
+    (Opcode::Mov, 4, UQ, false, 1, UD, true, 8, 4, 2, false),
+    (Opcode::Mov, 4, F, true, 2, DF, false, 4, 4, 1, false),
+    (Opcode::Mov, 4, D, true, 2, Q, false, 4, 4, 1, false),
+    (Opcode::Mov, 4, UD, true, 2, UQ, false, 4, 4, 1, false),
+    (Opcode::Mov, 4, F, false, 2, DF, true, 4, 4, 1, false),
+    (Opcode::Mov, 4, D, false, 2, Q, true, 4, 4, 1, false),
+    (Opcode::Mov, 4, UD, false, 2, UQ, true, 4, 4, 1, false),
+    (Opcode::Mul, 8, D, true, 2, D, false, 8, 4, 2, false),
+    (Opcode::Mul, 8, UD, true, 2, UD, false, 8, 4, 2, false),
+    (Opcode::Mul, 8, D, false, 2, D, true, 8, 4, 2, false),
+    (Opcode::Mul, 8, UD, false, 2, UD, true, 8, 4, 2, false),
+];
+
+/// A row of [`QWORD_LOW_POWER_NO_DEPCTRL`].
+pub type QwordDepctrlCase = (Opcode, u32, Type, u32, Type, u32, u32, u32, bool, bool, bool);
+
+/// Mesa's qword_low_power_no_depctrl table: (opcode, exec size, dst, dst
+/// stride, src, src vstride, width, hstride, NoDDChk, NoDDClr, legal on
+/// CHV). Used by the rule tests and by the ported Mesa cases.
+pub const QWORD_LOW_POWER_NO_DEPCTRL: [QwordDepctrlCase; 25] = [
+    (Opcode::Mov, 4, DF, 1, F, 8, 4, 2, false, false, true),
+    (Opcode::Mov, 4, Q, 1, D, 8, 4, 2, false, false, true),
+    (Opcode::Mov, 4, UQ, 1, UD, 8, 4, 2, false, false, true),
+    (Opcode::Mov, 4, F, 2, DF, 4, 4, 1, false, false, true),
+    (Opcode::Mov, 4, D, 2, Q, 4, 4, 1, false, false, true),
+    (Opcode::Mov, 4, UD, 2, UQ, 4, 4, 1, false, false, true),
+    (Opcode::Mul, 8, D, 2, D, 8, 4, 2, false, false, true),
+    (Opcode::Mul, 8, UD, 2, UD, 8, 4, 2, false, false, true),
+    (Opcode::Mov, 4, F, 1, F, 4, 4, 1, true, true, true),
+    (Opcode::Mov, 4, DF, 1, F, 8, 4, 2, true, false, false),
+    (Opcode::Mov, 4, Q, 1, D, 8, 4, 2, true, false, false),
+    (Opcode::Mov, 4, UQ, 1, UD, 8, 4, 2, true, false, false),
+    (Opcode::Mov, 4, F, 2, DF, 4, 4, 1, true, false, false),
+    (Opcode::Mov, 4, D, 2, Q, 4, 4, 1, true, false, false),
+    (Opcode::Mov, 4, UD, 2, UQ, 4, 4, 1, true, false, false),
+    (Opcode::Mov, 4, DF, 1, F, 8, 4, 2, false, true, false),
+    (Opcode::Mov, 4, Q, 1, D, 8, 4, 2, false, true, false),
+    (Opcode::Mov, 4, UQ, 1, UD, 8, 4, 2, false, true, false),
+    (Opcode::Mov, 4, F, 2, DF, 4, 4, 1, false, true, false),
+    (Opcode::Mov, 4, D, 2, Q, 4, 4, 1, false, true, false),
+    (Opcode::Mov, 4, UD, 2, UQ, 4, 4, 1, false, true, false),
+    (Opcode::Mul, 8, D, 2, D, 8, 4, 2, true, false, false),
+    (Opcode::Mul, 8, UD, 2, UD, 8, 4, 2, true, false, false),
+    (Opcode::Mul, 8, D, 2, D, 8, 4, 2, false, true, false),
+    (Opcode::Mul, 8, UD, 2, UD, 8, 4, 2, false, true, false),
+];
