@@ -19,31 +19,20 @@ use geneu::check;
 use geneu::{decode, Platform};
 
 mod text_common;
-use text_common::{check, corpus_files, corpus_words, platform as dir_platform};
+use text_common::{check, corpus_files, corpus_words, mutated_corpus_word, platform as dir_platform};
 
 fn platform(u: &mut Unstructured<'_>) -> Result<Platform> {
     u.choose(&Platform::ALL).copied()
 }
 
-/// A corpus word (on its platform, or Cherryview for Gen8 words) with a few
-/// random bits flipped: mostly decodable, close to real instructions.
-fn mutated_corpus_word(u: &mut Unstructured<'_>) -> Result<(Platform, [u8; 16])> {
-    let &(mut p, mut w) = u.choose(corpus_words())?;
-    if p == Platform::Gen8 && u.arbitrary()? {
-        p = Platform::Chv;
-    }
-    for _ in 0..u.int_in_range(0..=3)? {
-        let bit = u.int_in_range(0..=127u32)?;
-        w[(bit / 8) as usize] ^= 1 << (bit % 8);
-    }
-    Ok((p, w))
-}
+/// Bits flipped at most in a corpus word by [`mutated_corpus_word`].
+const MAX_FLIPS: u32 = 3;
 
 /// The word-mode input of the instruction targets: a mutated corpus word
 /// followed by up to four random perturbations (see
 /// `check::perturbed_instruction`).
 fn perturbed_input(u: &mut Unstructured<'_>) -> Result<Vec<u8>> {
-    let (p, w) = mutated_corpus_word(u)?;
+    let (p, w) = mutated_corpus_word(u, MAX_FLIPS)?;
     let mut data = vec![check::platform_byte(p, true)];
     data.extend_from_slice(&w);
     let n = u.int_in_range(0..=4 * 9)?;
@@ -62,7 +51,7 @@ fn decode_roundtrip_random_words() {
 #[test]
 fn decode_roundtrip_mutated_corpus_words() {
     check(|u| {
-        let (p, w) = mutated_corpus_word(u)?;
+        let (p, w) = mutated_corpus_word(u, MAX_FLIPS)?;
         check::decode_roundtrip(p, &w);
         Ok(())
     });
@@ -193,7 +182,7 @@ fn text_roundtrip_arbitrary_text() {
 #[test]
 fn text_roundtrip_mutated_corpus_words() {
     check(|u| {
-        let (p, w) = mutated_corpus_word(u)?;
+        let (p, w) = mutated_corpus_word(u, MAX_FLIPS)?;
         let mut data = vec![check::platform_byte(p, true)];
         data.extend_from_slice(&w);
         check::text_roundtrip(&data);

@@ -39,7 +39,7 @@ use geneu::text::{assemble_words_with, check_asm_roundtrip, AsmOptions};
 use geneu::{Platform, Word};
 
 mod text_common;
-use text_common::{check, corpus_files, corpus_words, items, platform, read_words, Compare, Item};
+use text_common::{check, corpus_files, corpus_words, items, mutated_corpus_word, platform, read_words, Compare, Item};
 
 fn hex(w: &[u8; 16]) -> String {
     w.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ")
@@ -153,14 +153,7 @@ fn asm_of_disasm_random_words() {
 #[test]
 fn asm_of_disasm_mutated_corpus_words() {
     check(|u| {
-        let &(mut p, mut w) = u.choose(corpus_words())?;
-        if p == Platform::Gen8 && u.arbitrary()? {
-            p = Platform::Chv;
-        }
-        for _ in 0..u.int_in_range(0..=4)? {
-            let bit = u.int_in_range(0..=127u32)?;
-            w[(bit / 8) as usize] ^= 1 << (bit % 8);
-        }
+        let (p, w) = mutated_corpus_word(u, 4)?;
         check_asm_roundtrip(p, &w);
         Ok(())
     });

@@ -129,6 +129,21 @@ pub fn corpus_words() -> &'static [(Platform, [u8; 16])] {
     })
 }
 
+/// A corpus word (on its platform, or Cherryview for Gen8 words) with up
+/// to `max_flips` random bits flipped: mostly decodable, and close to what
+/// compilers emit.
+pub fn mutated_corpus_word(u: &mut Unstructured<'_>, max_flips: u32) -> Result<(Platform, [u8; 16])> {
+    let &(mut p, mut w) = u.choose(corpus_words())?;
+    if p == Platform::Gen8 && u.arbitrary()? {
+        p = Platform::Chv;
+    }
+    for _ in 0..u.int_in_range(0..=max_flips)? {
+        let bit = u.int_in_range(0..=127u32)?;
+        w[(bit / 8) as usize] ^= 1 << (bit % 8);
+    }
+    Ok((p, w))
+}
+
 pub fn squash(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
