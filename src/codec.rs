@@ -31,6 +31,7 @@ pub fn decode_slice(p: Platform, bytes: &[u8]) -> Result<Instruction, DecodeErro
 }
 
 /// Decodes a word.
+#[inline]
 pub fn decode_word(p: Platform, w: Word) -> Result<Instruction, DecodeError> {
     if p.is_gen8() {
         gen8::decode(p, &w)
@@ -113,8 +114,10 @@ macro_rules! codec {
         }
 
         #[inline(always)]
-        fn ty(p: Platform, field: &'static FieldInfo, f: RegFile, v: u8) -> Result<Type, DecodeError> {
-            let t = if f == RegFile::Imm { Type::from_imm_hw(p, v) } else { Type::from_reg_hw(p, v) };
+        fn ty(_p: Platform, field: &'static FieldInfo, f: RegFile, v: u8) -> Result<Type, DecodeError> {
+            // The tables depend only on the layout, known here at compile time.
+            let tp = if GEN8 { Platform::Gen8 } else { Platform::Gen7 };
+            let t = if f == RegFile::Imm { Type::from_imm_hw(tp, v) } else { Type::from_reg_hw(tp, v) };
             t.ok_or_else(|| bad(field, v as u64, "reserved type encoding"))
         }
 
@@ -124,9 +127,8 @@ macro_rules! codec {
             v.ok_or_else(|| unenc(what, "type has no encoding for this file on this platform"))
         }
 
-        fn header(p: Platform, w: &Word, three: bool) -> Result<Instruction, DecodeError> {
-            let hw = n::opcode(w);
-            let opcode = Opcode::from_hw(p, hw).ok_or_else(|| bad(&n::OPCODE, hw as u64, "undefined opcode on this platform"))?;
+        #[inline(always)]
+        fn header(opcode: Opcode, w: &Word, three: bool) -> Result<Instruction, DecodeError> {
             let es = n::exec_size(w);
             let exec_size = ExecSize::from_hw(es).ok_or_else(|| bad(&n::EXEC_SIZE, es as u64, "reserved execution size"))?;
             let tc = n::thread_control(w);
@@ -408,10 +410,8 @@ macro_rules! codec {
         /// Refuses bits that the operand's addressing and access modes leave
         /// unused: the model has no place for them, so they must be zero.
         fn unused_bits(w: &Word, addr: &Addr, a16: bool, indirect_only: u128, align1_only: u128) -> Result<(), DecodeError> {
-            let mut m = if a16 { align1_only } else { 0 };
-            if matches!(addr, Addr::Direct { .. }) {
-                m |= indirect_only;
-            }
+            // Branchless: each mask is kept or cleared by a 0/1 factor.
+            let m = (a16 as u128).wrapping_neg() & align1_only | (matches!(addr, Addr::Direct { .. }) as u128).wrapping_neg() & indirect_only;
             match w.0 & m {
                 0 => Ok(()),
                 z => Err(DecodeError::ReservedBits(z)),
@@ -420,15 +420,17 @@ macro_rules! codec {
 
         pub(super) fn decode(p: Platform, w: &Word) -> Result<Instruction, DecodeError> {
             let hw = n::opcode(w);
-            let three = Opcode::from_hw(p, hw).is_some_and(|o| o.is_three_src());
-            if three {
-                return decode_3src(p, w);
+            let Some(opcode) = Opcode::from_hw(p, hw) else {
+                return Err(undefined_opcode(w));
+            };
+            if opcode.is_three_src() {
+                return decode_3src(p, w, opcode);
             }
             let z = w.0 & n::ZERO_MASK;
             if z != 0 {
                 return Err(DecodeError::ReservedBits(z));
             }
-            let h = header(p, w, false)?;
+            let h = header(opcode, w, false)?;
             let a16 = h.access_mode == AccessMode::Align16;
             let dst = dec_dst(p, w, a16)?;
             unused_bits(w, &dst.addr, false, DST_INDIRECT_ONLY, 0)?;
@@ -592,12 +594,25 @@ macro_rules! codec {
             }};
         }
 
-        fn decode_3src(p: Platform, w: &Word) -> Result<Instruction, DecodeError> {
+        /// The error for an undefined opcode, after the reserved bits of
+        /// the native layout (a 3-source opcode is never undefined).
+        #[cold]
+        #[inline(never)]
+        fn undefined_opcode(w: &Word) -> DecodeError {
+            let z = w.0 & n::ZERO_MASK;
+            if z != 0 {
+                return DecodeError::ReservedBits(z);
+            }
+            let hw = n::opcode(w);
+            bad(&n::OPCODE, hw as u64, "undefined opcode on this platform")
+        }
+
+        fn decode_3src(p: Platform, w: &Word, opcode: Opcode) -> Result<Instruction, DecodeError> {
             let z = w.0 & t::ZERO_MASK;
             if z != 0 {
                 return Err(DecodeError::ReservedBits(z));
             }
-            let mut i = header(p, w, true)?;
+            let mut i = header(opcode, w, true)?;
             if i.access_mode != AccessMode::Align16 {
                 return Err(bad(&t::ACCESS_MODE, 0, "3-source instructions are align16 only on Gen7/Gen8"));
             }
