@@ -72,6 +72,22 @@ const fn bad(field: &'static FieldInfo, value: u64, reason: &'static str) -> Dec
     DecodeError::Field { field, value, reason }
 }
 
+/// The starting value of an instruction being decoded in place.
+const BLANK: Instruction = Instruction {
+    opcode: Opcode::Illegal,
+    exec_size: ExecSize::S1,
+    access_mode: AccessMode::Align1,
+    thread_control: ThreadControl::Normal,
+    qtr_control: 0,
+    pred_control: 0,
+    cond_modifier: 0,
+    controls: Controls::empty(),
+    flag: FlagReg { nr: 0, subnr: 0 },
+    dst: Dst::null(),
+    src: [Src::ZERO; 3],
+    imm: 0,
+};
+
 const fn unenc(what: &'static str, why: &'static str) -> EncodeError {
     EncodeError::Unencodable { what, why }
 }
@@ -127,6 +143,33 @@ macro_rules! codec {
             v.ok_or_else(|| unenc(what, "type has no encoding for this file on this platform"))
         }
 
+        // The four flags of bits 31:28, on both layouts.
+        const _: () = assert!(
+            n::ACC_WR_CONTROL.mask() | n::CMPT_CONTROL.mask() | n::DEBUG_CONTROL.mask() | n::SATURATE.mask() == 0xf << 28
+        );
+
+        const fn flag_bit(v: u8, f: Controls) -> u16 {
+            (v as u16 & 1) * f.bits()
+        }
+
+        /// The controls of each value of bits 31:28.
+        const TOP_CONTROLS: [u16; 16] = {
+            let mut t = [0u16; 16];
+            let mut i = 0;
+            while i < 16 {
+                let w = &Word((i as u128) << 28);
+                #[allow(clippy::indexing_slicing)] // i < 16 by the loop condition
+                {
+                    t[i] = flag_bit(n::acc_wr_control(w), Controls::ACC_WR)
+                        | flag_bit(n::saturate(w), Controls::SATURATE)
+                        | flag_bit(n::debug_control(w), Controls::BREAKPOINT)
+                        | flag_bit(n::cmpt_control(w), Controls::COMPACTED);
+                }
+                i += 1;
+            }
+            t
+        };
+
         #[inline(always)]
         fn header(opcode: Opcode, w: &Word, three: bool) -> Result<Instruction, DecodeError> {
             let es = n::exec_size(w);
@@ -141,12 +184,11 @@ macro_rules! codec {
             } else {
                 (FlagReg { nr: n::flag_reg_nr(w), subnr: n::flag_subreg_nr(w) }, n::nib_control(w))
             };
+            // Bits 31:28 (four flags) through one table look-up.
+            #[allow(clippy::indexing_slicing)] // a 4-bit index into 16 entries
+            let top = TOP_CONTROLS[((w.0 >> 28) & 0xf) as usize];
             let c = Controls::from_bits_retain(
-                b(n::mask_control(w), Controls::WE_ALL)
-                    | b(n::acc_wr_control(w), Controls::ACC_WR)
-                    | b(n::saturate(w), Controls::SATURATE)
-                    | b(n::debug_control(w), Controls::BREAKPOINT)
-                    | b(n::cmpt_control(w), Controls::COMPACTED)
+                top | b(n::mask_control(w), Controls::WE_ALL)
                     | b(n::no_dd_clear(w), Controls::NO_DD_CLEAR)
                     | b(n::no_dd_check(w), Controls::NO_DD_CHECK)
                     | b(n::pred_inv(w), Controls::PRED_INV)
@@ -426,37 +468,46 @@ macro_rules! codec {
             if opcode.is_three_src() {
                 return decode_3src(p, w, opcode);
             }
+            let mut i = BLANK;
+            decode_native(p, w, opcode, &mut i)?;
+            Ok(i)
+        }
+
+        /// Decodes a native-layout word into `i`. Each field is stored
+        /// through the reference as soon as it is known, which keeps the
+        /// forty-odd fields from crowding the registers and spilling.
+        #[inline(never)]
+        fn decode_native(p: Platform, w: &Word, opcode: Opcode, i: &mut Instruction) -> Result<(), DecodeError> {
             let z = w.0 & n::ZERO_MASK;
             if z != 0 {
                 return Err(DecodeError::ReservedBits(z));
             }
-            let h = header(opcode, w, false)?;
-            let a16 = h.access_mode == AccessMode::Align16;
-            let dst = dec_dst(p, w, a16)?;
-            unused_bits(w, &dst.addr, false, DST_INDIRECT_ONLY, 0)?;
+            *i = header(opcode, w, false)?;
+            let a16 = i.access_mode == AccessMode::Align16;
+            i.dst = dec_dst(p, w, a16)?;
+            unused_bits(w, &i.dst.addr, false, DST_INDIRECT_ONLY, 0)?;
             let f0 = file(&n::SRC0_REG_FILE, n::src0_reg_file(w))?;
             let t0 = ty(p, &n::SRC0_REG_TYPE, f0, n::src0_reg_type(w))?;
-            let branch = h.opcode.is_branch();
+            let branch = opcode.is_branch();
             let imm32 = n::imm32(w) as u64;
-            let (s0, s1, imm);
+            // The header left every source at Src::ZERO.
+            i.src[0].file = f0;
+            i.src[0].ty = t0;
             if GEN8 && (branch || f0 == RegFile::Imm) {
-                s0 = Src { file: f0, ty: t0, ..Src::ZERO };
                 let dw2 = (w.0 >> 64) as u32 as u64;
                 if branch || t0.is_64bit() {
                     // JIP/UIP, or a 64-bit value: bits 127:64 whole.
-                    s1 = Src::ZERO;
-                    imm = if branch { imm32 | dw2 << 32 } else { imm32 << 32 | dw2 };
+                    i.imm = if branch { imm32 | dw2 << 32 } else { imm32 << 32 | dw2 };
                 } else {
                     let f1 = file(&n::SRC1_REG_FILE, n::src1_reg_file(w))?;
                     let t1 = ty(p, &n::SRC1_REG_TYPE, f1, n::src1_reg_type(w))?;
-                    s1 = Src { file: f1, ty: t1, ..Src::ZERO };
-                    imm = imm32 | (dw2 & !SRC1_FT_MASK) << 32;
+                    i.src[1].file = f1;
+                    i.src[1].ty = t1;
+                    i.imm = imm32 | (dw2 & !SRC1_FT_MASK) << 32;
                 }
             } else {
-                let mut x0 = Src { file: f0, ty: t0, ..Src::ZERO };
-                dec_src0(w, &mut x0, a16);
-                unused_bits(w, &x0.addr, a16, SRC0_INDIRECT_ONLY, SRC0_ALIGN1_ONLY)?;
-                s0 = x0;
+                dec_src0(w, &mut i.src[0], a16);
+                unused_bits(w, &i.src[0].addr, a16, SRC0_INDIRECT_ONLY, SRC0_ALIGN1_ONLY)?;
                 let f1 = file(&n::SRC1_REG_FILE, n::src1_reg_file(w))?;
                 let t1 = ty(p, &n::SRC1_REG_TYPE, f1, n::src1_reg_type(w))?;
                 if f1 == RegFile::Imm && f0 == RegFile::Imm {
@@ -465,17 +516,17 @@ macro_rules! codec {
                 if f1 == RegFile::Imm && t1.is_64bit() {
                     return Err(bad(&n::SRC1_REG_TYPE, n::src1_reg_type(w) as u64, "a 64-bit immediate must be src0"));
                 }
-                let mut x1 = Src { file: f1, ty: t1, ..Src::ZERO };
+                i.src[1].file = f1;
+                i.src[1].ty = t1;
                 if f0 == RegFile::Imm || f1 == RegFile::Imm || branch {
-                    imm = imm32;
+                    i.imm = imm32;
                 } else {
-                    dec_src1(w, &mut x1, a16);
-                    unused_bits(w, &x1.addr, a16, SRC1_INDIRECT_ONLY, SRC1_ALIGN1_ONLY)?;
-                    imm = (n::src1_spare(w) as u64) << SRC1_SPARE_SHIFT;
+                    dec_src1(w, &mut i.src[1], a16);
+                    unused_bits(w, &i.src[1].addr, a16, SRC1_INDIRECT_ONLY, SRC1_ALIGN1_ONLY)?;
+                    i.imm = (n::src1_spare(w) as u64) << SRC1_SPARE_SHIFT;
                 }
-                s1 = x1;
             }
-            Ok(Instruction { dst, src: [s0, s1, Src::ZERO], imm, ..h })
+            Ok(())
         }
 
         // SRC1_FT_MASK is zero on Gen7, where src1's file and type sit in DW1.
@@ -607,6 +658,7 @@ macro_rules! codec {
             bad(&n::OPCODE, hw as u64, "undefined opcode on this platform")
         }
 
+        #[inline(never)]
         fn decode_3src(p: Platform, w: &Word, opcode: Opcode) -> Result<Instruction, DecodeError> {
             let z = w.0 & t::ZERO_MASK;
             if z != 0 {
