@@ -172,6 +172,15 @@ macro_rules! codec {
 
         #[inline(always)]
         fn header(opcode: Opcode, w: &Word, three: bool) -> Result<Instruction, DecodeError> {
+            let mut i = BLANK;
+            header_into(opcode, w, three, &mut i)?;
+            Ok(i)
+        }
+
+        /// Decodes the header fields into `i`, leaving its operands and
+        /// immediate as they are.
+        #[inline(always)]
+        fn header_into(opcode: Opcode, w: &Word, three: bool, i: &mut Instruction) -> Result<(), DecodeError> {
             let es = n::exec_size(w);
             let exec_size = ExecSize::from_hw(es).ok_or_else(|| bad(&n::EXEC_SIZE, es as u64, "reserved execution size"))?;
             let tc = n::thread_control(w);
@@ -194,20 +203,16 @@ macro_rules! codec {
                     | b(n::pred_inv(w), Controls::PRED_INV)
                     | b(nib, Controls::NIB_CTRL),
             );
-            Ok(Instruction {
-                opcode,
-                exec_size,
-                access_mode: if n::access_mode(w) != 0 { AccessMode::Align16 } else { AccessMode::Align1 },
-                thread_control,
-                qtr_control: n::qtr_control(w),
-                pred_control: n::pred_control(w),
-                cond_modifier: n::cond_modifier(w),
-                controls: c,
-                flag,
-                dst: Dst::null(),
-                src: [Src::ZERO; 3],
-                imm: 0,
-            })
+            i.opcode = opcode;
+            i.exec_size = exec_size;
+            i.access_mode = if n::access_mode(w) != 0 { AccessMode::Align16 } else { AccessMode::Align1 };
+            i.thread_control = thread_control;
+            i.qtr_control = n::qtr_control(w);
+            i.pred_control = n::pred_control(w);
+            i.cond_modifier = n::cond_modifier(w);
+            i.controls = c;
+            i.flag = flag;
+            Ok(())
         }
 
         fn set_header(w: &mut Word, i: &Instruction, three: bool) -> Result<(), EncodeError> {
@@ -473,7 +478,8 @@ macro_rules! codec {
             Ok(i)
         }
 
-        /// Decodes a native-layout word into `i`. Each field is stored
+        /// Decodes a native-layout word into `i`, which must hold [`BLANK`]
+        /// (operands not in the word stay at their zero values). Each field is stored
         /// through the reference as soon as it is known, which keeps the
         /// forty-odd fields from crowding the registers and spilling.
         #[inline(never)]
@@ -482,7 +488,7 @@ macro_rules! codec {
             if z != 0 {
                 return Err(DecodeError::ReservedBits(z));
             }
-            *i = header(opcode, w, false)?;
+            header_into(opcode, w, false, i)?;
             let a16 = i.access_mode == AccessMode::Align16;
             i.dst = dec_dst(p, w, a16)?;
             unused_bits(w, &i.dst.addr, false, DST_INDIRECT_ONLY, 0)?;
@@ -490,7 +496,7 @@ macro_rules! codec {
             let t0 = ty(p, &n::SRC0_REG_TYPE, f0, n::src0_reg_type(w))?;
             let branch = opcode.is_branch();
             let imm32 = n::imm32(w) as u64;
-            // The header left every source at Src::ZERO.
+            // Every source starts at Src::ZERO (BLANK).
             i.src[0].file = f0;
             i.src[0].ty = t0;
             if GEN8 && (branch || f0 == RegFile::Imm) {
