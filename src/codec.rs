@@ -473,9 +473,16 @@ macro_rules! codec {
             if opcode.is_three_src() {
                 return decode_3src(p, w, opcode);
             }
-            let mut i = BLANK;
-            decode_native(p, w, opcode, &mut i)?;
-            Ok(i)
+            // Built in the result itself, so that the caller's copy of it
+            // reads whole stores (a copy out of a local filled byte by byte
+            // stalls on store forwarding), and the fields are stored once.
+            let mut r: Result<Instruction, DecodeError> = Ok(BLANK);
+            if let Ok(i) = &mut r {
+                if let Err(e) = decode_native(p, w, opcode, i) {
+                    r = Err(e);
+                }
+            }
+            r
         }
 
         /// Decodes a native-layout word into `i`, which must hold [`BLANK`]
