@@ -31,6 +31,7 @@ pub fn decode_slice(p: Platform, bytes: &[u8]) -> Result<Instruction, DecodeErro
 }
 
 /// Decodes a word.
+#[inline]
 pub fn decode_word(p: Platform, w: Word) -> Result<Instruction, DecodeError> {
     if p.is_gen8() {
         gen8::decode(p, &w)
@@ -70,6 +71,22 @@ pub fn encode_word(p: Platform, inst: &Instruction) -> Result<Word, EncodeError>
 const fn bad(field: &'static FieldInfo, value: u64, reason: &'static str) -> DecodeError {
     DecodeError::Field { field, value, reason }
 }
+
+/// The starting value of an instruction being decoded in place.
+const BLANK: Instruction = Instruction {
+    opcode: Opcode::Illegal,
+    exec_size: ExecSize::S1,
+    access_mode: AccessMode::Align1,
+    thread_control: ThreadControl::Normal,
+    qtr_control: 0,
+    pred_control: 0,
+    cond_modifier: 0,
+    controls: Controls::empty(),
+    flag: FlagReg { nr: 0, subnr: 0 },
+    dst: Dst::null(),
+    src: [Src::ZERO; 3],
+    imm: 0,
+};
 
 const fn unenc(what: &'static str, why: &'static str) -> EncodeError {
     EncodeError::Unencodable { what, why }
@@ -113,8 +130,10 @@ macro_rules! codec {
         }
 
         #[inline(always)]
-        fn ty(p: Platform, field: &'static FieldInfo, f: RegFile, v: u8) -> Result<Type, DecodeError> {
-            let t = if f == RegFile::Imm { Type::from_imm_hw(p, v) } else { Type::from_reg_hw(p, v) };
+        fn ty(_p: Platform, field: &'static FieldInfo, f: RegFile, v: u8) -> Result<Type, DecodeError> {
+            // The tables depend only on the layout, known here at compile time.
+            let tp = if GEN8 { Platform::Gen8 } else { Platform::Gen7 };
+            let t = if f == RegFile::Imm { Type::from_imm_hw(tp, v) } else { Type::from_reg_hw(tp, v) };
             t.ok_or_else(|| bad(field, v as u64, "reserved type encoding"))
         }
 
@@ -124,9 +143,44 @@ macro_rules! codec {
             v.ok_or_else(|| unenc(what, "type has no encoding for this file on this platform"))
         }
 
-        fn header(p: Platform, w: &Word, three: bool) -> Result<Instruction, DecodeError> {
-            let hw = n::opcode(w);
-            let opcode = Opcode::from_hw(p, hw).ok_or_else(|| bad(&n::OPCODE, hw as u64, "undefined opcode on this platform"))?;
+        // The four flags of bits 31:28, on both layouts.
+        const _: () = assert!(
+            n::ACC_WR_CONTROL.mask() | n::CMPT_CONTROL.mask() | n::DEBUG_CONTROL.mask() | n::SATURATE.mask() == 0xf << 28
+        );
+
+        const fn flag_bit(v: u8, f: Controls) -> u16 {
+            (v as u16 & 1) * f.bits()
+        }
+
+        /// The controls of each value of bits 31:28.
+        const TOP_CONTROLS: [u16; 16] = {
+            let mut t = [0u16; 16];
+            let mut i = 0;
+            while i < 16 {
+                let w = &Word((i as u128) << 28);
+                #[allow(clippy::indexing_slicing)] // i < 16 by the loop condition
+                {
+                    t[i] = flag_bit(n::acc_wr_control(w), Controls::ACC_WR)
+                        | flag_bit(n::saturate(w), Controls::SATURATE)
+                        | flag_bit(n::debug_control(w), Controls::BREAKPOINT)
+                        | flag_bit(n::cmpt_control(w), Controls::COMPACTED);
+                }
+                i += 1;
+            }
+            t
+        };
+
+        #[inline(always)]
+        fn header(opcode: Opcode, w: &Word, three: bool) -> Result<Instruction, DecodeError> {
+            let mut i = BLANK;
+            header_into(opcode, w, three, &mut i)?;
+            Ok(i)
+        }
+
+        /// Decodes the header fields into `i`, leaving its operands and
+        /// immediate as they are.
+        #[inline(always)]
+        fn header_into(opcode: Opcode, w: &Word, three: bool, i: &mut Instruction) -> Result<(), DecodeError> {
             let es = n::exec_size(w);
             let exec_size = ExecSize::from_hw(es).ok_or_else(|| bad(&n::EXEC_SIZE, es as u64, "reserved execution size"))?;
             let tc = n::thread_control(w);
@@ -139,31 +193,26 @@ macro_rules! codec {
             } else {
                 (FlagReg { nr: n::flag_reg_nr(w), subnr: n::flag_subreg_nr(w) }, n::nib_control(w))
             };
+            // Bits 31:28 (four flags) through one table look-up.
+            #[allow(clippy::indexing_slicing)] // a 4-bit index into 16 entries
+            let top = TOP_CONTROLS[((w.0 >> 28) & 0xf) as usize];
             let c = Controls::from_bits_retain(
-                b(n::mask_control(w), Controls::WE_ALL)
-                    | b(n::acc_wr_control(w), Controls::ACC_WR)
-                    | b(n::saturate(w), Controls::SATURATE)
-                    | b(n::debug_control(w), Controls::BREAKPOINT)
-                    | b(n::cmpt_control(w), Controls::COMPACTED)
+                top | b(n::mask_control(w), Controls::WE_ALL)
                     | b(n::no_dd_clear(w), Controls::NO_DD_CLEAR)
                     | b(n::no_dd_check(w), Controls::NO_DD_CHECK)
                     | b(n::pred_inv(w), Controls::PRED_INV)
                     | b(nib, Controls::NIB_CTRL),
             );
-            Ok(Instruction {
-                opcode,
-                exec_size,
-                access_mode: if n::access_mode(w) != 0 { AccessMode::Align16 } else { AccessMode::Align1 },
-                thread_control,
-                qtr_control: n::qtr_control(w),
-                pred_control: n::pred_control(w),
-                cond_modifier: n::cond_modifier(w),
-                controls: c,
-                flag,
-                dst: Dst::null(),
-                src: [Src::ZERO; 3],
-                imm: 0,
-            })
+            i.opcode = opcode;
+            i.exec_size = exec_size;
+            i.access_mode = if n::access_mode(w) != 0 { AccessMode::Align16 } else { AccessMode::Align1 };
+            i.thread_control = thread_control;
+            i.qtr_control = n::qtr_control(w);
+            i.pred_control = n::pred_control(w);
+            i.cond_modifier = n::cond_modifier(w);
+            i.controls = c;
+            i.flag = flag;
+            Ok(())
         }
 
         fn set_header(w: &mut Word, i: &Instruction, three: bool) -> Result<(), EncodeError> {
@@ -408,10 +457,8 @@ macro_rules! codec {
         /// Refuses bits that the operand's addressing and access modes leave
         /// unused: the model has no place for them, so they must be zero.
         fn unused_bits(w: &Word, addr: &Addr, a16: bool, indirect_only: u128, align1_only: u128) -> Result<(), DecodeError> {
-            let mut m = if a16 { align1_only } else { 0 };
-            if matches!(addr, Addr::Direct { .. }) {
-                m |= indirect_only;
-            }
+            // Branchless: each mask is kept or cleared by a 0/1 factor.
+            let m = (a16 as u128).wrapping_neg() & align1_only | (matches!(addr, Addr::Direct { .. }) as u128).wrapping_neg() & indirect_only;
             match w.0 & m {
                 0 => Ok(()),
                 z => Err(DecodeError::ReservedBits(z)),
@@ -420,41 +467,60 @@ macro_rules! codec {
 
         pub(super) fn decode(p: Platform, w: &Word) -> Result<Instruction, DecodeError> {
             let hw = n::opcode(w);
-            let three = Opcode::from_hw(p, hw).is_some_and(|o| o.is_three_src());
-            if three {
-                return decode_3src(p, w);
+            let Some(opcode) = Opcode::from_hw(p, hw) else {
+                return Err(undefined_opcode(w));
+            };
+            if opcode.is_three_src() {
+                return decode_3src(p, w, opcode);
             }
+            // Built in the result itself, so that the caller's copy of it
+            // reads whole stores (a copy out of a local filled byte by byte
+            // stalls on store forwarding), and the fields are stored once.
+            let mut r: Result<Instruction, DecodeError> = Ok(BLANK);
+            if let Ok(i) = &mut r {
+                if let Err(e) = decode_native(p, w, opcode, i) {
+                    r = Err(e);
+                }
+            }
+            r
+        }
+
+        /// Decodes a native-layout word into `i`, which must hold [`BLANK`]
+        /// (operands not in the word stay at their zero values). Each field is stored
+        /// through the reference as soon as it is known, which keeps the
+        /// forty-odd fields from crowding the registers and spilling.
+        #[inline(never)]
+        fn decode_native(p: Platform, w: &Word, opcode: Opcode, i: &mut Instruction) -> Result<(), DecodeError> {
             let z = w.0 & n::ZERO_MASK;
             if z != 0 {
                 return Err(DecodeError::ReservedBits(z));
             }
-            let h = header(p, w, false)?;
-            let a16 = h.access_mode == AccessMode::Align16;
-            let dst = dec_dst(p, w, a16)?;
-            unused_bits(w, &dst.addr, false, DST_INDIRECT_ONLY, 0)?;
+            header_into(opcode, w, false, i)?;
+            let a16 = i.access_mode == AccessMode::Align16;
+            i.dst = dec_dst(p, w, a16)?;
+            unused_bits(w, &i.dst.addr, false, DST_INDIRECT_ONLY, 0)?;
             let f0 = file(&n::SRC0_REG_FILE, n::src0_reg_file(w))?;
             let t0 = ty(p, &n::SRC0_REG_TYPE, f0, n::src0_reg_type(w))?;
-            let branch = h.opcode.is_branch();
+            let branch = opcode.is_branch();
             let imm32 = n::imm32(w) as u64;
-            let (s0, s1, imm);
+            // Every source starts at Src::ZERO (BLANK).
+            i.src[0].file = f0;
+            i.src[0].ty = t0;
             if GEN8 && (branch || f0 == RegFile::Imm) {
-                s0 = Src { file: f0, ty: t0, ..Src::ZERO };
                 let dw2 = (w.0 >> 64) as u32 as u64;
                 if branch || t0.is_64bit() {
                     // JIP/UIP, or a 64-bit value: bits 127:64 whole.
-                    s1 = Src::ZERO;
-                    imm = if branch { imm32 | dw2 << 32 } else { imm32 << 32 | dw2 };
+                    i.imm = if branch { imm32 | dw2 << 32 } else { imm32 << 32 | dw2 };
                 } else {
                     let f1 = file(&n::SRC1_REG_FILE, n::src1_reg_file(w))?;
                     let t1 = ty(p, &n::SRC1_REG_TYPE, f1, n::src1_reg_type(w))?;
-                    s1 = Src { file: f1, ty: t1, ..Src::ZERO };
-                    imm = imm32 | (dw2 & !SRC1_FT_MASK) << 32;
+                    i.src[1].file = f1;
+                    i.src[1].ty = t1;
+                    i.imm = imm32 | (dw2 & !SRC1_FT_MASK) << 32;
                 }
             } else {
-                let mut x0 = Src { file: f0, ty: t0, ..Src::ZERO };
-                dec_src0(w, &mut x0, a16);
-                unused_bits(w, &x0.addr, a16, SRC0_INDIRECT_ONLY, SRC0_ALIGN1_ONLY)?;
-                s0 = x0;
+                dec_src0(w, &mut i.src[0], a16);
+                unused_bits(w, &i.src[0].addr, a16, SRC0_INDIRECT_ONLY, SRC0_ALIGN1_ONLY)?;
                 let f1 = file(&n::SRC1_REG_FILE, n::src1_reg_file(w))?;
                 let t1 = ty(p, &n::SRC1_REG_TYPE, f1, n::src1_reg_type(w))?;
                 if f1 == RegFile::Imm && f0 == RegFile::Imm {
@@ -463,17 +529,17 @@ macro_rules! codec {
                 if f1 == RegFile::Imm && t1.is_64bit() {
                     return Err(bad(&n::SRC1_REG_TYPE, n::src1_reg_type(w) as u64, "a 64-bit immediate must be src0"));
                 }
-                let mut x1 = Src { file: f1, ty: t1, ..Src::ZERO };
+                i.src[1].file = f1;
+                i.src[1].ty = t1;
                 if f0 == RegFile::Imm || f1 == RegFile::Imm || branch {
-                    imm = imm32;
+                    i.imm = imm32;
                 } else {
-                    dec_src1(w, &mut x1, a16);
-                    unused_bits(w, &x1.addr, a16, SRC1_INDIRECT_ONLY, SRC1_ALIGN1_ONLY)?;
-                    imm = (n::src1_spare(w) as u64) << SRC1_SPARE_SHIFT;
+                    dec_src1(w, &mut i.src[1], a16);
+                    unused_bits(w, &i.src[1].addr, a16, SRC1_INDIRECT_ONLY, SRC1_ALIGN1_ONLY)?;
+                    i.imm = (n::src1_spare(w) as u64) << SRC1_SPARE_SHIFT;
                 }
-                s1 = x1;
             }
-            Ok(Instruction { dst, src: [s0, s1, Src::ZERO], imm, ..h })
+            Ok(())
         }
 
         // SRC1_FT_MASK is zero on Gen7, where src1's file and type sit in DW1.
@@ -592,12 +658,26 @@ macro_rules! codec {
             }};
         }
 
-        fn decode_3src(p: Platform, w: &Word) -> Result<Instruction, DecodeError> {
+        /// The error for an undefined opcode, after the reserved bits of
+        /// the native layout (a 3-source opcode is never undefined).
+        #[cold]
+        #[inline(never)]
+        fn undefined_opcode(w: &Word) -> DecodeError {
+            let z = w.0 & n::ZERO_MASK;
+            if z != 0 {
+                return DecodeError::ReservedBits(z);
+            }
+            let hw = n::opcode(w);
+            bad(&n::OPCODE, hw as u64, "undefined opcode on this platform")
+        }
+
+        #[inline(never)]
+        fn decode_3src(p: Platform, w: &Word, opcode: Opcode) -> Result<Instruction, DecodeError> {
             let z = w.0 & t::ZERO_MASK;
             if z != 0 {
                 return Err(DecodeError::ReservedBits(z));
             }
-            let mut i = header(p, w, true)?;
+            let mut i = header(opcode, w, true)?;
             if i.access_mode != AccessMode::Align16 {
                 return Err(bad(&t::ACCESS_MODE, 0, "3-source instructions are align16 only on Gen7/Gen8"));
             }
