@@ -694,7 +694,9 @@ pub fn src_last_byte(c: &Checker<'_>, s: &Src) -> Option<u32> {
         (RegFile::Imm, _) | (_, Addr::Indirect { .. }) => return None,
         (_, Addr::Direct { subnr, .. }) => subnr as u32,
     };
-    s.region.vstride_elems()?;
+    if s.region.vstride > 6 {
+        return None; // VxH or reserved
+    }
     let es = region_elem_size(c.p, s.ty);
     let exec = c.exec();
     let r = Rgn::of(s.region);
@@ -703,8 +705,14 @@ pub fn src_last_byte(c: &Checker<'_>, s: &Src) -> Option<u32> {
     } else {
         (r.v, r.w, r.h)
     };
-    let w = w.clamp(1, exec);
-    let rows = div_ceil_p2(u64::from(exec), u64::from(w)) as u32;
+    // Widths and execution sizes are powers of two (a width is at least
+    // 1), so the rows divide exactly once the width is clamped.
+    let w = w.min(exec).max(1);
+    let rows = if w.is_power_of_two() && exec.is_power_of_two() {
+        exec >> w.trailing_zeros()
+    } else {
+        div_ceil_p2(u64::from(exec), u64::from(w)) as u32
+    };
     let last = (rows - 1).saturating_mul(v).saturating_add((w - 1).saturating_mul(h));
     Some(last.saturating_mul(es).saturating_add(sub + es - 1))
 }
@@ -832,6 +840,19 @@ mod gate {
         !c.align16() && !c.three_src() && !c.is_send()
     }
 
+    /// The align1 region rules, unless a fast check proves they all pass.
+    #[inline(always)]
+    pub(super) fn align1_region_rules(c: &Checker<'_>) -> bool {
+        align1_regions(c) && !regions::a1_regions_clean(c)
+    }
+
+    /// The region alignment rules, unless a fast check proves they all
+    /// pass.
+    #[inline(always)]
+    pub(super) fn alignment_rules(c: &Checker<'_>) -> bool {
+        alignment(c) && !regions::alignment_clean(c)
+    }
+
     #[inline(always)]
     pub(super) fn mixed_float(c: &Checker<'_>) -> bool {
         c.mixed_float()
@@ -951,7 +972,7 @@ rules! {
             Region regions::align16_dst_hstride_one => cite::ALIGN16,
             Region regions::align16_src_vstride => cite::ALIGN16,
         }
-        align1_regions {
+        align1_region_rules {
             Region regions::exec_size_ge_width => cite::REGION_PARAMS,
             Region regions::width_eq_exec_implies_vstride => cite::REGION_PARAMS,
             Region regions::width_one_implies_hstride_zero => cite::REGION_PARAMS,
@@ -963,7 +984,7 @@ rules! {
         align1_indirect {
             Region regions::vxh_addresses_in_a0 => cite::INDIRECT,
         }
-        alignment {
+        alignment_rules {
             Region regions::src_spans_at_most_two_grfs => cite::REGION_ALIGN,
             Region regions::dst_spans_at_most_two_grfs => cite::REGION_ALIGN,
             Region regions::dst_one_reg_src_two_regs_oword_split => cite::REGION_ALIGN,
