@@ -611,14 +611,12 @@ pub(crate) fn a1_regions_clean(c: &Checker<'_>) -> bool {
     let exec = c.exec();
     for (k, s) in a1_srcs(c) {
         let Some(sub) = direct_subnr(&s.addr) else { return false };
+        // The scalar `<0;1,0>` or a packed `<w;w,1>` with `2 <= w <= exec`
+        // meets every width and stride relation.
+        let e = s.region;
         let r = c.src_rgn(k);
-        if s.region.vstride > 6
-            || r.w > exec
-            || (r.w == exec && r.h != 0 && r.v != r.w * r.h)
-            || (r.w == 1 && r.h != 0)
-            || (exec == 1 && r.w == 1 && r.v != 0)
-            || (r.v == 0 && r.h == 0 && r.w != 1)
-        {
+        let packed = e.hstride == 1 && e.width >= 1 && e.width <= 4 && e.vstride == e.width + 1 && r.w <= exec;
+        if !packed && !Rgn::is_scalar(e) {
             return false;
         }
         // The last byte, as [`src_last_byte`] computes it (the width, a
