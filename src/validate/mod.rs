@@ -238,8 +238,17 @@ impl<'a> Iterator for A1Srcs<'a> {
 
 impl<'a> Checker<'a> {
     /// A checker with no violation yet.
-    #[inline(always)]
+    #[inline]
     pub fn new(p: Platform, i: &'a Instruction) -> Self {
+        let mut c = Self::base(p, i);
+        c.derive();
+        c
+    }
+
+    /// [`Checker::new`] without [`Checker::derive`]: built in place by the
+    /// caller (a checker is large; returning it after updating it copies it).
+    #[inline(always)]
+    fn base(p: Platform, i: &'a Instruction) -> Self {
         let nsrc = i.num_srcs();
         let op = i.opcode;
         let three_src = op.is_three_src();
@@ -284,37 +293,42 @@ impl<'a> Checker<'a> {
                 a1 |= 1 << k;
             }
         }
-        let mut c = Checker {
+        // SEND reads no region (grf_number_in_range counts its payload
+        // register alone; the span rules skip it).
+        let exec = i.exec_size.channels();
+        let mut last = [None; 3];
+        if !op.is_send() {
+            for ((l, s), r) in last.iter_mut().zip(i.src.iter()).zip(rgn.iter()).take(n) {
+                *l = last_byte(p, exec, align16, s, *r);
+            }
+        }
+        Checker {
             p,
             i,
             rule: RuleNo::opcode_exists as u8,
             out: Vec::new(),
             nsrc,
-            exec: i.exec_size.channels(),
+            exec,
             flags,
             a1,
             rgn,
-            last: [None; 3],
+            last,
             exec_type: exec_type(i, nsrc),
             ot: None,
             split: None,
-        };
-        if operand_types::compute_mixed_float(&c) {
-            c.flags |= F_MIXED;
         }
-        if operand_types::applies(&c) {
-            c.flags |= F_OT_APPLIES;
+    }
+
+    /// The facts derived from the others (mixed float, whether the
+    /// operand-type rules apply); [`Checker::new`] runs it.
+    #[inline(always)]
+    fn derive(&mut self) {
+        if operand_types::compute_mixed_float(self) {
+            self.flags |= F_MIXED;
         }
-        // SEND reads no region (grf_number_in_range counts its payload
-        // register alone; the span rules skip it).
-        if !op.is_send() {
-            let mut last = [None; 3];
-            for (l, s) in last.iter_mut().zip(i.src.iter()).take(n) {
-                *l = src_last_byte(&c, s);
-            }
-            c.last = last;
+        if operand_types::applies(self) {
+            self.flags |= F_OT_APPLIES;
         }
-        c
     }
 
     /// Derives the facts the restriction rules share (after the encoding
@@ -690,6 +704,13 @@ pub fn region_elem_size(p: Platform, ty: Type) -> u32 {
 /// from the first byte of its register; `None` for an immediate or an
 /// indirect source. Align16 and 3-source regions are `<v;4,1>`.
 pub fn src_last_byte(c: &Checker<'_>, s: &Src) -> Option<u32> {
+    last_byte(c.p, c.exec(), c.align16(), s, Rgn::of(s.region))
+}
+
+/// [`src_last_byte`] from the platform, execution size, access mode and
+/// the source's decoded region `r`.
+#[inline(always)]
+fn last_byte(p: Platform, exec: u32, align16: bool, s: &Src, r: Rgn) -> Option<u32> {
     let sub = match (s.file, s.addr) {
         (RegFile::Imm, _) | (_, Addr::Indirect { .. }) => return None,
         (_, Addr::Direct { subnr, .. }) => subnr as u32,
@@ -697,10 +718,8 @@ pub fn src_last_byte(c: &Checker<'_>, s: &Src) -> Option<u32> {
     if s.region.vstride > 6 {
         return None; // VxH or reserved
     }
-    let es = region_elem_size(c.p, s.ty);
-    let exec = c.exec();
-    let r = Rgn::of(s.region);
-    let (v, w, h) = if c.align16() && !Rgn::is_scalar(s.region) {
+    let es = region_elem_size(p, s.ty);
+    let (v, w, h) = if align16 && !Rgn::is_scalar(s.region) {
         (r.v, 4, 1)
     } else {
         (r.v, r.w, r.h)
@@ -1170,7 +1189,8 @@ pub mod cite {
 
 /// Validates an instruction on a platform; every violation is collected.
 pub fn validate(p: Platform, i: &Instruction) -> Result<(), Violations> {
-    let mut c = Checker::new(p, i);
+    let mut c = Checker::base(p, i);
+    c.derive();
     run_phase(&mut c, Phase::Opcode);
     if c.out.is_empty() {
         run_phase(&mut c, Phase::Encoding);
