@@ -859,6 +859,12 @@ mod gate {
         !c.align16() && !c.three_src() && !c.is_send()
     }
 
+    /// The operand-type rules, unless a fast check proves they all pass.
+    #[inline(always)]
+    pub(super) fn operand_type_rules(c: &Checker<'_>) -> bool {
+        operand_types(c) && !operand_types::clean(c)
+    }
+
     /// The align1 region rules, unless a fast check proves they all pass.
     #[inline(always)]
     pub(super) fn align1_region_rules(c: &Checker<'_>) -> bool {
@@ -978,7 +984,7 @@ rules! {
             Send send::send_payload_in_grf_range => cite::SEND_DESC,
             Send send::send_response_in_grf_range => cite::SEND_DESC,
         }
-        operand_types {
+        operand_type_rules {
             OperandTypes operand_types::packed_byte_dst_raw_mov => cite::OPERAND_TYPES,
             OperandTypes operand_types::no_byte_64bit_conversion => cite::MOV_BDW,
             OperandTypes operand_types::no_hf_64bit_conversion => cite::MOV_BDW,
@@ -1196,7 +1202,10 @@ pub fn validate(p: Platform, i: &Instruction) -> Result<(), Violations> {
         run_phase(&mut c, Phase::Encoding);
     }
     if c.out.is_empty() {
-        c.prepare();
+        // Only the operand-type rules read the prepared facts.
+        if gate::operand_type_rules(&c) {
+            c.prepare();
+        }
         run_phase(&mut c, Phase::Restriction);
     }
     if c.out.is_empty() {
