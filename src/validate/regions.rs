@@ -619,14 +619,14 @@ pub(crate) fn a1_regions_clean(c: &Checker<'_>) -> bool {
         if !packed && !Rgn::is_scalar(e) {
             return false;
         }
-        // The last byte, as [`src_last_byte`] computes it (the width, a
-        // power of two, divides the execution size).
         let es = region_elem_size(c.p, s.ty);
-        if es == 0 {
-            return false;
-        }
-        let rows = exec >> r.w.trailing_zeros();
-        let last = sub + ((rows - 1) * r.v + (r.w - 1) * r.h) * es + es - 1;
+        // The checker's last byte (SEND's is left out: the span rules skip
+        // it), or computed as [`src_last_byte`] does (the width, a power of
+        // two, divides the execution size).
+        let last = match c.src_last(k) {
+            Some(last) => last,
+            None => sub + ((exec >> r.w.trailing_zeros()) - 1) * r.v * es + (r.w - 1) * r.h * es + es - 1,
+        };
         if last < 32 || (sub >= 32 && last < 64) {
             continue;
         }
