@@ -194,7 +194,6 @@ pub struct Checker<'a> {
     rgn: [Rgn; 3],
     /// [`src_last_byte`] of each source read.
     last: [Option<u32>; 3],
-    exec_type: Option<Type>,
     pub(crate) ot: Option<operand_types::Ot>,
     split: Option<Option<regions::Split>>,
 }
@@ -313,7 +312,6 @@ impl<'a> Checker<'a> {
             a1,
             rgn,
             last,
-            exec_type: exec_type(i, nsrc),
             ot: None,
             split: None,
         }
@@ -475,7 +473,7 @@ impl<'a> Checker<'a> {
     /// instruction; `None` for other source counts.
     #[inline]
     pub fn exec_type(&self) -> Option<Type> {
-        self.exec_type
+        exec_type(self.i, self.nsrc)
     }
 }
 
