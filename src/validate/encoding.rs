@@ -7,6 +7,7 @@ use alloc::format;
 use super::*;
 
 /// The opcode exists on the platform (`illegal` exists nowhere).
+#[inline(always)]
 pub fn opcode_exists(c: &mut Checker<'_>) {
     let op = c.i.opcode;
     if op == Opcode::Illegal || !op.exists_on(c.p) {
@@ -18,6 +19,7 @@ pub fn opcode_exists(c: &mut Checker<'_>) {
 /// Control fields fit their bits and are not reserved: quarter control
 /// (2 bits), predicate control (align1: 0-13, align16: 0-7), flag register
 /// and subregister (0-1), bits 27:24 (4 bits).
+#[inline(always)]
 pub fn control_fields_in_range(c: &mut Checker<'_>) {
     let i = c.i;
     c.check(
@@ -48,6 +50,7 @@ pub fn control_fields_in_range(c: &mut Checker<'_>) {
 
 /// A conditional modifier is one the hardware defines (0-9); MATH and
 /// SEND use these bits for the function and the SFID.
+#[inline(always)]
 pub fn cond_modifier_valid(c: &mut Checker<'_>) {
     let i = c.i;
     if i.opcode == Opcode::Math || c.is_send() || i.cond_modifier > 15 {
@@ -61,6 +64,7 @@ pub fn cond_modifier_valid(c: &mut Checker<'_>) {
 
 /// A MATH function is defined on the platform: 1-7 and 9-13 everywhere,
 /// 14 (INVM) and 15 (RSQRTM) on Gen8; 0 and 8 (SINCOS, Gen4-5) are not.
+#[inline(always)]
 pub fn math_function_valid(c: &mut Checker<'_>) {
     let i = c.i;
     if i.opcode != Opcode::Math || i.cond_modifier > 15 {
@@ -78,6 +82,7 @@ pub fn math_function_valid(c: &mut Checker<'_>) {
 }
 
 /// 3-source instructions exist only in align16 on these platforms.
+#[inline(always)]
 pub fn three_src_align16_only(c: &mut Checker<'_>) {
     let bad = c.three_src() && !c.align16();
     c.check(
@@ -88,6 +93,7 @@ pub fn three_src_align16_only(c: &mut Checker<'_>) {
 }
 
 /// An immediate is never a destination.
+#[inline(always)]
 pub fn dst_not_immediate(c: &mut Checker<'_>) {
     let bad = c.i.dst.file == RegFile::Imm;
     c.check(bad, OperandId::Dst, "a destination cannot be an immediate");
@@ -96,6 +102,7 @@ pub fn dst_not_immediate(c: &mut Checker<'_>) {
 /// Every operand type of a 1- or 2-source layout has an encoding for its
 /// register file on the platform: no B/UB immediates, V/UV/VF only as
 /// immediates, HF and Q/UQ only on Gen8, DF immediates only on Gen8.
+#[inline(always)]
 pub fn reg_type_encoding_valid(c: &mut Checker<'_>) {
     if c.three_src() {
         return;
@@ -257,6 +264,7 @@ pub fn vxh_only_indirect_align1(c: &mut Checker<'_>) {
 
 /// Subregister offsets are encodable: align1 bytes 0-31; align16 0 or 16;
 /// 3-source dword offsets 0-28.
+#[inline(always)]
 pub fn subreg_in_range(c: &mut Checker<'_>) {
     // Legal offsets: multiples of `unit` up to `max`.
     let (unit, max, what) = if c.three_src() {
@@ -298,6 +306,7 @@ pub fn indirect_address_in_range(c: &mut Checker<'_>) {
 
 /// Directly addressed GRF operands lie within g0-g127, including every
 /// byte their region touches.
+#[inline(always)]
 pub fn grf_number_in_range(c: &mut Checker<'_>) {
     let send = c.is_send();
     let d = c.i.dst;

@@ -41,6 +41,7 @@ pub fn gen7_cmp_null_dst_requires_switch(c: &mut Checker<'_>) {
 }
 
 /// SEL is either predicated or has a condition, not both, not neither.
+#[inline(always)]
 pub fn sel_pred_xor_cond_mod(c: &mut Checker<'_>) {
     let i = c.i;
     let bad = i.opcode == Opcode::Sel && (i.cond_modifier != 0) == (i.pred_control != 0);
@@ -324,6 +325,7 @@ pub fn math_operand_types(c: &mut Checker<'_>) {
 
 /// Gen8 branch offsets count bytes and land on instruction boundaries
 /// (8-byte multiples).
+#[inline(always)]
 pub fn gen8_branch_offset_aligned(c: &mut Checker<'_>) {
     let p = c.p;
     if !p.is_gen8() || !c.i.opcode.is_branch() {

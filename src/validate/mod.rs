@@ -194,7 +194,6 @@ pub struct Checker<'a> {
     rgn: [Rgn; 3],
     /// [`src_last_byte`] of each source read.
     last: [Option<u32>; 3],
-    exec_type: Option<Type>,
     pub(crate) ot: Option<operand_types::Ot>,
     split: Option<Option<regions::Split>>,
 }
@@ -238,8 +237,17 @@ impl<'a> Iterator for A1Srcs<'a> {
 
 impl<'a> Checker<'a> {
     /// A checker with no violation yet.
-    #[inline(always)]
+    #[inline]
     pub fn new(p: Platform, i: &'a Instruction) -> Self {
+        let mut c = Self::base(p, i);
+        c.derive();
+        c
+    }
+
+    /// [`Checker::new`] without [`Checker::derive`]: built in place by the
+    /// caller (a checker is large; returning it after updating it copies it).
+    #[inline(always)]
+    fn base(p: Platform, i: &'a Instruction) -> Self {
         let nsrc = i.num_srcs();
         let op = i.opcode;
         let three_src = op.is_three_src();
@@ -284,37 +292,41 @@ impl<'a> Checker<'a> {
                 a1 |= 1 << k;
             }
         }
-        let mut c = Checker {
+        // SEND reads no region (grf_number_in_range counts its payload
+        // register alone; the span rules skip it).
+        let exec = i.exec_size.channels();
+        let mut last = [None; 3];
+        if !op.is_send() {
+            for ((l, s), r) in last.iter_mut().zip(i.src.iter()).zip(rgn.iter()).take(n) {
+                *l = last_byte(p, exec, align16, s, *r);
+            }
+        }
+        Checker {
             p,
             i,
             rule: RuleNo::opcode_exists as u8,
             out: Vec::new(),
             nsrc,
-            exec: i.exec_size.channels(),
+            exec,
             flags,
             a1,
             rgn,
-            last: [None; 3],
-            exec_type: exec_type(i, nsrc),
+            last,
             ot: None,
             split: None,
-        };
-        if operand_types::compute_mixed_float(&c) {
-            c.flags |= F_MIXED;
         }
-        if operand_types::applies(&c) {
-            c.flags |= F_OT_APPLIES;
+    }
+
+    /// The facts derived from the others (mixed float, whether the
+    /// operand-type rules apply); [`Checker::new`] runs it.
+    #[inline(always)]
+    fn derive(&mut self) {
+        if operand_types::compute_mixed_float(self) {
+            self.flags |= F_MIXED;
         }
-        // SEND reads no region (grf_number_in_range counts its payload
-        // register alone; the span rules skip it).
-        if !op.is_send() {
-            let mut last = [None; 3];
-            for (l, s) in last.iter_mut().zip(i.src.iter()).take(n) {
-                *l = src_last_byte(&c, s);
-            }
-            c.last = last;
+        if operand_types::applies(self) {
+            self.flags |= F_OT_APPLIES;
         }
-        c
     }
 
     /// Derives the facts the restriction rules share (after the encoding
@@ -461,7 +473,7 @@ impl<'a> Checker<'a> {
     /// instruction; `None` for other source counts.
     #[inline]
     pub fn exec_type(&self) -> Option<Type> {
-        self.exec_type
+        exec_type(self.i, self.nsrc)
     }
 }
 
@@ -690,21 +702,34 @@ pub fn region_elem_size(p: Platform, ty: Type) -> u32 {
 /// from the first byte of its register; `None` for an immediate or an
 /// indirect source. Align16 and 3-source regions are `<v;4,1>`.
 pub fn src_last_byte(c: &Checker<'_>, s: &Src) -> Option<u32> {
+    last_byte(c.p, c.exec(), c.align16(), s, Rgn::of(s.region))
+}
+
+/// [`src_last_byte`] from the platform, execution size, access mode and
+/// the source's decoded region `r`.
+#[inline(always)]
+fn last_byte(p: Platform, exec: u32, align16: bool, s: &Src, r: Rgn) -> Option<u32> {
     let sub = match (s.file, s.addr) {
         (RegFile::Imm, _) | (_, Addr::Indirect { .. }) => return None,
         (_, Addr::Direct { subnr, .. }) => subnr as u32,
     };
-    s.region.vstride_elems()?;
-    let es = region_elem_size(c.p, s.ty);
-    let exec = c.exec();
-    let r = Rgn::of(s.region);
-    let (v, w, h) = if c.align16() && !Rgn::is_scalar(s.region) {
+    if s.region.vstride > 6 {
+        return None; // VxH or reserved
+    }
+    let es = region_elem_size(p, s.ty);
+    let (v, w, h) = if align16 && !Rgn::is_scalar(s.region) {
         (r.v, 4, 1)
     } else {
         (r.v, r.w, r.h)
     };
-    let w = w.clamp(1, exec);
-    let rows = div_ceil_p2(u64::from(exec), u64::from(w)) as u32;
+    // Widths and execution sizes are powers of two (a width is at least
+    // 1), so the rows divide exactly once the width is clamped.
+    let w = w.min(exec).max(1);
+    let rows = if w.is_power_of_two() && exec.is_power_of_two() {
+        exec >> w.trailing_zeros()
+    } else {
+        div_ceil_p2(u64::from(exec), u64::from(w)) as u32
+    };
     let last = (rows - 1).saturating_mul(v).saturating_add((w - 1).saturating_mul(h));
     Some(last.saturating_mul(es).saturating_add(sub + es - 1))
 }
@@ -832,6 +857,25 @@ mod gate {
         !c.align16() && !c.three_src() && !c.is_send()
     }
 
+    /// The operand-type rules, unless a fast check proves they all pass.
+    #[inline(always)]
+    pub(super) fn operand_type_rules(c: &Checker<'_>) -> bool {
+        operand_types(c) && !operand_types::clean(c)
+    }
+
+    /// The align1 region rules, unless a fast check proves they all pass.
+    #[inline(always)]
+    pub(super) fn align1_region_rules(c: &Checker<'_>) -> bool {
+        align1_regions(c) && !regions::a1_regions_clean(c)
+    }
+
+    /// The region alignment rules, unless a fast check proves they all
+    /// pass.
+    #[inline(always)]
+    pub(super) fn alignment_rules(c: &Checker<'_>) -> bool {
+        alignment(c) && !regions::alignment_clean(c)
+    }
+
     #[inline(always)]
     pub(super) fn mixed_float(c: &Checker<'_>) -> bool {
         c.mixed_float()
@@ -938,7 +982,7 @@ rules! {
             Send send::send_payload_in_grf_range => cite::SEND_DESC,
             Send send::send_response_in_grf_range => cite::SEND_DESC,
         }
-        operand_types {
+        operand_type_rules {
             OperandTypes operand_types::packed_byte_dst_raw_mov => cite::OPERAND_TYPES,
             OperandTypes operand_types::no_byte_64bit_conversion => cite::MOV_BDW,
             OperandTypes operand_types::no_hf_64bit_conversion => cite::MOV_BDW,
@@ -951,7 +995,7 @@ rules! {
             Region regions::align16_dst_hstride_one => cite::ALIGN16,
             Region regions::align16_src_vstride => cite::ALIGN16,
         }
-        align1_regions {
+        align1_region_rules {
             Region regions::exec_size_ge_width => cite::REGION_PARAMS,
             Region regions::width_eq_exec_implies_vstride => cite::REGION_PARAMS,
             Region regions::width_one_implies_hstride_zero => cite::REGION_PARAMS,
@@ -963,7 +1007,7 @@ rules! {
         align1_indirect {
             Region regions::vxh_addresses_in_a0 => cite::INDIRECT,
         }
-        alignment {
+        alignment_rules {
             Region regions::src_spans_at_most_two_grfs => cite::REGION_ALIGN,
             Region regions::dst_spans_at_most_two_grfs => cite::REGION_ALIGN,
             Region regions::dst_one_reg_src_two_regs_oword_split => cite::REGION_ALIGN,
@@ -1149,13 +1193,17 @@ pub mod cite {
 
 /// Validates an instruction on a platform; every violation is collected.
 pub fn validate(p: Platform, i: &Instruction) -> Result<(), Violations> {
-    let mut c = Checker::new(p, i);
+    let mut c = Checker::base(p, i);
+    c.derive();
     run_phase(&mut c, Phase::Opcode);
     if c.out.is_empty() {
         run_phase(&mut c, Phase::Encoding);
     }
     if c.out.is_empty() {
-        c.prepare();
+        // Only the operand-type rules read the prepared facts.
+        if gate::operand_type_rules(&c) {
+            c.prepare();
+        }
         run_phase(&mut c, Phase::Restriction);
     }
     if c.out.is_empty() {

@@ -126,6 +126,22 @@ pub fn row_within_grf(c: &mut Checker<'_>) {
     for (k, s) in a1_srcs(c) {
         let r = c.src_rgn(k);
         let Some(sub) = direct_subnr(&s.addr) else { continue };
+        // Fast accept: with a width within the execution size the
+        // checker's last byte bounds every byte a row touches; a region
+        // inside one register, or packed rows meeting byte 32 at a row
+        // boundary, has no straddling row.
+        if r.w <= exec {
+            if let Some(last) = c.src_last(k) {
+                if last < 32 || (sub >= 32 && last < 64) {
+                    continue;
+                }
+                let es = region_elem_size(p, s.ty);
+                let row = r.w * es;
+                if last < 64 && r.h == 1 && r.v == r.w && row.is_power_of_two() && (32 - sub) & (row - 1) == 0 {
+                    continue;
+                }
+            }
+        }
         let es = region_elem_size(p, s.ty);
         if rows_straddle(exec, es, sub, r) {
             c.report(
@@ -406,21 +422,9 @@ pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
         return None;
     }
     let exec = c.exec();
-    // The direct sources 0 and 1: subregister, element size, region, and
-    // the last byte touched.
-    let mut srcs: [Option<(u32, u32, Rgn, u32)>; 2] = [None; 2];
     for (k, src) in a1_srcs(c) {
-        let r = c.src_rgn(k);
-        let span = src_span(c, k, src, r);
-        if let Some(last) = span {
-            if last >= 64 {
-                return None;
-            }
-        }
-        let Some(sub) = direct_subnr(&src.addr) else { continue };
-        if let Some(slot) = srcs.get_mut(k as usize) {
-            // No span: the width exceeds the execution size, no channel.
-            *slot = span.map(|last| (sub, region_elem_size(c.p, src.ty), r, last));
+        if src_span(c, k, src, c.src_rgn(k)).is_some_and(|last| last >= 64) {
+            return None;
         }
     }
     let d = &c.i.dst;
@@ -445,13 +449,25 @@ pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
         reg_lower: c_hi,
         ..Split::default()
     };
-    let dst_channels = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
     // Gen8 reads the source facts only with a destination in one register
     // (the Gen7 rules need the channel-by-channel ones).
     let gen7 = !c.p.is_gen8();
     if !gen7 && s.dst_regs != 1 {
         return Some(s);
     }
+    // The direct sources 0 and 1: subregister, element size, region, and
+    // the last byte touched (below 64: checked above).
+    let mut srcs: [Option<(u32, u32, Rgn, u32)>; 2] = [None; 2];
+    for (k, src) in a1_srcs(c) {
+        let r = c.src_rgn(k);
+        let span = src_span(c, k, src, r);
+        let Some(sub) = direct_subnr(&src.addr) else { continue };
+        if let Some(slot) = srcs.get_mut(k as usize) {
+            // No span: the width exceeds the execution size, no channel.
+            *slot = span.map(|last| (sub, region_elem_size(c.p, src.ty), r, last));
+        }
+    }
+    let dst_channels = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
     for (k, slot) in srcs.iter().enumerate() {
         let Some(regs) = s.src_regs.get_mut(k) else { continue };
         // No element wraps (the last byte is below 64), so a source
@@ -579,4 +595,84 @@ pub fn gen7_dst_two_regs_src_two_regs(c: &mut Checker<'_>) {
             "when the destination spans two registers the source must too (except scalar sources and packed word to packed dword src0)",
         );
     }
+}
+
+/// Fast accept for the align1 region rules (`exec_size_ge_width` to
+/// `dst_hstride_nonzero`): true only when none of them can report. Every
+/// operand is direct, the destination stride is nonzero, each align1
+/// source meets the width and stride relations, and its rows provably stay
+/// within a register: the whole region lies in one register, or rows start
+/// `pitch` bytes apart, each fitting in its pitch, with a row starting at
+/// byte 32.
+pub(crate) fn a1_regions_clean(c: &Checker<'_>) -> bool {
+    if c.flags & F_INDIRECT != 0 || (real_dst(c) && c.i.dst.hstride == 0) {
+        return false;
+    }
+    let exec = c.exec();
+    for (k, s) in a1_srcs(c) {
+        let Some(sub) = direct_subnr(&s.addr) else { return false };
+        // The scalar `<0;1,0>` or a packed `<w;w,1>` with `2 <= w <= exec`
+        // meets every width and stride relation.
+        let e = s.region;
+        let r = c.src_rgn(k);
+        let packed = e.hstride == 1 && e.width >= 1 && e.width <= 4 && e.vstride == e.width + 1 && r.w <= exec;
+        if !packed && !Rgn::is_scalar(e) {
+            return false;
+        }
+        let es = region_elem_size(c.p, s.ty);
+        // The checker's last byte (SEND's is left out: the span rules skip
+        // it), or computed as [`src_last_byte`] does (the width, a power of
+        // two, divides the execution size).
+        let last = match c.src_last(k) {
+            Some(last) => last,
+            None => sub + ((exec >> r.w.trailing_zeros()) - 1) * r.v * es + (r.w - 1) * r.h * es + es - 1,
+        };
+        if last < 32 || (sub >= 32 && last < 64) {
+            continue;
+        }
+        let pitch = r.v * es;
+        let tail = (r.w - 1) * r.h * es + es;
+        if !(last < 64 && sub < 32 && pitch.is_power_of_two() && tail <= pitch && (32 - sub) & (pitch - 1) == 0) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Fast accept for the region alignment rules (the span and split rules):
+/// true only when none of them can report. Every align1 source is direct,
+/// no wider than the execution size and within two registers; the
+/// destination is a direct register within two registers and either lies
+/// in one OWord, lies in one register with no source spanning two, or
+/// (Gen8) spans two registers with its channels split evenly.
+pub(crate) fn alignment_clean(c: &Checker<'_>) -> bool {
+    if !real_dst(c) {
+        return false;
+    }
+    let exec = c.exec();
+    let mut src_two = false;
+    for (k, s) in a1_srcs(c) {
+        if direct_subnr(&s.addr).is_none() || c.src_rgn(k).w > exec {
+            return false;
+        }
+        match c.src_last(k) {
+            Some(last) if last < 64 => src_two |= last >= 32,
+            _ => return false,
+        }
+    }
+    let d = &c.i.dst;
+    let Some(sub) = direct_subnr(&d.addr) else { return false };
+    let es = region_elem_size(c.p, d.ty);
+    let step = if exec == 1 { 0 } else { stride(d.hstride) * es };
+    let dlast = (exec - 1) * step + sub + es - 1;
+    if dlast < 16 {
+        return true;
+    }
+    if dlast < 32 {
+        return !src_two;
+    }
+    if dlast >= 64 || !c.p.is_gen8() {
+        return false;
+    }
+    first_col(sub, step, es, exec, 32) * 2 == exec
 }

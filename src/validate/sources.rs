@@ -3,6 +3,7 @@
 use super::*;
 
 /// src0 is not the null register (MATH counts its sources by function).
+#[inline(always)]
 pub fn src0_not_null(c: &mut Checker<'_>) {
     let bad = !c.three_src() && c.nsrc() >= 1 && is_null_src(&c.i.src[0]);
     c.check(bad, OperandId::Src(0), "src0 is the null register");
@@ -10,6 +11,7 @@ pub fn src0_not_null(c: &mut Checker<'_>) {
 
 /// src1 of a 2-source instruction is not the null register (1-source MATH
 /// functions such as SIN leave src1 null).
+#[inline(always)]
 pub fn src1_not_null(c: &mut Checker<'_>) {
     let bad = !c.three_src() && c.nsrc() == 2 && is_null_src(&c.i.src[1]);
     c.check(bad, OperandId::Src(1), "src1 is the null register");
@@ -17,6 +19,7 @@ pub fn src1_not_null(c: &mut Checker<'_>) {
 
 /// In a 2-source instruction only src1 can be an immediate: the immediate
 /// occupies the src1 fields.
+#[inline(always)]
 pub fn imm_only_last_source(c: &mut Checker<'_>) {
     let bad = !c.three_src() && c.nsrc() == 2 && c.i.src[0].is_imm();
     c.check(
@@ -28,6 +31,7 @@ pub fn imm_only_last_source(c: &mut Checker<'_>) {
 
 /// A 64-bit immediate fills bits 127:64, src1's fields included, so only
 /// a 1-source instruction can have one.
+#[inline(always)]
 pub fn imm64_only_single_source(c: &mut Checker<'_>) {
     let s1 = &c.i.src[1];
     let bad = !c.three_src() && c.nsrc() >= 2 && s1.is_imm() && s1.ty.is_64bit();
