@@ -73,20 +73,7 @@ const fn bad(field: &'static FieldInfo, value: u64, reason: &'static str) -> Dec
 }
 
 /// The starting value of an instruction being decoded in place.
-const BLANK: Instruction = Instruction {
-    opcode: Opcode::Illegal,
-    exec_size: ExecSize::S1,
-    access_mode: AccessMode::Align1,
-    thread_control: ThreadControl::Normal,
-    qtr_control: 0,
-    pred_control: 0,
-    cond_modifier: 0,
-    controls: Controls::empty(),
-    flag: FlagReg { nr: 0, subnr: 0 },
-    dst: Dst::null(),
-    src: [Src::ZERO; 3],
-    imm: 0,
-};
+const BLANK: Instruction = Instruction::new(Opcode::Illegal, ExecSize::S1);
 
 const fn unenc(what: &'static str, why: &'static str) -> EncodeError {
     EncodeError::Unencodable { what, why }
