@@ -1,51 +1,10 @@
 //! `geneu disasm`, run as the real binary: input forms, exit codes,
 //! truncated input, undecodable words, `--json` and `--check`.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod cli_common;
+use cli_common::{corpus, corpus_bin, corpus_text, geneu, temp_file};
 
 use geneu::{encode_unchecked, ExecSize, Instruction, Opcode, Platform, Region, Src, Type};
-
-fn corpus(file: &str) -> PathBuf {
-    PathBuf::from(format!("{}/../shared/corpus/mesa/{file}", env!("CARGO_MANIFEST_DIR")))
-}
-
-fn corpus_text(file: &str) -> String {
-    std::fs::read_to_string(corpus(file)).unwrap()
-}
-
-/// The binary form of a `.expected` file.
-fn corpus_bin(file: &str) -> Vec<u8> {
-    corpus_text(file)
-        .split_whitespace()
-        .map(|t| u8::from_str_radix(t, 16).unwrap())
-        .collect()
-}
-
-/// Runs geneu with `stdin` as standard input.
-fn geneu(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_geneu"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
-fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("geneu-disasm-{}-{name}", std::process::id()));
-    std::fs::write(&p, bytes).unwrap();
-    p
-}
 
 #[test]
 fn binary_file_prints_mesa_text() {
