@@ -313,8 +313,6 @@ pub struct Split {
 /// The channels of a region, as the split rules see them.
 #[derive(Clone, Copy, Default)]
 struct Reach {
-    /// Number of channels.
-    n: u32,
     /// Bit j: channel j touches the second register (byte 32 or above of
     /// the 64-byte window).
     hi: u64,
@@ -328,31 +326,19 @@ struct Reach {
 /// Computes [`Reach`] from the channel byte masks of [`access_masks`]
 /// (offsets wrapping modulo 64).
 fn reach_by_masks(exec: u32, es: u32, subreg: u32, r: Rgn) -> Reach {
-    let mask = (1u64 << es.min(8)) - 1;
+    let mut masks = [0u64; 32];
+    let n = access_masks(exec, es, subreg, r, &mut masks);
     let mut out = Reach::default();
-    let mut rowbase = subreg;
-    let mut k = 0u32;
-    let rows = exec.checked_div(r.w).unwrap_or(0);
-    for _ in 0..rows {
-        let mut off = rowbase;
-        for _ in 0..r.w {
-            if k < 32 {
-                let m = mask << (off % 64);
-                out.n = k + 1;
-                if m > 0xffff {
-                    out.oword_hi += 1;
-                }
-                if m > 0xffff_ffff {
-                    out.hi |= 1 << k;
-                    if out.first_hi.is_none() {
-                        out.first_hi = Some((k, m.trailing_zeros()));
-                    }
-                }
-            }
-            k += 1;
-            off = off.wrapping_add(r.h.wrapping_mul(es));
+    for (k, &m) in (0u32..).zip(masks.iter().take(n)) {
+        if m > 0xffff {
+            out.oword_hi += 1;
         }
-        rowbase = rowbase.wrapping_add(r.v.wrapping_mul(es));
+        if m > 0xffff_ffff {
+            out.hi |= 1 << k;
+            if out.first_hi.is_none() {
+                out.first_hi = Some((k, m.trailing_zeros()));
+            }
+        }
     }
     out
 }
@@ -390,10 +376,7 @@ fn reach(exec: u32, es: u32, sub: u32, r: Rgn) -> Reach {
         return reach_by_masks(exec, es, sub, r);
     }
     let first_col = |rowbase: u32, byte: u32| first_col(rowbase, step, es, r.w, byte);
-    let mut out = Reach {
-        n: rows * r.w,
-        ..Reach::default()
-    };
+    let mut out = Reach::default();
     let mut rowbase = sub;
     for row in 0..rows {
         let c_ow = first_col(rowbase, 16);
