@@ -1342,16 +1342,7 @@ mod tests {
             let n = r.below(40) as u8;
             match r.below(15) {
                 0 => i.opcode = r.pick(&ops),
-                1 => {
-                    i.exec_size = r.pick(&[
-                        ExecSize::S1,
-                        ExecSize::S2,
-                        ExecSize::S4,
-                        ExecSize::S8,
-                        ExecSize::S16,
-                        ExecSize::S32,
-                    ])
-                }
+                1 => i.exec_size = r.pick(ExecSize::ALL),
                 2 => i.dst.ty = r.pick(&tys),
                 3 => i.src[k].ty = r.pick(&tys),
                 4 => i.dst.hstride = n % 5,

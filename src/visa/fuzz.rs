@@ -49,15 +49,6 @@ pub struct Case {
     pub op: CaseOp,
 }
 
-const EXEC_SIZES: [ExecSize; 6] = [
-    ExecSize::S1,
-    ExecSize::S2,
-    ExecSize::S4,
-    ExecSize::S8,
-    ExecSize::S16,
-    ExecSize::S32,
-];
-
 /// Mostly small values, sometimes any byte.
 fn small(src: &mut ByteSource<'_>, below: u8) -> u8 {
     let b = src.u8();
@@ -223,12 +214,12 @@ fn pred_ctl(src: &mut ByteSource<'_>) -> PredCtl {
 fn exec_ctl(src: &mut ByteSource<'_>) -> ExecCtl {
     let b = src.u8();
     ExecCtl {
-        size: EXEC_SIZES.get(usize::from(b % 6)).copied().unwrap_or(ExecSize::S8),
+        size: ExecSize::ALL.get(usize::from(b % 6)).copied().unwrap_or(ExecSize::S8),
         mask: match b >> 5 {
             0..=4 => MaskCtl::default(),
             5 | 6 => {
                 // An offset aligned to the size (when there is one).
-                let n = EXEC_SIZES.get(usize::from(b % 6)).map_or(8, |e| e.channels());
+                let n = ExecSize::ALL.get(usize::from(b % 6)).map_or(8, |e| e.channels());
                 let k = u32::from(src.u8()) % (32 / n.max(1)).max(1);
                 MaskCtl::from_bits(((k * n / 4) as u8 & 7) | (b & 0x10) >> 1)
             }
@@ -279,7 +270,7 @@ fn operand(src: &mut ByteSource<'_>, dst: bool, vars: &VarTable) -> VecOperand {
         10 => OperandKind::Address(AddrOperand {
             id: u16::from(small(src, 4)),
             offset: small(src, 8),
-            width: EXEC_SIZES
+            width: ExecSize::ALL
                 .get(usize::from(src.u8() % 5))
                 .copied()
                 .unwrap_or(ExecSize::S1),
