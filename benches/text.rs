@@ -3,12 +3,14 @@
 //!
 //! The input is every Gen8 corpus word, repeated to about 10,000
 //! instructions; disassembly prints the whole program (labels and SEND
-//! descriptions included) into one `String`, assembly parses that text
+//! descriptions included) into one `String`, from the bytes as `geneu
+//! disasm` does (`disasm_gen8`) or through a decoded `Program`
+//! (`disasm_gen8_program`); assembly parses that text
 //! (the corpus's own syntax) and encodes it with checked encoding, as
 //! `geneu asm` does.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use geneu::text::program::{Program, TextOptions};
+use geneu::text::program::{write_bytes_text, Program, TextOptions};
 use geneu::text::{assemble_words, assemble_words_with, AsmOptions};
 use geneu::{Platform, Word};
 
@@ -39,6 +41,14 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("text");
     g.throughput(Throughput::Elements(n));
     g.bench_function("disasm_gen8", |b| {
+        let mut out = String::with_capacity(text.len() + 1024);
+        b.iter(|| {
+            out.clear();
+            write_bytes_text(p, std::hint::black_box(&bytes), &mut out, &TextOptions::default()).unwrap();
+            out.len()
+        })
+    });
+    g.bench_function("disasm_gen8_program", |b| {
         let mut out = String::with_capacity(text.len() + 1024);
         b.iter(|| {
             out.clear();

@@ -16,10 +16,12 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use geneu::text::program::Program;
+use geneu::text::program::{write_bytes_text, Program, ProgramText, Summary, TextOptions};
 
 mod text_common;
-use text_common::{corpus_files, corpus_files_in, items, platform, read_words, Compare, Item};
+use text_common::{
+    check, corpus_files, corpus_files_in, items, mutated_corpus_word, platform, read_words, Compare, Item,
+};
 
 /// Our text and the corpus text of one file, as items.
 fn disassemble(dir: &str, asm: &Path) -> (Vec<Item>, Vec<Item>) {
@@ -107,4 +109,78 @@ fn extra_corpus_disasm_matches_mesa() {
     let root = PathBuf::from(std::env::var("GENEU_EXTRA_CORPUS").expect("GENEU_EXTRA_CORPUS"));
     run_files(corpus_files_in(&root), false);
     run_files(corpus_files_in(&root), true);
+}
+
+/// The text of `bytes` printed by `ProgramText` `chunk` words at a time,
+/// and its summary.
+fn streamed(p: geneu::Platform, bytes: &[u8], chunk: usize) -> (String, Summary) {
+    let mut t = ProgramText::new(p, bytes, TextOptions::with_check(true));
+    let mut text = String::new();
+    let mut pieces = 0;
+    while t.write_next(&mut text, chunk).unwrap() {
+        pieces += 1;
+    }
+    assert_eq!(pieces, (bytes.len() / 16).saturating_sub(1) / chunk);
+    (text, t.summary())
+}
+
+/// Printing a binary without keeping its decoded instructions
+/// (`write_bytes_text`, `ProgramText` in chunks) gives the text of
+/// `Program::write_text`: each platform's whole corpus as one program
+/// (branches landing on labels), with undecodable words mixed in and a
+/// truncated tail.
+#[test]
+fn streamed_text_equals_program_text() {
+    let mut by_dir: std::collections::BTreeMap<String, Vec<u8>> = Default::default();
+    for (dir, asm) in corpus_files() {
+        let bytes = by_dir.entry(dir).or_default();
+        for (k, w) in read_words(&asm.with_extension("expected")).into_iter().enumerate() {
+            bytes.extend(w.to_bytes());
+            if k % 97 == 96 {
+                bytes.extend([0xff; 16]);
+            }
+        }
+    }
+    for (dir, mut bytes) in by_dir {
+        bytes.extend([0x01, 0x02, 0x03]);
+        let p = platform(&dir);
+        let opts = TextOptions::with_check(true);
+        let mut want = String::new();
+        let sum = Program::decode(p, &bytes).write_text(&mut want, &opts).unwrap();
+        assert!(sum.undecodable > 0 && want.contains("LABEL"), "{dir}: {sum:?}");
+        let mut whole = String::new();
+        assert_eq!(write_bytes_text(p, &bytes, &mut whole, &opts).unwrap(), sum, "{dir}");
+        assert!(whole == want, "{dir}: write_bytes_text differs");
+        for chunk in [1, 13, 512] {
+            let (text, s) = streamed(p, &bytes, chunk);
+            assert_eq!(s, sum, "{dir} in chunks of {chunk}");
+            assert!(text == want, "{dir}: text in chunks of {chunk} differs");
+        }
+    }
+}
+
+/// The same for short programs of mutated corpus words (some of them
+/// undecodable) on one platform, with any trailing bytes, in chunks of
+/// any size.
+#[test]
+fn streamed_text_equals_program_text_mutated() {
+    check(|u| {
+        let (p, first) = mutated_corpus_word(u, 3)?;
+        let mut bytes = first.to_vec();
+        for _ in 0..u.int_in_range(0..=40)? {
+            let (_, w) = mutated_corpus_word(u, 3)?;
+            bytes.extend(w);
+        }
+        let tail = u.int_in_range(0..=15)?;
+        bytes.extend(std::iter::repeat(0xa5).take(tail));
+        let mut want = String::new();
+        let sum = Program::decode(p, &bytes)
+            .write_text(&mut want, &TextOptions::with_check(true))
+            .unwrap();
+        let chunk = u.int_in_range(1..=8)?;
+        let (text, s) = streamed(p, &bytes, chunk);
+        assert_eq!(s, sum);
+        assert_eq!(text, want);
+        Ok(())
+    });
 }

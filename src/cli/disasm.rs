@@ -6,10 +6,9 @@
 //! complete words before the cut are still printed).
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::process::ExitCode;
 
-use geneu::text::program::{Program, TextOptions};
+use geneu::text::program::{Program, ProgramText, TextOptions, WORD_BYTES};
 use geneu::{Platform, Word};
 use serde_json::{json, Value};
 
@@ -109,37 +108,66 @@ fn json_doc(prog: &Program, check: bool) -> (Value, bool) {
     )
 }
 
+/// Words printed into the buffer before it is written out (about 80 KB
+/// of text for typical code).
+const CHUNK_WORDS: usize = 512;
+
+/// Writes `text` to `out`; a reader that closed the pipe early ends the
+/// output without error (`Ok(false)`: stop writing).
+fn put(out: &mut impl std::io::Write, text: &str) -> Result<bool, CliError> {
+    match out.write_all(text.as_bytes()) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Runs `disasm`.
 pub fn disasm(p: Platform, path: Option<&str>, hex: bool, json: bool, check: bool) -> Result<ExitCode, CliError> {
     let input = read_input(path)?;
     let bytes = if hex { parse_hex(&input)? } else { input };
-    let prog = Program::decode(p, &bytes);
-    let (out, bad) = if json {
+    let words = bytes.len() / WORD_BYTES;
+    let trailing = bytes.len() % WORD_BYTES;
+    let mut out = std::io::stdout().lock();
+    let bad = if json {
+        let prog = Program::decode(p, &bytes);
         let (v, bad) = json_doc(&prog, check);
         let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
         s.push('\n');
-        (s, bad)
+        if !put(&mut out, &s)? {
+            return Ok(ExitCode::SUCCESS);
+        }
+        bad
     } else {
-        let mut s = String::with_capacity(prog.len() * 96);
-        let sum = prog
-            .write_text(&mut s, &TextOptions::with_check(check))
-            .map_err(|_| CliError::Hex("formatting failed".into()))?;
-        (s, sum.undecodable > 0 || sum.invalid > 0)
+        // The text goes out a chunk at a time, printed into one buffer.
+        let mut text = ProgramText::new(p, &bytes, TextOptions::with_check(check));
+        let mut buf = String::with_capacity(CHUNK_WORDS * 256);
+        loop {
+            buf.clear();
+            let more = text
+                .write_next(&mut buf, CHUNK_WORDS)
+                .map_err(|_| CliError::Hex("formatting failed".into()))?;
+            if !put(&mut out, &buf)? {
+                return Ok(ExitCode::SUCCESS);
+            }
+            if !more {
+                break;
+            }
+        }
+        let sum = text.summary();
+        sum.undecodable > 0 || sum.invalid > 0
     };
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush()) {
+    match std::io::Write::flush(&mut out) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
         r => r?,
     }
-    if prog.trailing_bytes() != 0 {
+    if trailing != 0 {
         return Err(CliError::Io(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             format!(
-                "truncated input: {} byte(s) after the last complete 16-byte word at offset {:#x}; \
-                 the {} complete word(s) before it were disassembled",
-                prog.trailing_bytes(),
-                prog.byte_len(),
-                prog.len()
+                "truncated input: {trailing} byte(s) after the last complete 16-byte word at offset {:#x}; \
+                 the {words} complete word(s) before it were disassembled",
+                words * WORD_BYTES,
             ),
         )));
     }

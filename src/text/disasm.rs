@@ -203,19 +203,26 @@ impl Labels {
     {
         let mut l = Labels::new();
         for (offset, inst) in insts {
-            if !inst.opcode.is_branch() {
-                continue;
-            }
-            let [jip, uip] = branch_targets(p, inst, offset);
-            for t in [uip, jip].into_iter().flatten() {
-                if let Ok(t) = u64::try_from(t) {
-                    if t <= len && t % 16 == 0 {
-                        l.add(t);
-                    }
+            l.add_targets(p, inst, offset, len);
+        }
+        l
+    }
+
+    /// Labels the targets of one instruction at byte `offset` of a program
+    /// of `len` bytes (nothing for an instruction that does not branch);
+    /// [`Labels::for_program`] does this for every instruction in order.
+    pub fn add_targets(&mut self, p: Platform, inst: &Instruction, offset: u64, len: u64) {
+        if !inst.opcode.is_branch() {
+            return;
+        }
+        let [jip, uip] = branch_targets(p, inst, offset);
+        for t in [uip, jip].into_iter().flatten() {
+            if let Ok(t) = u64::try_from(t) {
+                if t <= len && t % 16 == 0 {
+                    self.add(t);
                 }
             }
         }
-        l
     }
 
     /// Gives the byte offset a label unless it has one; returns its number.

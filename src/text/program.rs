@@ -20,7 +20,7 @@ use alloc::vec::Vec;
 use super::disasm::{Disasm, Labels};
 use crate::codec::decode_word;
 use crate::error::DecodeError;
-use crate::model::{Instruction, Platform};
+use crate::model::{Instruction, Opcode, Platform};
 use crate::word::Word;
 
 /// Bytes per native instruction.
@@ -171,37 +171,210 @@ impl Program {
     /// lines), `LABELn:` lines before labelled instructions and at the end
     /// if a branch targets the end.
     pub fn write_text<W: Write + ?Sized>(&self, out: &mut W, opts: &TextOptions) -> Result<Summary, fmt::Error> {
-        let mut sum = Summary::default();
-        for e in self.entries() {
-            if let Some(n) = e.label {
-                writeln!(out, "LABEL{n}:")?;
-            }
-            match e.inst {
-                Ok(i) => {
-                    sum.instructions += 1;
-                    Disasm::new(self.platform, i)
-                        .with_labels(&self.labels, e.offset)
-                        .write_to(out)?;
-                    if opts.check {
-                        if let Err(v) = crate::validate::validate(self.platform, i) {
-                            sum.invalid += 1;
-                            write!(out, " // {v}")?;
-                        }
-                    }
-                    out.write_char('\n')?;
-                }
-                Err(err) => {
-                    sum.undecodable += 1;
-                    write_undecodable(out, e.word, err)?;
-                    out.write_char('\n')?;
-                }
-            }
+        let mut t = Records::new(self.platform, &self.labels, *opts);
+        for (k, (w, r)) in self.words.iter().enumerate() {
+            t.entry(out, &self.labels, (k * WORD_BYTES) as u64, *w, r.as_ref())?;
         }
-        if let Some(n) = self.labels.get(self.byte_len()) {
-            writeln!(out, "LABEL{n}:")?;
-        }
-        Ok(sum)
+        t.label(out, self.byte_len())?;
+        Ok(t.sum)
     }
+}
+
+/// Writes the text of the complete 16-byte words of `bytes`, exactly as
+/// [`Program::write_text`] writes `Program::decode(p, bytes)`, without
+/// keeping the decoded instructions (see [`ProgramText`]). The bytes after
+/// the last complete word are ignored.
+///
+/// ```
+/// use geneu::text::program::{write_bytes_text, Program, TextOptions};
+/// use geneu::Platform;
+/// let bytes = [0x01, 0x00, 0x60, 0x00, 0xe8, 0x3a, 0x20, 0x22,
+///              0x80, 0x01, 0x8d, 0x00, 0x00, 0x00, 0x00, 0x00];
+/// let (mut a, mut b) = (String::new(), String::new());
+/// let opts = TextOptions::default();
+/// write_bytes_text(Platform::Gen8, &bytes, &mut a, &opts).unwrap();
+/// Program::decode(Platform::Gen8, &bytes).write_text(&mut b, &opts).unwrap();
+/// assert_eq!(a, b);
+/// ```
+pub fn write_bytes_text<W: Write + ?Sized>(
+    p: Platform,
+    bytes: &[u8],
+    out: &mut W,
+    opts: &TextOptions,
+) -> Result<Summary, fmt::Error> {
+    let mut t = ProgramText::new(p, bytes, *opts);
+    while t.write_next(out, usize::MAX)? {}
+    Ok(t.summary())
+}
+
+/// The text of a binary program, written a few words at a time: the
+/// output of [`Program::write_text`] for `Program::decode(p, bytes)`, in
+/// pieces, so that a long program can go out while it is printed. Each
+/// word is decoded as it is printed; only branches are decoded up front
+/// (to number the labels), and no decoded instruction is kept.
+///
+/// ```
+/// use geneu::text::program::{ProgramText, TextOptions};
+/// use geneu::Platform;
+/// let word = [0x01, 0x00, 0x60, 0x00, 0xe8, 0x3a, 0x20, 0x22,
+///             0x80, 0x01, 0x8d, 0x00, 0x00, 0x00, 0x00, 0x00];
+/// let bytes = [word, word, word].concat();
+/// let mut t = ProgramText::new(Platform::Gen8, &bytes, TextOptions::default());
+/// let mut piece = String::new();
+/// assert!(t.write_next(&mut piece, 2).unwrap());
+/// assert_eq!(piece.lines().count(), 2);
+/// piece.clear();
+/// assert!(!t.write_next(&mut piece, 2).unwrap());
+/// assert_eq!(piece.lines().count(), 1);
+/// assert_eq!(t.summary().instructions, 3);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ProgramText<'a> {
+    bytes: &'a [u8],
+    labels: Labels,
+    /// The index of the next word to print.
+    next_word: usize,
+    records: Records,
+}
+
+impl<'a> ProgramText<'a> {
+    /// The text of the complete words of `bytes` (bytes after the last
+    /// complete word are ignored).
+    pub fn new(p: Platform, bytes: &'a [u8], opts: TextOptions) -> Self {
+        let len = (bytes.len() / WORD_BYTES * WORD_BYTES) as u64;
+        let mut labels = Labels::new();
+        for (k, w) in words_of(bytes).enumerate() {
+            // Only a word whose opcode field names a branch decodes to one.
+            if Opcode::from_hw(p, raw_opcode(w)).is_some_and(Opcode::is_branch) {
+                if let Ok(i) = decode_word(p, w) {
+                    labels.add_targets(p, &i, (k * WORD_BYTES) as u64, len);
+                }
+            }
+        }
+        ProgramText {
+            bytes,
+            records: Records::new(p, &labels, opts),
+            labels,
+            next_word: 0,
+        }
+    }
+
+    /// The branch labels.
+    pub fn labels(&self) -> &Labels {
+        &self.labels
+    }
+
+    /// Writes the records of the next `max_words` words (fewer at the end
+    /// of the program, followed then by the final label if any); returns
+    /// whether words remain.
+    pub fn write_next<W: Write + ?Sized>(&mut self, out: &mut W, max_words: usize) -> Result<bool, fmt::Error> {
+        let p = self.records.platform;
+        let from = self.next_word.saturating_mul(WORD_BYTES);
+        let rest = self.bytes.get(from..).unwrap_or(&[]);
+        for w in words_of(rest).take(max_words) {
+            let offset = (self.next_word * WORD_BYTES) as u64;
+            self.next_word += 1;
+            self.records
+                .entry(out, &self.labels, offset, w, decode_word(p, w).as_ref())?;
+        }
+        if self.next_word < self.bytes.len() / WORD_BYTES {
+            return Ok(true);
+        }
+        self.records.label(out, (self.next_word * WORD_BYTES) as u64)?;
+        Ok(false)
+    }
+
+    /// The counts of the records written so far.
+    pub fn summary(&self) -> Summary {
+        self.records.sum
+    }
+}
+
+/// The state of writing a program's records in offset order: the label to
+/// print next and the counts so far.
+#[derive(Clone, Debug)]
+struct Records {
+    platform: Platform,
+    /// `(offset, number)` of every label, by offset.
+    by_offset: Vec<(u64, u32)>,
+    /// The index in `by_offset` of the first label not yet printed.
+    next_label: usize,
+    opts: TextOptions,
+    sum: Summary,
+}
+
+impl Records {
+    fn new(platform: Platform, labels: &Labels, opts: TextOptions) -> Self {
+        Records {
+            platform,
+            by_offset: labels.iter().collect(),
+            next_label: 0,
+            opts,
+            sum: Summary::default(),
+        }
+    }
+
+    /// Prints the `LABELn:` line of the label at `offset`, if any, after
+    /// skipping labels before it (offsets come in increasing order).
+    fn label<W: Write + ?Sized>(&mut self, out: &mut W, offset: u64) -> fmt::Result {
+        while let Some(&(o, n)) = self.by_offset.get(self.next_label) {
+            if o > offset {
+                break;
+            }
+            self.next_label += 1;
+            if o == offset {
+                out.write_str("LABEL")?;
+                crate::decimal::write_dec(out, n.into())?;
+                out.write_str(":\n")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One word's record at byte `offset`, after its label.
+    fn entry<W: Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+        labels: &Labels,
+        offset: u64,
+        w: Word,
+        r: Result<&Instruction, &DecodeError>,
+    ) -> fmt::Result {
+        self.label(out, offset)?;
+        match r {
+            Ok(i) => {
+                self.sum.instructions += 1;
+                Disasm::new(self.platform, i)
+                    .with_labels(labels, offset)
+                    .write_to(out)?;
+                if self.opts.check {
+                    if let Err(v) = crate::validate::validate(self.platform, i) {
+                        self.sum.invalid += 1;
+                        write!(out, " // {v}")?;
+                    }
+                }
+            }
+            Err(err) => {
+                self.sum.undecodable += 1;
+                write_undecodable(out, w, err)?;
+            }
+        }
+        out.write_char('\n')
+    }
+}
+
+/// The complete words of `bytes`, in order.
+fn words_of(bytes: &[u8]) -> impl Iterator<Item = Word> + '_ {
+    bytes.chunks_exact(WORD_BYTES).map(|c| {
+        let mut b = [0u8; WORD_BYTES];
+        b.copy_from_slice(c);
+        Word::from_bytes(b)
+    })
+}
+
+/// The opcode field, bits 6:0 on every platform.
+fn raw_opcode(w: Word) -> u8 {
+    crate::word::fields::gen8_native::opcode(&w)
 }
 
 /// The comment printed for a word that does not decode: its 16 bytes in
