@@ -3,36 +3,43 @@
 
 use core::fmt::{self, Write};
 
-/// "00" to "99": a number below 100 is one slice of this.
-const TWO_DIGITS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-                          40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-                          8081828384858687888990919293949596979899";
-
-/// Writes `v` in decimal, without leading zeros.
+/// Writes `v` in decimal, without leading zeros, one character at a time
+/// (a one-byte push into a `String` is cheaper than copying a slice).
 #[inline]
 pub fn write_dec<W: Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {
-    if v < 100 {
-        let k = v as usize * 2;
-        let from = if v < 10 { k + 1 } else { k };
-        if let Some(t) = TWO_DIGITS.get(from..k + 2) {
-            return out.write_str(t);
-        }
+    if v < 10 {
+        return out.write_char(digit(v));
     }
-    let mut b = [0u8; 20];
-    let mut i = b.len();
-    let mut v = v;
-    loop {
-        i -= 1;
-        if let Some(d) = b.get_mut(i) {
-            *d = b'0' + (v % 10) as u8;
-        }
-        v /= 10;
-        if v == 0 || i == 0 {
+    if v < 100 {
+        out.write_char(digit(v / 10))?;
+        return out.write_char(digit(v % 10));
+    }
+    write_long(out, v)
+}
+
+/// The ASCII digit of `d` (below 10).
+#[inline(always)]
+fn digit(d: u64) -> char {
+    char::from(b'0' + (d % 10) as u8)
+}
+
+/// [`write_dec`] of a number of three or more digits.
+#[inline(never)]
+fn write_long<W: Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {
+    let mut pow = 100u64;
+    while let Some(p) = pow.checked_mul(10) {
+        if p > v {
             break;
         }
+        pow = p;
     }
-    // The buffer holds ASCII digits only.
-    out.write_str(core::str::from_utf8(b.get(i..).unwrap_or(&[])).unwrap_or(""))
+    loop {
+        out.write_char(digit(v / pow))?;
+        if pow == 1 {
+            return Ok(());
+        }
+        pow /= 10;
+    }
 }
 
 #[cfg(test)]

@@ -134,13 +134,27 @@ struct Line<'a, W: Write + ?Sized> {
 }
 
 impl<W: Write + ?Sized> Write for Line<'_, W> {
+    #[inline]
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.counted += if s.is_ascii() { s.len() } else { s.chars().count() };
         self.out.write_str(s)
     }
+
+    #[inline]
+    fn write_char(&mut self, c: char) -> fmt::Result {
+        self.counted += 1;
+        self.out.write_char(c)
+    }
 }
 
 impl<W: Write + ?Sized> Line<'_, W> {
+    /// One lowercase hexadecimal digit of `v` (its low four bits).
+    fn hex_digit(&mut self, v: u8) -> fmt::Result {
+        let n = v & 0xf;
+        self.write_char(char::from(if n < 10 { b'0' + n } else { b'a' + n - 10 }))
+    }
+
+    #[inline]
     fn put(&mut self, s: &str) -> fmt::Result {
         self.write_str(s)
     }
@@ -310,7 +324,15 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
             l.put(" Sampler = ")?;
             l.num(smp::sampler_index(d))
         }
-        Some(Sfid::SamplerCache | Sfid::ConstantCache) => write!(l, " ({bti}, {mc}, {mt}, 0)"),
+        Some(Sfid::SamplerCache | Sfid::ConstantCache) => {
+            l.put(" (")?;
+            l.num(bti)?;
+            l.put(", ")?;
+            l.num(mc)?;
+            l.put(", ")?;
+            l.num(mt)?;
+            l.put(", 0)")
+        }
         Some(Sfid::RenderCache) => {
             l.control("DP rc message type", rc_name(mt), mt as u32)?;
             if mt == 12 {
@@ -324,7 +346,8 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
                 }
             } else {
                 // Mesa prints this decimal number after a `0x`.
-                write!(l, " MsgCtrl = 0x{mc}")?;
+                l.put(" MsgCtrl = 0x")?;
+                l.num(mc)?;
             }
             l.put(" Surface = ")?;
             l.num(bti)
@@ -374,23 +397,29 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
         Some(Sfid::ThreadSpawner) => Ok(()),
         Some(Sfid::Gateway) => {
             let op = GatewayOp::from_hw((d & 7) as u8).map_or("(null)", GatewayOp::mesa_name);
-            write!(l, " ({op})")
+            l.put(" (")?;
+            l.put(op)?;
+            l.put(")")
         }
         Some(Sfid::DataCache) => {
             l.put(" (")?;
             l.control("DP DC0 message type", dc0_name(mt), mt as u32)?;
-            write!(l, ", {bti}, ")?;
+            l.put(", ")?;
+            l.num(bti)?;
+            l.put(", ")?;
             if mt == 6 {
                 l.control("atomic op", aop_name(mc & 0xf), (mc & 0xf) as u32)?;
             } else {
-                write!(l, "{mc}")?;
+                l.num(mc)?;
             }
             l.put(")")
         }
         Some(Sfid::DataCache1) => {
             l.put(" (")?;
             l.control("DP DC1 message type", dc1_name(mt), mt as u32)?;
-            write!(l, ", Surface = {bti}, ")?;
+            l.put(", Surface = ")?;
+            l.num(bti)?;
+            l.put(", ")?;
             let simd = if mc & 0x10 != 0 { "SIMD8," } else { "SIMD16," };
             match mt {
                 2 | 6 | 11 => {
@@ -405,7 +434,10 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
                         2 => "8",
                         _ => "?",
                     };
-                    write!(l, "SIMD{mode}, Mask = 0x{:x}", mc & 0xf)?;
+                    l.put("SIMD")?;
+                    l.put(mode)?;
+                    l.put(", Mask = 0x")?;
+                    l.hex_digit(mc & 0xf)?;
                 }
                 0x1b | 0x1d => {
                     l.put(simd)?;

@@ -107,18 +107,12 @@ impl<'w, W: Write + ?Sized> Col<'w, W> {
     /// Lowercase hexadecimal, zero-padded to at least `width` digits.
     #[inline]
     pub fn hex(&mut self, v: u64, width: usize) -> fmt::Result {
-        let mut b = [0u8; 16];
-        let mut i = b.len();
-        let mut v = v;
-        while i > 0 && (v != 0 || b.len() - i < width.max(1)) {
-            i -= 1;
-            if let Some(d) = b.get_mut(i) {
-                let n = (v & 0xf) as u8;
-                *d = if n < 10 { b'0' + n } else { b'a' + n - 10 };
-            }
-            v >>= 4;
+        let digits = (64 - v.leading_zeros() as usize).div_ceil(4).max(width).max(1);
+        for k in (0..digits).rev() {
+            let n = if k < 16 { ((v >> (4 * k)) & 0xf) as u8 } else { 0 };
+            self.write_char(char::from(if n < 10 { b'0' + n } else { b'a' + n - 10 }))?;
         }
-        self.s(ascii(b.get(i..).unwrap_or(&[])))
+        Ok(())
     }
 
     /// Mesa's message for a value missing from a name table; not counted.
@@ -128,14 +122,16 @@ impl<'w, W: Write + ?Sized> Col<'w, W> {
 }
 
 impl<W: Write + ?Sized> Write for Col<'_, W> {
+    #[inline]
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.s(s)
     }
-}
 
-/// The digits written into the number buffers are ASCII.
-fn ascii(b: &[u8]) -> &str {
-    core::str::from_utf8(b).unwrap_or("")
+    #[inline]
+    fn write_char(&mut self, c: char) -> fmt::Result {
+        self.col += c.len_utf8();
+        self.out.write_char(c)
+    }
 }
 
 /// Whether Mesa prints a JIP for this opcode.
@@ -589,9 +585,14 @@ impl Printer<'_> {
         let ch = |k: u32| names::CHANNELS.get(usize::from(s.get(k))).copied().unwrap_or(b'x');
         let (x, y, z, w) = (ch(0), ch(1), ch(2), ch(3));
         if x == y && x == z && x == w {
-            o.s(ascii(&[b'.', x]))
+            o.write_char('.')?;
+            o.write_char(char::from(x))
         } else if s != Swizzle::XYZW {
-            o.s(ascii(&[b'.', x, y, z, w]))
+            o.write_char('.')?;
+            for c in [x, y, z, w] {
+                o.write_char(char::from(c))?;
+            }
+            Ok(())
         } else {
             Ok(())
         }
@@ -882,5 +883,27 @@ impl Printer<'_> {
             o.s(names::OPT_EOT)?;
         }
         o.s(" }")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::format;
+    use alloc::string::String;
+
+    use super::Col;
+
+    #[test]
+    fn hex_matches_core_fmt_and_counts_columns() {
+        for v in [0u64, 1, 0xf, 0x10, 0xabc, 0xdead_beef, 1 << 63, u64::MAX] {
+            for width in [0usize, 1, 4, 8, 16, 18] {
+                let mut s = String::new();
+                let mut o = Col::new(&mut s);
+                o.hex(v, width).unwrap();
+                let col = o.column();
+                assert_eq!(s, format!("{v:0width$x}"), "{v:#x} width {width}");
+                assert_eq!(col, s.len());
+            }
+        }
     }
 }
