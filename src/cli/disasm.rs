@@ -108,9 +108,9 @@ fn json_doc(prog: &Program, check: bool) -> (Value, bool) {
     )
 }
 
-/// Words printed into the buffer before it is written out (about 80 KB
+/// Words printed into the buffer before it is written out (about 150 KB
 /// of text for typical code).
-const CHUNK_WORDS: usize = 512;
+const CHUNK_WORDS: usize = 1024;
 
 /// Writes `text` to `out`; a reader that closed the pipe early ends the
 /// output without error (`Ok(false)`: stop writing).

@@ -136,13 +136,14 @@ struct Line<'a, W: Write + ?Sized> {
 impl<W: Write + ?Sized> Write for Line<'_, W> {
     #[inline]
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.counted += if s.is_ascii() { s.len() } else { s.chars().count() };
+        // Mesa counts the bytes it prints (all of this text is ASCII).
+        self.counted += s.len();
         self.out.write_str(s)
     }
 
     #[inline]
     fn write_char(&mut self, c: char) -> fmt::Result {
-        self.counted += 1;
+        self.counted += c.len_utf8();
         self.out.write_char(c)
     }
 }
