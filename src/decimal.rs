@@ -26,20 +26,26 @@ fn digit(d: u64) -> char {
 /// [`write_dec`] of a number of three or more digits.
 #[inline(never)]
 fn write_long<W: Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {
-    let mut pow = 100u64;
-    while let Some(p) = pow.checked_mul(10) {
-        if p > v {
-            break;
-        }
-        pow = p;
+    if v < 1000 {
+        out.write_char(digit(v / 100))?;
+        out.write_char(digit(v / 10))?;
+        return out.write_char(digit(v));
     }
-    loop {
-        out.write_char(digit(v / pow))?;
-        if pow == 1 {
-            return Ok(());
+    // Digits from the last, then written from the first.
+    let mut b = [0u8; 20];
+    let mut n = 0;
+    let mut v = v;
+    while v != 0 {
+        if let Some(d) = b.get_mut(n) {
+            *d = (v % 10) as u8;
         }
-        pow /= 10;
+        v /= 10;
+        n += 1;
     }
+    for &d in b.get(..n).unwrap_or(&[]).iter().rev() {
+        out.write_char(digit(d.into()))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

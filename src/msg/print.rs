@@ -170,7 +170,14 @@ impl<W: Write + ?Sized> Line<'_, W> {
     /// an empty name prints nothing, a name prints after a pending space.
     fn control(&mut self, what: &str, name: Option<&str>, v: u32) -> fmt::Result {
         match name {
-            None => write!(self.out, "*** invalid {what} value {v} "),
+            None => {
+                // Not counted: written past `self`.
+                self.out.write_str("*** invalid ")?;
+                self.out.write_str(what)?;
+                self.out.write_str(" value ")?;
+                crate::decimal::write_dec(self.out, v.into())?;
+                self.out.write_str(" ")
+            }
             Some("") => Ok(()),
             Some(n) => {
                 if self.space {
