@@ -562,6 +562,20 @@ impl Printer<'_> {
     }
 
     fn region<W: Write + ?Sized>(o: &mut Col<'_, W>, r: Region) -> fmt::Result {
+        // The regions of most code, in one piece.
+        let common = match (r.vstride, r.width, r.hstride) {
+            (4, 3, 1) => Some("<8,8,1>"),
+            (0, 0, 0) => Some("<0,1,0>"),
+            (3, 2, 1) => Some("<4,4,1>"),
+            _ => None,
+        };
+        if let Some(t) = common {
+            return o.s(t);
+        }
+        Self::region_parts(o, r)
+    }
+
+    fn region_parts<W: Write + ?Sized>(o: &mut Col<'_, W>, r: Region) -> fmt::Result {
         o.s("<")?;
         Self::vstride(o, r.vstride)?;
         o.s(",")?;
@@ -892,6 +906,27 @@ mod tests {
     use alloc::string::String;
 
     use super::Col;
+
+    #[test]
+    fn common_regions_print_as_their_parts() {
+        for vstride in 0..16 {
+            for width in 0..8 {
+                for hstride in 0..4 {
+                    let r = crate::model::Region {
+                        vstride,
+                        width,
+                        hstride,
+                    };
+                    let (mut a, mut b) = (String::new(), String::new());
+                    let (mut x, mut y) = (Col::new(&mut a), Col::new(&mut b));
+                    super::Printer::region(&mut x, r).unwrap();
+                    super::Printer::region_parts(&mut y, r).unwrap();
+                    assert_eq!(x.column(), y.column());
+                    assert_eq!(a, b);
+                }
+            }
+        }
+    }
 
     #[test]
     fn hex_matches_core_fmt_and_counts_columns() {
