@@ -316,7 +316,16 @@ impl Records {
 
     /// Prints the `LABELn:` line of the label at `offset`, if any, after
     /// skipping labels before it (offsets come in increasing order).
+    #[inline]
     fn label<W: Write + ?Sized>(&mut self, out: &mut W, offset: u64) -> fmt::Result {
+        match self.by_offset.get(self.next_label) {
+            Some(&(o, _)) if o <= offset => self.print_labels(out, offset),
+            _ => Ok(()),
+        }
+    }
+
+    #[inline(never)]
+    fn print_labels<W: Write + ?Sized>(&mut self, out: &mut W, offset: u64) -> fmt::Result {
         while let Some(&(o, n)) = self.by_offset.get(self.next_label) {
             if o > offset {
                 break;
