@@ -20,6 +20,7 @@ use crate::word::fields::{gen7_3src, gen7_native, gen8_3src, gen8_native};
 use crate::word::{FieldError, FieldInfo, Word};
 
 /// Decodes a 16-byte instruction as stored in memory.
+#[inline]
 pub fn decode(p: Platform, bytes: &[u8; 16]) -> Result<Instruction, DecodeError> {
     decode_word(p, Word::from_bytes(*bytes))
 }
@@ -33,10 +34,23 @@ pub fn decode_slice(p: Platform, bytes: &[u8]) -> Result<Instruction, DecodeErro
 /// Decodes a word.
 #[inline]
 pub fn decode_word(p: Platform, w: Word) -> Result<Instruction, DecodeError> {
+    // The result lives in the caller's frame and the decoder fills it in
+    // place: a decoded value copied out of another frame would be read
+    // with wide loads over the decoder's narrow stores, which stalls on
+    // store forwarding for longer than the decoding takes.
+    let mut r = Ok(BLANK);
+    decode_into(p, w, &mut r);
+    r
+}
+
+/// Decodes `w` into `r`, which holds `Ok(BLANK)` on entry.
+#[inline(never)]
+fn decode_into(p: Platform, w: Word, r: &mut Result<Instruction, DecodeError>) {
+    let w = &w;
     if p.is_gen8() {
-        gen8::decode(p, &w)
+        gen8::decode_into(p, w, r)
     } else {
-        gen7::decode(p, &w)
+        gen7::decode_into(p, w, r)
     }
 }
 
@@ -452,24 +466,23 @@ macro_rules! codec {
             }
         }
 
-        pub(super) fn decode(p: Platform, w: &Word) -> Result<Instruction, DecodeError> {
+        /// Decodes into `r`, which holds `Ok(BLANK)` on entry.
+        #[inline(always)]
+        pub(super) fn decode_into(p: Platform, w: &Word, r: &mut Result<Instruction, DecodeError>) {
             let hw = n::opcode(w);
             let Some(opcode) = Opcode::from_hw(p, hw) else {
-                return Err(undefined_opcode(w));
+                *r = Err(undefined_opcode(w));
+                return;
             };
             if opcode.is_three_src() {
-                return decode_3src(p, w, opcode);
+                *r = decode_3src(p, w, opcode);
+                return;
             }
-            // Built in the result itself, so that the caller's copy of it
-            // reads whole stores (a copy out of a local filled byte by byte
-            // stalls on store forwarding), and the fields are stored once.
-            let mut r: Result<Instruction, DecodeError> = Ok(BLANK);
-            if let Ok(i) = &mut r {
-                if let Err(e) = decode_native(p, w, opcode, i) {
-                    r = Err(e);
+            if let Ok(i) = r {
+                if let Err(e) = decode_native(p, *w, opcode, i) {
+                    *r = Err(e);
                 }
             }
-            r
         }
 
         /// Decodes a native-layout word into `i`, which must hold [`BLANK`]
@@ -477,7 +490,9 @@ macro_rules! codec {
         /// through the reference as soon as it is known, which keeps the
         /// forty-odd fields from crowding the registers and spilling.
         #[inline(never)]
-        fn decode_native(p: Platform, w: &Word, opcode: Opcode, i: &mut Instruction) -> Result<(), DecodeError> {
+        /// The word comes by value, in registers, not through memory.
+        fn decode_native(p: Platform, w: Word, opcode: Opcode, i: &mut Instruction) -> Result<(), DecodeError> {
+            let w = &w;
             let z = w.0 & n::ZERO_MASK;
             if z != 0 {
                 return Err(DecodeError::ReservedBits(z));
