@@ -171,13 +171,6 @@ macro_rules! codec {
             t
         };
 
-        #[inline(always)]
-        fn header(opcode: Opcode, w: &Word, three: bool) -> Result<Instruction, DecodeError> {
-            let mut i = BLANK;
-            header_into(opcode, w, three, &mut i)?;
-            Ok(i)
-        }
-
         /// Decodes the header fields into `i`, leaving its operands and
         /// immediate as they are.
         #[inline(always)]
@@ -249,13 +242,16 @@ macro_rules! codec {
             Ok(())
         }
 
-        fn dec_dst(p: Platform, w: &Word, a16: bool) -> Result<Dst, DecodeError> {
+        /// Decodes the destination into `d`, which holds the zero `Dst`.
+        #[inline(always)]
+        fn dec_dst(p: Platform, w: &Word, a16: bool, d: &mut Dst) -> Result<(), DecodeError> {
             let f = file(&n::DST_REG_FILE, n::dst_reg_file(w))?;
             if f == RegFile::Imm {
                 return Err(bad(&n::DST_REG_FILE, 3, "a destination cannot be an immediate"));
             }
-            let ty = ty(p, &n::DST_REG_TYPE, f, n::dst_reg_type(w))?;
-            let mut d = Dst { file: f, ty, addr: Addr::default(), hstride: n::dst_hstride(w), writemask: WriteMask::XYZW };
+            d.file = f;
+            d.ty = ty(p, &n::DST_REG_TYPE, f, n::dst_reg_type(w))?;
+            d.hstride = n::dst_hstride(w);
             if n::dst_address_mode(w) == 0 {
                 let nr = n::dst_da_reg_nr(w);
                 if a16 {
@@ -270,7 +266,7 @@ macro_rules! codec {
             } else {
                 d.addr = Addr::Indirect { subnr: n::dst_ia_subreg_nr(w), imm: sext(n::dst_ia1_addr_imm(w) as u32, 10) };
             }
-            Ok(d)
+            Ok(())
         }
 
         fn enc_dst(p: Platform, w: &mut Word, d: &Dst, a16: bool) -> Result<(), EncodeError> {
@@ -474,12 +470,9 @@ macro_rules! codec {
                 *r = Err(undefined_opcode(w));
                 return;
             };
-            if opcode.is_three_src() {
-                *r = decode_3src(p, w, opcode);
-                return;
-            }
             if let Ok(i) = r {
-                if let Err(e) = decode_native(p, *w, opcode, i) {
+                let d = if opcode.is_three_src() { decode_3src(p, *w, opcode, i) } else { decode_native(p, *w, opcode, i) };
+                if let Err(e) = d {
                     *r = Err(e);
                 }
             }
@@ -499,7 +492,7 @@ macro_rules! codec {
             }
             header_into(opcode, w, false, i)?;
             let a16 = i.access_mode == AccessMode::Align16;
-            i.dst = dec_dst(p, w, a16)?;
+            dec_dst(p, w, a16, &mut i.dst)?;
             unused_bits(w, &i.dst.addr, false, DST_INDIRECT_ONLY, 0)?;
             let f0 = file(&n::SRC0_REG_FILE, n::src0_reg_file(w))?;
             let t0 = ty(p, &n::SRC0_REG_TYPE, f0, n::src0_reg_type(w))?;
@@ -674,12 +667,14 @@ macro_rules! codec {
         }
 
         #[inline(never)]
-        fn decode_3src(p: Platform, w: &Word, opcode: Opcode) -> Result<Instruction, DecodeError> {
+        /// Decodes a 3-source word into `i`, which must hold [`BLANK`].
+        fn decode_3src(p: Platform, w: Word, opcode: Opcode, i: &mut Instruction) -> Result<(), DecodeError> {
+            let w = &w;
             let z = w.0 & t::ZERO_MASK;
             if z != 0 {
                 return Err(DecodeError::ReservedBits(z));
             }
-            let mut i = header(opcode, w, true)?;
+            header_into(opcode, w, true, i)?;
             if i.access_mode != AccessMode::Align16 {
                 return Err(bad(&t::ACCESS_MODE, 0, "3-source instructions are align16 only on Gen7/Gen8"));
             }
@@ -696,7 +691,7 @@ macro_rules! codec {
             i.src[0] = src3!(w, src0_rep_ctrl, src0_swizzle, src0_subreg_nr, src0_reg_nr, src0_abs, src0_negate, st);
             i.src[1] = src3!(w, src1_rep_ctrl, src1_swizzle, src1_subreg_nr, src1_reg_nr, src1_abs, src1_negate, t1);
             i.src[2] = src3!(w, src2_rep_ctrl, src2_swizzle, src2_subreg_nr, src2_reg_nr, src2_abs, src2_negate, t2);
-            Ok(i)
+            Ok(())
         }
 
         fn encode_3src(p: Platform, i: &Instruction) -> Result<Word, EncodeError> {
