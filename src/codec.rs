@@ -64,11 +64,19 @@ pub fn encode(p: Platform, inst: &Instruction) -> Result<[u8; 16], EncodeError> 
 /// Encodes an instruction without checking hardware rules: only what the
 /// platform cannot express at all is refused. For bring-up experiments.
 pub fn encode_unchecked(p: Platform, inst: &Instruction) -> Result<[u8; 16], EncodeError> {
-    encode_word(p, inst).map(Word::to_bytes)
+    // The encoder's body is inlined here rather than called, so that the
+    // word is built in registers instead of through a series of narrow
+    // read-modify-writes in memory.
+    encode_inline(p, inst).map(Word::to_bytes)
 }
 
 /// Encodes to a [`Word`] without checking hardware rules.
 pub fn encode_word(p: Platform, inst: &Instruction) -> Result<Word, EncodeError> {
+    encode_inline(p, inst)
+}
+
+#[inline(always)]
+fn encode_inline(p: Platform, inst: &Instruction) -> Result<Word, EncodeError> {
     if !inst.opcode.exists_on(p) {
         return Err(EncodeError::Opcode {
             opcode: inst.opcode,
@@ -209,6 +217,7 @@ macro_rules! codec {
             Ok(())
         }
 
+        #[inline(always)]
         fn set_header(w: &mut Word, i: &Instruction, three: bool) -> Result<(), EncodeError> {
             let c = i.controls;
             let bit = |f: Controls| c.contains(f) as u8;
@@ -269,6 +278,7 @@ macro_rules! codec {
             Ok(())
         }
 
+        #[inline(always)]
         fn enc_dst(p: Platform, w: &mut Word, d: &Dst, a16: bool) -> Result<(), EncodeError> {
             if d.file == RegFile::Imm {
                 return Err(unenc("dst", "a destination cannot be an immediate"));
@@ -539,6 +549,7 @@ macro_rules! codec {
 
         // SRC1_FT_MASK is zero on Gen7, where src1's file and type sit in DW1.
         #[allow(clippy::bad_bit_mask)]
+        #[inline(always)]
         pub(super) fn encode(p: Platform, i: &Instruction) -> Result<Word, EncodeError> {
             if i.opcode.is_three_src() {
                 return encode_3src(p, i);
