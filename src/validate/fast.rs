@@ -1,0 +1,605 @@
+//! Fast accept: one cheap pass over the common instruction shapes that
+//! proves no rule can report, so [`super::validate`] skips the rules.
+//!
+//! [`accept`] is conservative: it returns `true` only for shapes whose
+//! every rule is shown below to pass, and `false` for anything else,
+//! which then goes through every rule ([`super::validate_full`]). Two
+//! shapes are covered:
+//!
+//! - SEND/SENDC with a directly addressed GRF payload, an immediate
+//!   descriptor and a null or direct GRF destination;
+//! - align1 1- and 2-source instructions with a destination (not MUL, not
+//!   3-source), direct GRF or immediate sources with scalar `<0;1,0>` or
+//!   packed `<w;w,1>` regions whose rows stay within a register, no
+//!   64-bit, HF or byte-destination types and no source wider than the
+//!   destination type (so no operand-type, mixed-float or 64-bit rule
+//!   applies).
+//!
+//! The unit tests check on random instructions that an accepted one
+//! passes every rule.
+
+use super::*;
+
+/// Bit `t as u8` set for each type with an encoding (register or
+/// immediate) on Gen7/Gen7.5 or on Gen8.
+#[allow(clippy::indexing_slicing)] // k < len by the loop
+const fn type_mask(p: Platform, imm: bool) -> u16 {
+    let mut m = 0u16;
+    let mut k = 0;
+    while k < Type::ALL.len() {
+        let t = Type::ALL[k];
+        let enc = if imm { t.imm_hw(p) } else { t.reg_hw(p) };
+        if enc.is_some() {
+            m |= 1 << (t as u8);
+        }
+        k += 1;
+    }
+    m
+}
+
+const REG_GEN7: u16 = type_mask(Platform::Gen7, false);
+const REG_GEN8: u16 = type_mask(Platform::Gen8, false);
+const IMM_GEN7: u16 = type_mask(Platform::Gen7, true);
+const IMM_GEN8: u16 = type_mask(Platform::Gen8, true);
+
+/// Types of at most 4 bytes other than HF and the vector immediates: no
+/// 64-bit, mixed-float or HF-conversion rule can concern them.
+const PLAIN: u16 =
+    bit(Type::UD) | bit(Type::D) | bit(Type::UW) | bit(Type::W) | bit(Type::UB) | bit(Type::B) | bit(Type::F);
+
+/// The vector immediate types.
+const VECTOR: u16 = bit(Type::V) | bit(Type::UV) | bit(Type::VF);
+
+const fn bit(t: Type) -> u16 {
+    1 << (t as u8)
+}
+
+/// Whether `t` is in the type set `m`.
+#[inline(always)]
+fn has(m: u16, t: Type) -> bool {
+    m >> (t as u8) & 1 != 0
+}
+
+/// The last byte, from the first byte of its register, of a direct
+/// align1 register source at byte `sub` whose region is the scalar
+/// `<0;1,0>` within one register, or packed `<w;w,1>` with
+/// `2 <= w <= exec` within two registers and rows that never straddle
+/// byte 32 (the whole region within the first register, or rows starting
+/// on a multiple of their length). `None` for any other region. The
+/// element size is the type size (no 64-bit types here).
+#[inline(always)]
+fn simple_src_last(exec: u32, s: &Src, sub: u32) -> Option<u32> {
+    let es = s.ty.size();
+    let e = s.region;
+    if e == Region::SCALAR {
+        let last = sub + es - 1;
+        return (last < 32).then_some(last);
+    }
+    if e.hstride != 1 || e.width == 0 || e.width > 4 || e.vstride != e.width + 1 {
+        return None;
+    }
+    let w = 1u32 << e.width;
+    if w > exec {
+        return None;
+    }
+    let last = sub + exec * es - 1;
+    if last < 32 {
+        return Some(last);
+    }
+    let row = w * es;
+    (last < 64 && row <= 32 && sub & (row - 1) == 0).then_some(last)
+}
+
+/// Whether every rule passes, proven cheaply; `false` means unknown.
+#[inline]
+pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
+    let op = i.opcode;
+    if op == Opcode::Illegal || !op.exists_on(p) || op.is_three_src() {
+        return false;
+    }
+    // control_fields_in_range; cond_modifier_valid (not MATH, SEND).
+    let a16 = i.access_mode == AccessMode::Align16;
+    let max_pred = if a16 { 7 } else { 13 };
+    let max_cond = if op == Opcode::Math || op.is_send() { 15 } else { 9 };
+    if i.qtr_control > 3 || i.pred_control > max_pred || (i.flag.nr | i.flag.subnr) > 1 || i.cond_modifier > max_cond {
+        return false;
+    }
+    // dst_not_immediate, reg_type_encoding_valid (src0 and src1 whatever
+    // the source count).
+    let (reg, imm) = if p.is_gen8() {
+        (REG_GEN8, IMM_GEN8)
+    } else {
+        (REG_GEN7, IMM_GEN7)
+    };
+    let enc_ok = |s: &Src| has(if s.is_imm() { imm } else { reg }, s.ty);
+    if i.dst.file == RegFile::Imm || !has(reg, i.dst.ty) || !enc_ok(&i.src[0]) || !enc_ok(&i.src[1]) {
+        return false;
+    }
+    if op.is_send() {
+        send(p, i, a16)
+    } else if a16 {
+        false
+    } else {
+        align1(p, i)
+    }
+}
+
+/// SEND and SENDC (one source).
+#[inline(always)]
+fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
+    let (d, s0, s1) = (&i.dst, &i.src[0], &i.src[1]);
+    // send_src0_direct, send_src0_grf; the descriptor is an immediate.
+    let (RegFile::Grf, Addr::Direct { nr: snr, subnr: ssub }) = (s0.file, s0.addr) else {
+        return false;
+    };
+    if !s1.is_imm() {
+        return false;
+    }
+    let Addr::Direct { nr: dnr, subnr: dsub } = d.addr else {
+        return false;
+    };
+    // The destination is null or a GRF (not another ARF).
+    let dst_null = is_null_dst(d);
+    if !dst_null && d.file != RegFile::Grf {
+        return false;
+    }
+    // No 64-bit operand: the 64-bit rules do not apply.
+    if d.ty.size() > 4 || s0.ty.size() > 4 {
+        return false;
+    }
+    // Region encodings.
+    let r = s0.region;
+    if r.width > 4 || r.vstride > 6 || r.hstride > 3 || d.hstride > 3 {
+        return false;
+    }
+    if a16 {
+        // subreg_in_range; align16_dst_hstride_one; align16_src_vstride.
+        let vs_ok = matches!(r.vstride, 0 | 3) || (r.vstride == 2 && p.is_gen75_or_later());
+        if dsub & !16 != 0 || ssub & !16 != 0 || (!dst_null && d.hstride != 1) || !vs_ok {
+            return false;
+        }
+    } else {
+        // subreg_in_range; dst_hstride_nonzero; the align1 source rules.
+        if dsub > 31 || ssub > 31 || (!dst_null && d.hstride == 0) {
+            return false;
+        }
+        if simple_src_last(i.exec_size.channels(), s0, ssub as u32).is_none() {
+            return false;
+        }
+    }
+    // grf_number_in_range (SEND counts the first register alone).
+    let (snr, dnr) = (snr as u32, dnr as u32);
+    if snr > 127 || (d.file == RegFile::Grf && dnr > 127) {
+        return false;
+    }
+    // The SEND rules.
+    let desc = i.imm as u32 & 0x1fff_ffff;
+    let mlen = (desc >> 25) & 0xf;
+    let rlen = (desc >> 20) & 0x1f;
+    if (i.eot() && snr < 112) || mlen == 0 || rlen > 16 || snr + mlen > 128 {
+        return false;
+    }
+    if !dst_null && (dnr + rlen > 128 || (p.is_gen8() && dnr + rlen > 127 && snr + mlen > dnr)) {
+        return false;
+    }
+    // URB messages: a header and an opcode of the platform.
+    if i.cond_modifier == 6 {
+        let gen8 = p.is_gen8();
+        let urb_op = if gen8 { desc & 0xf } else { desc & 0x7 };
+        let ok = match urb_op {
+            0..=5 => true,
+            6 => p.is_gen75_or_later(),
+            7 => gen8,
+            8 => gen8 && rlen != 0,
+            _ => false,
+        };
+        if desc >> 19 & 1 == 0 || !ok {
+            return false;
+        }
+    }
+    true
+}
+
+/// Align1 1- and 2-source instructions with a destination.
+#[inline(always)]
+fn align1(p: Platform, i: &Instruction) -> bool {
+    let op = i.opcode;
+    if !has_dst(op) || op == Opcode::Mul {
+        return false;
+    }
+    let nsrc = i.num_srcs();
+    if !(1..=2).contains(&nsrc) {
+        return false;
+    }
+    let gen8 = p.is_gen8();
+    let d = &i.dst;
+    let Addr::Direct { nr: dnr, subnr: dsub } = d.addr else {
+        return false;
+    };
+    let dst_null = is_null_dst(d);
+    // Opcode rules.
+    let op_ok = match op {
+        Opcode::Cmp | Opcode::Cmpn => {
+            let gen7_dst_ok = d.file == RegFile::Grf || (dst_null && i.thread_control == ThreadControl::Switch);
+            i.cond_modifier != 0 && (gen8 || gen7_dst_ok)
+        }
+        Opcode::Sel => (i.cond_modifier != 0) != (i.pred_control != 0),
+        Opcode::Not | Opcode::And | Opcode::Or | Opcode::Xor => {
+            let abs = i.src[0].mods.contains(SrcMods::ABS) || i.src[1].mods.contains(SrcMods::ABS);
+            !(matches!(i.cond_modifier, 7..=9) || (gen8 && abs))
+        }
+        // Float functions on F operands (INT DIV and the Gen8 IEEE macros
+        // go through the rules).
+        Opcode::Math => {
+            matches!(i.cond_modifier, 1..=7 | 9 | 10)
+                && d.ty == Type::F
+                && i.src[0].ty == Type::F
+                && (nsrc == 1 || i.src[1].ty == Type::F)
+        }
+        _ => true,
+    };
+    if !op_ok {
+        return false;
+    }
+    // The destination: a plain type, no wider source, nonzero stride
+    // encoding 1-3, byte offset 0-31.
+    let dts = d.ty.size();
+    if !has(PLAIN, d.ty) || dts == 1 || d.hstride == 0 || d.hstride > 3 || dsub > 31 {
+        return false;
+    }
+    let exec = i.exec_size.channels();
+    let (dsub, dnr) = (dsub as u32, dnr as u32);
+    // Last byte of each register source (None: immediate).
+    let mut lasts = [None; 2];
+    for (k, (s, last)) in i.src.iter().zip(lasts.iter_mut()).enumerate().take(nsrc as usize) {
+        if s.ty.size() > dts {
+            return false;
+        }
+        match (s.file, s.addr) {
+            (RegFile::Grf, Addr::Direct { nr, subnr }) => {
+                if !has(PLAIN, s.ty) || subnr > 31 {
+                    return false;
+                }
+                let Some(l) = simple_src_last(exec, s, subnr as u32) else {
+                    return false;
+                };
+                if nr as u32 + l / 32 > 127 {
+                    return false;
+                }
+                *last = Some(l);
+            }
+            (RegFile::Imm, _) if k + 1 == nsrc as usize => {
+                if !has(PLAIN | VECTOR, s.ty) {
+                    return false;
+                }
+                // The vector immediate rules.
+                if has(VECTOR, s.ty) {
+                    let need = if s.ty == Type::VF { 4 } else { 2 };
+                    if dsub % 16 != 0 || dts * stride(d.hstride) != need {
+                        return false;
+                    }
+                }
+            }
+            _ => return false,
+        }
+    }
+    // The destination's last byte, and the region alignment rules.
+    let step = stride(d.hstride) * dts;
+    let dlast = (exec - 1) * step + dsub + dts - 1;
+    if d.file == RegFile::Grf && dnr + dlast / 32 > 127 {
+        return false;
+    }
+    if dst_null || dlast < 16 {
+        return true;
+    }
+    let src_two = lasts.iter().flatten().any(|l| *l >= 32);
+    if dlast < 32 {
+        return !src_two;
+    }
+    // Two whole destination registers, half the channels in each.
+    if dlast >= 64 || dsub != 0 || exec * step != 64 {
+        return false;
+    }
+    if gen8 {
+        return true;
+    }
+    // Gen7/7.5: each source scalar or read like the destination (packed,
+    // from byte 0, the destination's type size).
+    i.src.iter().zip(lasts).all(|(s, l)| match l {
+        Some(l) => s.region == Region::SCALAR || (l == 63 && step == dts && s.ty.size() == dts),
+        None => true,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+
+        fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+            xs[self.below(xs.len())]
+        }
+    }
+
+    /// Valid shapes of each kind [`accept`] covers, to mutate.
+    fn seeds() -> Vec<Instruction> {
+        let rgn = |v, w, h| Region::new(v, w, h).unwrap();
+        let mut out = Vec::new();
+        let mut add = Instruction::new(Opcode::Add, ExecSize::S16);
+        add.dst = Dst::grf(2, 0, Type::F);
+        add.src[0] = Src::grf(4, 0, Type::F, rgn(8, 8, 1));
+        add.src[1] = Src::grf(6, 0, Type::F, rgn(8, 8, 1));
+        out.push(add);
+        let mut mov = Instruction::new(Opcode::Mov, ExecSize::S8);
+        mov.dst = Dst::grf(10, 0, Type::UW);
+        mov.src[0] = Src::imm(Type::V);
+        out.push(mov);
+        let mut cmp = add;
+        cmp.opcode = Opcode::Cmp;
+        cmp.exec_size = ExecSize::S8;
+        cmp.cond_modifier = 3;
+        cmp.dst = Dst::null().with_ty_for_test(Type::F);
+        cmp.thread_control = ThreadControl::Switch;
+        cmp.src[1] = Src::imm(Type::F);
+        out.push(cmp);
+        let mut sel = add;
+        sel.opcode = Opcode::Sel;
+        sel.cond_modifier = 4;
+        sel.src[1] = Src::grf(8, 0, Type::F, Region::SCALAR);
+        out.push(sel);
+        let mut and = add;
+        and.opcode = Opcode::And;
+        and.dst.ty = Type::UD;
+        and.src[0].ty = Type::UD;
+        and.src[1] = Src::imm(Type::UD);
+        out.push(and);
+        let mut math = add;
+        math.opcode = Opcode::Math;
+        math.exec_size = ExecSize::S8;
+        math.cond_modifier = 10;
+        out.push(math);
+        let mut send = Instruction::new(Opcode::Send, ExecSize::S16);
+        send.dst = Dst::grf(20, 0, Type::UW);
+        send.src[0] = Src::grf(2, 0, Type::UD, rgn(8, 8, 1));
+        send.src[1] = Src::imm(Type::UD);
+        send.cond_modifier = 6; // URB
+        send.imm = (2 << 25) | (1 << 20) | (1 << 19) | 1;
+        out.push(send);
+        let mut eot = send;
+        eot.dst = Dst::null();
+        eot.src[0] = Src::grf(120, 0, Type::UD, rgn(8, 8, 1));
+        eot.cond_modifier = 5;
+        eot.imm = (1 << 31) | (8 << 25);
+        out.push(eot);
+        let mut a16 = send;
+        a16.access_mode = AccessMode::Align16;
+        a16.exec_size = ExecSize::S8;
+        a16.src[0].region = rgn(4, 4, 1);
+        out.push(a16);
+        out
+    }
+
+    trait WithTy {
+        fn with_ty_for_test(self, ty: Type) -> Self;
+    }
+
+    impl WithTy for Dst {
+        fn with_ty_for_test(mut self, ty: Type) -> Self {
+            self.ty = ty;
+            self
+        }
+    }
+
+    fn mutate(r: &mut Rng, i: &mut Instruction) {
+        let ops = [
+            Opcode::Mov,
+            Opcode::Add,
+            Opcode::Mul,
+            Opcode::Mad,
+            Opcode::Sel,
+            Opcode::Cmp,
+            Opcode::Cmpn,
+            Opcode::And,
+            Opcode::Not,
+            Opcode::Xor,
+            Opcode::Math,
+            Opcode::Send,
+            Opcode::Sendc,
+            Opcode::Csel,
+            Opcode::Mac,
+            Opcode::If,
+            Opcode::Nop,
+            Opcode::Dim,
+            Opcode::Smov,
+            Opcode::F32to16,
+            Opcode::Illegal,
+        ];
+        let files = [RegFile::Grf, RegFile::Arf, RegFile::Imm];
+        for _ in 0..1 + r.below(3) {
+            let k = r.below(3);
+            let n = r.below(256) as u8;
+            let small = r.below(18) as u8;
+            match r.below(26) {
+                0 => i.opcode = r.pick(&ops),
+                1 => i.exec_size = r.pick(ExecSize::ALL),
+                2 => i.dst.ty = r.pick(&Type::ALL),
+                3 => i.src[k].ty = r.pick(&Type::ALL),
+                4 => i.dst.hstride = small % 5,
+                5 => i.src[k].region.vstride = small,
+                6 => i.src[k].region.width = small % 7,
+                7 => i.src[k].region.hstride = small % 5,
+                8 => {
+                    i.dst.addr = Addr::Direct {
+                        nr: n,
+                        subnr: small * 2,
+                    }
+                }
+                9 => {
+                    i.src[k].addr = Addr::Direct {
+                        nr: n,
+                        subnr: small * 2 % 36,
+                    }
+                }
+                10 => {
+                    i.src[k].addr = Addr::Indirect {
+                        subnr: small,
+                        imm: i16::from(n) * 4 - 512,
+                    }
+                }
+                11 => i.access_mode = r.pick(&[AccessMode::Align1, AccessMode::Align16]),
+                12 => i.cond_modifier = small,
+                13 => i.src[k].file = r.pick(&files),
+                14 => i.dst.file = r.pick(&files),
+                15 => i.pred_control = small,
+                16 => i.qtr_control = small % 5,
+                17 => {
+                    i.flag = FlagReg {
+                        nr: small % 3,
+                        subnr: n % 3,
+                    }
+                }
+                18 => i.thread_control = r.pick(&[ThreadControl::Normal, ThreadControl::Atomic, ThreadControl::Switch]),
+                19 => i.src[k].mods = SrcMods::from_bits_truncate(small),
+                20 => i.controls = Controls::from_bits_truncate(u16::from(n) << r.below(2)),
+                // Descriptor fields: mlen, rlen, header, URB opcode, EOT.
+                21 => i.imm ^= 1 << r.pick(&[0, 1, 2, 3, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 31]),
+                22 => {
+                    i.dst.addr = Addr::Direct {
+                        nr: 100 + small * 2,
+                        subnr: 0,
+                    }
+                }
+                // A packed region <w;w,1> or the scalar one.
+                23 => {
+                    let w = small % 6;
+                    i.src[k].region = Region {
+                        vstride: w + 1,
+                        width: w,
+                        hstride: 1,
+                    };
+                    if w == 5 {
+                        i.src[k].region = Region::SCALAR;
+                    }
+                }
+                24 => {
+                    i.src[k].addr = Addr::Direct {
+                        nr: n % 8,
+                        subnr: small * 4 % 36,
+                    }
+                }
+                _ => {
+                    i.src[0].addr = Addr::Direct {
+                        nr: 100 + small * 2,
+                        subnr: 0,
+                    }
+                }
+            }
+        }
+    }
+
+    /// An align1 instruction of the shapes [`accept`] looks at, built from
+    /// random parts: plain types, packed or scalar regions, offsets that
+    /// are multiples of the type size, registers near g127.
+    fn simple_alu(r: &mut Rng) -> Instruction {
+        use Type::*;
+        let ops = [
+            Opcode::Add,
+            Opcode::Mov,
+            Opcode::Sel,
+            Opcode::Cmp,
+            Opcode::And,
+            Opcode::Math,
+        ];
+        let tys = [UD, D, UW, W, UB, B, F, F, HF, DF];
+        let mut i = Instruction::new(r.pick(&ops), r.pick(ExecSize::ALL));
+        i.cond_modifier = r.pick(&[0, 0, 1, 4, 10]);
+        i.pred_control = r.pick(&[0, 0, 1]);
+        i.thread_control = r.pick(&[ThreadControl::Normal, ThreadControl::Switch]);
+        let nr = |r: &mut Rng| r.pick(&[0u8, 2, 60, 124, 125, 126, 127]);
+        let dty = r.pick(&tys);
+        let es = dty.size() as u8;
+        i.dst = Dst::grf(nr(r), es * r.below(32 / es as usize) as u8 % 32, dty);
+        if r.below(4) == 0 {
+            i.dst.addr = Addr::Direct { nr: 0, subnr: 0 };
+            i.dst.file = RegFile::Arf;
+        }
+        i.dst.hstride = r.pick(&[1, 1, 1, 2, 3, 0]);
+        for k in 0..2 {
+            let ty = if r.below(2) == 0 { dty } else { r.pick(&tys) };
+            let es = ty.size() as u8;
+            let w = r.below(5) as u8;
+            let region = if r.below(3) == 0 {
+                Region::SCALAR
+            } else {
+                Region {
+                    vstride: w + 1,
+                    width: w,
+                    hstride: 1,
+                }
+            };
+            i.src[k] = Src::grf(nr(r), es * r.below(32 / es as usize) as u8 % 32, ty, region);
+            if k == 1 && r.below(4) == 0 {
+                i.src[k] = Src::imm(r.pick(&[UD, F, V, UV, VF, W]));
+            }
+        }
+        i
+    }
+
+    /// An accepted instruction passes every rule; near-valid instructions
+    /// are accepted often and rejected by the rules often.
+    #[test]
+    fn accepted_instructions_pass_every_rule() {
+        let seeds = seeds();
+        for (n, s) in seeds.iter().enumerate() {
+            assert!(accept(Platform::Gen8, s), "seed {n} not accepted: {s:?}");
+        }
+        let mut r = Rng(0x2545_f491_4f6c_dd1d);
+        let (mut accepted, mut invalid) = (0, 0);
+        for _ in 0..100_000 {
+            let mut i = if r.below(2) == 0 {
+                simple_alu(&mut r)
+            } else {
+                r.pick(&seeds)
+            };
+            mutate(&mut r, &mut i);
+            let p = r.pick(&Platform::ALL);
+            let full = validate_full(p, &i);
+            if accept(p, &i) {
+                accepted += 1;
+                assert_eq!(full, Ok(()), "{p:?} {i:?}");
+            }
+            if full.is_err() {
+                invalid += 1;
+            }
+            assert_eq!(validate(p, &i), full);
+        }
+        assert!(
+            accepted > 10_000 && invalid > 10_000,
+            "{accepted} accepted, {invalid} invalid"
+        );
+    }
+
+    /// The same on arbitrary instructions.
+    #[cfg(feature = "arbitrary")]
+    #[test]
+    fn accept_agrees_with_every_rule_on_arbitrary_instructions() {
+        arbtest::arbtest(|u| {
+            let p: Platform = u.arbitrary()?;
+            let i: Instruction = u.arbitrary()?;
+            if accept(p, &i) {
+                assert_eq!(validate_full(p, &i), Ok(()), "{p:?} {i:?}");
+            }
+            Ok(())
+        })
+        .budget_ms(1000);
+    }
+}
