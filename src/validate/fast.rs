@@ -3,17 +3,18 @@
 //!
 //! [`accept`] is conservative: it returns `true` only for shapes whose
 //! every rule is shown below to pass, and `false` for anything else,
-//! which then goes through every rule ([`super::validate_full`]). Two
-//! shapes are covered:
+//! which then goes through every rule ([`super::validate_full`]). The
+//! shapes covered:
 //!
 //! - SEND/SENDC with a directly addressed GRF payload, an immediate
 //!   descriptor and a null or direct GRF destination;
-//! - align1 1- and 2-source instructions with a destination (not MUL, not
-//!   3-source), direct GRF or immediate sources with scalar `<0;1,0>` or
-//!   packed `<w;w,1>` regions whose rows stay within a register, no
-//!   64-bit, HF or byte-destination types and no source wider than the
-//!   destination type (so no operand-type, mixed-float or 64-bit rule
-//!   applies).
+//! - 1- and 2-source instructions with a destination, direct GRF or
+//!   immediate sources and no 64-bit, HF or byte-destination type nor a
+//!   source wider than the destination type (so no operand-type,
+//!   mixed-float or 64-bit rule applies); in align1 the source regions are
+//!   the scalar `<0;1,0>` or packed `<w;w,1>` with rows within a register;
+//! - MAD and LRP on F, BFE and BFI2 on D or UD (align16, one type);
+//! - branches with an ARF destination field.
 //!
 //! The unit tests check on random instructions that an accepted one
 //! passes every rule.
@@ -94,7 +95,7 @@ fn simple_src_last(exec: u32, s: &Src, sub: u32) -> Option<u32> {
 #[inline]
 pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
     let op = i.opcode;
-    if op == Opcode::Illegal || !op.exists_on(p) || op.is_three_src() {
+    if op == Opcode::Illegal || !op.exists_on(p) {
         return false;
     }
     // control_fields_in_range; cond_modifier_valid (not MATH, SEND).
@@ -117,10 +118,12 @@ pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
     }
     if op.is_send() {
         send(p, i, a16)
-    } else if a16 {
-        false
+    } else if op.is_three_src() {
+        a16 && three_src(p, i)
+    } else if op.is_branch() {
+        branch(p, i, a16)
     } else {
-        align1(p, i)
+        alu(p, i, a16)
     }
 }
 
@@ -200,11 +203,32 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
     true
 }
 
-/// Align1 1- and 2-source instructions with a destination.
+/// The last byte an align16 (or 3-source) register source at byte `sub`
+/// touches: `<v;4,1>` rows, or one element for the scalar region.
 #[inline(always)]
-fn align1(p: Platform, i: &Instruction) -> bool {
+fn a16_src_last(exec: u32, s: &Src, sub: u32) -> u32 {
+    let es = s.ty.size();
+    if s.region == Region::SCALAR {
+        return sub + es - 1;
+    }
+    let v = Rgn::of(s.region).v;
+    let w = exec.min(4);
+    let rows = exec / w;
+    ((rows - 1) * v + w - 1) * es + sub + es - 1
+}
+
+/// Whether a type is D or UD.
+#[inline(always)]
+fn dword(t: Type) -> bool {
+    matches!(t, Type::D | Type::UD)
+}
+
+/// 1- and 2-source instructions with a destination (not SEND, not
+/// 3-source, not branches).
+#[inline(always)]
+fn alu(p: Platform, i: &Instruction, a16: bool) -> bool {
     let op = i.opcode;
-    if !has_dst(op) || op == Opcode::Mul {
+    if !has_dst(op) {
         return false;
     }
     let nsrc = i.num_srcs();
@@ -217,6 +241,7 @@ fn align1(p: Platform, i: &Instruction) -> bool {
         return false;
     };
     let dst_null = is_null_dst(d);
+    let (t0, t1) = (i.src[0].ty, i.src[1].ty);
     // Opcode rules.
     let op_ok = match op {
         Opcode::Cmp | Opcode::Cmpn => {
@@ -233,22 +258,38 @@ fn align1(p: Platform, i: &Instruction) -> bool {
         Opcode::Math => {
             matches!(i.cond_modifier, 1..=7 | 9 | 10)
                 && d.ty == Type::F
-                && i.src[0].ty == Type::F
-                && (nsrc == 1 || i.src[1].ty == Type::F)
+                && t0 == Type::F
+                && (nsrc == 1 || t1 == Type::F)
+        }
+        // No register source is an accumulator here (ARF sources are not
+        // accepted); a dword × dword MUL is "double precision" on
+        // Cherryview.
+        Opcode::Mul => {
+            let dw = dword(t0) || dword(t1);
+            let dwxdw = dword(t0) && dword(t1);
+            let bad = (is_integer(t1) && t0.size() < 4 && t1.size() == 4)
+                || (dw && !gen8 && d.ty == Type::F)
+                || (dwxdw && (p == Platform::Chv || (gen8 && d.file == RegFile::Arf && !dst_null)))
+                || (dw
+                    && matches!(d.ty, Type::D | Type::UD | Type::W | Type::UW)
+                    && (i.controls.contains(Controls::SATURATE) || i.cond_modifier != 0));
+            !bad
         }
         _ => true,
     };
     if !op_ok {
         return false;
     }
-    // The destination: a plain type, no wider source, nonzero stride
-    // encoding 1-3, byte offset 0-31.
+    // The destination: a plain type, no wider source, stride encoding 1-3
+    // (align16: 1), byte offset 0-31 (align16: 0 or 16).
     let dts = d.ty.size();
-    if !has(PLAIN, d.ty) || dts == 1 || d.hstride == 0 || d.hstride > 3 || dsub > 31 {
+    let (dst_mode_ok, max_h) = if a16 { (dsub & !16 == 0, 1) } else { (dsub <= 31, 3) };
+    if !has(PLAIN, d.ty) || dts == 1 || d.hstride == 0 || d.hstride > max_h || !dst_mode_ok {
         return false;
     }
     let exec = i.exec_size.channels();
     let (dsub, dnr) = (dsub as u32, dnr as u32);
+    let hsw = p.is_gen75_or_later();
     // Last byte of each register source (None: immediate).
     let mut lasts = [None; 2];
     for (k, (s, last)) in i.src.iter().zip(lasts.iter_mut()).enumerate().take(nsrc as usize) {
@@ -257,11 +298,25 @@ fn align1(p: Platform, i: &Instruction) -> bool {
         }
         match (s.file, s.addr) {
             (RegFile::Grf, Addr::Direct { nr, subnr }) => {
-                if !has(PLAIN, s.ty) || subnr > 31 {
+                if !has(PLAIN, s.ty) {
                     return false;
                 }
-                let Some(l) = simple_src_last(exec, s, subnr as u32) else {
-                    return false;
+                let l = if a16 {
+                    // subreg_in_range, the encodings, align16_src_vstride.
+                    let e = s.region;
+                    let vs_ok = matches!(e.vstride, 0 | 3) || (e.vstride == 2 && hsw);
+                    if subnr & !16 != 0 || e.width > 4 || e.hstride > 3 || !vs_ok {
+                        return false;
+                    }
+                    a16_src_last(exec, s, subnr as u32)
+                } else {
+                    if subnr > 31 {
+                        return false;
+                    }
+                    let Some(l) = simple_src_last(exec, s, subnr as u32) else {
+                        return false;
+                    };
+                    l
                 };
                 if nr as u32 + l / 32 > 127 {
                     return false;
@@ -283,13 +338,14 @@ fn align1(p: Platform, i: &Instruction) -> bool {
             _ => return false,
         }
     }
-    // The destination's last byte, and the region alignment rules.
+    // The destination's last byte, and (align1) the region alignment
+    // rules.
     let step = stride(d.hstride) * dts;
     let dlast = (exec - 1) * step + dsub + dts - 1;
     if d.file == RegFile::Grf && dnr + dlast / 32 > 127 {
         return false;
     }
-    if dst_null || dlast < 16 {
+    if a16 || dst_null || dlast < 16 {
         return true;
     }
     let src_two = lasts.iter().flatten().any(|l| *l >= 32);
@@ -309,6 +365,59 @@ fn align1(p: Platform, i: &Instruction) -> bool {
         Some(l) => s.region == Region::SCALAR || (l == 63 && step == dts && s.ty.size() == dts),
         None => true,
     })
+}
+
+/// MAD and LRP on F, BFE and BFI2 on D or UD, every operand of one type.
+#[inline(always)]
+fn three_src(p: Platform, i: &Instruction) -> bool {
+    const R441: Region = Region {
+        vstride: 3,
+        width: 2,
+        hstride: 1,
+    };
+    let t = i.dst.ty;
+    let ok = match i.opcode {
+        Opcode::Mad | Opcode::Lrp => t == Type::F,
+        Opcode::Bfe => dword(t),
+        Opcode::Bfi2 => dword(t) && i.cond_modifier == 0 && !i.controls.contains(Controls::SATURATE),
+        _ => false,
+    };
+    let exec = i.exec_size.channels();
+    // Ivy Bridge: one register per operand.
+    if !ok || i.dst.hstride != 1 || (p == Platform::Gen7 && exec > 8) {
+        return false;
+    }
+    let in_range = |file: RegFile, addr: Addr, last: &dyn Fn(u32) -> u32| match (file, addr) {
+        (RegFile::Grf, Addr::Direct { nr, subnr }) => {
+            subnr % 4 == 0 && subnr <= 28 && nr as u32 + last(subnr as u32) / 32 <= 127
+        }
+        _ => false,
+    };
+    let d = &i.dst;
+    if !in_range(d.file, d.addr, &|sub| (exec - 1) * 4 + sub + 3) {
+        return false;
+    }
+    i.src.iter().all(|s| {
+        s.ty == t
+            && (s.region == R441 || s.region == Region::SCALAR)
+            && in_range(s.file, s.addr, &|sub| a16_src_last(exec, s, sub))
+    })
+}
+
+/// Branches (no destination, no source): a null or other ARF destination
+/// field; Gen8 offsets in whole instructions.
+#[inline(always)]
+fn branch(p: Platform, i: &Instruction, a16: bool) -> bool {
+    let d = &i.dst;
+    let Addr::Direct { subnr, .. } = d.addr else {
+        return false;
+    };
+    let sub_ok = if a16 { subnr & !16 == 0 } else { subnr <= 31 };
+    if i.num_srcs() != 0 || d.file != RegFile::Arf || d.hstride > 3 || !sub_ok {
+        return false;
+    }
+    let uip = if i.opcode.has_uip() { i.imm >> 32 } else { 0 };
+    !p.is_gen8() || (i.imm | uip) & 7 == 0
 }
 
 #[cfg(test)]
@@ -385,6 +494,49 @@ mod tests {
         a16.exec_size = ExecSize::S8;
         a16.src[0].region = rgn(4, 4, 1);
         out.push(a16);
+        let r441 = rgn(4, 4, 1);
+        let mut mad = Instruction::new(Opcode::Mad, ExecSize::S8);
+        mad.access_mode = AccessMode::Align16;
+        mad.dst = Dst::grf(2, 0, Type::F);
+        mad.src = [
+            Src::grf(4, 0, Type::F, r441),
+            Src::grf(5, 4, Type::F, Region::SCALAR),
+            Src::grf(6, 16, Type::F, r441),
+        ];
+        out.push(mad);
+        let mut bfe = mad;
+        bfe.opcode = Opcode::Bfe;
+        bfe.dst.ty = Type::UD;
+        bfe.src = bfe.src.map(|s| s.with_ty(Type::UD));
+        out.push(bfe);
+        let mut bfi2 = bfe;
+        bfi2.opcode = Opcode::Bfi2;
+        out.push(bfi2);
+        let mut add16 = mad;
+        add16.opcode = Opcode::Add;
+        add16.src[1] = Src::imm(Type::F);
+        out.push(add16);
+        let mut cmp16 = add16;
+        cmp16.opcode = Opcode::Cmp;
+        cmp16.cond_modifier = 2;
+        cmp16.src[1] = Src::grf(7, 16, Type::F, rgn(0, 4, 1));
+        out.push(cmp16);
+        let mut mul = add;
+        mul.opcode = Opcode::Mul;
+        mul.dst.ty = Type::D;
+        mul.src[0].ty = Type::D;
+        mul.src[1] = Src::imm(Type::W);
+        out.push(mul);
+        let mut mul_dd = mul;
+        mul_dd.src[1] = Src::grf(8, 0, Type::D, Region::SCALAR);
+        out.push(mul_dd);
+        let mut jump = Instruction::new(Opcode::If, ExecSize::S16);
+        jump.imm = (64 << 32) | 32;
+        out.push(jump);
+        let mut brk = jump;
+        brk.opcode = Opcode::Break;
+        brk.access_mode = AccessMode::Align16;
+        out.push(brk);
         out
     }
 
@@ -417,7 +569,13 @@ mod tests {
             Opcode::Csel,
             Opcode::Mac,
             Opcode::If,
+            Opcode::Else,
+            Opcode::While,
             Opcode::Nop,
+            Opcode::Lrp,
+            Opcode::Bfe,
+            Opcode::Bfi2,
+            Opcode::Madm,
             Opcode::Dim,
             Opcode::Smov,
             Opcode::F32to16,
@@ -471,7 +629,7 @@ mod tests {
                 19 => i.src[k].mods = SrcMods::from_bits_truncate(small),
                 20 => i.controls = Controls::from_bits_truncate(u16::from(n) << r.below(2)),
                 // Descriptor fields: mlen, rlen, header, URB opcode, EOT.
-                21 => i.imm ^= 1 << r.pick(&[0, 1, 2, 3, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 31]),
+                21 => i.imm ^= 1 << r.pick(&[0, 1, 2, 3, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 31, 32, 33, 34, 35]),
                 22 => {
                     i.dst.addr = Addr::Direct {
                         nr: 100 + small * 2,
