@@ -55,6 +55,32 @@ const fn bit(t: Type) -> u16 {
     1 << (t as u8)
 }
 
+/// Per opcode (by `op as usize`): bit `p as u8` set when the opcode
+/// exists on platform `p` (never for `illegal`), and the source count
+/// ([`Opcode::num_srcs`]) in bits 4-5.
+#[allow(clippy::indexing_slicing)] // k < len by the loop; 69 opcodes < 128
+const fn opcode_table() -> [u8; 128] {
+    let mut t = [0u8; 128];
+    let mut k = 0;
+    while k < Opcode::ALL.len() {
+        let op = Opcode::ALL[k];
+        let mut info = op.num_srcs() << 4;
+        let mut j = 0;
+        while j < Platform::ALL.len() {
+            let p = Platform::ALL[j];
+            if op.exists_on(p) && !matches!(op, Opcode::Illegal) {
+                info |= 1 << (p as u8);
+            }
+            j += 1;
+        }
+        t[op as usize & 127] = info;
+        k += 1;
+    }
+    t
+}
+
+const OPCODES: [u8; 128] = opcode_table();
+
 /// Whether `t` is in the type set `m`.
 #[inline(always)]
 fn has(m: u16, t: Type) -> bool {
@@ -95,9 +121,11 @@ fn simple_src_last(exec: u32, s: &Src, sub: u32) -> Option<u32> {
 #[inline]
 pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
     let op = i.opcode;
-    if op == Opcode::Illegal || !op.exists_on(p) {
+    let info = OPCODES.get(op as usize).copied().unwrap_or(0);
+    if info >> (p as u8) & 1 == 0 {
         return false;
     }
+    let nsrc = info >> 4;
     // control_fields_in_range; cond_modifier_valid (not MATH, SEND).
     let a16 = i.access_mode == AccessMode::Align16;
     let max_pred = if a16 { 7 } else { 13 };
@@ -121,9 +149,9 @@ pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
     } else if op.is_three_src() {
         a16 && three_src(p, i)
     } else if op.is_branch() {
-        branch(p, i, a16)
+        nsrc == 0 && branch(p, i, a16)
     } else {
-        alu(p, i, a16)
+        alu(p, i, a16, nsrc)
     }
 }
 
@@ -226,12 +254,19 @@ fn dword(t: Type) -> bool {
 /// 1- and 2-source instructions with a destination (not SEND, not
 /// 3-source, not branches).
 #[inline(always)]
-fn alu(p: Platform, i: &Instruction, a16: bool) -> bool {
+fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
     let op = i.opcode;
     if !has_dst(op) {
         return false;
     }
-    let nsrc = i.num_srcs();
+    // MATH counts its sources by function ([`Instruction::num_srcs`]);
+    // the fast path takes the float functions alone.
+    let nsrc = match (op, i.cond_modifier) {
+        (Opcode::Math, 1..=7) => 1,
+        (Opcode::Math, 9 | 10) => 2,
+        (Opcode::Math, _) => return false,
+        _ => nsrc,
+    };
     if !(1..=2).contains(&nsrc) {
         return false;
     }
@@ -291,53 +326,59 @@ fn alu(p: Platform, i: &Instruction, a16: bool) -> bool {
     let (dsub, dnr) = (dsub as u32, dnr as u32);
     let hsw = p.is_gen75_or_later();
     // Last byte of each register source (None: immediate).
-    let mut lasts = [None; 2];
-    for (k, (s, last)) in i.src.iter().zip(lasts.iter_mut()).enumerate().take(nsrc as usize) {
+    // Last byte of each register source (None: immediate).
+    let src = |s: &Src, last_src: bool| -> Option<Option<u32>> {
         if s.ty.size() > dts {
-            return false;
+            return None;
         }
         match (s.file, s.addr) {
             (RegFile::Grf, Addr::Direct { nr, subnr }) => {
                 if !has(PLAIN, s.ty) {
-                    return false;
+                    return None;
                 }
                 let l = if a16 {
                     // subreg_in_range, the encodings, align16_src_vstride.
                     let e = s.region;
                     let vs_ok = matches!(e.vstride, 0 | 3) || (e.vstride == 2 && hsw);
                     if subnr & !16 != 0 || e.width > 4 || e.hstride > 3 || !vs_ok {
-                        return false;
+                        return None;
                     }
                     a16_src_last(exec, s, subnr as u32)
+                } else if subnr > 31 {
+                    return None;
                 } else {
-                    if subnr > 31 {
-                        return false;
-                    }
-                    let Some(l) = simple_src_last(exec, s, subnr as u32) else {
-                        return false;
-                    };
-                    l
+                    simple_src_last(exec, s, subnr as u32)?
                 };
-                if nr as u32 + l / 32 > 127 {
-                    return false;
-                }
-                *last = Some(l);
+                (nr as u32 + l / 32 <= 127).then_some(Some(l))
             }
-            (RegFile::Imm, _) if k + 1 == nsrc as usize => {
+            (RegFile::Imm, _) if last_src => {
                 if !has(PLAIN | VECTOR, s.ty) {
-                    return false;
+                    return None;
                 }
                 // The vector immediate rules.
                 if has(VECTOR, s.ty) {
                     let need = if s.ty == Type::VF { 4 } else { 2 };
                     if dsub % 16 != 0 || dts * stride(d.hstride) != need {
-                        return false;
+                        return None;
                     }
                 }
+                Some(None)
             }
-            _ => return false,
+            _ => None,
         }
-    }
+    };
+    let Some(last0) = src(&i.src[0], nsrc == 1) else {
+        return false;
+    };
+    let last1 = if nsrc == 2 {
+        let Some(l) = src(&i.src[1], true) else {
+            return false;
+        };
+        l
+    } else {
+        None
+    };
+    let lasts = [last0, last1];
     // The destination's last byte, and (align1) the region alignment
     // rules.
     let step = stride(d.hstride) * dts;
@@ -413,7 +454,7 @@ fn branch(p: Platform, i: &Instruction, a16: bool) -> bool {
         return false;
     };
     let sub_ok = if a16 { subnr & !16 == 0 } else { subnr <= 31 };
-    if i.num_srcs() != 0 || d.file != RegFile::Arf || d.hstride > 3 || !sub_ok {
+    if d.file != RegFile::Arf || d.hstride > 3 || !sub_ok {
         return false;
     }
     let uip = if i.opcode.has_uip() { i.imm >> 32 } else { 0 };
@@ -710,6 +751,30 @@ mod tests {
             }
         }
         i
+    }
+
+    #[test]
+    fn opcode_table_matches_the_model() {
+        for &op in Opcode::ALL {
+            let info = OPCODES[op as usize];
+            assert_eq!(info >> 4, op.num_srcs(), "{op:?}");
+            for p in Platform::ALL {
+                let exists = op != Opcode::Illegal && op.exists_on(p);
+                assert_eq!(info >> (p as u8) & 1 != 0, exists, "{op:?} {p:?}");
+            }
+        }
+        for cm in 0..16 {
+            let mut math = Instruction::new(Opcode::Math, ExecSize::S8);
+            math.cond_modifier = cm;
+            let fast = match cm {
+                1..=7 => Some(1),
+                9 | 10 => Some(2),
+                _ => None,
+            };
+            if let Some(n) = fast {
+                assert_eq!(n, math.num_srcs(), "function {cm}");
+            }
+        }
     }
 
     /// An accepted instruction passes every rule; near-valid instructions
