@@ -8,11 +8,14 @@
 //!
 //! - SEND/SENDC with a directly addressed GRF payload, an immediate
 //!   descriptor and a null or direct GRF destination;
-//! - 1- and 2-source instructions with a destination, direct GRF or
-//!   immediate sources and no 64-bit, HF or byte-destination type nor a
-//!   source wider than the destination type (so no operand-type,
-//!   mixed-float or 64-bit rule applies); in align1 the source regions are
-//!   the scalar `<0;1,0>` or packed `<w;w,1>` with rows within a register;
+//! - 1- and 2-source instructions with a destination, direct GRF, ARF
+//!   (not null, no modifier) or immediate sources and no 64-bit, HF or
+//!   byte-destination type nor a source wider than the destination type
+//!   (so no operand-type, mixed-float or 64-bit rule applies); in align1
+//!   the source regions meet the region relations and keep each row
+//!   within a register, and the destination lies in one OWord, in one
+//!   register with no source spanning two, or in two whole registers
+//!   (Gen7/7.5: each source scalar or laid out like the destination);
 //! - MAD and LRP on F, BFE and BFI2 on D or UD (align16, one type);
 //! - branches with an ARF destination field.
 //!
@@ -88,33 +91,64 @@ fn has(m: u16, t: Type) -> bool {
 }
 
 /// The last byte, from the first byte of its register, of a direct
-/// align1 register source at byte `sub` whose region is the scalar
-/// `<0;1,0>` within one register, or packed `<w;w,1>` with
-/// `2 <= w <= exec` within two registers and rows that never straddle
-/// byte 32 (the whole region within the first register, or rows starting
-/// on a multiple of their length). `None` for any other region. The
+/// align1 register source at byte `sub` whose region meets the
+/// ExecSize/Width/VertStride/HorzStride relations and lies within two
+/// registers with rows that never straddle byte 32: the whole region
+/// within the first register, or rows `pitch` bytes apart (a power of two
+/// up to 32) each within its `pitch`-aligned block. `None` otherwise. The
 /// element size is the type size (no 64-bit types here).
 #[inline(always)]
-fn simple_src_last(exec: u32, s: &Src, sub: u32) -> Option<u32> {
+fn a1_src_last(exec: u32, s: &Src, sub: u32) -> Option<u32> {
     let es = s.ty.size();
     let e = s.region;
+    // The common regions first: the scalar `<0;1,0>` (rows of one
+    // element, all at `sub`) and packed `<w;w,1>`, 2 <= w <= exec, whose
+    // pitch is its row.
     if e == Region::SCALAR {
         let last = sub + es - 1;
         return (last < 32).then_some(last);
     }
-    if e.hstride != 1 || e.width == 0 || e.width > 4 || e.vstride != e.width + 1 {
+    if e.hstride == 1 && (1..=4).contains(&e.width) && e.vstride == e.width + 1 {
+        let w = 1u32 << e.width;
+        let last = sub + exec * es - 1;
+        if w > exec {
+            return None;
+        }
+        let row = w * es;
+        return (last < 32 || (last < 64 && row <= 32 && sub & (row - 1) == 0)).then_some(last);
+    }
+    a1_src_last_general(exec, s, sub)
+}
+
+/// [`a1_src_last`] for any region.
+#[inline(never)]
+fn a1_src_last_general(exec: u32, s: &Src, sub: u32) -> Option<u32> {
+    let es = s.ty.size();
+    let e = s.region;
+    if e.width > 4 || e.vstride > 6 || e.hstride > 3 {
         return None;
     }
-    let w = 1u32 << e.width;
-    if w > exec {
+    let Rgn { v, w, h } = Rgn::of(e);
+    // exec_size_ge_width, width_eq_exec_implies_vstride,
+    // width_one_implies_hstride_zero, scalar_region,
+    // zero_strides_imply_width_one.
+    let bad = w > exec
+        || (w == exec && h != 0 && v != w * h)
+        || (w == 1 && h != 0)
+        || (exec == 1 && w == 1 && v != 0)
+        || (v == 0 && h == 0 && w != 1);
+    if bad {
         return None;
     }
-    let last = sub + exec * es - 1;
+    // Widths and execution sizes are powers of two, w <= exec.
+    let rows = exec >> w.trailing_zeros();
+    let pitch = v * es;
+    let tail = (w - 1) * h * es + es;
+    let last = sub + (rows - 1) * pitch + tail - 1;
     if last < 32 {
         return Some(last);
     }
-    let row = w * es;
-    (last < 64 && row <= 32 && sub & (row - 1) == 0).then_some(last)
+    (last < 64 && pitch.is_power_of_two() && pitch <= 32 && sub % pitch + tail <= pitch).then_some(last)
 }
 
 /// Whether every rule passes, proven cheaply; `false` means unknown.
@@ -194,7 +228,7 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
         if dsub > 31 || ssub > 31 || (!dst_null && d.hstride == 0) {
             return false;
         }
-        if simple_src_last(i.exec_size.channels(), s0, ssub as u32).is_none() {
+        if a1_src_last(i.exec_size.channels(), s0, ssub as u32).is_none() {
             return false;
         }
     }
@@ -260,10 +294,10 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
         return false;
     }
     // MATH counts its sources by function ([`Instruction::num_srcs`]);
-    // the fast path takes the float functions alone.
+    // the fast path takes the functions Gen7 has.
     let nsrc = match (op, i.cond_modifier) {
         (Opcode::Math, 1..=7) => 1,
-        (Opcode::Math, 9 | 10) => 2,
+        (Opcode::Math, 9..=13) => 2,
         (Opcode::Math, _) => return false,
         _ => nsrc,
     };
@@ -288,14 +322,12 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
             let abs = i.src[0].mods.contains(SrcMods::ABS) || i.src[1].mods.contains(SrcMods::ABS);
             !(matches!(i.cond_modifier, 7..=9) || (gen8 && abs))
         }
-        // Float functions on F operands (INT DIV and the Gen8 IEEE macros
-        // go through the rules).
-        Opcode::Math => {
-            matches!(i.cond_modifier, 1..=7 | 9 | 10)
-                && d.ty == Type::F
-                && t0 == Type::F
-                && (nsrc == 1 || t1 == Type::F)
+        // Float functions on F operands; INT DIV on D or UD without
+        // source modifiers.
+        Opcode::Math if i.cond_modifier >= 11 => {
+            dword(d.ty) && dword(t0) && dword(t1) && i.src[0].mods.is_empty() && i.src[1].mods.is_empty()
         }
+        Opcode::Math => d.ty == Type::F && t0 == Type::F && (nsrc == 1 || t1 == Type::F),
         // No register source is an accumulator here (ARF sources are not
         // accepted); a dword × dword MUL is "double precision" on
         // Cherryview.
@@ -332,8 +364,11 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
             return None;
         }
         match (s.file, s.addr) {
-            (RegFile::Grf, Addr::Direct { nr, subnr }) => {
-                if !has(PLAIN, s.ty) {
+            // An ARF source other than null, without modifiers (the
+            // accumulator rules of logic operations), not for MUL.
+            (RegFile::Grf | RegFile::Arf, Addr::Direct { nr, subnr }) => {
+                let arf = s.file == RegFile::Arf;
+                if !has(PLAIN, s.ty) || (arf && (nr == 0 || !s.mods.is_empty() || op == Opcode::Mul)) {
                     return None;
                 }
                 let l = if a16 {
@@ -347,9 +382,9 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
                 } else if subnr > 31 {
                     return None;
                 } else {
-                    simple_src_last(exec, s, subnr as u32)?
+                    a1_src_last(exec, s, subnr as u32)?
                 };
-                (nr as u32 + l / 32 <= 127).then_some(Some(l))
+                (arf || nr as u32 + l / 32 <= 127).then_some(Some(l))
             }
             (RegFile::Imm, _) if last_src => {
                 if !has(PLAIN | VECTOR, s.ty) {
@@ -400,11 +435,12 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
     if gen8 {
         return true;
     }
-    // Gen7/7.5: each source scalar or read like the destination (packed,
-    // from byte 0, the destination's type size).
-    i.src.iter().zip(lasts).all(|(s, l)| match l {
-        Some(l) => s.region == Region::SCALAR || (l == 63 && step == dts && s.ty.size() == dts),
-        None => true,
+    // Gen7/7.5: each source scalar or read like the destination: from
+    // byte 0, element k at byte k * step (VertStride = Width * HorzStride).
+    i.src.iter().zip(lasts).all(|(s, l)| {
+        let Rgn { v, w, h } = Rgn::of(s.region);
+        let like_dst = direct_subnr(&s.addr) == Some(0) && v == w * h && h * s.ty.size() == step;
+        l.is_none() || s.region == Region::SCALAR || like_dst
     })
 }
 
@@ -571,6 +607,32 @@ mod tests {
         let mut mul_dd = mul;
         mul_dd.src[1] = Src::grf(8, 0, Type::D, Region::SCALAR);
         out.push(mul_dd);
+        let mut widen = Instruction::new(Opcode::Mov, ExecSize::S16);
+        widen.dst = Dst::grf(2, 0, Type::F);
+        widen.src[0] = Src::grf(4, 0, Type::W, rgn(16, 8, 2));
+        out.push(widen);
+        let mut arf = Instruction::new(Opcode::And, ExecSize::S1);
+        arf.dst = Dst::grf(0x10, 0, Type::UD);
+        arf.dst.file = RegFile::Arf;
+        arf.src[0] = Src::grf(0x10, 0, Type::UD, Region::SCALAR);
+        arf.src[0].file = RegFile::Arf;
+        arf.src[1] = Src::imm(Type::UD);
+        out.push(arf);
+        let mut acc = add;
+        acc.opcode = Opcode::Or;
+        acc.exec_size = ExecSize::S8;
+        acc.dst.ty = Type::UD;
+        acc.src[0] = Src::grf(0x20, 0, Type::UD, rgn(8, 8, 1));
+        acc.src[0].file = RegFile::Arf;
+        acc.src[1].ty = Type::UD;
+        out.push(acc);
+        let mut idiv = add;
+        idiv.opcode = Opcode::Math;
+        idiv.exec_size = ExecSize::S8;
+        idiv.cond_modifier = 12;
+        idiv.dst.ty = Type::D;
+        idiv.src = idiv.src.map(|s| s.with_ty(Type::D));
+        out.push(idiv);
         let mut jump = Instruction::new(Opcode::If, ExecSize::S16);
         jump.imm = (64 << 32) | 32;
         out.push(jump);
@@ -768,7 +830,7 @@ mod tests {
             math.cond_modifier = cm;
             let fast = match cm {
                 1..=7 => Some(1),
-                9 | 10 => Some(2),
+                9..=13 => Some(2),
                 _ => None,
             };
             if let Some(n) = fast {
