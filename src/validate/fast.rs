@@ -212,19 +212,21 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
     if d.ty.size() > 4 || s0.ty.size() > 4 {
         return false;
     }
-    // Region encodings.
-    let r = s0.region;
-    if r.width > 4 || r.vstride > 6 || r.hstride > 3 || d.hstride > 3 {
+    if d.hstride > 3 {
         return false;
     }
     if a16 {
-        // subreg_in_range; align16_dst_hstride_one; align16_src_vstride.
+        // The region encodings; subreg_in_range; align16_dst_hstride_one;
+        // align16_src_vstride.
+        let r = s0.region;
         let vs_ok = matches!(r.vstride, 0 | 3) || (r.vstride == 2 && p.is_gen75_or_later());
-        if dsub & !16 != 0 || ssub & !16 != 0 || (!dst_null && d.hstride != 1) || !vs_ok {
+        let bad = r.width > 4 || r.hstride > 3 || dsub & !16 != 0 || ssub & !16 != 0;
+        if bad || (!dst_null && d.hstride != 1) || !vs_ok {
             return false;
         }
     } else {
-        // subreg_in_range; dst_hstride_nonzero; the align1 source rules.
+        // subreg_in_range; dst_hstride_nonzero; the align1 source rules
+        // (with the region encodings).
         if dsub > 31 || ssub > 31 || (!dst_null && d.hstride == 0) {
             return false;
         }
@@ -241,7 +243,8 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
     let desc = i.imm as u32 & 0x1fff_ffff;
     let mlen = (desc >> 25) & 0xf;
     let rlen = (desc >> 20) & 0x1f;
-    if (i.eot() && snr < 112) || mlen == 0 || rlen > 16 || snr + mlen > 128 {
+    let eot = i.imm >> 31 & 1 != 0;
+    if (eot && snr < 112) || mlen == 0 || rlen > 16 || snr + mlen > 128 {
         return false;
     }
     if !dst_null && (dnr + rlen > 128 || (p.is_gen8() && dnr + rlen > 127 && snr + mlen > dnr)) {
