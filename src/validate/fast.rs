@@ -362,54 +362,20 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
     let hsw = p.is_gen75_or_later();
     // Last byte of each register source (None: immediate).
     // Last byte of each register source (None: immediate).
-    let src = |s: &Src, last_src: bool| -> Option<Option<u32>> {
-        if s.ty.size() > dts {
-            return None;
-        }
-        match (s.file, s.addr) {
-            // An ARF source other than null, without modifiers (the
-            // accumulator rules of logic operations), not for MUL.
-            (RegFile::Grf | RegFile::Arf, Addr::Direct { nr, subnr }) => {
-                let arf = s.file == RegFile::Arf;
-                if !has(PLAIN, s.ty) || (arf && (nr == 0 || !s.mods.is_empty() || op == Opcode::Mul)) {
-                    return None;
-                }
-                let l = if a16 {
-                    // subreg_in_range, the encodings, align16_src_vstride.
-                    let e = s.region;
-                    let vs_ok = matches!(e.vstride, 0 | 3) || (e.vstride == 2 && hsw);
-                    if subnr & !16 != 0 || e.width > 4 || e.hstride > 3 || !vs_ok {
-                        return None;
-                    }
-                    a16_src_last(exec, s, subnr as u32)
-                } else if subnr > 31 {
-                    return None;
-                } else {
-                    a1_src_last(exec, s, subnr as u32)?
-                };
-                (arf || nr as u32 + l / 32 <= 127).then_some(Some(l))
-            }
-            (RegFile::Imm, _) if last_src => {
-                if !has(PLAIN | VECTOR, s.ty) {
-                    return None;
-                }
-                // The vector immediate rules.
-                if has(VECTOR, s.ty) {
-                    let need = if s.ty == Type::VF { 4 } else { 2 };
-                    if dsub % 16 != 0 || dts * stride(d.hstride) != need {
-                        return None;
-                    }
-                }
-                Some(None)
-            }
-            _ => None,
-        }
+    let cx = SrcCx {
+        op,
+        a16,
+        hsw,
+        exec,
+        dts,
+        dsub,
+        dst_stride: stride(d.hstride),
     };
-    let Some(last0) = src(&i.src[0], nsrc == 1) else {
+    let Some(last0) = alu_src(&cx, &i.src[0], nsrc == 1) else {
         return false;
     };
     let last1 = if nsrc == 2 {
-        let Some(l) = src(&i.src[1], true) else {
+        let Some(l) = alu_src(&cx, &i.src[1], true) else {
             return false;
         };
         l
@@ -445,6 +411,67 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
         let like_dst = direct_subnr(&s.addr) == Some(0) && v == w * h && h * s.ty.size() == step;
         l.is_none() || s.region == Region::SCALAR || like_dst
     })
+}
+
+/// What [`alu_src`] needs to know of the instruction.
+struct SrcCx {
+    op: Opcode,
+    a16: bool,
+    /// Gen7.5 or later.
+    hsw: bool,
+    exec: u32,
+    /// Destination type size, byte offset and stride in elements.
+    dts: u32,
+    dsub: u32,
+    dst_stride: u32,
+}
+
+/// Checks a source `s` of [`alu`] (`last_src`: the last source read, the
+/// only one that may be an immediate): `Some(Some(last byte))` for a
+/// register, `Some(None)` for an immediate, `None` when not proven valid.
+#[inline(always)]
+fn alu_src(cx: &SrcCx, s: &Src, last_src: bool) -> Option<Option<u32>> {
+    if s.ty.size() > cx.dts {
+        return None;
+    }
+    match (s.file, s.addr) {
+        // An ARF source other than null, without modifiers (the
+        // accumulator rules of logic operations), not for MUL.
+        (RegFile::Grf | RegFile::Arf, Addr::Direct { nr, subnr }) => {
+            let arf = s.file == RegFile::Arf;
+            if !has(PLAIN, s.ty) || (arf && (nr == 0 || !s.mods.is_empty() || cx.op == Opcode::Mul)) {
+                return None;
+            }
+            let l = if cx.a16 {
+                // subreg_in_range, the encodings, align16_src_vstride.
+                let e = s.region;
+                let vs_ok = matches!(e.vstride, 0 | 3) || (e.vstride == 2 && cx.hsw);
+                if subnr & !16 != 0 || e.width > 4 || e.hstride > 3 || !vs_ok {
+                    return None;
+                }
+                a16_src_last(cx.exec, s, subnr as u32)
+            } else if subnr > 31 {
+                return None;
+            } else {
+                a1_src_last(cx.exec, s, subnr as u32)?
+            };
+            (arf || nr as u32 + l / 32 <= 127).then_some(Some(l))
+        }
+        (RegFile::Imm, _) if last_src => {
+            if !has(PLAIN | VECTOR, s.ty) {
+                return None;
+            }
+            // The vector immediate rules.
+            if has(VECTOR, s.ty) {
+                let need = if s.ty == Type::VF { 4 } else { 2 };
+                if cx.dsub % 16 != 0 || cx.dts * cx.dst_stride != need {
+                    return None;
+                }
+            }
+            Some(None)
+        }
+        _ => None,
+    }
 }
 
 /// MAD and LRP on F, BFE and BFI2 on D or UD, every operand of one type.
