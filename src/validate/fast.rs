@@ -903,6 +903,54 @@ mod tests {
         );
     }
 
+    /// The Mesa corpus instructions (valid shapes of real programs), each
+    /// mutated a few times: an accepted one passes every rule.
+    #[cfg(feature = "std")]
+    #[test]
+    fn accept_agrees_with_every_rule_on_mutated_corpus_instructions() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa");
+        let mut insts = Vec::new();
+        for (gen, p) in [
+            ("gen7", Platform::Gen7),
+            ("gen7.5", Platform::Gen75),
+            ("gen8", Platform::Gen8),
+        ] {
+            let Ok(rd) = std::fs::read_dir(root.join(gen)) else {
+                continue;
+            };
+            for f in rd.flatten().map(|e| e.path()) {
+                if !f.extension().is_some_and(|e| e == "expected") {
+                    continue;
+                }
+                for line in std::fs::read_to_string(&f).unwrap().lines() {
+                    let bytes: Vec<u8> = line
+                        .split_whitespace()
+                        .map(|b| u8::from_str_radix(b, 16).unwrap())
+                        .collect();
+                    if let Ok(w) = <[u8; 16]>::try_from(bytes) {
+                        insts.push((p, crate::codec::decode(p, &w).unwrap()));
+                    }
+                }
+            }
+        }
+        let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut accepted = 0;
+        for (p, i) in &insts {
+            assert!(validate_full(*p, i).is_ok(), "{p:?} {i:?}");
+            for _ in 0..12 {
+                let mut m = *i;
+                mutate(&mut r, &mut m);
+                let p = if r.below(4) == 0 { r.pick(&Platform::ALL) } else { *p };
+                if accept(p, &m) {
+                    accepted += 1;
+                    assert_eq!(validate_full(p, &m), Ok(()), "{p:?} {m:?}");
+                }
+            }
+        }
+        // Without the corpus (a checkout without it) nothing is checked.
+        assert!(insts.is_empty() || accepted > insts.len(), "{accepted} accepted");
+    }
+
     /// The same on arbitrary instructions.
     #[cfg(feature = "arbitrary")]
     #[test]
