@@ -39,6 +39,7 @@ use crate::model::*;
 
 pub mod double;
 pub mod encoding;
+mod fast;
 pub mod instruction;
 pub mod mixed_float;
 pub mod operand_types;
@@ -1192,7 +1193,21 @@ pub mod cite {
 }
 
 /// Validates an instruction on a platform; every violation is collected.
+///
+/// Common valid shapes are accepted by one cheap pass that proves no rule
+/// can report; everything else goes through every rule, as
+/// [`validate_full`] does, with the same result.
+#[inline]
 pub fn validate(p: Platform, i: &Instruction) -> Result<(), Violations> {
+    if fast::accept(p, i) {
+        return Ok(());
+    }
+    validate_full(p, i)
+}
+
+/// [`validate`] without its fast accept: every rule (behind the gates of
+/// its blocks) on every instruction. Returns what [`validate`] returns.
+pub fn validate_full(p: Platform, i: &Instruction) -> Result<(), Violations> {
     let mut c = Checker::base(p, i);
     c.derive();
     run_phase(&mut c, Phase::Opcode);

@@ -1,0 +1,968 @@
+//! Fast accept: one cheap pass over the common instruction shapes that
+//! proves no rule can report, so [`super::validate`] skips the rules.
+//!
+//! [`accept`] is conservative: it returns `true` only for shapes whose
+//! every rule is shown below to pass, and `false` for anything else,
+//! which then goes through every rule ([`super::validate_full`]). The
+//! shapes covered:
+//!
+//! - SEND/SENDC with a directly addressed GRF payload, an immediate
+//!   descriptor and a null or direct GRF destination;
+//! - 1- and 2-source instructions with a destination, direct GRF, ARF
+//!   (not null, no modifier) or immediate sources and no 64-bit, HF or
+//!   byte-destination type nor a source wider than the destination type
+//!   (so no operand-type, mixed-float or 64-bit rule applies); in align1
+//!   the source regions meet the region relations and keep each row
+//!   within a register, and the destination lies in one OWord, in one
+//!   register with no source spanning two, or in two whole registers
+//!   (Gen7/7.5: each source scalar or laid out like the destination);
+//! - MAD and LRP on F, BFE and BFI2 on D or UD (align16, one type);
+//! - branches with an ARF destination field.
+//!
+//! The unit tests check on random instructions that an accepted one
+//! passes every rule.
+
+use super::*;
+
+/// Bit `t as u8` set for each type with an encoding (register or
+/// immediate) on Gen7/Gen7.5 or on Gen8.
+#[allow(clippy::indexing_slicing)] // k < len by the loop
+const fn type_mask(p: Platform, imm: bool) -> u16 {
+    let mut m = 0u16;
+    let mut k = 0;
+    while k < Type::ALL.len() {
+        let t = Type::ALL[k];
+        let enc = if imm { t.imm_hw(p) } else { t.reg_hw(p) };
+        if enc.is_some() {
+            m |= 1 << (t as u8);
+        }
+        k += 1;
+    }
+    m
+}
+
+const REG_GEN7: u16 = type_mask(Platform::Gen7, false);
+const REG_GEN8: u16 = type_mask(Platform::Gen8, false);
+const IMM_GEN7: u16 = type_mask(Platform::Gen7, true);
+const IMM_GEN8: u16 = type_mask(Platform::Gen8, true);
+
+/// Types of at most 4 bytes other than HF and the vector immediates: no
+/// 64-bit, mixed-float or HF-conversion rule can concern them.
+const PLAIN: u16 =
+    bit(Type::UD) | bit(Type::D) | bit(Type::UW) | bit(Type::W) | bit(Type::UB) | bit(Type::B) | bit(Type::F);
+
+/// The vector immediate types.
+const VECTOR: u16 = bit(Type::V) | bit(Type::UV) | bit(Type::VF);
+
+const fn bit(t: Type) -> u16 {
+    1 << (t as u8)
+}
+
+/// Per opcode (by `op as usize`): bit `p as u8` set when the opcode
+/// exists on platform `p` (never for `illegal`), and the source count
+/// ([`Opcode::num_srcs`]) in bits 4-5.
+#[allow(clippy::indexing_slicing)] // k < len by the loop; 69 opcodes < 128
+const fn opcode_table() -> [u8; 128] {
+    let mut t = [0u8; 128];
+    let mut k = 0;
+    while k < Opcode::ALL.len() {
+        let op = Opcode::ALL[k];
+        let mut info = op.num_srcs() << 4;
+        let mut j = 0;
+        while j < Platform::ALL.len() {
+            let p = Platform::ALL[j];
+            if op.exists_on(p) && !matches!(op, Opcode::Illegal) {
+                info |= 1 << (p as u8);
+            }
+            j += 1;
+        }
+        t[op as usize & 127] = info;
+        k += 1;
+    }
+    t
+}
+
+const OPCODES: [u8; 128] = opcode_table();
+
+/// Whether `t` is in the type set `m`.
+#[inline(always)]
+fn has(m: u16, t: Type) -> bool {
+    m >> (t as u8) & 1 != 0
+}
+
+/// The last byte, from the first byte of its register, of a direct
+/// align1 register source at byte `sub` whose region meets the
+/// ExecSize/Width/VertStride/HorzStride relations and lies within two
+/// registers with rows that never straddle byte 32: the whole region
+/// within the first register, or rows `pitch` bytes apart (a power of two
+/// up to 32) each within its `pitch`-aligned block. `None` otherwise. The
+/// element size is the type size (no 64-bit types here).
+#[inline(always)]
+fn a1_src_last(exec: u32, s: &Src, sub: u32) -> Option<u32> {
+    let es = s.ty.size();
+    let e = s.region;
+    // The common regions first: the scalar `<0;1,0>` (rows of one
+    // element, all at `sub`) and packed `<w;w,1>`, 2 <= w <= exec, whose
+    // pitch is its row.
+    if e == Region::SCALAR {
+        let last = sub + es - 1;
+        return (last < 32).then_some(last);
+    }
+    if e.hstride == 1 && (1..=4).contains(&e.width) && e.vstride == e.width + 1 {
+        let w = 1u32 << e.width;
+        let last = sub + exec * es - 1;
+        if w > exec {
+            return None;
+        }
+        let row = w * es;
+        return (last < 32 || (last < 64 && row <= 32 && sub & (row - 1) == 0)).then_some(last);
+    }
+    a1_src_last_general(exec, s, sub)
+}
+
+/// [`a1_src_last`] for any region.
+#[inline(never)]
+fn a1_src_last_general(exec: u32, s: &Src, sub: u32) -> Option<u32> {
+    let es = s.ty.size();
+    let e = s.region;
+    if e.width > 4 || e.vstride > 6 || e.hstride > 3 {
+        return None;
+    }
+    let Rgn { v, w, h } = Rgn::of(e);
+    // exec_size_ge_width, width_eq_exec_implies_vstride,
+    // width_one_implies_hstride_zero, scalar_region,
+    // zero_strides_imply_width_one.
+    let bad = w > exec
+        || (w == exec && h != 0 && v != w * h)
+        || (w == 1 && h != 0)
+        || (exec == 1 && w == 1 && v != 0)
+        || (v == 0 && h == 0 && w != 1);
+    if bad {
+        return None;
+    }
+    // Widths and execution sizes are powers of two, w <= exec.
+    let rows = exec >> w.trailing_zeros();
+    let pitch = v * es;
+    let tail = (w - 1) * h * es + es;
+    let last = sub + (rows - 1) * pitch + tail - 1;
+    if last < 32 {
+        return Some(last);
+    }
+    (last < 64 && pitch.is_power_of_two() && pitch <= 32 && sub % pitch + tail <= pitch).then_some(last)
+}
+
+/// Whether every rule passes, proven cheaply; `false` means unknown.
+#[inline]
+pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
+    let op = i.opcode;
+    let info = OPCODES.get(op as usize).copied().unwrap_or(0);
+    if info >> (p as u8) & 1 == 0 {
+        return false;
+    }
+    let nsrc = info >> 4;
+    // control_fields_in_range; cond_modifier_valid (not MATH, SEND).
+    let a16 = i.access_mode == AccessMode::Align16;
+    let max_pred = if a16 { 7 } else { 13 };
+    let max_cond = if op == Opcode::Math || op.is_send() { 15 } else { 9 };
+    if i.qtr_control > 3 || i.pred_control > max_pred || (i.flag.nr | i.flag.subnr) > 1 || i.cond_modifier > max_cond {
+        return false;
+    }
+    // dst_not_immediate, reg_type_encoding_valid (src0 and src1 whatever
+    // the source count).
+    let (reg, imm) = if p.is_gen8() {
+        (REG_GEN8, IMM_GEN8)
+    } else {
+        (REG_GEN7, IMM_GEN7)
+    };
+    let enc_ok = |s: &Src| has(if s.is_imm() { imm } else { reg }, s.ty);
+    if i.dst.file == RegFile::Imm || !has(reg, i.dst.ty) || !enc_ok(&i.src[0]) || !enc_ok(&i.src[1]) {
+        return false;
+    }
+    if op.is_send() {
+        send(p, i, a16)
+    } else if op.is_three_src() {
+        a16 && three_src(p, i)
+    } else if op.is_branch() {
+        nsrc == 0 && branch(p, i, a16)
+    } else {
+        alu(p, i, a16, nsrc)
+    }
+}
+
+/// SEND and SENDC (one source).
+#[inline(always)]
+fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
+    let (d, s0, s1) = (&i.dst, &i.src[0], &i.src[1]);
+    // send_src0_direct, send_src0_grf; the descriptor is an immediate.
+    let (RegFile::Grf, Addr::Direct { nr: snr, subnr: ssub }) = (s0.file, s0.addr) else {
+        return false;
+    };
+    if !s1.is_imm() {
+        return false;
+    }
+    let Addr::Direct { nr: dnr, subnr: dsub } = d.addr else {
+        return false;
+    };
+    // The destination is null or a GRF (not another ARF).
+    let dst_null = is_null_dst(d);
+    if !dst_null && d.file != RegFile::Grf {
+        return false;
+    }
+    // No 64-bit operand: the 64-bit rules do not apply.
+    if d.ty.size() > 4 || s0.ty.size() > 4 {
+        return false;
+    }
+    if d.hstride > 3 {
+        return false;
+    }
+    if a16 {
+        // The region encodings; subreg_in_range; align16_dst_hstride_one;
+        // align16_src_vstride.
+        let r = s0.region;
+        let vs_ok = matches!(r.vstride, 0 | 3) || (r.vstride == 2 && p.is_gen75_or_later());
+        let bad = r.width > 4 || r.hstride > 3 || dsub & !16 != 0 || ssub & !16 != 0;
+        if bad || (!dst_null && d.hstride != 1) || !vs_ok {
+            return false;
+        }
+    } else {
+        // subreg_in_range; dst_hstride_nonzero; the align1 source rules
+        // (with the region encodings).
+        if dsub > 31 || ssub > 31 || (!dst_null && d.hstride == 0) {
+            return false;
+        }
+        if a1_src_last(i.exec_size.channels(), s0, ssub as u32).is_none() {
+            return false;
+        }
+    }
+    // grf_number_in_range (SEND counts the first register alone).
+    let (snr, dnr) = (snr as u32, dnr as u32);
+    if snr > 127 || (d.file == RegFile::Grf && dnr > 127) {
+        return false;
+    }
+    // The SEND rules.
+    let desc = i.imm as u32 & 0x1fff_ffff;
+    let mlen = (desc >> 25) & 0xf;
+    let rlen = (desc >> 20) & 0x1f;
+    let eot = i.imm >> 31 & 1 != 0;
+    if (eot && snr < 112) || mlen == 0 || rlen > 16 || snr + mlen > 128 {
+        return false;
+    }
+    if !dst_null && (dnr + rlen > 128 || (p.is_gen8() && dnr + rlen > 127 && snr + mlen > dnr)) {
+        return false;
+    }
+    // URB messages: a header and an opcode of the platform.
+    if i.cond_modifier == 6 {
+        let gen8 = p.is_gen8();
+        let urb_op = if gen8 { desc & 0xf } else { desc & 0x7 };
+        let ok = match urb_op {
+            0..=5 => true,
+            6 => p.is_gen75_or_later(),
+            7 => gen8,
+            8 => gen8 && rlen != 0,
+            _ => false,
+        };
+        if desc >> 19 & 1 == 0 || !ok {
+            return false;
+        }
+    }
+    true
+}
+
+/// The last byte an align16 (or 3-source) register source at byte `sub`
+/// touches: `<v;4,1>` rows, or one element for the scalar region.
+#[inline(always)]
+fn a16_src_last(exec: u32, s: &Src, sub: u32) -> u32 {
+    let es = s.ty.size();
+    if s.region == Region::SCALAR {
+        return sub + es - 1;
+    }
+    let v = Rgn::of(s.region).v;
+    let w = exec.min(4);
+    let rows = exec / w;
+    ((rows - 1) * v + w - 1) * es + sub + es - 1
+}
+
+/// Whether a type is D or UD.
+#[inline(always)]
+fn dword(t: Type) -> bool {
+    matches!(t, Type::D | Type::UD)
+}
+
+/// 1- and 2-source instructions with a destination (not SEND, not
+/// 3-source, not branches).
+#[inline(always)]
+fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
+    let op = i.opcode;
+    if !has_dst(op) {
+        return false;
+    }
+    // MATH counts its sources by function ([`Instruction::num_srcs`]);
+    // the fast path takes the functions Gen7 has.
+    let nsrc = match (op, i.cond_modifier) {
+        (Opcode::Math, 1..=7) => 1,
+        (Opcode::Math, 9..=13) => 2,
+        (Opcode::Math, _) => return false,
+        _ => nsrc,
+    };
+    if !(1..=2).contains(&nsrc) {
+        return false;
+    }
+    let gen8 = p.is_gen8();
+    let d = &i.dst;
+    let Addr::Direct { nr: dnr, subnr: dsub } = d.addr else {
+        return false;
+    };
+    let dst_null = is_null_dst(d);
+    let (t0, t1) = (i.src[0].ty, i.src[1].ty);
+    // Opcode rules.
+    let op_ok = match op {
+        Opcode::Cmp | Opcode::Cmpn => {
+            let gen7_dst_ok = d.file == RegFile::Grf || (dst_null && i.thread_control == ThreadControl::Switch);
+            i.cond_modifier != 0 && (gen8 || gen7_dst_ok)
+        }
+        Opcode::Sel => (i.cond_modifier != 0) != (i.pred_control != 0),
+        Opcode::Not | Opcode::And | Opcode::Or | Opcode::Xor => {
+            let abs = i.src[0].mods.contains(SrcMods::ABS) || i.src[1].mods.contains(SrcMods::ABS);
+            !(matches!(i.cond_modifier, 7..=9) || (gen8 && abs))
+        }
+        // Float functions on F operands; INT DIV on D or UD without
+        // source modifiers.
+        Opcode::Math if i.cond_modifier >= 11 => {
+            dword(d.ty) && dword(t0) && dword(t1) && i.src[0].mods.is_empty() && i.src[1].mods.is_empty()
+        }
+        Opcode::Math => d.ty == Type::F && t0 == Type::F && (nsrc == 1 || t1 == Type::F),
+        // No register source is an accumulator here (ARF sources are not
+        // accepted); a dword × dword MUL is "double precision" on
+        // Cherryview.
+        Opcode::Mul => {
+            let dw = dword(t0) || dword(t1);
+            let dwxdw = dword(t0) && dword(t1);
+            let bad = (is_integer(t1) && t0.size() < 4 && t1.size() == 4)
+                || (dw && !gen8 && d.ty == Type::F)
+                || (dwxdw && (p == Platform::Chv || (gen8 && d.file == RegFile::Arf && !dst_null)))
+                || (dw
+                    && matches!(d.ty, Type::D | Type::UD | Type::W | Type::UW)
+                    && (i.controls.contains(Controls::SATURATE) || i.cond_modifier != 0));
+            !bad
+        }
+        _ => true,
+    };
+    if !op_ok {
+        return false;
+    }
+    // The destination: a plain type, no wider source, stride encoding 1-3
+    // (align16: 1), byte offset 0-31 (align16: 0 or 16).
+    let dts = d.ty.size();
+    let (dst_mode_ok, max_h) = if a16 { (dsub & !16 == 0, 1) } else { (dsub <= 31, 3) };
+    if !has(PLAIN, d.ty) || dts == 1 || d.hstride == 0 || d.hstride > max_h || !dst_mode_ok {
+        return false;
+    }
+    let exec = i.exec_size.channels();
+    let (dsub, dnr) = (dsub as u32, dnr as u32);
+    let hsw = p.is_gen75_or_later();
+    // Last byte of each register source (None: immediate).
+    // Last byte of each register source (None: immediate).
+    let cx = SrcCx {
+        op,
+        a16,
+        hsw,
+        exec,
+        dts,
+        dsub,
+        dst_stride: stride(d.hstride),
+    };
+    let Some(last0) = alu_src(&cx, &i.src[0], nsrc == 1) else {
+        return false;
+    };
+    let last1 = if nsrc == 2 {
+        let Some(l) = alu_src(&cx, &i.src[1], true) else {
+            return false;
+        };
+        l
+    } else {
+        None
+    };
+    let lasts = [last0, last1];
+    // The destination's last byte, and (align1) the region alignment
+    // rules.
+    let step = stride(d.hstride) * dts;
+    let dlast = (exec - 1) * step + dsub + dts - 1;
+    if d.file == RegFile::Grf && dnr + dlast / 32 > 127 {
+        return false;
+    }
+    if a16 || dst_null || dlast < 16 {
+        return true;
+    }
+    let src_two = lasts.iter().flatten().any(|l| *l >= 32);
+    if dlast < 32 {
+        return !src_two;
+    }
+    // Two whole destination registers, half the channels in each.
+    if dlast >= 64 || dsub != 0 || exec * step != 64 {
+        return false;
+    }
+    if gen8 {
+        return true;
+    }
+    // Gen7/7.5: each source scalar or read like the destination: from
+    // byte 0, element k at byte k * step (VertStride = Width * HorzStride).
+    i.src.iter().zip(lasts).all(|(s, l)| {
+        let Rgn { v, w, h } = Rgn::of(s.region);
+        let like_dst = direct_subnr(&s.addr) == Some(0) && v == w * h && h * s.ty.size() == step;
+        l.is_none() || s.region == Region::SCALAR || like_dst
+    })
+}
+
+/// What [`alu_src`] needs to know of the instruction.
+struct SrcCx {
+    op: Opcode,
+    a16: bool,
+    /// Gen7.5 or later.
+    hsw: bool,
+    exec: u32,
+    /// Destination type size, byte offset and stride in elements.
+    dts: u32,
+    dsub: u32,
+    dst_stride: u32,
+}
+
+/// Checks a source `s` of [`alu`] (`last_src`: the last source read, the
+/// only one that may be an immediate): `Some(Some(last byte))` for a
+/// register, `Some(None)` for an immediate, `None` when not proven valid.
+#[inline(always)]
+fn alu_src(cx: &SrcCx, s: &Src, last_src: bool) -> Option<Option<u32>> {
+    if s.ty.size() > cx.dts {
+        return None;
+    }
+    match (s.file, s.addr) {
+        // An ARF source other than null, without modifiers (the
+        // accumulator rules of logic operations), not for MUL.
+        (RegFile::Grf | RegFile::Arf, Addr::Direct { nr, subnr }) => {
+            let arf = s.file == RegFile::Arf;
+            if !has(PLAIN, s.ty) || (arf && (nr == 0 || !s.mods.is_empty() || cx.op == Opcode::Mul)) {
+                return None;
+            }
+            let l = if cx.a16 {
+                // subreg_in_range, the encodings, align16_src_vstride.
+                let e = s.region;
+                let vs_ok = matches!(e.vstride, 0 | 3) || (e.vstride == 2 && cx.hsw);
+                if subnr & !16 != 0 || e.width > 4 || e.hstride > 3 || !vs_ok {
+                    return None;
+                }
+                a16_src_last(cx.exec, s, subnr as u32)
+            } else if subnr > 31 {
+                return None;
+            } else {
+                a1_src_last(cx.exec, s, subnr as u32)?
+            };
+            (arf || nr as u32 + l / 32 <= 127).then_some(Some(l))
+        }
+        (RegFile::Imm, _) if last_src => {
+            if !has(PLAIN | VECTOR, s.ty) {
+                return None;
+            }
+            // The vector immediate rules.
+            if has(VECTOR, s.ty) {
+                let need = if s.ty == Type::VF { 4 } else { 2 };
+                if cx.dsub % 16 != 0 || cx.dts * cx.dst_stride != need {
+                    return None;
+                }
+            }
+            Some(None)
+        }
+        _ => None,
+    }
+}
+
+/// MAD and LRP on F, BFE and BFI2 on D or UD, every operand of one type.
+#[inline(always)]
+fn three_src(p: Platform, i: &Instruction) -> bool {
+    const R441: Region = Region {
+        vstride: 3,
+        width: 2,
+        hstride: 1,
+    };
+    let t = i.dst.ty;
+    let ok = match i.opcode {
+        Opcode::Mad | Opcode::Lrp => t == Type::F,
+        Opcode::Bfe => dword(t),
+        Opcode::Bfi2 => dword(t) && i.cond_modifier == 0 && !i.controls.contains(Controls::SATURATE),
+        _ => false,
+    };
+    let exec = i.exec_size.channels();
+    // Ivy Bridge: one register per operand.
+    if !ok || i.dst.hstride != 1 || (p == Platform::Gen7 && exec > 8) {
+        return false;
+    }
+    let in_range = |file: RegFile, addr: Addr, last: &dyn Fn(u32) -> u32| match (file, addr) {
+        (RegFile::Grf, Addr::Direct { nr, subnr }) => {
+            subnr % 4 == 0 && subnr <= 28 && nr as u32 + last(subnr as u32) / 32 <= 127
+        }
+        _ => false,
+    };
+    let d = &i.dst;
+    if !in_range(d.file, d.addr, &|sub| (exec - 1) * 4 + sub + 3) {
+        return false;
+    }
+    i.src.iter().all(|s| {
+        s.ty == t
+            && (s.region == R441 || s.region == Region::SCALAR)
+            && in_range(s.file, s.addr, &|sub| a16_src_last(exec, s, sub))
+    })
+}
+
+/// Branches (no destination, no source): a null or other ARF destination
+/// field; Gen8 offsets in whole instructions.
+#[inline(always)]
+fn branch(p: Platform, i: &Instruction, a16: bool) -> bool {
+    let d = &i.dst;
+    let Addr::Direct { subnr, .. } = d.addr else {
+        return false;
+    };
+    let sub_ok = if a16 { subnr & !16 == 0 } else { subnr <= 31 };
+    if d.file != RegFile::Arf || d.hstride > 3 || !sub_ok {
+        return false;
+    }
+    let uip = if i.opcode.has_uip() { i.imm >> 32 } else { 0 };
+    !p.is_gen8() || (i.imm | uip) & 7 == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+
+        fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+            xs[self.below(xs.len())]
+        }
+    }
+
+    /// Valid shapes of each kind [`accept`] covers, to mutate.
+    fn seeds() -> Vec<Instruction> {
+        let rgn = |v, w, h| Region::new(v, w, h).unwrap();
+        let mut out = Vec::new();
+        let mut add = Instruction::new(Opcode::Add, ExecSize::S16);
+        add.dst = Dst::grf(2, 0, Type::F);
+        add.src[0] = Src::grf(4, 0, Type::F, rgn(8, 8, 1));
+        add.src[1] = Src::grf(6, 0, Type::F, rgn(8, 8, 1));
+        out.push(add);
+        let mut mov = Instruction::new(Opcode::Mov, ExecSize::S8);
+        mov.dst = Dst::grf(10, 0, Type::UW);
+        mov.src[0] = Src::imm(Type::V);
+        out.push(mov);
+        let mut cmp = add;
+        cmp.opcode = Opcode::Cmp;
+        cmp.exec_size = ExecSize::S8;
+        cmp.cond_modifier = 3;
+        cmp.dst = Dst::null().with_ty_for_test(Type::F);
+        cmp.thread_control = ThreadControl::Switch;
+        cmp.src[1] = Src::imm(Type::F);
+        out.push(cmp);
+        let mut sel = add;
+        sel.opcode = Opcode::Sel;
+        sel.cond_modifier = 4;
+        sel.src[1] = Src::grf(8, 0, Type::F, Region::SCALAR);
+        out.push(sel);
+        let mut and = add;
+        and.opcode = Opcode::And;
+        and.dst.ty = Type::UD;
+        and.src[0].ty = Type::UD;
+        and.src[1] = Src::imm(Type::UD);
+        out.push(and);
+        let mut math = add;
+        math.opcode = Opcode::Math;
+        math.exec_size = ExecSize::S8;
+        math.cond_modifier = 10;
+        out.push(math);
+        let mut send = Instruction::new(Opcode::Send, ExecSize::S16);
+        send.dst = Dst::grf(20, 0, Type::UW);
+        send.src[0] = Src::grf(2, 0, Type::UD, rgn(8, 8, 1));
+        send.src[1] = Src::imm(Type::UD);
+        send.cond_modifier = 6; // URB
+        send.imm = (2 << 25) | (1 << 20) | (1 << 19) | 1;
+        out.push(send);
+        let mut eot = send;
+        eot.dst = Dst::null();
+        eot.src[0] = Src::grf(120, 0, Type::UD, rgn(8, 8, 1));
+        eot.cond_modifier = 5;
+        eot.imm = (1 << 31) | (8 << 25);
+        out.push(eot);
+        let mut a16 = send;
+        a16.access_mode = AccessMode::Align16;
+        a16.exec_size = ExecSize::S8;
+        a16.src[0].region = rgn(4, 4, 1);
+        out.push(a16);
+        let r441 = rgn(4, 4, 1);
+        let mut mad = Instruction::new(Opcode::Mad, ExecSize::S8);
+        mad.access_mode = AccessMode::Align16;
+        mad.dst = Dst::grf(2, 0, Type::F);
+        mad.src = [
+            Src::grf(4, 0, Type::F, r441),
+            Src::grf(5, 4, Type::F, Region::SCALAR),
+            Src::grf(6, 16, Type::F, r441),
+        ];
+        out.push(mad);
+        let mut bfe = mad;
+        bfe.opcode = Opcode::Bfe;
+        bfe.dst.ty = Type::UD;
+        bfe.src = bfe.src.map(|s| s.with_ty(Type::UD));
+        out.push(bfe);
+        let mut bfi2 = bfe;
+        bfi2.opcode = Opcode::Bfi2;
+        out.push(bfi2);
+        let mut add16 = mad;
+        add16.opcode = Opcode::Add;
+        add16.src[1] = Src::imm(Type::F);
+        out.push(add16);
+        let mut cmp16 = add16;
+        cmp16.opcode = Opcode::Cmp;
+        cmp16.cond_modifier = 2;
+        cmp16.src[1] = Src::grf(7, 16, Type::F, rgn(0, 4, 1));
+        out.push(cmp16);
+        let mut mul = add;
+        mul.opcode = Opcode::Mul;
+        mul.dst.ty = Type::D;
+        mul.src[0].ty = Type::D;
+        mul.src[1] = Src::imm(Type::W);
+        out.push(mul);
+        let mut mul_dd = mul;
+        mul_dd.src[1] = Src::grf(8, 0, Type::D, Region::SCALAR);
+        out.push(mul_dd);
+        let mut widen = Instruction::new(Opcode::Mov, ExecSize::S16);
+        widen.dst = Dst::grf(2, 0, Type::F);
+        widen.src[0] = Src::grf(4, 0, Type::W, rgn(16, 8, 2));
+        out.push(widen);
+        let mut arf = Instruction::new(Opcode::And, ExecSize::S1);
+        arf.dst = Dst::grf(0x10, 0, Type::UD);
+        arf.dst.file = RegFile::Arf;
+        arf.src[0] = Src::grf(0x10, 0, Type::UD, Region::SCALAR);
+        arf.src[0].file = RegFile::Arf;
+        arf.src[1] = Src::imm(Type::UD);
+        out.push(arf);
+        let mut acc = add;
+        acc.opcode = Opcode::Or;
+        acc.exec_size = ExecSize::S8;
+        acc.dst.ty = Type::UD;
+        acc.src[0] = Src::grf(0x20, 0, Type::UD, rgn(8, 8, 1));
+        acc.src[0].file = RegFile::Arf;
+        acc.src[1].ty = Type::UD;
+        out.push(acc);
+        let mut idiv = add;
+        idiv.opcode = Opcode::Math;
+        idiv.exec_size = ExecSize::S8;
+        idiv.cond_modifier = 12;
+        idiv.dst.ty = Type::D;
+        idiv.src = idiv.src.map(|s| s.with_ty(Type::D));
+        out.push(idiv);
+        let mut jump = Instruction::new(Opcode::If, ExecSize::S16);
+        jump.imm = (64 << 32) | 32;
+        out.push(jump);
+        let mut brk = jump;
+        brk.opcode = Opcode::Break;
+        brk.access_mode = AccessMode::Align16;
+        out.push(brk);
+        out
+    }
+
+    trait WithTy {
+        fn with_ty_for_test(self, ty: Type) -> Self;
+    }
+
+    impl WithTy for Dst {
+        fn with_ty_for_test(mut self, ty: Type) -> Self {
+            self.ty = ty;
+            self
+        }
+    }
+
+    fn mutate(r: &mut Rng, i: &mut Instruction) {
+        let ops = [
+            Opcode::Mov,
+            Opcode::Add,
+            Opcode::Mul,
+            Opcode::Mad,
+            Opcode::Sel,
+            Opcode::Cmp,
+            Opcode::Cmpn,
+            Opcode::And,
+            Opcode::Not,
+            Opcode::Xor,
+            Opcode::Math,
+            Opcode::Send,
+            Opcode::Sendc,
+            Opcode::Csel,
+            Opcode::Mac,
+            Opcode::If,
+            Opcode::Else,
+            Opcode::While,
+            Opcode::Nop,
+            Opcode::Lrp,
+            Opcode::Bfe,
+            Opcode::Bfi2,
+            Opcode::Madm,
+            Opcode::Dim,
+            Opcode::Smov,
+            Opcode::F32to16,
+            Opcode::Illegal,
+        ];
+        let files = [RegFile::Grf, RegFile::Arf, RegFile::Imm];
+        for _ in 0..1 + r.below(3) {
+            let k = r.below(3);
+            let n = r.below(256) as u8;
+            let small = r.below(18) as u8;
+            match r.below(26) {
+                0 => i.opcode = r.pick(&ops),
+                1 => i.exec_size = r.pick(ExecSize::ALL),
+                2 => i.dst.ty = r.pick(&Type::ALL),
+                3 => i.src[k].ty = r.pick(&Type::ALL),
+                4 => i.dst.hstride = small % 5,
+                5 => i.src[k].region.vstride = small,
+                6 => i.src[k].region.width = small % 7,
+                7 => i.src[k].region.hstride = small % 5,
+                8 => {
+                    i.dst.addr = Addr::Direct {
+                        nr: n,
+                        subnr: small * 2,
+                    }
+                }
+                9 => {
+                    i.src[k].addr = Addr::Direct {
+                        nr: n,
+                        subnr: small * 2 % 36,
+                    }
+                }
+                10 => {
+                    i.src[k].addr = Addr::Indirect {
+                        subnr: small,
+                        imm: i16::from(n) * 4 - 512,
+                    }
+                }
+                11 => i.access_mode = r.pick(&[AccessMode::Align1, AccessMode::Align16]),
+                12 => i.cond_modifier = small,
+                13 => i.src[k].file = r.pick(&files),
+                14 => i.dst.file = r.pick(&files),
+                15 => i.pred_control = small,
+                16 => i.qtr_control = small % 5,
+                17 => {
+                    i.flag = FlagReg {
+                        nr: small % 3,
+                        subnr: n % 3,
+                    }
+                }
+                18 => i.thread_control = r.pick(&[ThreadControl::Normal, ThreadControl::Atomic, ThreadControl::Switch]),
+                19 => i.src[k].mods = SrcMods::from_bits_truncate(small),
+                20 => i.controls = Controls::from_bits_truncate(u16::from(n) << r.below(2)),
+                // Descriptor fields: mlen, rlen, header, URB opcode, EOT.
+                21 => i.imm ^= 1 << r.pick(&[0, 1, 2, 3, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 31, 32, 33, 34, 35]),
+                22 => {
+                    i.dst.addr = Addr::Direct {
+                        nr: 100 + small * 2,
+                        subnr: 0,
+                    }
+                }
+                // A packed region <w;w,1> or the scalar one.
+                23 => {
+                    let w = small % 6;
+                    i.src[k].region = Region {
+                        vstride: w + 1,
+                        width: w,
+                        hstride: 1,
+                    };
+                    if w == 5 {
+                        i.src[k].region = Region::SCALAR;
+                    }
+                }
+                24 => {
+                    i.src[k].addr = Addr::Direct {
+                        nr: n % 8,
+                        subnr: small * 4 % 36,
+                    }
+                }
+                _ => {
+                    i.src[0].addr = Addr::Direct {
+                        nr: 100 + small * 2,
+                        subnr: 0,
+                    }
+                }
+            }
+        }
+    }
+
+    /// An align1 instruction of the shapes [`accept`] looks at, built from
+    /// random parts: plain types, packed or scalar regions, offsets that
+    /// are multiples of the type size, registers near g127.
+    fn simple_alu(r: &mut Rng) -> Instruction {
+        use Type::*;
+        let ops = [
+            Opcode::Add,
+            Opcode::Mov,
+            Opcode::Sel,
+            Opcode::Cmp,
+            Opcode::And,
+            Opcode::Math,
+        ];
+        let tys = [UD, D, UW, W, UB, B, F, F, HF, DF];
+        let mut i = Instruction::new(r.pick(&ops), r.pick(ExecSize::ALL));
+        i.cond_modifier = r.pick(&[0, 0, 1, 4, 10]);
+        i.pred_control = r.pick(&[0, 0, 1]);
+        i.thread_control = r.pick(&[ThreadControl::Normal, ThreadControl::Switch]);
+        let nr = |r: &mut Rng| r.pick(&[0u8, 2, 60, 124, 125, 126, 127]);
+        let dty = r.pick(&tys);
+        let es = dty.size() as u8;
+        i.dst = Dst::grf(nr(r), es * r.below(32 / es as usize) as u8 % 32, dty);
+        if r.below(4) == 0 {
+            i.dst.addr = Addr::Direct { nr: 0, subnr: 0 };
+            i.dst.file = RegFile::Arf;
+        }
+        i.dst.hstride = r.pick(&[1, 1, 1, 2, 3, 0]);
+        for k in 0..2 {
+            let ty = if r.below(2) == 0 { dty } else { r.pick(&tys) };
+            let es = ty.size() as u8;
+            let w = r.below(5) as u8;
+            let region = if r.below(3) == 0 {
+                Region::SCALAR
+            } else {
+                Region {
+                    vstride: w + 1,
+                    width: w,
+                    hstride: 1,
+                }
+            };
+            i.src[k] = Src::grf(nr(r), es * r.below(32 / es as usize) as u8 % 32, ty, region);
+            if k == 1 && r.below(4) == 0 {
+                i.src[k] = Src::imm(r.pick(&[UD, F, V, UV, VF, W]));
+            }
+        }
+        i
+    }
+
+    #[test]
+    fn opcode_table_matches_the_model() {
+        for &op in Opcode::ALL {
+            let info = OPCODES[op as usize];
+            assert_eq!(info >> 4, op.num_srcs(), "{op:?}");
+            for p in Platform::ALL {
+                let exists = op != Opcode::Illegal && op.exists_on(p);
+                assert_eq!(info >> (p as u8) & 1 != 0, exists, "{op:?} {p:?}");
+            }
+        }
+        for cm in 0..16 {
+            let mut math = Instruction::new(Opcode::Math, ExecSize::S8);
+            math.cond_modifier = cm;
+            let fast = match cm {
+                1..=7 => Some(1),
+                9..=13 => Some(2),
+                _ => None,
+            };
+            if let Some(n) = fast {
+                assert_eq!(n, math.num_srcs(), "function {cm}");
+            }
+        }
+    }
+
+    /// An accepted instruction passes every rule; near-valid instructions
+    /// are accepted often and rejected by the rules often.
+    #[test]
+    fn accepted_instructions_pass_every_rule() {
+        let seeds = seeds();
+        for (n, s) in seeds.iter().enumerate() {
+            assert!(accept(Platform::Gen8, s), "seed {n} not accepted: {s:?}");
+        }
+        let mut r = Rng(0x2545_f491_4f6c_dd1d);
+        let (mut accepted, mut invalid) = (0, 0);
+        for _ in 0..100_000 {
+            let mut i = if r.below(2) == 0 {
+                simple_alu(&mut r)
+            } else {
+                r.pick(&seeds)
+            };
+            mutate(&mut r, &mut i);
+            let p = r.pick(&Platform::ALL);
+            let full = validate_full(p, &i);
+            if accept(p, &i) {
+                accepted += 1;
+                assert_eq!(full, Ok(()), "{p:?} {i:?}");
+            }
+            if full.is_err() {
+                invalid += 1;
+            }
+            assert_eq!(validate(p, &i), full);
+        }
+        assert!(
+            accepted > 10_000 && invalid > 10_000,
+            "{accepted} accepted, {invalid} invalid"
+        );
+    }
+
+    /// The Mesa corpus instructions (valid shapes of real programs), each
+    /// mutated a few times: an accepted one passes every rule.
+    #[cfg(feature = "std")]
+    #[test]
+    fn accept_agrees_with_every_rule_on_mutated_corpus_instructions() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa");
+        let mut insts = Vec::new();
+        for (gen, p) in [
+            ("gen7", Platform::Gen7),
+            ("gen7.5", Platform::Gen75),
+            ("gen8", Platform::Gen8),
+        ] {
+            let Ok(rd) = std::fs::read_dir(root.join(gen)) else {
+                continue;
+            };
+            for f in rd.flatten().map(|e| e.path()) {
+                if !f.extension().is_some_and(|e| e == "expected") {
+                    continue;
+                }
+                for line in std::fs::read_to_string(&f).unwrap().lines() {
+                    let bytes: Vec<u8> = line
+                        .split_whitespace()
+                        .map(|b| u8::from_str_radix(b, 16).unwrap())
+                        .collect();
+                    if let Ok(w) = <[u8; 16]>::try_from(bytes) {
+                        insts.push((p, crate::codec::decode(p, &w).unwrap()));
+                    }
+                }
+            }
+        }
+        let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut accepted = 0;
+        for (p, i) in &insts {
+            assert!(validate_full(*p, i).is_ok(), "{p:?} {i:?}");
+            for _ in 0..12 {
+                let mut m = *i;
+                mutate(&mut r, &mut m);
+                let p = if r.below(4) == 0 { r.pick(&Platform::ALL) } else { *p };
+                if accept(p, &m) {
+                    accepted += 1;
+                    assert_eq!(validate_full(p, &m), Ok(()), "{p:?} {m:?}");
+                }
+            }
+        }
+        // Without the corpus (a checkout without it) nothing is checked.
+        assert!(insts.is_empty() || accepted > insts.len(), "{accepted} accepted");
+    }
+
+    /// The same on arbitrary instructions.
+    #[cfg(feature = "arbitrary")]
+    #[test]
+    fn accept_agrees_with_every_rule_on_arbitrary_instructions() {
+        arbtest::arbtest(|u| {
+            let p: Platform = u.arbitrary()?;
+            let i: Instruction = u.arbitrary()?;
+            if accept(p, &i) {
+                assert_eq!(validate_full(p, &i), Ok(()), "{p:?} {i:?}");
+            }
+            Ok(())
+        })
+        .budget_ms(1000);
+    }
+}
