@@ -219,6 +219,16 @@ impl<'a> Lexer<'a> {
         Lexer { src, pos: 0, line: 1 }
     }
 
+    /// A lexer at byte `offset` of `src` (a character boundary), which is
+    /// on line `line`: for text that continues an earlier piece.
+    pub fn at(src: &'a str, offset: usize, line: u32) -> Self {
+        Lexer {
+            src,
+            pos: offset.min(src.len()),
+            line,
+        }
+    }
+
     /// The source text.
     pub fn source(&self) -> &'a str {
         self.src

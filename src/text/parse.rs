@@ -401,8 +401,14 @@ pub(crate) struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     /// A parser over `src` for platform `p`.
+    #[cfg(test)]
     pub fn new(p: Platform, src: &'a str) -> Self {
-        let mut lex = Lexer::new(src);
+        Self::at(p, src, 0, 1)
+    }
+
+    /// A parser over `src` from byte `offset`, which is on line `line`.
+    pub fn at(p: Platform, src: &'a str, offset: usize, line: u32) -> Self {
+        let mut lex = Lexer::at(src, offset, line);
         let tok = lex.next_token();
         Parser {
             lex,
@@ -416,6 +422,13 @@ impl<'a> Parser<'a> {
     /// The source text.
     pub fn source(&self) -> &'a str {
         self.lex.source()
+    }
+
+    /// Where the current (not yet consumed) token starts: after a
+    /// statement, the point from which parsing the rest of the text gives
+    /// what parsing on would.
+    pub fn resume_point(&self) -> Pos {
+        self.tok.pos
     }
 
     #[inline]
