@@ -76,14 +76,25 @@ fn record_len(ty: OutType) -> usize {
 /// has the same length, so record `k` starts at `k` times that length.
 fn put_record(out: &mut Vec<u8>, ty: OutType, k: usize, w: &[u8; 16]) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    /// Each byte's two hex digits and a space.
+    const HEX: [[u8; 4]; 256] = {
+        let mut t = [[b' '; 4]; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i][0] = DIGITS[i >> 4];
+            t[i][1] = DIGITS[i & 15];
+            i += 1;
+        }
+        t
+    };
     let mut rec = [b' '; 52];
     let len = record_len(ty);
     match ty {
         OutType::Hex => {
-            // `xx xx ... xx\n`
-            for (o, b) in rec.chunks_exact_mut(3).zip(w) {
-                o[0] = DIGITS[usize::from(b >> 4)];
-                o[1] = DIGITS[usize::from(b & 15)];
+            // `xx xx ... xx\n`: four bytes per byte written, the fourth
+            // (a space) overwritten by the next.
+            for (i, &b) in w.iter().enumerate() {
+                rec[3 * i..3 * i + 4].copy_from_slice(&HEX[usize::from(b)]);
             }
             rec[47] = b'\n';
         }

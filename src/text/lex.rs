@@ -145,6 +145,38 @@ impl fmt::Display for Token<'_> {
     }
 }
 
+/// The items of a region read by [`Lexer::plain_region`]: each item's
+/// value and byte offset, and how many there are.
+pub type RegionItems = ([(u64, u32); 3], u8);
+
+/// The base of an operand read by [`Lexer::plain_operand`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlainBase {
+    /// `g<n>` or `r<n>`.
+    Grf(u8),
+    /// `null`.
+    Null,
+    /// A number.
+    Imm(u64),
+}
+
+/// An operand read by [`Lexer::plain_operand`], with the byte offsets of
+/// its parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlainOperand<'a> {
+    /// A leading `-` or `~`.
+    pub neg: bool,
+    /// The register or number.
+    pub base: PlainBase,
+    /// The subregister and its offset.
+    pub sub: Option<(u64, u32)>,
+    /// The region's items and count (see [`Lexer::plain_region`]), and
+    /// the offset of its `<`.
+    pub region: Option<(RegionItems, u32)>,
+    /// The type's letters and their offset.
+    pub ty: (&'a str, u32),
+}
+
 /// The lexer: a cheap-to-copy cursor over the source.
 #[derive(Clone, Copy, Debug)]
 pub struct Lexer<'a> {
@@ -207,6 +239,24 @@ fn has_byte(x: u64, b: u8) -> bool {
     let v = x ^ (ONES * u64::from(b));
     v.wrapping_sub(ONES) & !v & HIGHS != 0
 }
+
+/// The value of each lowercase hex digit; 255 for other bytes.
+// Evaluated at compile time: the indices are in range.
+#[allow(clippy::indexing_slicing)]
+const LOWER_HEX: [u8; 256] = {
+    let mut t = [255u8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
 
 #[inline]
 fn is_lower_hex(b: u8) -> bool {
@@ -449,12 +499,10 @@ impl<'a> Lexer<'a> {
         let mut overflow = false;
         if hex {
             i += 2;
-            while let Some(&b) = bytes.get(i) {
-                let d = match b {
-                    b'0'..=b'9' => b - b'0',
-                    b'a'..=b'f' => b - b'a' + 10,
-                    _ => break,
-                };
+            while let Some(&d) = bytes.get(i).and_then(|&b| LOWER_HEX.get(usize::from(b))) {
+                if d > 15 {
+                    break;
+                }
                 overflow |= value >> 60 != 0;
                 value = (value << 4) | u64::from(d);
                 i += 1;
@@ -485,7 +533,7 @@ impl<'a> Lexer<'a> {
     /// all without whitespace or comments (`8,8,1>`), and moves past the
     /// `>`. Returns each item's value and byte offset, and the count. Any
     /// other text returns `None` and leaves the lexer where it was.
-    pub fn plain_region(&mut self) -> Option<([(u64, u32); 3], u8)> {
+    pub fn plain_region(&mut self) -> Option<RegionItems> {
         let bytes = self.src.as_bytes();
         let mut i = self.pos;
         let mut items = [(0u64, 0u32); 3];
@@ -514,6 +562,99 @@ impl<'a> Lexer<'a> {
                 _ => return None,
             }
         }
+    }
+
+    /// An operand written plainly, without spaces or comments inside,
+    /// starting at byte `start`: `[-|~]` then a GRF `g<n>`/`r<n>` (n up to
+    /// 255) or `null`, an optional `.<sub>` in decimal, a region as
+    /// [`Lexer::plain_region`] reads it and a type (`g7.2<8,8,1>UD`); or
+    /// `[-|~]` then a number and a type (`0x3f800000F`, `-1D`). Reads the
+    /// same tokens the token path would and gives where they start and
+    /// where the operand ends; `None` for anything else (including
+    /// numbers too large, which the token path reports).
+    pub fn plain_operand(&self, start: usize) -> Option<(PlainOperand<'a>, usize)> {
+        let bytes = self.src.as_bytes();
+        let mut i = start;
+        let neg = matches!(bytes.get(i), Some(b'-' | b'~'));
+        i += usize::from(neg);
+        let first = *bytes.get(i)?;
+        let mut op = PlainOperand {
+            neg,
+            base: PlainBase::Null,
+            sub: None,
+            region: None,
+            ty: ("", 0),
+        };
+        if first.is_ascii_digit() {
+            let mut l = *self;
+            l.pos = i;
+            let t = l.number(self.here());
+            if t.kind != Kind::Number {
+                return None;
+            }
+            op.base = PlainBase::Imm(t.value);
+            i = l.pos;
+        } else {
+            let name_start = i;
+            while bytes.get(i).is_some_and(|&c| is_ident_char(c)) {
+                i += 1;
+            }
+            op.base = match bytes.get(name_start..i)? {
+                b"null" => PlainBase::Null,
+                [b'g' | b'r', digits @ ..] if (1..=3).contains(&digits.len()) => {
+                    let mut n = 0u32;
+                    for &d in digits {
+                        if !d.is_ascii_digit() {
+                            return None;
+                        }
+                        n = n * 10 + u32::from(d - b'0');
+                    }
+                    PlainBase::Grf(u8::try_from(n).ok()?)
+                }
+                _ => return None,
+            };
+            if bytes.get(i) == Some(&b'.') {
+                let from = i + 1;
+                let mut j = from;
+                let mut n = 0u64;
+                while let Some(&d) = bytes.get(j).filter(|d| d.is_ascii_digit()) {
+                    if j - from == 3 {
+                        return None;
+                    }
+                    n = n * 10 + u64::from(d - b'0');
+                    j += 1;
+                }
+                if j == from || j - from > 1 && bytes.get(from) == Some(&b'0') {
+                    // No digits, or a leading zero (maybe `0x`): token path.
+                    return None;
+                }
+                op.sub = Some((n, off32(from)));
+                i = j;
+            }
+            if bytes.get(i) != Some(&b'<') {
+                return None;
+            }
+            let mut l = *self;
+            l.pos = i + 1;
+            let items = l.plain_region()?;
+            op.region = Some((items, off32(i)));
+            i = l.pos;
+        }
+        let ty_start = i;
+        while bytes.get(i).is_some_and(|&c| is_ident_char(c)) {
+            i += 1;
+        }
+        if i == ty_start || class(bytes.get(ty_start).copied().unwrap_or(0)) != C_IDENT {
+            return None;
+        }
+        op.ty = (self.text(ty_start, i), off32(ty_start));
+        Some((op, i))
+    }
+
+    /// Moves to byte `offset`, which must be on the current line (no line
+    /// end is crossed).
+    pub fn seek_on_line(&mut self, offset: usize) {
+        self.pos = offset.min(self.src.len());
     }
 
     /// One or two decimal digits followed directly by `close`, as in the

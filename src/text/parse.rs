@@ -37,7 +37,7 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::asm::{AsmError, AsmErrorKind};
-use super::lex::{Kind, Lexer, Pos, Token};
+use super::lex::{Kind, Lexer, PlainBase, Pos, Token};
 use crate::model::{ExecSize, Opcode, Platform, ThreadControl, Type};
 
 /// A number with where it was written.
@@ -1294,9 +1294,76 @@ impl<'a> Parser<'a> {
         Ok((c, rest))
     }
 
+    /// An operand written plainly (see [`Lexer::plain_operand`]), read
+    /// from the bytes: what the token path below gives for it. `None`
+    /// (nothing consumed) for anything else.
+    fn plain_operand(&mut self) -> Option<Operand> {
+        let t = self.tok;
+        if !matches!(t.kind, Kind::Ident | Kind::Minus | Kind::Tilde | Kind::Number) {
+            return None;
+        }
+        let (p, end) = self.lex.plain_operand(t.pos.offset as usize)?;
+        let Some(Some(ty)) = type_by_name(p.ty.0) else {
+            return None;
+        };
+        let line = t.pos.line;
+        let at = |offset| Pos { offset, line };
+        let sub = p.sub.map(|(value, off)| Num { value, pos: at(off) });
+        let (base, neg) = match p.base {
+            PlainBase::Imm(value) => (Base::Imm { value, neg: p.neg }, false),
+            PlainBase::Grf(n) => (
+                Base::Reg {
+                    name: RegName::Grf(n),
+                    sub,
+                },
+                p.neg,
+            ),
+            PlainBase::Null => (
+                Base::Reg {
+                    name: RegName::Arf { nr: 0, bare: false },
+                    sub,
+                },
+                p.neg,
+            ),
+        };
+        let region = p.region.map(|((items, n), lt)| {
+            let mut r = Region {
+                vals: [Num::default(); 3],
+                n,
+                vxh: false,
+                raw: 0,
+                pos: at(lt),
+            };
+            for (v, (value, offset)) in r.vals.iter_mut().zip(items) {
+                *v = Num { value, pos: at(offset) };
+            }
+            r
+        });
+        self.lex.seek_on_line(end);
+        self.prev_line = line;
+        self.tok = self.lex.next_token();
+        Some(Operand {
+            pos: t.pos,
+            neg,
+            abs: false,
+            base,
+            region,
+            chans: None,
+            ty: Some((ty, at(p.ty.1))),
+        })
+    }
+
     /// An operand. Destinations take no modifiers and no immediates; that
     /// is checked when lowering, so the messages can name the opcode.
     fn operand(&mut self, dst: bool) -> PResult<Operand> {
+        if let Some(o) = self.plain_operand() {
+            return Ok(o);
+        }
+        self.operand_tokens(dst)
+    }
+
+    /// [`Parser::operand`] token by token.
+    fn operand_tokens(&mut self, dst: bool) -> PResult<Operand> {
         let pos = self.tok.pos;
 
         let mut o = Operand {
@@ -1576,6 +1643,77 @@ mod tests {
             [(2, 4), (2, 6), (2, 9)]
         );
         assert_eq!((r.pos.line, r.pos.column(src)), (2, 3));
+    }
+
+    #[test]
+    fn plain_operands_read_like_tokens() {
+        fn both(src: &str) -> (Option<Operand>, PResult<Operand>, Token<'_>, Token<'_>) {
+            let mut fast = Parser::new(Platform::Gen8, src);
+            let mut slow = Parser::new(Platform::Gen8, src);
+            let plain = fast.plain_operand();
+            let tokens = slow.operand_tokens(false);
+            (plain, tokens, fast.tok, slow.tok)
+        }
+        for src in [
+            "g124<1>F ;",
+            "  g7<8,8,1>D      1D",
+            "g10.8<1>UW",
+            "r1.4<1,4,0>UW\n{",
+            "-g6<8,8,1>F",
+            "~g2.2<0,1,0>D,",
+            "null<1>D",
+            "null.3<0;1,0>UD",
+            "0x3f000000F  /* 0.5F */ {",
+            "-1023D",
+            "~1D",
+            "0x0008UW",
+            "0x11001010V",
+            "0xffffffffUD",
+            "0x0000000000000000DF",
+            "0xffffffffffffffffUQ",
+            "31D;",
+            "g255.31<8,8,1>HF",
+            "g001<1>F",
+            "g3.0<0,1,0>F",
+            "0F",
+        ] {
+            let (plain, tokens, fast_next, slow_next) = both(src);
+            assert_eq!(plain, Some(tokens.unwrap()), "{src:?}");
+            assert_eq!(fast_next, slow_next, "{src:?}");
+        }
+        // Forms left to the token path (whatever it makes of them).
+        for src in [
+            "g256<1>F",
+            "g1.03<1>F",
+            "g1.0x3<1>F",
+            "g1.1234<1>F",
+            "g2<8,8,1>.xyzwF",
+            "g7<4>.xyxyF",
+            "g2 <1>F",
+            "g2<1> F",
+            "g2<1>",
+            "g2.1",
+            "g[a0.1]<1,0>F",
+            "a0.1<0,1,0>UW",
+            "acc0<1>F",
+            "ip",
+            "(abs)g2<8,8,1>F",
+            "- g2<8,8,1>F",
+            "g2<VxH,1,0>F",
+            "g2<8,8,1>NF",
+            "g2<8,8,1>Fx",
+            "g2<8,8,1>_",
+            "99999999999999999999D",
+            "0x10000000000000000Q",
+            "1 D",
+            "1",
+            "0xG",
+            "m3<1>F",
+            "g2F",
+        ] {
+            let (plain, ..) = both(src);
+            assert_eq!(plain, None, "{src:?}");
+        }
     }
 
     #[test]
