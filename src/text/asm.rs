@@ -46,7 +46,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::lex::Pos;
-use super::parse::{Base, Chans, Flag, Inst, Operand, Operands, Parser, RegName, Stmt, Target};
+use super::parse::{Base, Chans, Flag, Inst, Operand, Operands, Parser, RegName, Target};
 use crate::error::EncodeError;
 use crate::model::*;
 use crate::validate::Violations;
@@ -402,16 +402,17 @@ impl Assembler {
         let mut fed_count = self.count;
         let mut fed_pending = self.pending.len();
         let mut fed_errors = self.errors.len();
-        while let Some(stmt) = parser.next_statement() {
+        let mut ast = Inst::EMPTY;
+        while let Some(stmt) = parser.next_statement_into(&mut ast) {
             match stmt {
-                Stmt::Label(name, pos) => self.labels.push(Label {
+                Some((name, pos)) => self.labels.push(Label {
                     name: name.into(),
                     idx: self.count,
                     line: pos.line,
                     column: pos.column(text),
                     at: self.base + u64::from(pos.offset),
                 }),
-                Stmt::Inst(ast) => {
+                None => {
                     let idx = self.count;
                     self.count += 1;
                     let clean = self.errors.is_empty() && parser.errors.is_empty();

@@ -103,6 +103,19 @@ pub(crate) struct Operand {
     pub ty: Option<(Type, Pos)>,
 }
 
+impl Operand {
+    /// A placeholder, overwritten by the parser.
+    pub const EMPTY: Operand = Operand {
+        pos: Pos { offset: 0, line: 0 },
+        neg: false,
+        abs: false,
+        base: Base::Imm { value: 0, neg: false },
+        region: None,
+        chans: None,
+        ty: None,
+    };
+}
+
 /// A flag subregister `f<nr>.<sub>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) struct Flag {
@@ -194,7 +207,38 @@ pub(crate) struct Inst<'a> {
     pub opts: Options,
 }
 
+impl Inst<'_> {
+    /// A placeholder, overwritten by the parser.
+    pub const EMPTY: Inst<'static> = Inst {
+        pos: Pos { offset: 0, line: 0 },
+        opcode: Opcode::Nop,
+        pred: None,
+        sat: false,
+        breakpoint: false,
+        cmod: None,
+        cmod_flag: None,
+        math_fn: 0,
+        exec: ExecSize::S1,
+        ops: Operands::None,
+        opts: Options {
+            align16: false,
+            we_all: false,
+            no_dd_clear: false,
+            no_dd_check: false,
+            qtr: 0,
+            nib: false,
+            thread: 0,
+            acc_wr: false,
+            compacted: false,
+            breakpoint: false,
+            eot: false,
+            pos: Pos { offset: 0, line: 0 },
+        },
+    };
+}
+
 /// A statement.
+#[cfg(test)]
 #[allow(clippy::large_enum_variant)] // transient, one at a time
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stmt<'a> {
@@ -551,29 +595,40 @@ impl<'a> Parser<'a> {
 
     /// The next statement, or `None` at the end of input. Errors are
     /// recorded in [`Parser::errors`] and parsing resumes after them.
+    #[cfg(test)]
     pub fn next_statement(&mut self) -> Option<Stmt<'a>> {
+        let mut inst = Inst::EMPTY;
+        Some(match self.next_statement_into(&mut inst)? {
+            Some(label) => Stmt::Label(label.0, label.1),
+            None => Stmt::Inst(inst),
+        })
+    }
+
+    /// The next statement, or `None` at the end of input: `Some(Some(..))`
+    /// for a label (its name and position), `Some(None)` for an
+    /// instruction, written into `inst` (in place: it is large). Errors
+    /// are recorded in [`Parser::errors`] and parsing resumes after them.
+    pub fn next_statement_into(&mut self, inst: &mut Inst<'a>) -> Option<Option<(&'a str, Pos)>> {
         loop {
             if self.tok.kind == Kind::Eof {
                 return None;
             }
             let start = self.tok.pos.offset;
-            match self.statement() {
-                Ok(s) => return Some(s),
+            let r = if self.tok.kind == Kind::Ident && self.lex.peek_kind() == Kind::Colon {
+                let t = self.bump();
+                self.bump();
+                return Some(Some((t.text, t.pos)));
+            } else {
+                self.instruction(inst)
+            };
+            match r {
+                Ok(()) => return Some(None),
                 Err(e) => {
                     self.errors.push(e);
                     self.recover(start);
                 }
             }
         }
-    }
-
-    fn statement(&mut self) -> PResult<Stmt<'a>> {
-        if self.tok.kind == Kind::Ident && self.lex.peek_kind() == Kind::Colon {
-            let t = self.bump();
-            self.bump();
-            return Ok(Stmt::Label(t.text, t.pos));
-        }
-        self.instruction().map(Stmt::Inst)
     }
 
     /// Mesa's `*** invalid <words> value N` marker, whose words must be
@@ -683,7 +738,7 @@ impl<'a> Parser<'a> {
         Ok(Predicate { inv, flag, suffix, raw })
     }
 
-    fn instruction(&mut self) -> PResult<Inst<'a>> {
+    fn instruction(&mut self, inst: &mut Inst<'a>) -> PResult<()> {
         let pos = self.tok.pos;
         let pred = if self.tok.kind == Kind::LParen {
             Some(self.predicate()?)
@@ -706,20 +761,17 @@ impl<'a> Parser<'a> {
             }
             None => return Err(self.error_at(t.pos, AsmErrorKind::UnknownOpcode(t.text.into()))),
         };
-        let mut inst = Inst {
-            pos,
-            opcode,
-            pred,
-            sat: false,
-            breakpoint: false,
-            cmod: None,
-            cmod_flag: None,
-            math_fn: 0,
-            exec: ExecSize::S1,
-            ops: Operands::None,
-            opts: Options::default(),
-        };
-        self.suffixes(&mut inst)?;
+        inst.pos = pos;
+        inst.opcode = opcode;
+        inst.pred = pred;
+        inst.sat = false;
+        inst.breakpoint = false;
+        inst.cmod = None;
+        inst.cmod_flag = None;
+        inst.math_fn = 0;
+        inst.exec = ExecSize::S1;
+        inst.opts = Options::default();
+        self.suffixes(inst)?;
         if opcode == Opcode::Math && self.tok.kind == Kind::Star {
             let (n, _) = self.invalid_marker(&["function"], &[], "`*** invalid function value N`")?;
             inst.math_fn = self.nibble(n)?;
@@ -741,12 +793,12 @@ impl<'a> Parser<'a> {
                 .ok_or_else(|| self.error_at(n.pos, AsmErrorKind::BadExecSize(n.value)))?;
             self.expect(Kind::RParen, "`)` after the execution size")?;
         }
-        inst.ops = self.operands(opcode)?;
+        self.operands(opcode, &mut inst.ops)?;
         if self.tok.kind == Kind::LBrace {
             inst.opts = self.options()?;
         }
         self.expect(Kind::Semi, "`;` ending the instruction")?;
-        Ok(inst)
+        Ok(())
     }
 
     /// `(8)` written without spaces, with a valid size: read from the
@@ -816,37 +868,40 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn operands(&mut self, op: Opcode) -> PResult<Operands<'a>> {
+    /// The operands of `op`, written into `ops` (in place).
+    fn operands(&mut self, op: Opcode, ops: &mut Operands<'a>) -> PResult<()> {
         use Opcode::*;
-        Ok(match op {
-            Send | Sendc => self.send_operands()?,
-            Wait => Operands::Wait(self.operand(true)?),
-            Jmpi => Operands::Jmpi(self.operand(false)?),
-            If | Else | Endif | While | Break | Cont | Halt | Goto | Join | Brd | Brc => self.branch_operands()?,
-            Nop | Illegal | Smov | Call | Calla | Ret => Operands::None,
-            Math => {
-                let dst = self.operand(true)?;
-                let s0 = self.operand(false)?;
-                let s1 = if self.starts_operand() {
-                    Some(self.operand(false)?)
-                } else {
-                    None
-                };
-                Operands::Alu {
-                    dst,
-                    src: [Some(s0), s1, None],
-                }
+        match op {
+            Send | Sendc => self.send_operands(ops)?,
+            Wait => *ops = Operands::Wait(self.operand(true)?),
+            Jmpi => *ops = Operands::Jmpi(self.operand(false)?),
+            If | Else | Endif | While | Break | Cont | Halt | Goto | Join | Brd | Brc => {
+                *ops = self.branch_operands()?
             }
+            Nop | Illegal | Smov | Call | Calla | Ret => *ops = Operands::None,
             _ => {
-                let n = op.num_srcs();
-                let dst = self.operand(true)?;
-                let mut src = [None; 3];
-                for s in src.iter_mut().take(usize::from(n)) {
-                    *s = Some(self.operand(false)?);
+                let n = if op == Math { 2 } else { usize::from(op.num_srcs()) };
+                if !matches!(ops, Operands::Alu { .. }) {
+                    *ops = Operands::Alu {
+                        dst: Operand::EMPTY,
+                        src: [None; 3],
+                    };
                 }
-                Operands::Alu { dst, src }
+                if let Operands::Alu { dst, src } = ops {
+                    self.operand_into(true, dst)?;
+                    for (k, s) in src.iter_mut().enumerate() {
+                        // MATH's second source is optional.
+                        if k >= n || (op == Math && k == 1 && !self.starts_operand()) {
+                            *s = None;
+                            continue;
+                        }
+                        let o = s.get_or_insert(Operand::EMPTY);
+                        self.operand_into(false, o)?;
+                    }
+                }
             }
-        })
+        }
+        Ok(())
     }
 
     fn starts_operand(&self) -> bool {
@@ -892,9 +947,28 @@ impl<'a> Parser<'a> {
         Ok(Operands::Branch { jip, uip })
     }
 
-    fn send_operands(&mut self) -> PResult<Operands<'a>> {
-        let dst = self.operand(true)?;
-        let src0 = self.operand(false)?;
+    fn send_operands(&mut self, ops: &mut Operands<'a>) -> PResult<()> {
+        if !matches!(ops, Operands::Send { .. }) {
+            *ops = Operands::Send {
+                dst: Operand::EMPTY,
+                src0: Operand::EMPTY,
+                src1: None,
+                desc: Num::default(),
+                sfid: 0,
+            };
+        }
+        let Operands::Send {
+            dst,
+            src0,
+            src1: src1_slot,
+            desc: desc_slot,
+            sfid: sfid_slot,
+        } = ops
+        else {
+            return Ok(());
+        };
+        self.operand_into(true, dst)?;
+        self.operand_into(false, src0)?;
         let desc_next = match self.tok.kind {
             Kind::Number => true,
             Kind::Minus => self.peek().kind == Kind::Number,
@@ -917,13 +991,10 @@ impl<'a> Parser<'a> {
             self.lex.skip_to_brace_or_line_end();
             self.bump();
         }
-        Ok(Operands::Send {
-            dst,
-            src0,
-            src1,
-            desc,
-            sfid,
-        })
+        *src1_slot = src1;
+        *desc_slot = desc;
+        *sfid_slot = sfid;
+        Ok(())
     }
 
     fn sfid(&mut self) -> PResult<u8> {
@@ -1297,69 +1368,90 @@ impl<'a> Parser<'a> {
     /// An operand written plainly (see [`Lexer::plain_operand`]), read
     /// from the bytes: what the token path below gives for it. `None`
     /// (nothing consumed) for anything else.
+    #[cfg(test)]
     fn plain_operand(&mut self) -> Option<Operand> {
+        let mut o = Operand::EMPTY;
+        self.plain_operand_into(&mut o).then_some(o)
+    }
+
+    /// [`Parser::plain_operand`], written into `out` (in place); false,
+    /// with nothing consumed or written, if the operand is not plain.
+    #[inline]
+    fn plain_operand_into(&mut self, out: &mut Operand) -> bool {
         let t = self.tok;
         if !matches!(t.kind, Kind::Ident | Kind::Minus | Kind::Tilde | Kind::Number) {
-            return None;
+            return false;
         }
-        let (p, end) = self.lex.plain_operand(t.pos.offset as usize)?;
+        let Some((p, end)) = self.lex.plain_operand(t.pos.offset as usize) else {
+            return false;
+        };
         let Some(Some(ty)) = type_by_name(p.ty.0) else {
-            return None;
+            return false;
         };
         let line = t.pos.line;
         let at = |offset| Pos { offset, line };
         let sub = p.sub.map(|(value, off)| Num { value, pos: at(off) });
-        let (base, neg) = match p.base {
-            PlainBase::Imm(value) => (Base::Imm { value, neg: p.neg }, false),
-            PlainBase::Grf(n) => (
-                Base::Reg {
+        out.pos = t.pos;
+        out.abs = false;
+        out.chans = None;
+        out.ty = Some((ty, at(p.ty.1)));
+        match p.base {
+            PlainBase::Imm(value) => {
+                out.base = Base::Imm { value, neg: p.neg };
+                out.neg = false;
+            }
+            PlainBase::Grf(n) => {
+                out.base = Base::Reg {
                     name: RegName::Grf(n),
                     sub,
-                },
-                p.neg,
-            ),
-            PlainBase::Null => (
-                Base::Reg {
+                };
+                out.neg = p.neg;
+            }
+            PlainBase::Null => {
+                out.base = Base::Reg {
                     name: RegName::Arf { nr: 0, bare: false },
                     sub,
-                },
-                p.neg,
-            ),
-        };
-        let region = p.region.map(|((items, n), lt)| {
-            let mut r = Region {
-                vals: [Num::default(); 3],
-                n,
-                vxh: false,
-                raw: 0,
-                pos: at(lt),
-            };
-            for (v, (value, offset)) in r.vals.iter_mut().zip(items) {
-                *v = Num { value, pos: at(offset) };
+                };
+                out.neg = p.neg;
             }
-            r
-        });
+        }
+        match p.region {
+            Some(((items, n), lt)) => {
+                let r = out.region.insert(Region {
+                    vals: [Num::default(); 3],
+                    n,
+                    vxh: false,
+                    raw: 0,
+                    pos: at(lt),
+                });
+                for (v, (value, offset)) in r.vals.iter_mut().zip(items) {
+                    *v = Num { value, pos: at(offset) };
+                }
+            }
+            None => out.region = None,
+        }
         self.lex.seek_on_line(end);
         self.prev_line = line;
         self.tok = self.lex.next_token();
-        Some(Operand {
-            pos: t.pos,
-            neg,
-            abs: false,
-            base,
-            region,
-            chans: None,
-            ty: Some((ty, at(p.ty.1))),
-        })
+        true
     }
 
     /// An operand. Destinations take no modifiers and no immediates; that
     /// is checked when lowering, so the messages can name the opcode.
     fn operand(&mut self, dst: bool) -> PResult<Operand> {
-        if let Some(o) = self.plain_operand() {
-            return Ok(o);
+        let mut o = Operand::EMPTY;
+        self.operand_into(dst, &mut o)?;
+        Ok(o)
+    }
+
+    /// [`Parser::operand`], written into `out` (in place).
+    #[inline]
+    fn operand_into(&mut self, dst: bool, out: &mut Operand) -> PResult<()> {
+        if self.plain_operand_into(out) {
+            return Ok(());
         }
-        self.operand_tokens(dst)
+        *out = self.operand_tokens(dst)?;
+        Ok(())
     }
 
     /// [`Parser::operand`] token by token.
