@@ -149,6 +149,17 @@ impl fmt::Display for Token<'_> {
 /// value and byte offset, and how many there are.
 pub type RegionItems = ([(u64, u32); 3], u8);
 
+/// Writes a token into `out` field by field (building it elsewhere and
+/// copying it whole would reload, wide, what was just stored narrow).
+#[inline(always)]
+fn put<'a>(out: &mut Token<'a>, kind: Kind, text: &'a str, value: u64, pos: Pos) {
+    out.kind = kind;
+    out.text = text;
+    out.value = value;
+    out.pos.offset = pos.offset;
+    out.pos.line = pos.line;
+}
+
 /// The base of an operand read by [`Lexer::plain_operand`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlainBase {
@@ -228,16 +239,6 @@ fn may_start_trivia(b: u8) -> bool {
 #[inline]
 fn is_ident_char(b: u8) -> bool {
     CLASS.get(usize::from(b)).copied().unwrap_or(C_OTHER) & C_WORD != 0
-}
-
-/// Whether any byte of `x` equals `b` (the classic zero-byte test on
-/// `x ^ b...b`; exact: no false positives).
-#[inline]
-fn has_byte(x: u64, b: u8) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let v = x ^ (ONES * u64::from(b));
-    v.wrapping_sub(ONES) & !v & HIGHS != 0
 }
 
 /// The value of each lowercase hex digit; 255 for other bytes.
@@ -347,7 +348,7 @@ impl<'a> Lexer<'a> {
                 }
                 b'/' if self.byte(i + 1) == b'/' => {
                     let rest = bytes.get(i..).unwrap_or(&[]);
-                    i += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                    i += memchr::memchr(b'\n', rest).unwrap_or(rest.len());
                 }
                 b'/' if self.byte(i + 1) == b'*' => {
                     self.pos = i;
@@ -382,35 +383,40 @@ impl<'a> Lexer<'a> {
     /// The next token. After the end of input, every call returns
     /// [`Kind::Eof`].
     pub fn next_token(&mut self) -> Token<'a> {
+        let mut t = Token {
+            kind: Kind::Eof,
+            text: "",
+            value: 0,
+            pos: Pos::default(),
+        };
+        self.next_token_into(&mut t);
+        t
+    }
+
+    /// [`Lexer::next_token`], written into `out`.
+    #[inline(never)]
+    pub fn next_token_into(&mut self, out: &mut Token<'a>) {
         // Most tokens follow another directly (`g2<8,8,1>F`).
         let glued = self.src.as_bytes().get(self.pos).is_some_and(|&b| !may_start_trivia(b));
         if glued {
-            return self.token();
+            return self.token(out);
         }
         if let Some(start) = self.skip_trivia() {
-            return Token {
-                kind: Kind::UnterminatedComment,
-                text: self.text(start.offset as usize, start.offset as usize + 2),
-                value: 0,
-                pos: start,
-            };
+            let text = self.text(start.offset as usize, start.offset as usize + 2);
+            return put(out, Kind::UnterminatedComment, text, 0, start);
         }
-        self.token()
+        self.token(out)
     }
 
-    /// The token at the current position, which is not trivia.
+    /// The token at the current position, which is not trivia, written
+    /// into `out`.
     #[inline(always)]
-    fn token(&mut self) -> Token<'a> {
+    fn token(&mut self, out: &mut Token<'a>) {
         let pos = self.here();
         let start = self.pos;
         let bytes = self.src.as_bytes();
         let Some(&b) = bytes.get(start) else {
-            return Token {
-                kind: Kind::Eof,
-                text: "",
-                value: 0,
-                pos,
-            };
+            return put(out, Kind::Eof, "", 0, pos);
         };
         // Punctuation text is the same one-byte string wherever it stands.
         let (kind, text) = match class(b) {
@@ -420,14 +426,12 @@ impl<'a> Lexer<'a> {
                     i += 1;
                 }
                 self.pos = i;
-                return Token {
-                    kind: Kind::Ident,
-                    text: self.text(start, i),
-                    value: 0,
-                    pos,
-                };
+                return put(out, Kind::Ident, self.text(start, i), 0, pos);
             }
-            C_DIGIT => return self.number(pos),
+            C_DIGIT => {
+                let t = self.number(pos);
+                return put(out, t.kind, t.text, t.value, t.pos);
+            }
             _ => match b {
                 b'(' => (Kind::LParen, "("),
                 b')' => (Kind::RParen, ")"),
@@ -454,22 +458,12 @@ impl<'a> Lexer<'a> {
                         .and_then(|s| s.chars().next())
                         .map_or(1, char::len_utf8);
                     self.pos = start + n;
-                    return Token {
-                        kind: Kind::BadChar,
-                        text: self.text(start, start + n),
-                        value: 0,
-                        pos,
-                    };
+                    return put(out, Kind::BadChar, self.text(start, start + n), 0, pos);
                 }
             },
         };
         self.pos = start + 1;
-        Token {
-            kind,
-            text,
-            value: 0,
-            pos,
-        }
+        put(out, kind, text, 0, pos)
     }
 
     /// The kind of the token after the current position, without moving.
@@ -705,21 +699,8 @@ impl<'a> Lexer<'a> {
     /// (or the end of input). Used for the free-form message-descriptor
     /// comment that follows `MsgDesc:` on a SEND's continuation line.
     pub fn skip_to_brace_or_line_end(&mut self) {
-        let bytes = self.src.as_bytes();
-        let mut i = self.pos;
-        // Eight bytes at a time while none of them is a stop byte.
-        while let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) {
-            let x = u64::from_le_bytes([a, b, c, d, e, f, g, h]);
-            if has_byte(x, b'{') || has_byte(x, b';') || has_byte(x, b'\n') {
-                break;
-            }
-            i += 8;
-        }
-        let rest = bytes.get(i..).unwrap_or(&[]);
-        self.pos = i + rest
-            .iter()
-            .position(|&b| matches!(b, b'{' | b';' | b'\n'))
-            .unwrap_or(rest.len());
+        let rest = self.src.as_bytes().get(self.pos..).unwrap_or(&[]);
+        self.pos += memchr::memchr3(b'{', b';', b'\n', rest).unwrap_or(rest.len());
     }
 }
 

@@ -479,7 +479,7 @@ impl<'a> Parser<'a> {
     fn bump(&mut self) -> Token<'a> {
         let t = self.tok;
         self.prev_line = t.pos.line;
-        self.tok = self.lex.next_token();
+        self.lex.next_token_into(&mut self.tok);
         t
     }
 
@@ -814,7 +814,7 @@ impl<'a> Parser<'a> {
         let exec = ExecSize::from_channels(n)?;
         self.lex = l;
         self.prev_line = open.pos.line;
-        self.tok = self.lex.next_token();
+        self.lex.next_token_into(&mut self.tok);
         Some(exec)
     }
 
@@ -1080,7 +1080,7 @@ impl<'a> Parser<'a> {
         }
         self.lex = l;
         self.prev_line = open.pos.line;
-        self.tok = self.lex.next_token();
+        self.lex.next_token_into(&mut self.tok);
         Some(o)
     }
 
@@ -1276,7 +1276,7 @@ impl<'a> Parser<'a> {
                     };
                 }
                 self.prev_line = open.pos.line;
-                self.tok = self.lex.next_token();
+                self.lex.next_token_into(&mut self.tok);
                 return Ok(r);
             }
         }
@@ -1432,7 +1432,7 @@ impl<'a> Parser<'a> {
         }
         self.lex.seek_on_line(end);
         self.prev_line = line;
-        self.tok = self.lex.next_token();
+        self.lex.next_token_into(&mut self.tok);
         true
     }
 
