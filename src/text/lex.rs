@@ -695,6 +695,29 @@ impl<'a> Lexer<'a> {
         Some(self.text(start, i))
     }
 
+    /// Spaces, `MsgDesc`, spaces and `:` (the label of a SEND's
+    /// description) right here: moves past them and returns true; false,
+    /// without moving, for anything else.
+    pub fn plain_msg_desc_label(&mut self) -> bool {
+        let bytes = self.src.as_bytes();
+        let mut i = self.pos;
+        while bytes.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        if bytes.get(i..i + 7) != Some(b"MsgDesc") || bytes.get(i + 7).is_some_and(|&c| is_ident_char(c)) {
+            return false;
+        }
+        i += 7;
+        while bytes.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        if bytes.get(i) != Some(&b':') {
+            return false;
+        }
+        self.pos = i + 1;
+        true
+    }
+
     /// Skips raw text up to (not including) the next `{`, `;` or line end
     /// (or the end of input). Used for the free-form message-descriptor
     /// comment that follows `MsgDesc:` on a SEND's continuation line.

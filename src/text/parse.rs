@@ -980,6 +980,12 @@ impl<'a> Parser<'a> {
         if neg {
             desc.value = desc.value.wrapping_neg();
         }
+        if let Some(sfid) = self.plain_sfid_and_description() {
+            *src1_slot = src1;
+            *desc_slot = desc;
+            *sfid_slot = sfid;
+            return Ok(());
+        }
         let sfid = self.sfid()?;
         if self.tok.is_ident("MsgDesc") {
             self.bump();
@@ -995,6 +1001,27 @@ impl<'a> Parser<'a> {
         *desc_slot = desc;
         *sfid_slot = sfid;
         Ok(())
+    }
+
+    /// A one-word shared function followed, on its line, by `MsgDesc:`
+    /// and the description (`urb MsgDesc: 8 SIMD8 read ... {`), with only
+    /// spaces between: read from the bytes, as the token path reads it.
+    /// `None` (nothing consumed) for anything else.
+    fn plain_sfid_and_description(&mut self) -> Option<u8> {
+        let t = self.tok;
+        if t.kind != Kind::Ident || matches!(t.text, "pixel" | "rt" | "dp") {
+            return None;
+        }
+        let sfid = sfid_by_name(t.text)?;
+        let mut l = self.lex;
+        if !l.plain_msg_desc_label() {
+            return None;
+        }
+        l.skip_to_brace_or_line_end();
+        self.lex = l;
+        self.prev_line = t.pos.line;
+        self.lex.next_token_into(&mut self.tok);
+        Some(sfid)
     }
 
     fn sfid(&mut self) -> PResult<u8> {
@@ -1805,6 +1832,49 @@ mod tests {
         ] {
             let (plain, ..) = both(src);
             assert_eq!(plain, None, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn plain_send_descriptions_read_like_tokens() {
+        let send = |src: &str| {
+            let (v, e) = parse(src);
+            let e: Vec<_> = e.into_iter().map(|e| (e.line, e.column, e.kind)).collect();
+            let v: Vec<_> = v
+                .into_iter()
+                .map(|s| match s {
+                    Stmt::Inst(i) => match i.ops {
+                        Operands::Send { sfid, desc, .. } => Some((sfid, desc.value, i.opts.eot)),
+                        _ => None,
+                    },
+                    Stmt::Label(..) => None,
+                })
+                .collect();
+            (v, e)
+        };
+        let base = "send(8) g2<1>UD g11<8,8,1>UD 0x042a0088\n";
+        for tail in [
+            "    urb MsgDesc: 8 SIMD8 read mlen 2 rlen 2 { align1 1Q EOT };",
+            "    urb MsgDesc : 8 SIMD8 read { align1 1Q EOT };",
+            "    urb MsgDesc:{ align1 1Q EOT };",
+            "    urb\tMsgDesc: 8 { align1 1Q EOT };",
+            "    urb /* c */ MsgDesc: 8 { align1 1Q EOT };",
+            "    urb\nMsgDesc: 8 { align1 1Q EOT };",
+            "    urb { align1 1Q EOT };",
+            "    urb MsgDesc: 8 SIMD8 read;",
+        ] {
+            let (v, e) = send(&alloc::format!("{base}{tail}"));
+            assert!(e.is_empty(), "{tail:?}: {e:?}");
+            let eot = !tail.ends_with("read;");
+            assert_eq!(v, [Some((6, 0x042a_0088, eot))], "{tail:?}");
+        }
+        for bad in [
+            "    urb MsgDescx: 8 { align1 1Q };",
+            "    urb MsgDesc 8 { align1 1Q };",
+            "    frob MsgDesc: 8 { align1 1Q };",
+        ] {
+            let (_, e) = send(&alloc::format!("{base}{bad}"));
+            assert!(!e.is_empty(), "{bad:?}");
         }
     }
 
