@@ -96,6 +96,11 @@ fn off32(n: usize) -> u32 {
 impl Pos {
     /// The 1-based column, counted in characters (a tab counts as one).
     pub fn column(&self, src: &str) -> u32 {
+        // Most statements start their line.
+        let at = self.offset as usize;
+        if at == 0 || src.as_bytes().get(at - 1) == Some(&b'\n') {
+            return 1;
+        }
         let before = src.as_bytes().get(..self.offset as usize).unwrap_or(&[]);
         let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         let n =
@@ -493,6 +498,16 @@ impl<'a> Lexer<'a> {
         let mut overflow = false;
         if hex {
             i += 2;
+            // Eight digits at a time while there are eight (descriptors
+            // and 32-bit immediates are written with eight).
+            while let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) {
+                let v = [a, b, c, d, e, f, g, h].map(|x| LOWER_HEX.get(usize::from(x)).copied().unwrap_or(255));
+                if v.iter().fold(0, |m, &x| m | x) > 15 || value >> 32 != 0 {
+                    break;
+                }
+                value = v.iter().fold(value, |acc, &x| acc << 4 | u64::from(x));
+                i += 8;
+            }
             while let Some(&d) = bytes.get(i).and_then(|&b| LOWER_HEX.get(usize::from(b))) {
                 if d > 15 {
                     break;
