@@ -498,16 +498,6 @@ impl<'a> Lexer<'a> {
         let mut overflow = false;
         if hex {
             i += 2;
-            // Eight digits at a time while there are eight (descriptors
-            // and 32-bit immediates are written with eight).
-            while let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) {
-                let v = [a, b, c, d, e, f, g, h].map(|x| LOWER_HEX.get(usize::from(x)).copied().unwrap_or(255));
-                if v.iter().fold(0, |m, &x| m | x) > 15 || value >> 32 != 0 {
-                    break;
-                }
-                value = v.iter().fold(value, |acc, &x| acc << 4 | u64::from(x));
-                i += 8;
-            }
             while let Some(&d) = bytes.get(i).and_then(|&b| LOWER_HEX.get(usize::from(b))) {
                 if d > 15 {
                     break;
