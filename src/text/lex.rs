@@ -484,6 +484,9 @@ impl<'a> Lexer<'a> {
             None => Kind::Eof,
             Some(b':') => Kind::Colon,
             Some(b'[') => Kind::LBracket,
+            Some(b'(') => Kind::LParen,
+            Some(b'.') => Kind::Dot,
+            Some(b'<') => Kind::LAngle,
             Some(b) if class(*b) == C_IDENT => Kind::Ident,
             Some(_) => l.next_token().kind,
         }
