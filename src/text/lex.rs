@@ -406,6 +406,22 @@ impl<'a> Lexer<'a> {
         if glued {
             return self.token(out);
         }
+        // Column padding: a run of spaces (eight at a time) before a
+        // token, without the general trivia loop.
+        let bytes = self.src.as_bytes();
+        let mut i = self.pos;
+        while let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) {
+            let x = u64::from_le_bytes([a, b, c, d, e, f, g, h]) ^ u64::from_le_bytes([b' '; 8]);
+            if x != 0 {
+                i += (x.trailing_zeros() / 8) as usize;
+                break;
+            }
+            i += 8;
+        }
+        if bytes.get(i).is_some_and(|&b| !may_start_trivia(b)) {
+            self.pos = i;
+            return self.token(out);
+        }
         if let Some(start) = self.skip_trivia() {
             let text = self.text(start.offset as usize, start.offset as usize + 2);
             return put(out, Kind::UnterminatedComment, text, 0, start);
