@@ -406,10 +406,12 @@ impl<'a> Lexer<'a> {
         if glued {
             return self.token(out);
         }
-        // Column padding: a run of spaces (eight at a time) before a
-        // token, without the general trivia loop.
+        // Column padding: a line end and a run of spaces (eight at a
+        // time) before a token, without the general trivia loop.
         let bytes = self.src.as_bytes();
         let mut i = self.pos;
+        let newline = bytes.get(i) == Some(&b'\n');
+        i += usize::from(newline);
         while let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) {
             let x = u64::from_le_bytes([a, b, c, d, e, f, g, h]) ^ u64::from_le_bytes([b' '; 8]);
             if x != 0 {
@@ -419,6 +421,9 @@ impl<'a> Lexer<'a> {
             i += 8;
         }
         if bytes.get(i).is_some_and(|&b| !may_start_trivia(b)) {
+            if newline {
+                self.newline_at();
+            }
             self.pos = i;
             return self.token(out);
         }
