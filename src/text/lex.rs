@@ -848,6 +848,21 @@ mod tests {
     }
 
     #[test]
+    fn line_ends_before_padding_are_counted() {
+        let src = "a\n    b\nc\n\n  d\n        \n                e";
+        let mut l = Lexer::new(src);
+        let mut got = Vec::new();
+        loop {
+            let t = l.next_token();
+            if t.kind == Kind::Eof {
+                break;
+            }
+            got.push((t.text, t.pos.line, t.pos.column(src)));
+        }
+        assert_eq!(got, [("a", 1, 1), ("b", 2, 5), ("c", 3, 1), ("d", 5, 3), ("e", 7, 17)]);
+    }
+
+    #[test]
     fn errors_are_tokens() {
         let mut l = Lexer::new("a @ 99999999999999999999999 /* open");
         assert_eq!(l.next_token().kind, Kind::Ident);
