@@ -556,6 +556,7 @@ impl<'a> Lexer<'a> {
     /// all without whitespace or comments (`8,8,1>`), and moves past the
     /// `>`. Returns each item's value and byte offset, and the count. Any
     /// other text returns `None` and leaves the lexer where it was.
+    #[inline(always)]
     pub fn plain_region(&mut self) -> Option<RegionItems> {
         let bytes = self.src.as_bytes();
         let mut i = self.pos;
@@ -595,6 +596,7 @@ impl<'a> Lexer<'a> {
     /// same tokens the token path would and gives where they start and
     /// where the operand ends; `None` for anything else (including
     /// numbers too large, which the token path reports).
+    #[inline(always)]
     pub fn plain_operand(&self, start: usize) -> Option<(PlainOperand<'a>, usize)> {
         let bytes = self.src.as_bytes();
         let mut i = start;
