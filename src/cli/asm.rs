@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use geneu::text::{assemble_words_with, AsmError, AsmErrorKind, AsmOptions};
+use geneu::text::{AsmError, AsmErrorKind, AsmErrors, AsmOptions, Assembler};
 use geneu::Platform;
 
 use super::{read_input, write_output, CliError};
@@ -61,43 +61,136 @@ pub fn write_error(out: &mut String, file: &str, src: &str, e: &AsmError) {
     }
 }
 
-/// `.expected`-form hex: one word per line.
-pub fn hex_text(words: &[[u8; 16]]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(words.len() * 48);
-    for w in words {
-        for (k, b) in w.iter().enumerate() {
-            if k > 0 {
-                s.push(' ');
-            }
-            s.push(char::from(DIGITS[usize::from(b >> 4)]));
-            s.push(char::from(DIGITS[usize::from(b & 15)]));
-        }
-        s.push('\n');
+/// Bytes of one instruction in each output form (the C form's body).
+fn record_len(ty: OutType) -> usize {
+    match ty {
+        OutType::Hex => 48,
+        OutType::Bin => 16,
+        OutType::C => 52,
     }
-    s
 }
 
-/// A C array of the words' dwords (DW0 first), one instruction per line.
-pub fn c_text(p: Platform, words: &[[u8; 16]]) -> String {
-    let mut s = String::with_capacity(words.len() * 56 + 128);
-    let _ = writeln!(
-        s,
-        "/* {} instruction(s) for {}, assembled by geneu */",
-        words.len(),
-        p.name()
-    );
-    s.push_str("#include <stdint.h>\n\nstatic const uint32_t program[] = {\n");
-    for w in words {
-        s.push_str("   ");
-        for d in w.chunks_exact(4) {
-            let v = u32::from_le_bytes([d[0], d[1], d[2], d[3]]);
-            let _ = write!(s, " 0x{v:08x},");
+/// Writes instruction `k`'s record of the output form `ty` into `out`,
+/// appending it or, for a flow-control instruction given again once its
+/// jumps are resolved, replacing its placeholder. Every record of a form
+/// has the same length, so record `k` starts at `k` times that length.
+fn put_record(out: &mut Vec<u8>, ty: OutType, k: usize, w: &[u8; 16]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    /// Each byte's two hex digits and a space.
+    const HEX: [[u8; 4]; 256] = {
+        let mut t = [[b' '; 4]; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i][0] = DIGITS[i >> 4];
+            t[i][1] = DIGITS[i & 15];
+            i += 1;
         }
-        s.push('\n');
+        t
+    };
+    let mut rec = [b' '; 52];
+    let len = record_len(ty);
+    match ty {
+        OutType::Hex => {
+            // `xx xx ... xx\n`: four bytes per byte written, the fourth
+            // (a space) overwritten by the next.
+            for (i, &b) in w.iter().enumerate() {
+                rec[3 * i..3 * i + 4].copy_from_slice(&HEX[usize::from(b)]);
+            }
+            rec[47] = b'\n';
+        }
+        OutType::Bin => rec[..16].copy_from_slice(w),
+        OutType::C => {
+            // `    0x%08x, 0x%08x, 0x%08x, 0x%08x,\n`, DW0 first.
+            for (o, d) in rec[3..51].chunks_exact_mut(12).zip(w.chunks_exact(4)) {
+                o[1] = b'0';
+                o[2] = b'x';
+                for (i, b) in d.iter().rev().enumerate() {
+                    o[3 + 2 * i] = DIGITS[usize::from(b >> 4)];
+                    o[4 + 2 * i] = DIGITS[usize::from(b & 15)];
+                }
+                o[11] = b',';
+            }
+            rec[51] = b'\n';
+        }
     }
-    s.push_str("};\n");
-    s
+    let rec = &rec[..len];
+    let at = k * len;
+    match out.get_mut(at..at + len) {
+        Some(slot) => slot.copy_from_slice(rec),
+        None => out.extend_from_slice(rec),
+    }
+}
+
+/// The first lines of the C form, before the records.
+fn c_header(p: Platform, count: usize) -> String {
+    format!(
+        "/* {count} instruction(s) for {}, assembled by geneu */\n#include <stdint.h>\n\nstatic const uint32_t program[] = {{\n",
+        p.name()
+    )
+}
+
+/// Bytes read from a file at a time; a piece grows when one statement
+/// does not fit.
+const PIECE: usize = 1 << 20;
+
+/// Assembles a file a piece at a time (so that a large input is never
+/// held whole), writing each record into `out`. `Ok(Err(errors))` when the
+/// text does not assemble.
+fn assemble_file(
+    path: &str,
+    mut a: Assembler,
+    ty: OutType,
+    out: &mut Vec<u8>,
+) -> Result<Result<usize, AsmErrors>, CliError> {
+    use std::io::Read as _;
+    let io_err = |e: std::io::Error| CliError::Io(std::io::Error::new(e.kind(), format!("{path}: {e}")));
+    let mut file = std::fs::File::open(path).map_err(io_err)?;
+    if let Ok(m) = file.metadata() {
+        // Mesa's text takes about two bytes per byte of hex.
+        out.reserve(usize::try_from(m.len() / 2).unwrap_or(0));
+    }
+    let mut buf = vec![0u8; PIECE];
+    let (mut filled, mut eof, mut base) = (0usize, false, 0usize);
+    loop {
+        while filled < buf.len() && !eof {
+            match file.read(&mut buf[filled..]) {
+                Ok(0) => eof = true,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(io_err(e)),
+            }
+        }
+        // Cut after the last line end: never inside a character.
+        let cut = if eof {
+            filled
+        } else {
+            match buf[..filled].iter().rposition(|&b| b == b'\n') {
+                Some(i) => i + 1,
+                None => {
+                    buf.resize(buf.len() * 2, 0);
+                    continue;
+                }
+            }
+        };
+        let text = std::str::from_utf8(&buf[..cut]).map_err(|e| {
+            CliError::Input(format!(
+                "{path}: not UTF-8 text (invalid byte at offset {:#x})",
+                base + e.valid_up_to()
+            ))
+        })?;
+        let used = a.feed(text, eof, |k, x| put_record(out, ty, k, &x.word));
+        if eof {
+            break;
+        }
+        buf.copy_within(used..filled, 0);
+        filled -= used;
+        base += used;
+        if filled > buf.len() / 2 {
+            // One statement fills most of a piece: read more at a time.
+            buf.resize(buf.len() * 2, 0);
+        }
+    }
+    Ok(a.finish(|k, x| put_record(out, ty, k, &x.word)))
 }
 
 /// Runs `asm`.
@@ -108,15 +201,33 @@ pub fn asm(
     unchecked: bool,
     output: Option<&str>,
 ) -> Result<ExitCode, CliError> {
-    let src = read_text(path)?;
     let opts = if unchecked {
         AsmOptions::UNCHECKED
     } else {
         AsmOptions::CHECKED
     };
-    let words = match assemble_words_with(p, &src, opts) {
-        Ok(w) => w,
+    let mut out = Vec::new();
+    let mut src = None;
+    let result = match path {
+        Some(f) if f != "-" => assemble_file(f, Assembler::new(p, opts), ty, &mut out)?,
+        _ => {
+            let text = read_text(path)?;
+            let mut a = Assembler::new(p, opts);
+            out.reserve(text.len() / 2);
+            a.feed(&text, true, |k, x| put_record(&mut out, ty, k, &x.word));
+            let r = a.finish(|k, x| put_record(&mut out, ty, k, &x.word));
+            src = Some(text);
+            r
+        }
+    };
+    let count = match result {
+        Ok(n) => n,
         Err(errs) => {
+            // The messages quote the source lines: read the file again.
+            let src = match src {
+                Some(s) => s,
+                None => read_text(path)?,
+            };
             let file = display_name(path);
             let mut msg = String::new();
             for e in &errs.0 {
@@ -137,10 +248,12 @@ pub fn asm(
             return Ok(ExitCode::from(if rules_only { 1 } else { 2 }));
         }
     };
-    match ty {
-        OutType::Hex => write_output(output, hex_text(&words).as_bytes())?,
-        OutType::C => write_output(output, c_text(p, &words).as_bytes())?,
-        OutType::Bin => write_output(output, &words.concat())?,
+    if ty == OutType::C {
+        let mut all = c_header(p, count).into_bytes();
+        all.extend_from_slice(&out);
+        all.extend_from_slice(b"};\n");
+        out = all;
     }
+    write_output(output, &out)?;
     Ok(ExitCode::SUCCESS)
 }

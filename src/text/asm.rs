@@ -46,7 +46,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::lex::Pos;
-use super::parse::{Base, Chans, Flag, Inst, Operand, Operands, Parser, RegName, Stmt, Target};
+use super::parse::{Base, Chans, Flag, Inst, Operand, Operands, Parser, RegName, Target};
 use crate::error::EncodeError;
 use crate::model::*;
 use crate::validate::Violations;
@@ -220,16 +220,32 @@ pub fn assemble_words(p: Platform, src: &str) -> Result<Vec<[u8; 16]>, AsmErrors
 
 /// [`assemble`] with options.
 pub fn assemble_with(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Instruction>, AsmErrors> {
-    let mut out = Vec::new();
-    run(p, src, opts, |i, _, _| out.push(i))?;
+    let mut out = Vec::with_capacity(estimated_count(src));
+    run(p, src, opts, |k, a| put(&mut out, k, a.inst))?;
     Ok(out)
 }
 
 /// [`assemble_words`] with options.
 pub fn assemble_words_with(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<[u8; 16]>, AsmErrors> {
-    let mut out = Vec::new();
-    run(p, src, opts, |_, w, _| out.push(w))?;
+    let mut out = Vec::with_capacity(estimated_count(src));
+    run(p, src, opts, |k, a| put(&mut out, k, a.word))?;
     Ok(out)
+}
+
+/// A guess at the number of instructions in `src` (Mesa's lines are
+/// around 80 bytes), to size the output once.
+fn estimated_count(src: &str) -> usize {
+    src.len() / 96 + 1
+}
+
+/// Stores `x` as item `k` of `out`: appended when `k` is the next index,
+/// replacing the placeholder otherwise.
+#[inline]
+fn put<T>(out: &mut Vec<T>, k: usize, x: T) {
+    match out.get_mut(k) {
+        Some(slot) => *slot = x,
+        None => out.push(x),
+    }
 }
 
 /// One assembled instruction and where its text starts.
@@ -251,15 +267,31 @@ pub struct Assembled {
 /// violation at its line).
 pub fn assemble_listing(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Assembled>, AsmErrors> {
     let mut out = Vec::new();
-    run(p, src, opts, |inst, word, pos| {
-        out.push(Assembled {
-            line: pos.line,
-            column: pos.column(src),
-            inst,
-            word,
-        })
-    })?;
+    run(p, src, opts, |k, a| put(&mut out, k, *a))?;
     Ok(out)
+}
+
+/// Assembles the whole of `src` with an [`Assembler`].
+fn run(p: Platform, src: &str, opts: AsmOptions, mut sink: impl FnMut(usize, &Assembled)) -> Result<(), AsmErrors> {
+    let mut a = Assembler::new(p, opts);
+    a.feed(src, true, &mut sink);
+    a.finish(sink).map(|_| ())
+}
+
+/// A jump target with where it was written.
+#[derive(Clone, Debug)]
+enum Jump {
+    Label(String, u32, u32),
+    Offset(i64, u32, u32),
+}
+
+impl Jump {
+    fn new(src: &str, t: Target<'_>) -> Self {
+        match t {
+            Target::Label(name, pos) => Jump::Label(name.into(), pos.line, pos.column(src)),
+            Target::Offset(v, pos) => Jump::Offset(v, pos.line, pos.column(src)),
+        }
+    }
 }
 
 /// Jump targets still to resolve, and the UIP half to use without one.
@@ -272,78 +304,319 @@ struct Fixup<'a> {
     uip_default: u32,
 }
 
-struct Pending<'a> {
+/// A flow-control instruction waiting for the labels: its index, the
+/// instruction without its jump offsets, and its targets.
+#[derive(Clone, Debug)]
+struct Pending {
+    idx: usize,
     inst: Instruction,
-    fix: Option<Fixup<'a>>,
-    pos: Pos,
+    jip: Option<Jump>,
+    uip: Option<Jump>,
+    uip_default: u32,
+    line: u32,
+    column: u32,
 }
 
-/// Parses, lowers, resolves and encodes; calls `sink` for every
-/// instruction in order if there is no error at all.
-fn run(
+/// A label: its name, the index of the instruction it marks, where it is
+/// written (line, column) and its byte offset in the whole text.
+#[derive(Clone, Debug)]
+struct Label {
+    name: String,
+    idx: usize,
+    line: u32,
+    column: u32,
+    at: u64,
+}
+
+/// Assembly of a text that arrives in pieces (for example a large file
+/// read a block at a time), giving each instruction as soon as it is
+/// encoded.
+///
+/// [`Assembler::feed`] assembles the complete statements of a piece and
+/// says how much of it it used; the next piece must begin with the rest.
+/// [`Assembler::finish`] then resolves the jumps to labels and gives the
+/// result: the same instructions, words and errors as [`assemble_listing`]
+/// on the whole text, wherever the text was cut.
+///
+/// The sink `sink(k, a)` receives instruction `k` (from 0, in order) as
+/// soon as it is encoded. A flow-control instruction arrives first as a
+/// placeholder (its word not yet right) and again, with the same `k`, from
+/// [`Assembler::finish`]. After the first error the sink is no longer
+/// called and what it was given must be discarded: the result is then
+/// `Err` with every error.
+#[derive(Clone, Debug)]
+pub struct Assembler {
     p: Platform,
-    src: &str,
     opts: AsmOptions,
-    mut sink: impl FnMut(Instruction, [u8; 16], Pos),
-) -> Result<(), AsmErrors> {
-    let mut parser = Parser::new(p, src);
-    let lower = Lower { p, src };
-    let mut pending: Vec<Pending<'_>> = Vec::with_capacity(src.len() / 64 + 1);
-    let mut labels: Vec<(&str, usize, Pos)> = Vec::new();
-    let mut errors: Vec<AsmError> = Vec::new();
-    while let Some(stmt) = parser.next_statement() {
-        match stmt {
-            Stmt::Label(name, pos) => labels.push((name, pending.len(), pos)),
-            Stmt::Inst(ast) => match lower.inst(&ast) {
-                Ok((inst, fix)) => pending.push(Pending {
-                    inst,
-                    fix,
-                    pos: ast.pos,
+    /// Instructions so far.
+    count: usize,
+    labels: Vec<Label>,
+    pending: Vec<Pending>,
+    errors: Vec<AsmError>,
+    /// Where the next piece resumes: its byte offset in that piece, and
+    /// the line of the piece's first byte.
+    resume: usize,
+    line: u32,
+    /// Byte offset in the whole text of the next piece's first byte.
+    base: u64,
+}
+
+impl Assembler {
+    /// An assembler for `p` at the start of a text.
+    pub fn new(p: Platform, opts: AsmOptions) -> Self {
+        Assembler {
+            p,
+            opts,
+            count: 0,
+            labels: Vec::new(),
+            pending: Vec::new(),
+            errors: Vec::new(),
+            resume: 0,
+            line: 1,
+            base: 0,
+        }
+    }
+
+    /// Whether an error has been found so far.
+    pub fn has_errors(&self) -> bool {
+        !self.errors.is_empty()
+    }
+
+    /// Assembles the statements of `text` (the next piece of the whole
+    /// text, beginning with what the previous call left) and returns how
+    /// many of its bytes it used up: the next piece must begin at that
+    /// offset of `text`, a line start. With `last`, `text` is the rest of
+    /// the whole text and all of it is used.
+    ///
+    /// Statements may span lines; a statement that is not complete in
+    /// `text` is left for the next piece. Cut pieces at line ends, so
+    /// that a piece does not end inside a character or a `//` comment.
+    pub fn feed(&mut self, text: &str, last: bool, mut sink: impl FnMut(usize, &Assembled)) -> usize {
+        let p = self.p;
+        let mut parser = Parser::at(p, text, self.resume, self.line);
+        let lower = Lower { p, src: text };
+        // What is kept if the piece ends inside a statement.
+        let mut resume = parser.resume_point();
+        let mut kept_errors = 0;
+        let mut fed_labels = self.labels.len();
+        let mut fed_count = self.count;
+        let mut fed_pending = self.pending.len();
+        let mut fed_errors = self.errors.len();
+        let mut ast = Inst::EMPTY;
+        while let Some(stmt) = parser.next_statement_into(&mut ast) {
+            match stmt {
+                Some((name, pos)) => self.labels.push(Label {
+                    name: name.into(),
+                    idx: self.count,
+                    line: pos.line,
+                    column: pos.column(text),
+                    at: self.base + u64::from(pos.offset),
                 }),
-                Err(e) => {
-                    errors.push(e);
-                    // Keep the slot so later label offsets stay right.
-                    pending.push(Pending {
-                        inst: Instruction::new(Opcode::Nop, ExecSize::S1),
-                        fix: None,
-                        pos: ast.pos,
+                None => {
+                    let idx = self.count;
+                    self.count += 1;
+                    let clean = self.errors.is_empty() && parser.errors.is_empty();
+                    match lower.inst(&ast) {
+                        Ok((inst, None)) => match lower.encode(&inst, ast.pos, self.opts) {
+                            Ok(word) if clean => sink(
+                                idx,
+                                &Assembled {
+                                    line: ast.pos.line,
+                                    column: ast.pos.column(text),
+                                    inst,
+                                    word,
+                                },
+                            ),
+                            Ok(_) => {}
+                            Err(e) => self.errors.push(e),
+                        },
+                        Ok((inst, Some(fix))) => {
+                            let (line, column) = (ast.pos.line, ast.pos.column(text));
+                            if clean {
+                                sink(
+                                    idx,
+                                    &Assembled {
+                                        line,
+                                        column,
+                                        inst,
+                                        word: [0; 16],
+                                    },
+                                );
+                            }
+                            self.pending.push(Pending {
+                                idx,
+                                inst,
+                                jip: fix.jip.map(|t| Jump::new(text, t)),
+                                uip: fix.uip.map(|t| Jump::new(text, t)),
+                                uip_default: fix.uip_default,
+                                line,
+                                column,
+                            });
+                        }
+                        Err(e) => self.errors.push(e),
+                    }
+                }
+            }
+            resume = parser.resume_point();
+            kept_errors = parser.errors.len();
+            fed_labels = self.labels.len();
+            fed_count = self.count;
+            fed_pending = self.pending.len();
+            fed_errors = self.errors.len();
+        }
+        if last {
+            self.errors.append(&mut parser.errors);
+            self.resume = 0;
+            return text.len();
+        }
+        // Forget the unfinished statement: it is parsed again, whole,
+        // from the next piece.
+        parser.errors.truncate(kept_errors);
+        self.labels.truncate(fed_labels);
+        self.count = fed_count;
+        self.pending.truncate(fed_pending);
+        self.errors.truncate(fed_errors);
+        self.errors.append(&mut parser.errors);
+        let off = (resume.offset as usize).min(text.len());
+        let line_start = text
+            .as_bytes()
+            .get(..off)
+            .and_then(|b| b.iter().rposition(|&c| c == b'\n'))
+            .map_or(0, |i| i + 1);
+        self.resume = off - line_start;
+        self.line = resume.line;
+        self.base += line_start as u64;
+        line_start
+    }
+
+    /// Resolves the jumps (calling the sink again for each flow-control
+    /// instruction) and gives the number of instructions, or every error
+    /// in source order.
+    pub fn finish(mut self, mut sink: impl FnMut(usize, &Assembled)) -> Result<usize, AsmErrors> {
+        let mut labels = core::mem::take(&mut self.labels);
+        labels.sort_by(|a, b| a.name.cmp(&b.name).then(a.at.cmp(&b.at)));
+        for w in labels.windows(2) {
+            if let [a, b] = w {
+                if a.name == b.name {
+                    self.errors.push(AsmError {
+                        line: b.line,
+                        column: b.column,
+                        kind: AsmErrorKind::DuplicateLabel(b.name.clone()),
                     });
                 }
-            },
-        }
-    }
-    errors.append(&mut parser.errors);
-
-    labels.sort_by(|a, b| a.0.cmp(b.0).then(a.2.offset.cmp(&b.2.offset)));
-    for w in labels.windows(2) {
-        if let [a, b] = w {
-            if a.0 == b.0 {
-                errors.push(AsmError::new(src, b.2, AsmErrorKind::DuplicateLabel(b.0.into())));
             }
         }
-    }
-
-    let mut words = Vec::with_capacity(pending.len());
-    for (idx, pd) in pending.iter_mut().enumerate() {
-        if let Some(fix) = pd.fix {
-            if let Err(e) = lower.resolve(&mut pd.inst, idx, &fix, &labels) {
-                errors.push(e);
+        for pd in &mut self.pending {
+            if let Err(e) = resolve(self.p.is_gen8(), pd, &labels) {
+                self.errors.push(e);
                 continue;
             }
+            match encode_kind(self.p, &pd.inst, self.opts) {
+                Ok(word) if self.errors.is_empty() => sink(
+                    pd.idx,
+                    &Assembled {
+                        line: pd.line,
+                        column: pd.column,
+                        inst: pd.inst,
+                        word,
+                    },
+                ),
+                Ok(_) => {}
+                Err(kind) => self.errors.push(AsmError {
+                    line: pd.line,
+                    column: pd.column,
+                    kind,
+                }),
+            }
         }
-        match lower.encode(&pd.inst, pd.pos, opts) {
-            Ok(w) => words.push(w),
-            Err(e) => errors.push(e),
+        if !self.errors.is_empty() {
+            let mut errors = self.errors;
+            errors.sort_by_key(|e| (e.line, e.column));
+            errors.dedup();
+            return Err(AsmErrors(errors));
         }
+        Ok(self.count)
     }
-    if !errors.is_empty() {
-        errors.sort_by_key(|e| (e.line, e.column));
-        errors.dedup();
-        return Err(AsmErrors(errors));
-    }
-    for (pd, w) in pending.iter().zip(words) {
-        sink(pd.inst, w, pd.pos);
-    }
+}
+
+/// Encodes, checked or not, giving the error's kind.
+fn encode_kind(p: Platform, i: &Instruction, opts: AsmOptions) -> Result<[u8; 16], AsmErrorKind> {
+    let r = if opts.unchecked {
+        crate::encode_unchecked(p, i)
+    } else {
+        crate::encode(p, i)
+    };
+    r.map_err(|e| match e {
+        EncodeError::Invalid(v) => AsmErrorKind::Rules(v),
+        e => AsmErrorKind::Encode(e),
+    })
+}
+
+/// Fills in a flow-control instruction's JIP/UIP once every label is
+/// known (`labels` sorted by name).
+fn resolve(gen8: bool, pd: &mut Pending, labels: &[Label]) -> Result<(), AsmError> {
+    // Offsets count bytes on Gen8 and 8-byte units on Gen7.
+    let unit: i64 = if gen8 { 16 } else { 2 };
+    let idx = pd.idx;
+    let off = |t: &Jump| -> Result<(i64, u32, u32), AsmError> {
+        match t {
+            Jump::Offset(v, line, column) => Ok((*v, *line, *column)),
+            Jump::Label(name, line, column) => {
+                let k = labels.partition_point(|l| l.name.as_str() < name.as_str());
+                match labels.get(k) {
+                    Some(l) if l.name == *name => {
+                        let d = i64::try_from(l.idx).unwrap_or(i64::MAX) - i64::try_from(idx).unwrap_or(0);
+                        Ok((d.saturating_mul(unit), *line, *column))
+                    }
+                    _ => Err(AsmError {
+                        line: *line,
+                        column: *column,
+                        kind: AsmErrorKind::UnknownLabel(name.clone()),
+                    }),
+                }
+            }
+        }
+    };
+    let fit = |(v, line, column): (i64, u32, u32)| -> Result<u32, AsmError> {
+        let (lo, hi, range) = if gen8 {
+            (i64::from(i32::MIN), i64::from(i32::MAX), "a signed 32-bit byte offset")
+        } else {
+            (
+                i64::from(i16::MIN),
+                i64::from(i16::MAX),
+                "a signed 16-bit offset in 8-byte units",
+            )
+        };
+        if !(lo..=hi).contains(&v) {
+            return Err(AsmError {
+                line,
+                column,
+                kind: AsmErrorKind::OutOfRange {
+                    what: "jump offset",
+                    value: v,
+                    range,
+                },
+            });
+        }
+        Ok(if gen8 {
+            v as i32 as u32
+        } else {
+            u32::from(v as i16 as u16)
+        })
+    };
+    let jip = match &pd.jip {
+        Some(t) => fit(off(t)?)?,
+        None => 0,
+    };
+    let uip = match &pd.uip {
+        Some(t) => Some(fit(off(t)?)?),
+        None => None,
+    };
+    pd.inst.imm = if gen8 {
+        u64::from(jip) | u64::from(uip.unwrap_or(pd.uip_default)) << 32
+    } else {
+        u64::from(jip) | u64::from(uip.unwrap_or(0)) << 16
+    };
     Ok(())
 }
 
@@ -400,20 +673,7 @@ impl Lower<'_> {
     }
 
     fn encode(&self, i: &Instruction, pos: Pos, opts: AsmOptions) -> LResult<[u8; 16]> {
-        let r = if opts.unchecked {
-            crate::encode_unchecked(self.p, i)
-        } else {
-            crate::encode(self.p, i)
-        };
-        r.map_err(|e| {
-            self.err(
-                pos,
-                match e {
-                    EncodeError::Invalid(v) => AsmErrorKind::Rules(v),
-                    e => AsmErrorKind::Encode(e),
-                },
-            )
-        })
+        encode_kind(self.p, i, opts).map_err(|kind| self.err(pos, kind))
     }
 
     /// Lowers one instruction; branches come back with their targets.
@@ -1489,68 +1749,6 @@ impl Lower<'_> {
             });
         }
         Ok(Fixup { jip, uip, uip_default })
-    }
-
-    /// Fills in JIP/UIP once every label is known.
-    fn resolve(&self, i: &mut Instruction, idx: usize, fix: &Fixup<'_>, labels: &[(&str, usize, Pos)]) -> LResult<()> {
-        let gen8 = self.p.is_gen8();
-        // Offsets count bytes on Gen8 and 8-byte units on Gen7.
-        let unit: i64 = if gen8 { 16 } else { 2 };
-        let off = |t: &Target<'_>| -> LResult<(i64, Pos)> {
-            match *t {
-                Target::Offset(v, pos) => Ok((v, pos)),
-                Target::Label(name, pos) => {
-                    let k = labels.partition_point(|l| l.0 < name);
-                    match labels.get(k) {
-                        Some(l) if l.0 == name => {
-                            let d = i64::try_from(l.1).unwrap_or(i64::MAX) - i64::try_from(idx).unwrap_or(0);
-                            Ok((d.saturating_mul(unit), pos))
-                        }
-                        _ => Err(self.err(pos, AsmErrorKind::UnknownLabel(name.into()))),
-                    }
-                }
-            }
-        };
-        let fit = |(v, pos): (i64, Pos)| -> LResult<u32> {
-            let (lo, hi, range) = if gen8 {
-                (i64::from(i32::MIN), i64::from(i32::MAX), "a signed 32-bit byte offset")
-            } else {
-                (
-                    i64::from(i16::MIN),
-                    i64::from(i16::MAX),
-                    "a signed 16-bit offset in 8-byte units",
-                )
-            };
-            if !(lo..=hi).contains(&v) {
-                return Err(self.err(
-                    pos,
-                    AsmErrorKind::OutOfRange {
-                        what: "jump offset",
-                        value: v,
-                        range,
-                    },
-                ));
-            }
-            Ok(if gen8 {
-                v as i32 as u32
-            } else {
-                u32::from(v as i16 as u16)
-            })
-        };
-        let jip = match &fix.jip {
-            Some(t) => fit(off(t)?)?,
-            None => 0,
-        };
-        let uip = match &fix.uip {
-            Some(t) => Some(fit(off(t)?)?),
-            None => None,
-        };
-        i.imm = if gen8 {
-            u64::from(jip) | u64::from(uip.unwrap_or(fix.uip_default)) << 32
-        } else {
-            u64::from(jip) | u64::from(uip.unwrap_or(0)) << 16
-        };
-        Ok(())
     }
 }
 

@@ -96,6 +96,11 @@ fn off32(n: usize) -> u32 {
 impl Pos {
     /// The 1-based column, counted in characters (a tab counts as one).
     pub fn column(&self, src: &str) -> u32 {
+        // Most statements start their line.
+        let at = self.offset as usize;
+        if at == 0 || src.as_bytes().get(at - 1) == Some(&b'\n') {
+            return 1;
+        }
         let before = src.as_bytes().get(..self.offset as usize).unwrap_or(&[]);
         let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         let n =
@@ -143,6 +148,49 @@ impl fmt::Display for Token<'_> {
             _ => write!(f, "`{}`", self.text),
         }
     }
+}
+
+/// The items of a region read by [`Lexer::plain_region`]: each item's
+/// value and byte offset, and how many there are.
+pub type RegionItems = ([(u64, u32); 3], u8);
+
+/// Writes a token into `out` field by field (building it elsewhere and
+/// copying it whole would reload, wide, what was just stored narrow).
+#[inline(always)]
+fn put<'a>(out: &mut Token<'a>, kind: Kind, text: &'a str, value: u64, pos: Pos) {
+    out.kind = kind;
+    out.text = text;
+    out.value = value;
+    out.pos.offset = pos.offset;
+    out.pos.line = pos.line;
+}
+
+/// The base of an operand read by [`Lexer::plain_operand`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlainBase {
+    /// `g<n>` or `r<n>`.
+    Grf(u8),
+    /// `null`.
+    Null,
+    /// A number.
+    Imm(u64),
+}
+
+/// An operand read by [`Lexer::plain_operand`], with the byte offsets of
+/// its parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlainOperand<'a> {
+    /// A leading `-` or `~`.
+    pub neg: bool,
+    /// The register or number.
+    pub base: PlainBase,
+    /// The subregister and its offset.
+    pub sub: Option<(u64, u32)>,
+    /// The region's items and count (see [`Lexer::plain_region`]), and
+    /// the offset of its `<`.
+    pub region: Option<(RegionItems, u32)>,
+    /// The type's letters and their offset.
+    pub ty: (&'a str, u32),
 }
 
 /// The lexer: a cheap-to-copy cursor over the source.
@@ -198,15 +246,23 @@ fn is_ident_char(b: u8) -> bool {
     CLASS.get(usize::from(b)).copied().unwrap_or(C_OTHER) & C_WORD != 0
 }
 
-/// Whether any byte of `x` equals `b` (the classic zero-byte test on
-/// `x ^ b...b`; exact: no false positives).
-#[inline]
-fn has_byte(x: u64, b: u8) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let v = x ^ (ONES * u64::from(b));
-    v.wrapping_sub(ONES) & !v & HIGHS != 0
-}
+/// The value of each lowercase hex digit; 255 for other bytes.
+// Evaluated at compile time: the indices are in range.
+#[allow(clippy::indexing_slicing)]
+const LOWER_HEX: [u8; 256] = {
+    let mut t = [255u8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
 
 #[inline]
 fn is_lower_hex(b: u8) -> bool {
@@ -217,6 +273,16 @@ impl<'a> Lexer<'a> {
     /// A lexer at the start of `src`.
     pub fn new(src: &'a str) -> Self {
         Lexer { src, pos: 0, line: 1 }
+    }
+
+    /// A lexer at byte `offset` of `src` (a character boundary), which is
+    /// on line `line`: for text that continues an earlier piece.
+    pub fn at(src: &'a str, offset: usize, line: u32) -> Self {
+        Lexer {
+            src,
+            pos: offset.min(src.len()),
+            line,
+        }
     }
 
     /// The source text.
@@ -287,7 +353,7 @@ impl<'a> Lexer<'a> {
                 }
                 b'/' if self.byte(i + 1) == b'/' => {
                     let rest = bytes.get(i..).unwrap_or(&[]);
-                    i += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                    i += memchr::memchr(b'\n', rest).unwrap_or(rest.len());
                 }
                 b'/' if self.byte(i + 1) == b'*' => {
                     self.pos = i;
@@ -322,35 +388,61 @@ impl<'a> Lexer<'a> {
     /// The next token. After the end of input, every call returns
     /// [`Kind::Eof`].
     pub fn next_token(&mut self) -> Token<'a> {
+        let mut t = Token {
+            kind: Kind::Eof,
+            text: "",
+            value: 0,
+            pos: Pos::default(),
+        };
+        self.next_token_into(&mut t);
+        t
+    }
+
+    /// [`Lexer::next_token`], written into `out`.
+    #[inline(never)]
+    pub fn next_token_into(&mut self, out: &mut Token<'a>) {
         // Most tokens follow another directly (`g2<8,8,1>F`).
         let glued = self.src.as_bytes().get(self.pos).is_some_and(|&b| !may_start_trivia(b));
         if glued {
-            return self.token();
+            return self.token(out);
+        }
+        // Column padding: a line end and a run of spaces (eight at a
+        // time) before a token, without the general trivia loop.
+        let bytes = self.src.as_bytes();
+        let mut i = self.pos;
+        let newline = bytes.get(i) == Some(&b'\n');
+        i += usize::from(newline);
+        while let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) {
+            let x = u64::from_le_bytes([a, b, c, d, e, f, g, h]) ^ u64::from_le_bytes([b' '; 8]);
+            if x != 0 {
+                i += (x.trailing_zeros() / 8) as usize;
+                break;
+            }
+            i += 8;
+        }
+        if bytes.get(i).is_some_and(|&b| !may_start_trivia(b)) {
+            if newline {
+                self.newline_at();
+            }
+            self.pos = i;
+            return self.token(out);
         }
         if let Some(start) = self.skip_trivia() {
-            return Token {
-                kind: Kind::UnterminatedComment,
-                text: self.text(start.offset as usize, start.offset as usize + 2),
-                value: 0,
-                pos: start,
-            };
+            let text = self.text(start.offset as usize, start.offset as usize + 2);
+            return put(out, Kind::UnterminatedComment, text, 0, start);
         }
-        self.token()
+        self.token(out)
     }
 
-    /// The token at the current position, which is not trivia.
+    /// The token at the current position, which is not trivia, written
+    /// into `out`.
     #[inline(always)]
-    fn token(&mut self) -> Token<'a> {
+    fn token(&mut self, out: &mut Token<'a>) {
         let pos = self.here();
         let start = self.pos;
         let bytes = self.src.as_bytes();
         let Some(&b) = bytes.get(start) else {
-            return Token {
-                kind: Kind::Eof,
-                text: "",
-                value: 0,
-                pos,
-            };
+            return put(out, Kind::Eof, "", 0, pos);
         };
         // Punctuation text is the same one-byte string wherever it stands.
         let (kind, text) = match class(b) {
@@ -360,14 +452,12 @@ impl<'a> Lexer<'a> {
                     i += 1;
                 }
                 self.pos = i;
-                return Token {
-                    kind: Kind::Ident,
-                    text: self.text(start, i),
-                    value: 0,
-                    pos,
-                };
+                return put(out, Kind::Ident, self.text(start, i), 0, pos);
             }
-            C_DIGIT => return self.number(pos),
+            C_DIGIT => {
+                let t = self.number(pos);
+                return put(out, t.kind, t.text, t.value, t.pos);
+            }
             _ => match b {
                 b'(' => (Kind::LParen, "("),
                 b')' => (Kind::RParen, ")"),
@@ -394,22 +484,12 @@ impl<'a> Lexer<'a> {
                         .and_then(|s| s.chars().next())
                         .map_or(1, char::len_utf8);
                     self.pos = start + n;
-                    return Token {
-                        kind: Kind::BadChar,
-                        text: self.text(start, start + n),
-                        value: 0,
-                        pos,
-                    };
+                    return put(out, Kind::BadChar, self.text(start, start + n), 0, pos);
                 }
             },
         };
         self.pos = start + 1;
-        Token {
-            kind,
-            text,
-            value: 0,
-            pos,
-        }
+        put(out, kind, text, 0, pos)
     }
 
     /// The kind of the token after the current position, without moving.
@@ -425,6 +505,9 @@ impl<'a> Lexer<'a> {
             None => Kind::Eof,
             Some(b':') => Kind::Colon,
             Some(b'[') => Kind::LBracket,
+            Some(b'(') => Kind::LParen,
+            Some(b'.') => Kind::Dot,
+            Some(b'<') => Kind::LAngle,
             Some(b) if class(*b) == C_IDENT => Kind::Ident,
             Some(_) => l.next_token().kind,
         }
@@ -439,12 +522,10 @@ impl<'a> Lexer<'a> {
         let mut overflow = false;
         if hex {
             i += 2;
-            while let Some(&b) = bytes.get(i) {
-                let d = match b {
-                    b'0'..=b'9' => b - b'0',
-                    b'a'..=b'f' => b - b'a' + 10,
-                    _ => break,
-                };
+            while let Some(&d) = bytes.get(i).and_then(|&b| LOWER_HEX.get(usize::from(b))) {
+                if d > 15 {
+                    break;
+                }
                 overflow |= value >> 60 != 0;
                 value = (value << 4) | u64::from(d);
                 i += 1;
@@ -475,7 +556,8 @@ impl<'a> Lexer<'a> {
     /// all without whitespace or comments (`8,8,1>`), and moves past the
     /// `>`. Returns each item's value and byte offset, and the count. Any
     /// other text returns `None` and leaves the lexer where it was.
-    pub fn plain_region(&mut self) -> Option<([(u64, u32); 3], u8)> {
+    #[inline(always)]
+    pub fn plain_region(&mut self) -> Option<RegionItems> {
         let bytes = self.src.as_bytes();
         let mut i = self.pos;
         let mut items = [(0u64, 0u32); 3];
@@ -504,6 +586,100 @@ impl<'a> Lexer<'a> {
                 _ => return None,
             }
         }
+    }
+
+    /// An operand written plainly, without spaces or comments inside,
+    /// starting at byte `start`: `[-|~]` then a GRF `g<n>`/`r<n>` (n up to
+    /// 255) or `null`, an optional `.<sub>` in decimal, a region as
+    /// [`Lexer::plain_region`] reads it and a type (`g7.2<8,8,1>UD`); or
+    /// `[-|~]` then a number and a type (`0x3f800000F`, `-1D`). Reads the
+    /// same tokens the token path would and gives where they start and
+    /// where the operand ends; `None` for anything else (including
+    /// numbers too large, which the token path reports).
+    #[inline(always)]
+    pub fn plain_operand(&self, start: usize) -> Option<(PlainOperand<'a>, usize)> {
+        let bytes = self.src.as_bytes();
+        let mut i = start;
+        let neg = matches!(bytes.get(i), Some(b'-' | b'~'));
+        i += usize::from(neg);
+        let first = *bytes.get(i)?;
+        let mut op = PlainOperand {
+            neg,
+            base: PlainBase::Null,
+            sub: None,
+            region: None,
+            ty: ("", 0),
+        };
+        if first.is_ascii_digit() {
+            let mut l = *self;
+            l.pos = i;
+            let t = l.number(self.here());
+            if t.kind != Kind::Number {
+                return None;
+            }
+            op.base = PlainBase::Imm(t.value);
+            i = l.pos;
+        } else {
+            let name_start = i;
+            while bytes.get(i).is_some_and(|&c| is_ident_char(c)) {
+                i += 1;
+            }
+            op.base = match bytes.get(name_start..i)? {
+                b"null" => PlainBase::Null,
+                [b'g' | b'r', digits @ ..] if (1..=3).contains(&digits.len()) => {
+                    let mut n = 0u32;
+                    for &d in digits {
+                        if !d.is_ascii_digit() {
+                            return None;
+                        }
+                        n = n * 10 + u32::from(d - b'0');
+                    }
+                    PlainBase::Grf(u8::try_from(n).ok()?)
+                }
+                _ => return None,
+            };
+            if bytes.get(i) == Some(&b'.') {
+                let from = i + 1;
+                let mut j = from;
+                let mut n = 0u64;
+                while let Some(&d) = bytes.get(j).filter(|d| d.is_ascii_digit()) {
+                    if j - from == 3 {
+                        return None;
+                    }
+                    n = n * 10 + u64::from(d - b'0');
+                    j += 1;
+                }
+                if j == from || j - from > 1 && bytes.get(from) == Some(&b'0') {
+                    // No digits, or a leading zero (maybe `0x`): token path.
+                    return None;
+                }
+                op.sub = Some((n, off32(from)));
+                i = j;
+            }
+            if bytes.get(i) != Some(&b'<') {
+                return None;
+            }
+            let mut l = *self;
+            l.pos = i + 1;
+            let items = l.plain_region()?;
+            op.region = Some((items, off32(i)));
+            i = l.pos;
+        }
+        let ty_start = i;
+        while bytes.get(i).is_some_and(|&c| is_ident_char(c)) {
+            i += 1;
+        }
+        if i == ty_start || class(bytes.get(ty_start).copied().unwrap_or(0)) != C_IDENT {
+            return None;
+        }
+        op.ty = (self.text(ty_start, i), off32(ty_start));
+        Some((op, i))
+    }
+
+    /// Moves to byte `offset`, which must be on the current line (no line
+    /// end is crossed).
+    pub fn seek_on_line(&mut self, offset: usize) {
+        self.pos = offset.min(self.src.len());
     }
 
     /// One or two decimal digits followed directly by `close`, as in the
@@ -550,25 +726,35 @@ impl<'a> Lexer<'a> {
         Some(self.text(start, i))
     }
 
+    /// Spaces, `MsgDesc`, spaces and `:` (the label of a SEND's
+    /// description) right here: moves past them and returns true; false,
+    /// without moving, for anything else.
+    pub fn plain_msg_desc_label(&mut self) -> bool {
+        let bytes = self.src.as_bytes();
+        let mut i = self.pos;
+        while bytes.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        if bytes.get(i..i + 7) != Some(b"MsgDesc") || bytes.get(i + 7).is_some_and(|&c| is_ident_char(c)) {
+            return false;
+        }
+        i += 7;
+        while bytes.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        if bytes.get(i) != Some(&b':') {
+            return false;
+        }
+        self.pos = i + 1;
+        true
+    }
+
     /// Skips raw text up to (not including) the next `{`, `;` or line end
     /// (or the end of input). Used for the free-form message-descriptor
     /// comment that follows `MsgDesc:` on a SEND's continuation line.
     pub fn skip_to_brace_or_line_end(&mut self) {
-        let bytes = self.src.as_bytes();
-        let mut i = self.pos;
-        // Eight bytes at a time while none of them is a stop byte.
-        while let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) {
-            let x = u64::from_le_bytes([a, b, c, d, e, f, g, h]);
-            if has_byte(x, b'{') || has_byte(x, b';') || has_byte(x, b'\n') {
-                break;
-            }
-            i += 8;
-        }
-        let rest = bytes.get(i..).unwrap_or(&[]);
-        self.pos = i + rest
-            .iter()
-            .position(|&b| matches!(b, b'{' | b';' | b'\n'))
-            .unwrap_or(rest.len());
+        let rest = self.src.as_bytes().get(self.pos..).unwrap_or(&[]);
+        self.pos += memchr::memchr3(b'{', b';', b'\n', rest).unwrap_or(rest.len());
     }
 }
 
@@ -661,6 +847,21 @@ mod tests {
         assert_eq!((c.text, c.pos.line, c.pos.column(src)), ("c", 3, 3));
         assert_eq!(l.next_token().kind, Kind::Eof);
         assert_eq!(l.next_token().kind, Kind::Eof);
+    }
+
+    #[test]
+    fn line_ends_before_padding_are_counted() {
+        let src = "a\n    b\nc\n\n  d\n        \n                e";
+        let mut l = Lexer::new(src);
+        let mut got = Vec::new();
+        loop {
+            let t = l.next_token();
+            if t.kind == Kind::Eof {
+                break;
+            }
+            got.push((t.text, t.pos.line, t.pos.column(src)));
+        }
+        assert_eq!(got, [("a", 1, 1), ("b", 2, 5), ("c", 3, 1), ("d", 5, 3), ("e", 7, 17)]);
     }
 
     #[test]

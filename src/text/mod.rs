@@ -14,7 +14,7 @@ pub mod program;
 
 pub use asm::{
     assemble, assemble_listing, assemble_with, assemble_words, assemble_words_with, AsmError, AsmErrorKind, AsmErrors,
-    AsmOptions, Assembled,
+    AsmOptions, Assembled, Assembler,
 };
 pub use disasm::{Disasm, Labels};
 

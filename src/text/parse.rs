@@ -37,7 +37,7 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::asm::{AsmError, AsmErrorKind};
-use super::lex::{Kind, Lexer, Pos, Token};
+use super::lex::{Kind, Lexer, PlainBase, Pos, Token};
 use crate::model::{ExecSize, Opcode, Platform, ThreadControl, Type};
 
 /// A number with where it was written.
@@ -101,6 +101,19 @@ pub(crate) struct Operand {
     pub region: Option<Region>,
     pub chans: Option<Chans>,
     pub ty: Option<(Type, Pos)>,
+}
+
+impl Operand {
+    /// A placeholder, overwritten by the parser.
+    pub const EMPTY: Operand = Operand {
+        pos: Pos { offset: 0, line: 0 },
+        neg: false,
+        abs: false,
+        base: Base::Imm { value: 0, neg: false },
+        region: None,
+        chans: None,
+        ty: None,
+    };
 }
 
 /// A flag subregister `f<nr>.<sub>`.
@@ -194,7 +207,38 @@ pub(crate) struct Inst<'a> {
     pub opts: Options,
 }
 
+impl Inst<'_> {
+    /// A placeholder, overwritten by the parser.
+    pub const EMPTY: Inst<'static> = Inst {
+        pos: Pos { offset: 0, line: 0 },
+        opcode: Opcode::Nop,
+        pred: None,
+        sat: false,
+        breakpoint: false,
+        cmod: None,
+        cmod_flag: None,
+        math_fn: 0,
+        exec: ExecSize::S1,
+        ops: Operands::None,
+        opts: Options {
+            align16: false,
+            we_all: false,
+            no_dd_clear: false,
+            no_dd_check: false,
+            qtr: 0,
+            nib: false,
+            thread: 0,
+            acc_wr: false,
+            compacted: false,
+            breakpoint: false,
+            eot: false,
+            pos: Pos { offset: 0, line: 0 },
+        },
+    };
+}
+
 /// A statement.
+#[cfg(test)]
 #[allow(clippy::large_enum_variant)] // transient, one at a time
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stmt<'a> {
@@ -401,8 +445,14 @@ pub(crate) struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     /// A parser over `src` for platform `p`.
+    #[cfg(test)]
     pub fn new(p: Platform, src: &'a str) -> Self {
-        let mut lex = Lexer::new(src);
+        Self::at(p, src, 0, 1)
+    }
+
+    /// A parser over `src` from byte `offset`, which is on line `line`.
+    pub fn at(p: Platform, src: &'a str, offset: usize, line: u32) -> Self {
+        let mut lex = Lexer::at(src, offset, line);
         let tok = lex.next_token();
         Parser {
             lex,
@@ -418,11 +468,18 @@ impl<'a> Parser<'a> {
         self.lex.source()
     }
 
+    /// Where the current (not yet consumed) token starts: after a
+    /// statement, the point from which parsing the rest of the text gives
+    /// what parsing on would.
+    pub fn resume_point(&self) -> Pos {
+        self.tok.pos
+    }
+
     #[inline]
     fn bump(&mut self) -> Token<'a> {
         let t = self.tok;
         self.prev_line = t.pos.line;
-        self.tok = self.lex.next_token();
+        self.lex.next_token_into(&mut self.tok);
         t
     }
 
@@ -538,29 +595,40 @@ impl<'a> Parser<'a> {
 
     /// The next statement, or `None` at the end of input. Errors are
     /// recorded in [`Parser::errors`] and parsing resumes after them.
+    #[cfg(test)]
     pub fn next_statement(&mut self) -> Option<Stmt<'a>> {
+        let mut inst = Inst::EMPTY;
+        Some(match self.next_statement_into(&mut inst)? {
+            Some(label) => Stmt::Label(label.0, label.1),
+            None => Stmt::Inst(inst),
+        })
+    }
+
+    /// The next statement, or `None` at the end of input: `Some(Some(..))`
+    /// for a label (its name and position), `Some(None)` for an
+    /// instruction, written into `inst` (in place: it is large). Errors
+    /// are recorded in [`Parser::errors`] and parsing resumes after them.
+    pub fn next_statement_into(&mut self, inst: &mut Inst<'a>) -> Option<Option<(&'a str, Pos)>> {
         loop {
             if self.tok.kind == Kind::Eof {
                 return None;
             }
             let start = self.tok.pos.offset;
-            match self.statement() {
-                Ok(s) => return Some(s),
+            let r = if self.tok.kind == Kind::Ident && self.lex.peek_kind() == Kind::Colon {
+                let t = self.bump();
+                self.bump();
+                return Some(Some((t.text, t.pos)));
+            } else {
+                self.instruction(inst)
+            };
+            match r {
+                Ok(()) => return Some(None),
                 Err(e) => {
                     self.errors.push(e);
                     self.recover(start);
                 }
             }
         }
-    }
-
-    fn statement(&mut self) -> PResult<Stmt<'a>> {
-        if self.tok.kind == Kind::Ident && self.lex.peek_kind() == Kind::Colon {
-            let t = self.bump();
-            self.bump();
-            return Ok(Stmt::Label(t.text, t.pos));
-        }
-        self.instruction().map(Stmt::Inst)
     }
 
     /// Mesa's `*** invalid <words> value N` marker, whose words must be
@@ -670,7 +738,7 @@ impl<'a> Parser<'a> {
         Ok(Predicate { inv, flag, suffix, raw })
     }
 
-    fn instruction(&mut self) -> PResult<Inst<'a>> {
+    fn instruction(&mut self, inst: &mut Inst<'a>) -> PResult<()> {
         let pos = self.tok.pos;
         let pred = if self.tok.kind == Kind::LParen {
             Some(self.predicate()?)
@@ -693,20 +761,17 @@ impl<'a> Parser<'a> {
             }
             None => return Err(self.error_at(t.pos, AsmErrorKind::UnknownOpcode(t.text.into()))),
         };
-        let mut inst = Inst {
-            pos,
-            opcode,
-            pred,
-            sat: false,
-            breakpoint: false,
-            cmod: None,
-            cmod_flag: None,
-            math_fn: 0,
-            exec: ExecSize::S1,
-            ops: Operands::None,
-            opts: Options::default(),
-        };
-        self.suffixes(&mut inst)?;
+        inst.pos = pos;
+        inst.opcode = opcode;
+        inst.pred = pred;
+        inst.sat = false;
+        inst.breakpoint = false;
+        inst.cmod = None;
+        inst.cmod_flag = None;
+        inst.math_fn = 0;
+        inst.exec = ExecSize::S1;
+        inst.opts = Options::default();
+        self.suffixes(inst)?;
         if opcode == Opcode::Math && self.tok.kind == Kind::Star {
             let (n, _) = self.invalid_marker(&["function"], &[], "`*** invalid function value N`")?;
             inst.math_fn = self.nibble(n)?;
@@ -728,12 +793,12 @@ impl<'a> Parser<'a> {
                 .ok_or_else(|| self.error_at(n.pos, AsmErrorKind::BadExecSize(n.value)))?;
             self.expect(Kind::RParen, "`)` after the execution size")?;
         }
-        inst.ops = self.operands(opcode)?;
+        self.operands(opcode, &mut inst.ops)?;
         if self.tok.kind == Kind::LBrace {
             inst.opts = self.options()?;
         }
         self.expect(Kind::Semi, "`;` ending the instruction")?;
-        Ok(inst)
+        Ok(())
     }
 
     /// `(8)` written without spaces, with a valid size: read from the
@@ -749,7 +814,7 @@ impl<'a> Parser<'a> {
         let exec = ExecSize::from_channels(n)?;
         self.lex = l;
         self.prev_line = open.pos.line;
-        self.tok = self.lex.next_token();
+        self.lex.next_token_into(&mut self.tok);
         Some(exec)
     }
 
@@ -803,37 +868,40 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn operands(&mut self, op: Opcode) -> PResult<Operands<'a>> {
+    /// The operands of `op`, written into `ops` (in place).
+    fn operands(&mut self, op: Opcode, ops: &mut Operands<'a>) -> PResult<()> {
         use Opcode::*;
-        Ok(match op {
-            Send | Sendc => self.send_operands()?,
-            Wait => Operands::Wait(self.operand(true)?),
-            Jmpi => Operands::Jmpi(self.operand(false)?),
-            If | Else | Endif | While | Break | Cont | Halt | Goto | Join | Brd | Brc => self.branch_operands()?,
-            Nop | Illegal | Smov | Call | Calla | Ret => Operands::None,
-            Math => {
-                let dst = self.operand(true)?;
-                let s0 = self.operand(false)?;
-                let s1 = if self.starts_operand() {
-                    Some(self.operand(false)?)
-                } else {
-                    None
-                };
-                Operands::Alu {
-                    dst,
-                    src: [Some(s0), s1, None],
-                }
+        match op {
+            Send | Sendc => self.send_operands(ops)?,
+            Wait => *ops = Operands::Wait(self.operand(true)?),
+            Jmpi => *ops = Operands::Jmpi(self.operand(false)?),
+            If | Else | Endif | While | Break | Cont | Halt | Goto | Join | Brd | Brc => {
+                *ops = self.branch_operands()?
             }
+            Nop | Illegal | Smov | Call | Calla | Ret => *ops = Operands::None,
             _ => {
-                let n = op.num_srcs();
-                let dst = self.operand(true)?;
-                let mut src = [None; 3];
-                for s in src.iter_mut().take(usize::from(n)) {
-                    *s = Some(self.operand(false)?);
+                let n = if op == Math { 2 } else { usize::from(op.num_srcs()) };
+                if !matches!(ops, Operands::Alu { .. }) {
+                    *ops = Operands::Alu {
+                        dst: Operand::EMPTY,
+                        src: [None; 3],
+                    };
                 }
-                Operands::Alu { dst, src }
+                if let Operands::Alu { dst, src } = ops {
+                    self.operand_into(true, dst)?;
+                    for (k, s) in src.iter_mut().enumerate() {
+                        // MATH's second source is optional.
+                        if k >= n || (op == Math && k == 1 && !self.starts_operand()) {
+                            *s = None;
+                            continue;
+                        }
+                        let o = s.get_or_insert(Operand::EMPTY);
+                        self.operand_into(false, o)?;
+                    }
+                }
             }
-        })
+        }
+        Ok(())
     }
 
     fn starts_operand(&self) -> bool {
@@ -879,9 +947,28 @@ impl<'a> Parser<'a> {
         Ok(Operands::Branch { jip, uip })
     }
 
-    fn send_operands(&mut self) -> PResult<Operands<'a>> {
-        let dst = self.operand(true)?;
-        let src0 = self.operand(false)?;
+    fn send_operands(&mut self, ops: &mut Operands<'a>) -> PResult<()> {
+        if !matches!(ops, Operands::Send { .. }) {
+            *ops = Operands::Send {
+                dst: Operand::EMPTY,
+                src0: Operand::EMPTY,
+                src1: None,
+                desc: Num::default(),
+                sfid: 0,
+            };
+        }
+        let Operands::Send {
+            dst,
+            src0,
+            src1: src1_slot,
+            desc: desc_slot,
+            sfid: sfid_slot,
+        } = ops
+        else {
+            return Ok(());
+        };
+        self.operand_into(true, dst)?;
+        self.operand_into(false, src0)?;
         let desc_next = match self.tok.kind {
             Kind::Number => true,
             Kind::Minus => self.peek().kind == Kind::Number,
@@ -892,6 +979,12 @@ impl<'a> Parser<'a> {
         let mut desc = self.number("the message descriptor (a number such as 0x02280300)")?;
         if neg {
             desc.value = desc.value.wrapping_neg();
+        }
+        if let Some(sfid) = self.plain_sfid_and_description() {
+            *src1_slot = src1;
+            *desc_slot = desc;
+            *sfid_slot = sfid;
+            return Ok(());
         }
         let sfid = self.sfid()?;
         if self.tok.is_ident("MsgDesc") {
@@ -904,13 +997,31 @@ impl<'a> Parser<'a> {
             self.lex.skip_to_brace_or_line_end();
             self.bump();
         }
-        Ok(Operands::Send {
-            dst,
-            src0,
-            src1,
-            desc,
-            sfid,
-        })
+        *src1_slot = src1;
+        *desc_slot = desc;
+        *sfid_slot = sfid;
+        Ok(())
+    }
+
+    /// A one-word shared function followed, on its line, by `MsgDesc:`
+    /// and the description (`urb MsgDesc: 8 SIMD8 read ... {`), with only
+    /// spaces between: read from the bytes, as the token path reads it.
+    /// `None` (nothing consumed) for anything else.
+    fn plain_sfid_and_description(&mut self) -> Option<u8> {
+        let t = self.tok;
+        if t.kind != Kind::Ident || matches!(t.text, "pixel" | "rt" | "dp") {
+            return None;
+        }
+        let sfid = sfid_by_name(t.text)?;
+        let mut l = self.lex;
+        if !l.plain_msg_desc_label() {
+            return None;
+        }
+        l.skip_to_brace_or_line_end();
+        self.lex = l;
+        self.prev_line = t.pos.line;
+        self.lex.next_token_into(&mut self.tok);
+        Some(sfid)
     }
 
     fn sfid(&mut self) -> PResult<u8> {
@@ -996,7 +1107,7 @@ impl<'a> Parser<'a> {
         }
         self.lex = l;
         self.prev_line = open.pos.line;
-        self.tok = self.lex.next_token();
+        self.lex.next_token_into(&mut self.tok);
         Some(o)
     }
 
@@ -1192,7 +1303,7 @@ impl<'a> Parser<'a> {
                     };
                 }
                 self.prev_line = open.pos.line;
-                self.tok = self.lex.next_token();
+                self.lex.next_token_into(&mut self.tok);
                 return Ok(r);
             }
         }
@@ -1281,9 +1392,97 @@ impl<'a> Parser<'a> {
         Ok((c, rest))
     }
 
+    /// An operand written plainly (see [`Lexer::plain_operand`]), read
+    /// from the bytes: what the token path below gives for it. `None`
+    /// (nothing consumed) for anything else.
+    #[cfg(test)]
+    fn plain_operand(&mut self) -> Option<Operand> {
+        let mut o = Operand::EMPTY;
+        self.plain_operand_into(&mut o).then_some(o)
+    }
+
+    /// [`Parser::plain_operand`], written into `out` (in place); false,
+    /// with nothing consumed or written, if the operand is not plain.
+    #[inline]
+    fn plain_operand_into(&mut self, out: &mut Operand) -> bool {
+        let t = self.tok;
+        if !matches!(t.kind, Kind::Ident | Kind::Minus | Kind::Tilde | Kind::Number) {
+            return false;
+        }
+        let Some((p, end)) = self.lex.plain_operand(t.pos.offset as usize) else {
+            return false;
+        };
+        let Some(Some(ty)) = type_by_name(p.ty.0) else {
+            return false;
+        };
+        let line = t.pos.line;
+        let at = |offset| Pos { offset, line };
+        let sub = p.sub.map(|(value, off)| Num { value, pos: at(off) });
+        out.pos = t.pos;
+        out.abs = false;
+        out.chans = None;
+        out.ty = Some((ty, at(p.ty.1)));
+        match p.base {
+            PlainBase::Imm(value) => {
+                out.base = Base::Imm { value, neg: p.neg };
+                out.neg = false;
+            }
+            PlainBase::Grf(n) => {
+                out.base = Base::Reg {
+                    name: RegName::Grf(n),
+                    sub,
+                };
+                out.neg = p.neg;
+            }
+            PlainBase::Null => {
+                out.base = Base::Reg {
+                    name: RegName::Arf { nr: 0, bare: false },
+                    sub,
+                };
+                out.neg = p.neg;
+            }
+        }
+        match p.region {
+            Some(((items, n), lt)) => {
+                let r = out.region.insert(Region {
+                    vals: [Num::default(); 3],
+                    n,
+                    vxh: false,
+                    raw: 0,
+                    pos: at(lt),
+                });
+                for (v, (value, offset)) in r.vals.iter_mut().zip(items) {
+                    *v = Num { value, pos: at(offset) };
+                }
+            }
+            None => out.region = None,
+        }
+        self.lex.seek_on_line(end);
+        self.prev_line = line;
+        self.lex.next_token_into(&mut self.tok);
+        true
+    }
+
     /// An operand. Destinations take no modifiers and no immediates; that
     /// is checked when lowering, so the messages can name the opcode.
     fn operand(&mut self, dst: bool) -> PResult<Operand> {
+        let mut o = Operand::EMPTY;
+        self.operand_into(dst, &mut o)?;
+        Ok(o)
+    }
+
+    /// [`Parser::operand`], written into `out` (in place).
+    #[inline]
+    fn operand_into(&mut self, dst: bool, out: &mut Operand) -> PResult<()> {
+        if self.plain_operand_into(out) {
+            return Ok(());
+        }
+        *out = self.operand_tokens(dst)?;
+        Ok(())
+    }
+
+    /// [`Parser::operand`] token by token.
+    fn operand_tokens(&mut self, dst: bool) -> PResult<Operand> {
         let pos = self.tok.pos;
 
         let mut o = Operand {
@@ -1563,6 +1762,120 @@ mod tests {
             [(2, 4), (2, 6), (2, 9)]
         );
         assert_eq!((r.pos.line, r.pos.column(src)), (2, 3));
+    }
+
+    #[test]
+    fn plain_operands_read_like_tokens() {
+        fn both(src: &str) -> (Option<Operand>, PResult<Operand>, Token<'_>, Token<'_>) {
+            let mut fast = Parser::new(Platform::Gen8, src);
+            let mut slow = Parser::new(Platform::Gen8, src);
+            let plain = fast.plain_operand();
+            let tokens = slow.operand_tokens(false);
+            (plain, tokens, fast.tok, slow.tok)
+        }
+        for src in [
+            "g124<1>F ;",
+            "  g7<8,8,1>D      1D",
+            "g10.8<1>UW",
+            "r1.4<1,4,0>UW\n{",
+            "-g6<8,8,1>F",
+            "~g2.2<0,1,0>D,",
+            "null<1>D",
+            "null.3<0;1,0>UD",
+            "0x3f000000F  /* 0.5F */ {",
+            "-1023D",
+            "~1D",
+            "0x0008UW",
+            "0x11001010V",
+            "0xffffffffUD",
+            "0x0000000000000000DF",
+            "0xffffffffffffffffUQ",
+            "31D;",
+            "g255.31<8,8,1>HF",
+            "g001<1>F",
+            "g3.0<0,1,0>F",
+            "0F",
+        ] {
+            let (plain, tokens, fast_next, slow_next) = both(src);
+            assert_eq!(plain, Some(tokens.unwrap()), "{src:?}");
+            assert_eq!(fast_next, slow_next, "{src:?}");
+        }
+        // Forms left to the token path (whatever it makes of them).
+        for src in [
+            "g256<1>F",
+            "g1.03<1>F",
+            "g1.0x3<1>F",
+            "g1.1234<1>F",
+            "g2<8,8,1>.xyzwF",
+            "g7<4>.xyxyF",
+            "g2 <1>F",
+            "g2<1> F",
+            "g2<1>",
+            "g2.1",
+            "g[a0.1]<1,0>F",
+            "a0.1<0,1,0>UW",
+            "acc0<1>F",
+            "ip",
+            "(abs)g2<8,8,1>F",
+            "- g2<8,8,1>F",
+            "g2<VxH,1,0>F",
+            "g2<8,8,1>NF",
+            "g2<8,8,1>Fx",
+            "g2<8,8,1>_",
+            "99999999999999999999D",
+            "0x10000000000000000Q",
+            "1 D",
+            "1",
+            "0xG",
+            "m3<1>F",
+            "g2F",
+        ] {
+            let (plain, ..) = both(src);
+            assert_eq!(plain, None, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn plain_send_descriptions_read_like_tokens() {
+        let send = |src: &str| {
+            let (v, e) = parse(src);
+            let e: Vec<_> = e.into_iter().map(|e| (e.line, e.column, e.kind)).collect();
+            let v: Vec<_> = v
+                .into_iter()
+                .map(|s| match s {
+                    Stmt::Inst(i) => match i.ops {
+                        Operands::Send { sfid, desc, .. } => Some((sfid, desc.value, i.opts.eot)),
+                        _ => None,
+                    },
+                    Stmt::Label(..) => None,
+                })
+                .collect();
+            (v, e)
+        };
+        let base = "send(8) g2<1>UD g11<8,8,1>UD 0x042a0088\n";
+        for tail in [
+            "    urb MsgDesc: 8 SIMD8 read mlen 2 rlen 2 { align1 1Q EOT };",
+            "    urb MsgDesc : 8 SIMD8 read { align1 1Q EOT };",
+            "    urb MsgDesc:{ align1 1Q EOT };",
+            "    urb\tMsgDesc: 8 { align1 1Q EOT };",
+            "    urb /* c */ MsgDesc: 8 { align1 1Q EOT };",
+            "    urb\nMsgDesc: 8 { align1 1Q EOT };",
+            "    urb { align1 1Q EOT };",
+            "    urb MsgDesc: 8 SIMD8 read;",
+        ] {
+            let (v, e) = send(&alloc::format!("{base}{tail}"));
+            assert!(e.is_empty(), "{tail:?}: {e:?}");
+            let eot = !tail.ends_with("read;");
+            assert_eq!(v, [Some((6, 0x042a_0088, eot))], "{tail:?}");
+        }
+        for bad in [
+            "    urb MsgDescx: 8 { align1 1Q };",
+            "    urb MsgDesc 8 { align1 1Q };",
+            "    frob MsgDesc: 8 { align1 1Q };",
+        ] {
+            let (_, e) = send(&alloc::format!("{base}{bad}"));
+            assert!(!e.is_empty(), "{bad:?}");
+        }
     }
 
     #[test]
