@@ -531,20 +531,7 @@ fn branch(p: Platform, i: &Instruction, a16: bool) -> bool {
 mod tests {
     use super::*;
 
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
-
-        fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-            xs[self.below(xs.len())]
-        }
-    }
+    use crate::validate::tests::{mutate, Rng};
 
     /// Valid shapes of each kind [`accept`] covers, to mutate.
     fn seeds() -> Vec<Instruction> {
@@ -681,119 +668,6 @@ mod tests {
         fn with_ty_for_test(mut self, ty: Type) -> Self {
             self.ty = ty;
             self
-        }
-    }
-
-    fn mutate(r: &mut Rng, i: &mut Instruction) {
-        let ops = [
-            Opcode::Mov,
-            Opcode::Add,
-            Opcode::Mul,
-            Opcode::Mad,
-            Opcode::Sel,
-            Opcode::Cmp,
-            Opcode::Cmpn,
-            Opcode::And,
-            Opcode::Not,
-            Opcode::Xor,
-            Opcode::Math,
-            Opcode::Send,
-            Opcode::Sendc,
-            Opcode::Csel,
-            Opcode::Mac,
-            Opcode::If,
-            Opcode::Else,
-            Opcode::While,
-            Opcode::Nop,
-            Opcode::Lrp,
-            Opcode::Bfe,
-            Opcode::Bfi2,
-            Opcode::Madm,
-            Opcode::Dim,
-            Opcode::Smov,
-            Opcode::F32to16,
-            Opcode::Illegal,
-        ];
-        let files = [RegFile::Grf, RegFile::Arf, RegFile::Imm];
-        for _ in 0..1 + r.below(3) {
-            let k = r.below(3);
-            let n = r.below(256) as u8;
-            let small = r.below(18) as u8;
-            match r.below(26) {
-                0 => i.opcode = r.pick(&ops),
-                1 => i.exec_size = r.pick(ExecSize::ALL),
-                2 => i.dst.ty = r.pick(&Type::ALL),
-                3 => i.src[k].ty = r.pick(&Type::ALL),
-                4 => i.dst.hstride = small % 5,
-                5 => i.src[k].region.vstride = small,
-                6 => i.src[k].region.width = small % 7,
-                7 => i.src[k].region.hstride = small % 5,
-                8 => {
-                    i.dst.addr = Addr::Direct {
-                        nr: n,
-                        subnr: small * 2,
-                    }
-                }
-                9 => {
-                    i.src[k].addr = Addr::Direct {
-                        nr: n,
-                        subnr: small * 2 % 36,
-                    }
-                }
-                10 => {
-                    i.src[k].addr = Addr::Indirect {
-                        subnr: small,
-                        imm: i16::from(n) * 4 - 512,
-                    }
-                }
-                11 => i.access_mode = r.pick(&[AccessMode::Align1, AccessMode::Align16]),
-                12 => i.cond_modifier = small,
-                13 => i.src[k].file = r.pick(&files),
-                14 => i.dst.file = r.pick(&files),
-                15 => i.pred_control = small,
-                16 => i.qtr_control = small % 5,
-                17 => {
-                    i.flag = FlagReg {
-                        nr: small % 3,
-                        subnr: n % 3,
-                    }
-                }
-                18 => i.thread_control = r.pick(&[ThreadControl::Normal, ThreadControl::Atomic, ThreadControl::Switch]),
-                19 => i.src[k].mods = SrcMods::from_bits_truncate(small),
-                20 => i.controls = Controls::from_bits_truncate(u16::from(n) << r.below(2)),
-                // Descriptor fields: mlen, rlen, header, URB opcode, EOT.
-                21 => i.imm ^= 1 << r.pick(&[0, 1, 2, 3, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 31, 32, 33, 34, 35]),
-                22 => {
-                    i.dst.addr = Addr::Direct {
-                        nr: 100 + small * 2,
-                        subnr: 0,
-                    }
-                }
-                // A packed region <w;w,1> or the scalar one.
-                23 => {
-                    let w = small % 6;
-                    i.src[k].region = Region {
-                        vstride: w + 1,
-                        width: w,
-                        hstride: 1,
-                    };
-                    if w == 5 {
-                        i.src[k].region = Region::SCALAR;
-                    }
-                }
-                24 => {
-                    i.src[k].addr = Addr::Direct {
-                        nr: n % 8,
-                        subnr: small * 4 % 36,
-                    }
-                }
-                _ => {
-                    i.src[0].addr = Addr::Direct {
-                        nr: 100 + small * 2,
-                        subnr: 0,
-                    }
-                }
-            }
         }
     }
 
