@@ -1485,15 +1485,7 @@ impl<'a> Parser<'a> {
     fn operand_tokens(&mut self, dst: bool) -> PResult<Operand> {
         let pos = self.tok.pos;
 
-        let mut o = Operand {
-            pos,
-            neg: false,
-            abs: false,
-            base: Base::Imm { value: 0, neg: false },
-            region: None,
-            chans: None,
-            ty: None,
-        };
+        let mut o = Operand { pos, ..Operand::EMPTY };
         if self.eat(Kind::Minus) || self.eat(Kind::Tilde) {
             o.neg = true;
         }
@@ -1625,6 +1617,22 @@ mod tests {
             v.push(s);
         }
         (v, p.errors)
+    }
+
+    /// `f` of each statement (None for labels) and the errors as
+    /// (line, column, kind).
+    #[allow(clippy::type_complexity)]
+    fn parse_insts<T>(src: &str, f: impl Fn(Inst<'_>) -> Option<T>) -> (Vec<Option<T>>, Vec<(u32, u32, AsmErrorKind)>) {
+        let (v, e) = parse(src);
+        let e = e.into_iter().map(|e| (e.line, e.column, e.kind)).collect();
+        let v = v
+            .into_iter()
+            .map(|s| match s {
+                Stmt::Inst(i) => f(i),
+                Stmt::Label(..) => None,
+            })
+            .collect();
+        (v, e)
     }
 
     fn one(src: &str) -> Inst<'_> {
@@ -1838,19 +1846,10 @@ mod tests {
     #[test]
     fn plain_send_descriptions_read_like_tokens() {
         let send = |src: &str| {
-            let (v, e) = parse(src);
-            let e: Vec<_> = e.into_iter().map(|e| (e.line, e.column, e.kind)).collect();
-            let v: Vec<_> = v
-                .into_iter()
-                .map(|s| match s {
-                    Stmt::Inst(i) => match i.ops {
-                        Operands::Send { sfid, desc, .. } => Some((sfid, desc.value, i.opts.eot)),
-                        _ => None,
-                    },
-                    Stmt::Label(..) => None,
-                })
-                .collect();
-            (v, e)
+            parse_insts(src, |i| match i.ops {
+                Operands::Send { sfid, desc, .. } => Some((sfid, desc.value, i.opts.eot)),
+                _ => None,
+            })
         };
         let base = "send(8) g2<1>UD g11<8,8,1>UD 0x042a0088\n";
         for tail in [
@@ -1917,18 +1916,7 @@ mod tests {
 
     #[test]
     fn plain_exec_sizes_read_like_spaced_ones() {
-        let exec = |src: &str| {
-            let (v, e) = parse(src);
-            let e: Vec<_> = e.into_iter().map(|e| (e.line, e.column, e.kind)).collect();
-            let v: Vec<_> = v
-                .into_iter()
-                .map(|s| match s {
-                    Stmt::Inst(i) => Some(i.exec),
-                    Stmt::Label(..) => None,
-                })
-                .collect();
-            (v, e)
-        };
+        let exec = |src: &str| parse_insts(src, |i| Some(i.exec));
         for n in [
             "1", "2", "4", "8", "16", "32", "08", "008", "3", "0", "33", "99", "100", "0x10", "x",
         ] {
