@@ -27,7 +27,7 @@ use alloc::vec::Vec;
 use crate::codec::{decode, encode, encode_unchecked};
 use crate::model::*;
 use crate::text::{assemble_with, assemble_words_with, AsmOptions};
-use crate::validate::validate;
+use crate::validate::{validate, validate_full};
 use crate::visa::{
     lower, ExecCtl, GeneralVar, LowerCtx, Placement, PredCtl, RelOp, VarTable, VecOperand, VisaInst, VisaOp, VisaType,
 };
@@ -238,9 +238,17 @@ pub fn encode_roundtrip(p: Platform, inst: &Instruction) {
 }
 
 /// Validation never panics on any instruction, whatever its fields, and
-/// its report (and checked encoding's error) can be displayed.
+/// its report (and checked encoding's error) can be displayed. Its fast
+/// accept never disagrees with the rules: `validate` gives exactly what
+/// [`validate_full`] (every rule, no shortcut) gives.
 pub fn validate_no_panic(p: Platform, inst: &Instruction) {
-    if let Err(v) = validate(p, inst) {
+    let verdict = validate(p, inst);
+    assert_eq!(
+        verdict,
+        validate_full(p, inst),
+        "{p}: fast accept and the full rule set disagree on {inst:?}"
+    );
+    if let Err(v) = verdict {
         assert!(!v.0.is_empty(), "{p}: validate failed with an empty report");
         let _ = v.to_string();
     }
