@@ -491,9 +491,9 @@ macro_rules! codec {
         /// Decodes a native-layout word into `i`, which must hold [`BLANK`]
         /// (operands not in the word stay at their zero values). Each field is stored
         /// through the reference as soon as it is known, which keeps the
-        /// forty-odd fields from crowding the registers and spilling.
-        #[inline(never)]
-        /// The word comes by value, in registers, not through memory.
+        /// forty-odd fields from crowding the registers and spilling. Inlined
+        /// into the one out-of-line decoder call, [`decode_into`].
+        #[inline(always)]
         fn decode_native(p: Platform, w: Word, opcode: Opcode, i: &mut Instruction) -> Result<(), DecodeError> {
             let w = &w;
             let z = w.0 & n::ZERO_MASK;
