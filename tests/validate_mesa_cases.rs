@@ -1206,7 +1206,6 @@ fn mov_or_mul(op: Opcode, d: Type, s: Type) -> Instruction {
 /// offsets except for scalar sources (`chv_64bit_same_offset`).
 #[test]
 fn qword_low_power_align1_regioning_restrictions() {
-    use Opcode::{Mov as MOV, Mul as MUL};
     let mut m = Mesa::new(
         "qword_low_power_align1_regioning_restrictions",
         &[
@@ -1216,73 +1215,7 @@ fn qword_low_power_align1_regioning_restrictions() {
         ],
     );
     // (op, exec, dst, dst subreg, dst stride, src, src subreg, vstride, width, hstride, valid)
-    let table = [
-        (MOV, 4, DF, 0, 1, DF, 0, 4, 4, 1, true),
-        (MOV, 4, Q, 0, 1, Q, 0, 4, 4, 1, true),
-        (MOV, 4, UQ, 0, 1, UQ, 0, 4, 4, 1, true),
-        (MOV, 4, DF, 0, 1, F, 0, 8, 4, 2, true),
-        (MOV, 4, Q, 0, 1, D, 0, 8, 4, 2, true),
-        (MOV, 4, UQ, 0, 1, UD, 0, 8, 4, 2, true),
-        (MOV, 4, F, 0, 2, DF, 0, 4, 4, 1, true),
-        (MOV, 4, D, 0, 2, Q, 0, 4, 4, 1, true),
-        (MOV, 4, UD, 0, 2, UQ, 0, 4, 4, 1, true),
-        (MUL, 8, D, 0, 2, D, 0, 8, 4, 2, true),
-        (MUL, 8, UD, 0, 2, UD, 0, 8, 4, 2, true),
-        (MOV, 2, DF, 8, 1, DF, 8, 2, 2, 1, true),
-        (MOV, 2, Q, 8, 1, Q, 8, 2, 2, 1, true),
-        (MOV, 2, UQ, 8, 1, UQ, 8, 2, 2, 1, true),
-        (MUL, 2, D, 4, 2, D, 4, 4, 2, 2, true),
-        (MUL, 2, UD, 4, 2, UD, 4, 4, 2, 2, true),
-        // 1. Source and destination strides aligned to the same qword.
-        (MOV, 4, DF, 0, 2, DF, 0, 4, 4, 1, false),
-        (MOV, 4, Q, 0, 2, Q, 0, 4, 4, 1, false),
-        (MOV, 4, UQ, 0, 2, UQ, 0, 4, 4, 1, false),
-        (MOV, 4, DF, 0, 2, F, 0, 8, 4, 2, false),
-        (MOV, 4, Q, 0, 2, D, 0, 8, 4, 2, false),
-        (MOV, 4, UQ, 0, 2, UD, 0, 8, 4, 2, false),
-        (MOV, 4, DF, 0, 2, F, 0, 4, 4, 1, false),
-        (MOV, 4, Q, 0, 2, D, 0, 4, 4, 1, false),
-        (MOV, 4, UQ, 0, 2, UD, 0, 4, 4, 1, false),
-        (MUL, 4, D, 0, 2, D, 0, 4, 4, 1, false),
-        (MUL, 4, UD, 0, 2, UD, 0, 4, 4, 1, false),
-        (MUL, 4, D, 0, 1, D, 0, 8, 4, 2, false),
-        (MUL, 4, UD, 0, 1, UD, 0, 8, 4, 2, false),
-        // 2. Src.VertStride = Src.Width * Src.HorzStride.
-        (MOV, 4, DF, 0, 1, DF, 0, 0, 2, 1, false),
-        (MOV, 4, Q, 0, 1, Q, 0, 0, 2, 1, false),
-        (MOV, 4, UQ, 0, 1, UQ, 0, 0, 2, 1, false),
-        (MOV, 4, DF, 0, 1, F, 0, 0, 2, 2, false),
-        (MOV, 4, Q, 0, 1, D, 0, 0, 2, 2, false),
-        (MOV, 4, UQ, 0, 1, UD, 0, 0, 2, 2, false),
-        (MOV, 8, F, 0, 2, DF, 0, 0, 2, 1, false),
-        (MOV, 8, D, 0, 2, Q, 0, 0, 2, 1, false),
-        (MOV, 8, UD, 0, 2, UQ, 0, 0, 2, 1, false),
-        (MUL, 8, D, 0, 2, D, 0, 0, 4, 2, false),
-        (MUL, 8, UD, 0, 2, UD, 0, 0, 4, 2, false),
-        (MUL, 8, D, 0, 2, D, 0, 0, 4, 2, false),
-        (MUL, 8, UD, 0, 2, UD, 0, 0, 4, 2, false),
-        // 3. Source and destination offsets equal, except scalar sources.
-        (MOV, 2, DF, 8, 1, DF, 0, 2, 2, 1, false),
-        (MOV, 2, Q, 8, 1, Q, 0, 2, 2, 1, false),
-        (MOV, 2, UQ, 8, 1, UQ, 0, 2, 2, 1, false),
-        (MOV, 2, DF, 0, 1, DF, 8, 2, 2, 1, false),
-        (MOV, 2, Q, 0, 1, Q, 8, 2, 2, 1, false),
-        (MOV, 2, UQ, 0, 1, UQ, 8, 2, 2, 1, false),
-        (MUL, 4, D, 4, 2, D, 0, 4, 2, 2, false),
-        (MUL, 4, UD, 4, 2, UD, 0, 4, 2, 2, false),
-        (MUL, 4, D, 0, 2, D, 4, 4, 2, 2, false),
-        (MUL, 4, UD, 0, 2, UD, 4, 4, 2, 2, false),
-        (MOV, 2, DF, 8, 1, DF, 0, 0, 1, 0, true),
-        (MOV, 2, Q, 8, 1, Q, 0, 0, 1, 0, true),
-        (MOV, 2, UQ, 8, 1, UQ, 0, 0, 1, 0, true),
-        (MOV, 2, DF, 8, 1, F, 4, 0, 1, 0, true),
-        (MOV, 2, Q, 8, 1, D, 4, 0, 1, 0, true),
-        (MOV, 2, UQ, 8, 1, UD, 4, 0, 1, 0, true),
-        (MUL, 4, D, 4, 1, D, 0, 0, 1, 0, true),
-        (MUL, 4, UD, 4, 1, UD, 0, 0, 1, 0, true),
-        (MUL, 4, D, 0, 1, D, 4, 0, 1, 0, true),
-        (MUL, 4, UD, 0, 1, UD, 4, 0, 1, 0, true),
-    ];
+    let table = QWORD_LOW_POWER_ALIGN1_REGIONING;
     for p in GEN8 {
         for c @ (op, n, d, dsub, dst, s, ssub, v, w, h, valid) in table {
             let i = mov_or_mul(op, d, s)

@@ -383,6 +383,81 @@ pub const VECTOR_IMMEDIATE_DESTINATION_ALIGNMENT: [(Type, Type, u8, u32, bool); 
     (W, UV, 1, 8, false),
 ];
 
+/// A row of [`QWORD_LOW_POWER_ALIGN1_REGIONING`].
+pub type QwordRegionCase = (Opcode, u32, Type, u8, u32, Type, u8, u32, u32, u32, bool);
+
+/// Mesa's qword_low_power_align1_regioning_restrictions table: (opcode,
+/// exec size, dst, dst subregister, dst stride, src, src subregister, src
+/// vstride, width, hstride, legal on CHV). Used by the rule tests and by
+/// the ported Mesa cases.
+pub const QWORD_LOW_POWER_ALIGN1_REGIONING: [QwordRegionCase; 62] = [
+    (Opcode::Mov, 4, DF, 0, 1, DF, 0, 4, 4, 1, true),
+    (Opcode::Mov, 4, Q, 0, 1, Q, 0, 4, 4, 1, true),
+    (Opcode::Mov, 4, UQ, 0, 1, UQ, 0, 4, 4, 1, true),
+    (Opcode::Mov, 4, DF, 0, 1, F, 0, 8, 4, 2, true),
+    (Opcode::Mov, 4, Q, 0, 1, D, 0, 8, 4, 2, true),
+    (Opcode::Mov, 4, UQ, 0, 1, UD, 0, 8, 4, 2, true),
+    (Opcode::Mov, 4, F, 0, 2, DF, 0, 4, 4, 1, true),
+    (Opcode::Mov, 4, D, 0, 2, Q, 0, 4, 4, 1, true),
+    (Opcode::Mov, 4, UD, 0, 2, UQ, 0, 4, 4, 1, true),
+    (Opcode::Mul, 8, D, 0, 2, D, 0, 8, 4, 2, true),
+    (Opcode::Mul, 8, UD, 0, 2, UD, 0, 8, 4, 2, true),
+    (Opcode::Mov, 2, DF, 8, 1, DF, 8, 2, 2, 1, true),
+    (Opcode::Mov, 2, Q, 8, 1, Q, 8, 2, 2, 1, true),
+    (Opcode::Mov, 2, UQ, 8, 1, UQ, 8, 2, 2, 1, true),
+    (Opcode::Mul, 2, D, 4, 2, D, 4, 4, 2, 2, true),
+    (Opcode::Mul, 2, UD, 4, 2, UD, 4, 4, 2, 2, true),
+    // 1. Source and destination strides aligned to the same qword.
+    (Opcode::Mov, 4, DF, 0, 2, DF, 0, 4, 4, 1, false),
+    (Opcode::Mov, 4, Q, 0, 2, Q, 0, 4, 4, 1, false),
+    (Opcode::Mov, 4, UQ, 0, 2, UQ, 0, 4, 4, 1, false),
+    (Opcode::Mov, 4, DF, 0, 2, F, 0, 8, 4, 2, false),
+    (Opcode::Mov, 4, Q, 0, 2, D, 0, 8, 4, 2, false),
+    (Opcode::Mov, 4, UQ, 0, 2, UD, 0, 8, 4, 2, false),
+    (Opcode::Mov, 4, DF, 0, 2, F, 0, 4, 4, 1, false),
+    (Opcode::Mov, 4, Q, 0, 2, D, 0, 4, 4, 1, false),
+    (Opcode::Mov, 4, UQ, 0, 2, UD, 0, 4, 4, 1, false),
+    (Opcode::Mul, 4, D, 0, 2, D, 0, 4, 4, 1, false),
+    (Opcode::Mul, 4, UD, 0, 2, UD, 0, 4, 4, 1, false),
+    (Opcode::Mul, 4, D, 0, 1, D, 0, 8, 4, 2, false),
+    (Opcode::Mul, 4, UD, 0, 1, UD, 0, 8, 4, 2, false),
+    // 2. Src.VertStride = Src.Width * Src.HorzStride.
+    (Opcode::Mov, 4, DF, 0, 1, DF, 0, 0, 2, 1, false),
+    (Opcode::Mov, 4, Q, 0, 1, Q, 0, 0, 2, 1, false),
+    (Opcode::Mov, 4, UQ, 0, 1, UQ, 0, 0, 2, 1, false),
+    (Opcode::Mov, 4, DF, 0, 1, F, 0, 0, 2, 2, false),
+    (Opcode::Mov, 4, Q, 0, 1, D, 0, 0, 2, 2, false),
+    (Opcode::Mov, 4, UQ, 0, 1, UD, 0, 0, 2, 2, false),
+    (Opcode::Mov, 8, F, 0, 2, DF, 0, 0, 2, 1, false),
+    (Opcode::Mov, 8, D, 0, 2, Q, 0, 0, 2, 1, false),
+    (Opcode::Mov, 8, UD, 0, 2, UQ, 0, 0, 2, 1, false),
+    (Opcode::Mul, 8, D, 0, 2, D, 0, 0, 4, 2, false),
+    (Opcode::Mul, 8, UD, 0, 2, UD, 0, 0, 4, 2, false),
+    (Opcode::Mul, 8, D, 0, 2, D, 0, 0, 4, 2, false),
+    (Opcode::Mul, 8, UD, 0, 2, UD, 0, 0, 4, 2, false),
+    // 3. Source and destination offsets equal, except scalar sources.
+    (Opcode::Mov, 2, DF, 8, 1, DF, 0, 2, 2, 1, false),
+    (Opcode::Mov, 2, Q, 8, 1, Q, 0, 2, 2, 1, false),
+    (Opcode::Mov, 2, UQ, 8, 1, UQ, 0, 2, 2, 1, false),
+    (Opcode::Mov, 2, DF, 0, 1, DF, 8, 2, 2, 1, false),
+    (Opcode::Mov, 2, Q, 0, 1, Q, 8, 2, 2, 1, false),
+    (Opcode::Mov, 2, UQ, 0, 1, UQ, 8, 2, 2, 1, false),
+    (Opcode::Mul, 4, D, 4, 2, D, 0, 4, 2, 2, false),
+    (Opcode::Mul, 4, UD, 4, 2, UD, 0, 4, 2, 2, false),
+    (Opcode::Mul, 4, D, 0, 2, D, 4, 4, 2, 2, false),
+    (Opcode::Mul, 4, UD, 0, 2, UD, 4, 4, 2, 2, false),
+    (Opcode::Mov, 2, DF, 8, 1, DF, 0, 0, 1, 0, true),
+    (Opcode::Mov, 2, Q, 8, 1, Q, 0, 0, 1, 0, true),
+    (Opcode::Mov, 2, UQ, 8, 1, UQ, 0, 0, 1, 0, true),
+    (Opcode::Mov, 2, DF, 8, 1, F, 4, 0, 1, 0, true),
+    (Opcode::Mov, 2, Q, 8, 1, D, 4, 0, 1, 0, true),
+    (Opcode::Mov, 2, UQ, 8, 1, UD, 4, 0, 1, 0, true),
+    (Opcode::Mul, 4, D, 4, 1, D, 0, 0, 1, 0, true),
+    (Opcode::Mul, 4, UD, 4, 1, UD, 0, 0, 1, 0, true),
+    (Opcode::Mul, 4, D, 0, 1, D, 4, 0, 1, 0, true),
+    (Opcode::Mul, 4, UD, 0, 1, UD, 4, 0, 1, 0, true),
+];
+
 /// A row of [`QWORD_LOW_POWER_NO_INDIRECT_ADDRESSING`].
 pub type QwordIndirectCase = (Opcode, u32, Type, bool, u32, Type, bool, u32, u32, u32, bool);
 
