@@ -483,18 +483,7 @@ pub fn visa_lower(data: &[u8]) {
         return;
     };
     match lower(p, &vars, &ctx, &inst) {
-        Ok(out) => {
-            assert!(!out.is_empty(), "{p}: lowering gave no instruction for {inst:?}");
-            for i in &out {
-                if let Err(v) = validate(p, i) {
-                    panic!("{p}: lowering {inst:?} with {vars:?} gave an invalid instruction ({v}): {i:?}");
-                }
-                match encode(p, i) {
-                    Ok(w) => assert_eq!(decode(p, &w).as_ref(), Ok(i), "{p}: lowered word does not decode back"),
-                    Err(e) => panic!("{p}: lowered instruction does not encode ({e}): {i:?}"),
-                }
-            }
-        }
+        Ok(out) => crate::visa::fuzz::check_lowered(p, &out, &(&inst, &vars)),
         Err(e) => {
             let _ = e.to_string();
         }

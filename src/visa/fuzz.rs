@@ -584,8 +584,8 @@ pub fn arbitrary_case(data: &[u8]) -> Case {
 }
 
 /// Every instruction lowered validates, and decodes from its encoding to
-/// itself.
-fn check_lowered(p: Platform, insts: &[Instruction], what: &dyn core::fmt::Debug) {
+/// itself (also [`crate::check::visa_lower`]'s check).
+pub(crate) fn check_lowered(p: Platform, insts: &[Instruction], what: &dyn core::fmt::Debug) {
     assert!(!insts.is_empty(), "{p}: lowering {what:?} gave no instruction");
     for i in insts {
         if let Err(v) = crate::validate::validate(p, i) {
