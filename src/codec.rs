@@ -139,7 +139,7 @@ macro_rules! codec {
         }
 
         #[inline(always)]
-        fn ty(_p: Platform, field: &'static FieldInfo, f: RegFile, v: u8) -> Result<Type, DecodeError> {
+        fn ty(field: &'static FieldInfo, f: RegFile, v: u8) -> Result<Type, DecodeError> {
             // The tables depend only on the layout, known here at compile time.
             let tp = if GEN8 { Platform::Gen8 } else { Platform::Gen7 };
             let t = if f == RegFile::Imm { Type::from_imm_hw(tp, v) } else { Type::from_reg_hw(tp, v) };
@@ -253,13 +253,13 @@ macro_rules! codec {
 
         /// Decodes the destination into `d`, which holds the zero `Dst`.
         #[inline(always)]
-        fn dec_dst(p: Platform, w: &Word, a16: bool, d: &mut Dst) -> Result<(), DecodeError> {
+        fn dec_dst(w: &Word, a16: bool, d: &mut Dst) -> Result<(), DecodeError> {
             let f = file(&n::DST_REG_FILE, n::dst_reg_file(w))?;
             if f == RegFile::Imm {
                 return Err(bad(&n::DST_REG_FILE, 3, "a destination cannot be an immediate"));
             }
             d.file = f;
-            d.ty = ty(p, &n::DST_REG_TYPE, f, n::dst_reg_type(w))?;
+            d.ty = ty(&n::DST_REG_TYPE, f, n::dst_reg_type(w))?;
             d.hstride = n::dst_hstride(w);
             if n::dst_address_mode(w) == 0 {
                 let nr = n::dst_da_reg_nr(w);
@@ -481,7 +481,7 @@ macro_rules! codec {
                 return;
             };
             if let Ok(i) = r {
-                let d = if opcode.is_three_src() { decode_3src(p, *w, opcode, i) } else { decode_native(p, *w, opcode, i) };
+                let d = if opcode.is_three_src() { decode_3src(p, *w, opcode, i) } else { decode_native(*w, opcode, i) };
                 if let Err(e) = d {
                     *r = Err(e);
                 }
@@ -494,7 +494,7 @@ macro_rules! codec {
         /// forty-odd fields from crowding the registers and spilling. Inlined
         /// into the one out-of-line decoder call, [`decode_into`].
         #[inline(always)]
-        fn decode_native(p: Platform, w: Word, opcode: Opcode, i: &mut Instruction) -> Result<(), DecodeError> {
+        fn decode_native(w: Word, opcode: Opcode, i: &mut Instruction) -> Result<(), DecodeError> {
             let w = &w;
             let z = w.0 & n::ZERO_MASK;
             if z != 0 {
@@ -502,10 +502,10 @@ macro_rules! codec {
             }
             header_into(opcode, w, false, i)?;
             let a16 = i.access_mode == AccessMode::Align16;
-            dec_dst(p, w, a16, &mut i.dst)?;
+            dec_dst(w, a16, &mut i.dst)?;
             unused_bits(w, &i.dst.addr, false, DST_INDIRECT_ONLY, 0)?;
             let f0 = file(&n::SRC0_REG_FILE, n::src0_reg_file(w))?;
-            let t0 = ty(p, &n::SRC0_REG_TYPE, f0, n::src0_reg_type(w))?;
+            let t0 = ty(&n::SRC0_REG_TYPE, f0, n::src0_reg_type(w))?;
             let branch = opcode.is_branch();
             let imm32 = n::imm32(w) as u64;
             // Every source starts at Src::ZERO (BLANK).
@@ -518,7 +518,7 @@ macro_rules! codec {
                     i.imm = if branch { imm32 | dw2 << 32 } else { imm32 << 32 | dw2 };
                 } else {
                     let f1 = file(&n::SRC1_REG_FILE, n::src1_reg_file(w))?;
-                    let t1 = ty(p, &n::SRC1_REG_TYPE, f1, n::src1_reg_type(w))?;
+                    let t1 = ty(&n::SRC1_REG_TYPE, f1, n::src1_reg_type(w))?;
                     i.src[1].file = f1;
                     i.src[1].ty = t1;
                     i.imm = imm32 | (dw2 & !SRC1_FT_MASK) << 32;
@@ -527,7 +527,7 @@ macro_rules! codec {
                 dec_src0(w, &mut i.src[0], a16);
                 unused_bits(w, &i.src[0].addr, a16, SRC0_INDIRECT_ONLY, SRC0_ALIGN1_ONLY)?;
                 let f1 = file(&n::SRC1_REG_FILE, n::src1_reg_file(w))?;
-                let t1 = ty(p, &n::SRC1_REG_TYPE, f1, n::src1_reg_type(w))?;
+                let t1 = ty(&n::SRC1_REG_TYPE, f1, n::src1_reg_type(w))?;
                 if f1 == RegFile::Imm && f0 == RegFile::Imm {
                     return Err(bad(&n::SRC1_REG_FILE, 3, "only one source can be an immediate"));
                 }
