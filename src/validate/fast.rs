@@ -361,7 +361,6 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
     let (dsub, dnr) = (dsub as u32, dnr as u32);
     let hsw = p.is_gen75_or_later();
     // Last byte of each register source (None: immediate).
-    // Last byte of each register source (None: immediate).
     let cx = SrcCx {
         op,
         a16,
