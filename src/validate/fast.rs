@@ -241,10 +241,11 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
         return false;
     }
     // The SEND rules.
-    let desc = i.imm as u32 & 0x1fff_ffff;
-    let mlen = (desc >> 25) & 0xf;
-    let rlen = (desc >> 20) & 0x1f;
-    let eot = i.imm >> 31 & 1 != 0;
+    // Always an immediate here (src1 was checked above).
+    let Some(desc) = i.send_desc() else {
+        return false;
+    };
+    let (mlen, rlen, eot) = (send::mlen(desc), send::rlen(desc), i.eot());
     if (eot && snr < 112) || mlen == 0 || rlen > 16 || snr + mlen > 128 {
         return false;
     }
