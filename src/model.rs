@@ -1220,6 +1220,7 @@ impl Instruction {
     /// of the word: mlen, rlen, header present, function control; bit 31 of
     /// the returned value is EOT), or `None` if the descriptor is in a
     /// register.
+    #[inline]
     pub fn send_desc(&self) -> Option<u32> {
         if self.opcode.is_send() && self.src[1].is_imm() {
             Some(self.imm as u32 & 0x1fff_ffff)
@@ -1229,6 +1230,7 @@ impl Instruction {
     }
 
     /// End of thread, for a SEND/SENDC.
+    #[inline]
     pub fn eot(&self) -> bool {
         self.opcode.is_send() && (self.imm >> 31) & 1 == 1
     }

@@ -2,6 +2,7 @@
 //! addressing, ARF and dependency-control limits (which also cover integer
 //! dword multiplies there), and Gen8's align16 execution-size limit.
 
+use super::instruction::is_dword;
 use super::*;
 
 /// Whether the instruction is "double precision" in the PRM's sense: a
@@ -12,8 +13,7 @@ pub fn is_double_precision(c: &Checker<'_>) -> bool {
         return false;
     }
     let i = c.i;
-    let dword = |t: Type| matches!(t, Type::D | Type::UD);
-    let int_dword_mul = c.p.is_gen8() && i.opcode == Opcode::Mul && dword(i.src[0].ty) && dword(i.src[1].ty);
+    let int_dword_mul = c.p.is_gen8() && i.opcode == Opcode::Mul && is_dword(i.src[0].ty) && is_dword(i.src[1].ty);
     i.dst.ty.size() == 8 || c.exec_type().is_some_and(|t| t.size() == 8) || int_dword_mul
 }
 

@@ -278,10 +278,9 @@ pub fn subreg_in_range(c: &mut Checker<'_>) {
     if bad(&c.i.dst.addr) {
         c.report(OperandId::Dst, what);
     }
-    let i = c.i;
-    for (k, s) in i.src.iter().enumerate().take(c.nsrc().min(3) as usize) {
+    for (k, s) in c.srcs() {
         if !s.is_imm() && bad(&s.addr) {
-            c.report(OperandId::Src(k as u8), what);
+            c.report(OperandId::Src(k), what);
         }
     }
 }

@@ -22,6 +22,7 @@
 //! The unit tests check on random instructions that an accepted one
 //! passes every rule.
 
+use super::instruction::is_dword;
 use super::*;
 
 /// Bit `t as u8` set for each type with an encoding (register or
@@ -240,10 +241,11 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
         return false;
     }
     // The SEND rules.
-    let desc = i.imm as u32 & 0x1fff_ffff;
-    let mlen = (desc >> 25) & 0xf;
-    let rlen = (desc >> 20) & 0x1f;
-    let eot = i.imm >> 31 & 1 != 0;
+    // Always an immediate here (src1 was checked above).
+    let Some(desc) = i.send_desc() else {
+        return false;
+    };
+    let (mlen, rlen, eot) = (send::mlen(desc), send::rlen(desc), i.eot());
     if (eot && snr < 112) || mlen == 0 || rlen > 16 || snr + mlen > 128 {
         return false;
     }
@@ -280,12 +282,6 @@ fn a16_src_last(exec: u32, s: &Src, sub: u32) -> u32 {
     let w = exec.min(4);
     let rows = exec / w;
     ((rows - 1) * v + w - 1) * es + sub + es - 1
-}
-
-/// Whether a type is D or UD.
-#[inline(always)]
-fn dword(t: Type) -> bool {
-    matches!(t, Type::D | Type::UD)
 }
 
 /// 1- and 2-source instructions with a destination (not SEND, not
@@ -328,15 +324,15 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
         // Float functions on F operands; INT DIV on D or UD without
         // source modifiers.
         Opcode::Math if i.cond_modifier >= 11 => {
-            dword(d.ty) && dword(t0) && dword(t1) && i.src[0].mods.is_empty() && i.src[1].mods.is_empty()
+            is_dword(d.ty) && is_dword(t0) && is_dword(t1) && i.src[0].mods.is_empty() && i.src[1].mods.is_empty()
         }
         Opcode::Math => d.ty == Type::F && t0 == Type::F && (nsrc == 1 || t1 == Type::F),
         // No register source is an accumulator here (ARF sources are not
         // accepted); a dword × dword MUL is "double precision" on
         // Cherryview.
         Opcode::Mul => {
-            let dw = dword(t0) || dword(t1);
-            let dwxdw = dword(t0) && dword(t1);
+            let dw = is_dword(t0) || is_dword(t1);
+            let dwxdw = is_dword(t0) && is_dword(t1);
             let bad = (is_integer(t1) && t0.size() < 4 && t1.size() == 4)
                 || (dw && !gen8 && d.ty == Type::F)
                 || (dwxdw && (p == Platform::Chv || (gen8 && d.file == RegFile::Arf && !dst_null)))
@@ -360,7 +356,6 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
     let exec = i.exec_size.channels();
     let (dsub, dnr) = (dsub as u32, dnr as u32);
     let hsw = p.is_gen75_or_later();
-    // Last byte of each register source (None: immediate).
     // Last byte of each register source (None: immediate).
     let cx = SrcCx {
         op,
@@ -485,8 +480,8 @@ fn three_src(p: Platform, i: &Instruction) -> bool {
     let t = i.dst.ty;
     let ok = match i.opcode {
         Opcode::Mad | Opcode::Lrp => t == Type::F,
-        Opcode::Bfe => dword(t),
-        Opcode::Bfi2 => dword(t) && i.cond_modifier == 0 && !i.controls.contains(Controls::SATURATE),
+        Opcode::Bfe => is_dword(t),
+        Opcode::Bfi2 => is_dword(t) && i.cond_modifier == 0 && !i.controls.contains(Controls::SATURATE),
         _ => false,
     };
     let exec = i.exec_size.channels();

@@ -5,7 +5,9 @@ use alloc::format;
 
 use super::*;
 
-const fn is_dword(t: Type) -> bool {
+/// Whether a type is D or UD.
+#[inline(always)]
+pub(super) const fn is_dword(t: Type) -> bool {
     matches!(t, Type::D | Type::UD)
 }
 

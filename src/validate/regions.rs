@@ -126,6 +126,7 @@ pub fn row_within_grf(c: &mut Checker<'_>) {
     for (k, s) in a1_srcs(c) {
         let r = c.src_rgn(k);
         let Some(sub) = direct_subnr(&s.addr) else { continue };
+        let es = region_elem_size(p, s.ty);
         // Fast accept: with a width within the execution size the
         // checker's last byte bounds every byte a row touches; a region
         // inside one register, or packed rows meeting byte 32 at a row
@@ -135,14 +136,12 @@ pub fn row_within_grf(c: &mut Checker<'_>) {
                 if last < 32 || (sub >= 32 && last < 64) {
                     continue;
                 }
-                let es = region_elem_size(p, s.ty);
                 let row = r.w * es;
                 if last < 64 && r.h == 1 && r.v == r.w && row.is_power_of_two() && (32 - sub) & (row - 1) == 0 {
                     continue;
                 }
             }
         }
-        let es = region_elem_size(p, s.ty);
         if rows_straddle(exec, es, sub, r) {
             c.report(
                 OperandId::Src(k),

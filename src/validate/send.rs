@@ -5,12 +5,14 @@ use alloc::format;
 use super::*;
 
 /// Message length (payload registers) of an immediate descriptor.
-fn mlen(desc: u32) -> u32 {
+#[inline(always)]
+pub(super) fn mlen(desc: u32) -> u32 {
     (desc >> 25) & 0xf
 }
 
 /// Response length (registers written back) of an immediate descriptor.
-fn rlen(desc: u32) -> u32 {
+#[inline(always)]
+pub(super) fn rlen(desc: u32) -> u32 {
     (desc >> 20) & 0x1f
 }
 
