@@ -16,7 +16,7 @@ use geneu::validate::{validate, Violations};
 use geneu::{decode, Platform, Word};
 
 use super::asm::{display_name, write_error};
-use super::{parse_words, read_input, write_output, CliError};
+use super::{parse_words, read_input, write_output, CliError, SourceLines};
 
 /// How `check` reads its input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,19 +95,22 @@ impl Report {
 
 fn check_text(p: Platform, file: &str, src: &str, rep: &mut Report) -> Result<(), String> {
     let listing = assemble_listing(p, src, AsmOptions::UNCHECKED).map_err(|errs| {
+        let lines = SourceLines::new(src);
         let mut msg = String::new();
         for e in &errs.0 {
-            write_error(&mut msg, file, src, e);
+            write_error(&mut msg, file, &lines, e);
         }
         let _ = write!(msg, "geneu: {} error(s); nothing checked", errs.0.len());
         msg
     })?;
+    // Split into lines only once some instruction needs quoting.
+    let mut lines = None;
     for a in &listing {
         rep.insts += 1;
         if let Err(vs) = validate(p, &a.inst) {
-            let line = src
-                .lines()
-                .nth((a.line as usize).saturating_sub(1))
+            let line = lines
+                .get_or_insert_with(|| SourceLines::new(src))
+                .get(a.line)
                 .unwrap_or("")
                 .trim();
             rep.violations(&format!("{file}:{}:{}", a.line, a.column), &vs, line);

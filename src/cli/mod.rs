@@ -24,6 +24,23 @@ pub enum CliError {
     Input(String),
 }
 
+/// The lines of a source text, split once so that messages quoting many
+/// lines do not rescan the text for each (the same lines as
+/// [`str::lines`]: without their `\n` or `\r\n`).
+pub struct SourceLines<'a>(Vec<&'a str>);
+
+impl<'a> SourceLines<'a> {
+    /// Splits `src` into its lines.
+    pub fn new(src: &'a str) -> Self {
+        SourceLines(src.lines().collect())
+    }
+
+    /// Line `line`, counted from 1 (0 is taken as 1), if the text has it.
+    pub fn get(&self, line: u32) -> Option<&'a str> {
+        self.0.get((line as usize).saturating_sub(1)).copied()
+    }
+}
+
 /// Reads the whole input: a file, or stdin for `-` or no path.
 pub fn read_input(path: Option<&str>) -> Result<Vec<u8>, CliError> {
     use std::io::Read as _;
