@@ -483,6 +483,16 @@ impl<'a> Parser<'a> {
         t
     }
 
+    /// Takes `l`, a copy of the lexer that a plain (byte-level) path moved
+    /// past the current token and what follows it, and reads on from
+    /// there, as [`Parser::bump`] does: the current token's line becomes
+    /// the previous line.
+    #[inline]
+    fn commit(&mut self, l: Lexer<'a>) {
+        self.lex = l;
+        self.bump();
+    }
+
     /// The token after the current one.
     fn peek(&self) -> Token<'a> {
         let mut l = self.lex;
@@ -812,9 +822,7 @@ impl<'a> Parser<'a> {
         let mut l = self.lex;
         let n = l.plain_small_number(b')')?;
         let exec = ExecSize::from_channels(n)?;
-        self.lex = l;
-        self.prev_line = open.pos.line;
-        self.lex.next_token_into(&mut self.tok);
+        self.commit(l);
         Some(exec)
     }
 
@@ -1018,9 +1026,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         l.skip_to_brace_or_line_end();
-        self.lex = l;
-        self.prev_line = t.pos.line;
-        self.lex.next_token_into(&mut self.tok);
+        self.commit(l);
         Some(sfid)
     }
 
@@ -1105,9 +1111,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        self.lex = l;
-        self.prev_line = open.pos.line;
-        self.lex.next_token_into(&mut self.tok);
+        self.commit(l);
         Some(o)
     }
 
@@ -1302,8 +1306,7 @@ impl<'a> Parser<'a> {
                         },
                     };
                 }
-                self.prev_line = open.pos.line;
-                self.lex.next_token_into(&mut self.tok);
+                self.bump();
                 return Ok(r);
             }
         }
@@ -1458,8 +1461,7 @@ impl<'a> Parser<'a> {
             None => out.region = None,
         }
         self.lex.seek_on_line(end);
-        self.prev_line = line;
-        self.lex.next_token_into(&mut self.tok);
+        self.bump();
         true
     }
 
