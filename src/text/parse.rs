@@ -37,7 +37,7 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::asm::{AsmError, AsmErrorKind};
-use super::lex::{Kind, Lexer, PlainBase, Pos, Token};
+use super::lex::{Kind, Lexer, PlainBase, Pos, RegionItems, Token};
 use crate::model::{ExecSize, Opcode, Platform, ThreadControl, Type};
 
 /// A number with where it was written.
@@ -80,6 +80,28 @@ pub(crate) struct Region {
     /// Bit k set: `vals[k]` is a raw field value from an `invalid` marker.
     pub raw: u8,
     pub pos: Pos,
+}
+
+impl Region {
+    /// The region a plain (byte-level) path read, `<` at `pos`: its items
+    /// lie on the same line.
+    #[inline]
+    fn plain((items, n): RegionItems, pos: Pos) -> Region {
+        let mut r = Region {
+            vals: [Num::default(); 3],
+            n,
+            vxh: false,
+            raw: 0,
+            pos,
+        };
+        for (v, (value, offset)) in r.vals.iter_mut().zip(items) {
+            *v = Num {
+                value,
+                pos: Pos { offset, line: pos.line },
+            };
+        }
+        r
+    }
 }
 
 /// Channel letters after a `.`: a write mask (destination) or a
@@ -1289,23 +1311,8 @@ impl<'a> Parser<'a> {
             // The common spelling `<8,8,1>`, read straight from the bytes:
             // the same items and positions the token path below finds.
             let open = self.tok;
-            if let Some((items, n)) = self.lex.plain_region() {
-                let mut r = Region {
-                    vals: [Num::default(); 3],
-                    n,
-                    vxh: false,
-                    raw: 0,
-                    pos: open.pos,
-                };
-                for (v, (value, offset)) in r.vals.iter_mut().zip(items) {
-                    *v = Num {
-                        value,
-                        pos: Pos {
-                            offset,
-                            line: open.pos.line,
-                        },
-                    };
-                }
+            if let Some(items) = self.lex.plain_region() {
+                let r = Region::plain(items, open.pos);
                 self.bump();
                 return Ok(r);
             }
@@ -1446,18 +1453,7 @@ impl<'a> Parser<'a> {
             }
         }
         match p.region {
-            Some(((items, n), lt)) => {
-                let r = out.region.insert(Region {
-                    vals: [Num::default(); 3],
-                    n,
-                    vxh: false,
-                    raw: 0,
-                    pos: at(lt),
-                });
-                for (v, (value, offset)) in r.vals.iter_mut().zip(items) {
-                    *v = Num { value, pos: at(offset) };
-                }
-            }
+            Some((items, lt)) => out.region = Some(Region::plain(items, at(lt))),
             None => out.region = None,
         }
         self.lex.seek_on_line(end);
