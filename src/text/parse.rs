@@ -1286,16 +1286,22 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The error for a type name that exists but not on this platform
+    /// (`NF`, the one [`type_by_name`] gives `Some(None)` for), at `pos`.
+    fn type_not_on_platform(&self, pos: Pos) -> AsmError {
+        self.error_at(
+            pos,
+            AsmErrorKind::TypeNotOnPlatform {
+                ty: "NF",
+                platform: self.platform,
+            },
+        )
+    }
+
     fn type_token(&self, text: &str, pos: Pos) -> PResult<Type> {
         match type_by_name(text) {
             Some(Some(t)) => Ok(t),
-            Some(None) => Err(self.error_at(
-                pos,
-                AsmErrorKind::TypeNotOnPlatform {
-                    ty: "NF",
-                    platform: self.platform,
-                },
-            )),
+            Some(None) => Err(self.type_not_on_platform(pos)),
             None => Err(self.error_at(
                 pos,
                 AsmErrorKind::Unexpected {
@@ -1562,15 +1568,14 @@ impl<'a> Parser<'a> {
     fn type_ident(&mut self) -> PResult<(Type, Pos)> {
         let t = self.tok;
         if t.kind == Kind::Ident {
-            if let Some(Some(ty)) = type_by_name(t.text) {
-                self.bump();
-                return Ok((ty, t.pos));
+            match type_by_name(t.text) {
+                Some(Some(ty)) => {
+                    self.bump();
+                    return Ok((ty, t.pos));
+                }
+                Some(None) => return Err(self.type_not_on_platform(t.pos)),
+                None => {}
             }
-        }
-        if t.kind == Kind::Ident && type_by_name(t.text).is_some() {
-            let ty = self.type_token(t.text, t.pos)?;
-            self.bump();
-            return Ok((ty, t.pos));
         }
         Err(self.unexpected(EXPECT_TYPE))
     }
