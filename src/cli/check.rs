@@ -154,17 +154,9 @@ fn check_hex(p: Platform, file: &str, text: &str, rep: &mut Report) -> Result<()
 }
 
 fn check_bin(p: Platform, file: &str, bytes: &[u8], rep: &mut Report) -> Result<(), String> {
-    let chunks = bytes.chunks_exact(16);
-    let rest = chunks.remainder().len();
-    for (k, c) in chunks.enumerate() {
-        let mut b = [0u8; 16];
-        b.copy_from_slice(c);
-        check_word(
-            p,
-            Word::from_bytes(b),
-            &format!("{file}: word {k} (offset {:#x})", k * 16),
-            rep,
-        );
+    let rest = bytes.len() % 16;
+    for (k, w) in Word::all_from_bytes(bytes).enumerate() {
+        check_word(p, w, &format!("{file}: word {k} (offset {:#x})", k * 16), rep);
     }
     if rest != 0 {
         return Err(format!(
