@@ -16,7 +16,7 @@ use geneu::validate::{validate, Violations};
 use geneu::{decode, Platform, Word};
 
 use super::asm::{display_name, write_error};
-use super::{parse_words, read_input, write_output, CliError, SourceLines};
+use super::{hex_lines, parse_words, read_input, write_output, CliError, SourceLines};
 
 /// How `check` reads its input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,15 +43,10 @@ fn is_hex_line(line: &str) -> bool {
         })
 }
 
-fn skipped(line: &str) -> bool {
-    let t = line.trim();
-    t.is_empty() || t.starts_with('#') || t.starts_with("//")
-}
-
 /// Whether a text is hex words rather than assembly.
 fn looks_like_hex(text: &str) -> bool {
     let mut any = false;
-    for line in text.lines().filter(|l| !skipped(l)) {
+    for (_, line) in hex_lines(text) {
         if !is_hex_line(line) {
             return false;
         }
@@ -140,13 +135,10 @@ fn check_word(p: Platform, w: Word, at: &str, rep: &mut Report) {
 
 fn check_hex(p: Platform, file: &str, text: &str, rep: &mut Report) -> Result<(), String> {
     let mut index = 0usize;
-    for (n, line) in text.lines().enumerate() {
-        if skipped(line) {
-            continue;
-        }
-        let words = parse_words(&[line.to_string()]).map_err(|e| format!("{file}:{}: error: {e}", n + 1))?;
+    for (n, line) in hex_lines(text) {
+        let words = parse_words(&[line.to_string()]).map_err(|e| format!("{file}:{n}: error: {e}"))?;
         for w in words {
-            check_word(p, w, &format!("{file}:{}: word {index}", n + 1), rep);
+            check_word(p, w, &format!("{file}:{n}: word {index}"), rep);
             index += 1;
         }
     }

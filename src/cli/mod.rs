@@ -85,6 +85,17 @@ pub fn emit(text: &str) -> Result<(), CliError> {
     }
 }
 
+/// The lines of hex text that may hold words, trimmed, each with its
+/// number (from 1): blank lines and lines starting with `#` or `//` are
+/// skipped.
+pub fn hex_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter_map(|(n, line)| {
+        let t = line.trim();
+        let skipped = t.is_empty() || t.starts_with('#') || t.starts_with("//");
+        (!skipped).then_some((n + 1, t))
+    })
+}
+
 /// Parses words given as 16 two-digit hex bytes each (memory order, the
 /// `.expected` form) or as four `0x`-prefixed 32-bit dwords each (DW0
 /// first). Tokens may be split across arguments or joined by spaces.
