@@ -139,12 +139,5 @@ pub fn parse_words(args: &[String]) -> Result<Vec<Word>, CliError> {
         }
         bytes.push(u8::from_str_radix(t, 16).map_err(|_| CliError::Hex(format!("`{t}` is not a hex byte")))?);
     }
-    Ok(bytes
-        .chunks_exact(16)
-        .map(|c| {
-            let mut a = [0u8; 16];
-            a.copy_from_slice(c);
-            Word::from_bytes(a)
-        })
-        .collect())
+    Ok(Word::all_from_bytes(&bytes).collect())
 }
