@@ -1,5 +1,6 @@
-//! Unsigned decimal numbers written without `core::fmt`, for the printing
-//! hot paths (disassembly, `MsgDesc:` text, C-style floats).
+//! Unsigned decimal numbers (and hexadecimal digits) written without
+//! `core::fmt`, for the printing hot paths (disassembly, `MsgDesc:` text,
+//! C-style floats).
 
 use core::fmt::{self, Write};
 
@@ -21,6 +22,13 @@ pub fn write_dec<W: Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {
 #[inline(always)]
 fn digit(d: u64) -> char {
     char::from(b'0' + (d % 10) as u8)
+}
+
+/// The lowercase hexadecimal digit of `v`'s low four bits.
+#[inline(always)]
+pub fn hex_digit(v: u8) -> char {
+    let n = v & 0xf;
+    char::from(if n < 10 { b'0' + n } else { b'a' + n - 10 })
 }
 
 /// [`write_dec`] of a number of three or more digits.

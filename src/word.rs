@@ -17,6 +17,17 @@ impl Word {
         Word(u128::from_le_bytes(b))
     }
 
+    /// The complete words stored one after another in `bytes` (16 bytes
+    /// each, as [`Word::from_bytes`] reads them); bytes after the last
+    /// complete word are left out.
+    pub fn all_from_bytes(bytes: &[u8]) -> impl Iterator<Item = Word> + '_ {
+        bytes.chunks_exact(16).map(|c| {
+            let mut b = [0u8; 16];
+            b.copy_from_slice(c);
+            Word::from_bytes(b)
+        })
+    }
+
     /// The 16 bytes as stored in memory.
     #[inline]
     pub const fn to_bytes(self) -> [u8; 16] {

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use geneu::text::{AsmError, AsmErrorKind, AsmErrors, AsmOptions, Assembler};
 use geneu::Platform;
 
-use super::{read_input, write_output, CliError};
+use super::{read_input, write_output, CliError, SourceLines};
 
 /// Output format of `asm`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -47,10 +47,10 @@ pub fn read_text(path: Option<&str>) -> Result<String, CliError> {
 }
 
 /// Writes one assembler error as `FILE:LINE:COL: error: MESSAGE`, followed
-/// by the source line and a caret under the column.
-pub fn write_error(out: &mut String, file: &str, src: &str, e: &AsmError) {
+/// by the source line (from `src`'s lines) and a caret under the column.
+pub fn write_error(out: &mut String, file: &str, src: &SourceLines<'_>, e: &AsmError) {
     let _ = writeln!(out, "{file}:{}:{}: error: {}", e.line, e.column, e.kind);
-    if let Some(line) = src.lines().nth((e.line as usize).saturating_sub(1)) {
+    if let Some(line) = src.get(e.line) {
         let col = (e.column as usize).saturating_sub(1);
         let pad: String = line
             .chars()
@@ -229,9 +229,10 @@ pub fn asm(
                 None => read_text(path)?,
             };
             let file = display_name(path);
+            let lines = SourceLines::new(&src);
             let mut msg = String::new();
             for e in &errs.0 {
-                write_error(&mut msg, file, &src, e);
+                write_error(&mut msg, file, &lines, e);
             }
             let rules_only = errs.0.iter().all(|e| matches!(e.kind, AsmErrorKind::Rules(_)));
             let _ = writeln!(

@@ -16,7 +16,7 @@ use geneu::validate::{validate, Violations};
 use geneu::{decode, Platform, Word};
 
 use super::asm::{display_name, write_error};
-use super::{parse_words, read_input, write_output, CliError};
+use super::{hex_lines, parse_words, read_input, write_output, CliError, SourceLines};
 
 /// How `check` reads its input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,15 +43,10 @@ fn is_hex_line(line: &str) -> bool {
         })
 }
 
-fn skipped(line: &str) -> bool {
-    let t = line.trim();
-    t.is_empty() || t.starts_with('#') || t.starts_with("//")
-}
-
 /// Whether a text is hex words rather than assembly.
 fn looks_like_hex(text: &str) -> bool {
     let mut any = false;
-    for line in text.lines().filter(|l| !skipped(l)) {
+    for (_, line) in hex_lines(text) {
         if !is_hex_line(line) {
             return false;
         }
@@ -95,19 +90,22 @@ impl Report {
 
 fn check_text(p: Platform, file: &str, src: &str, rep: &mut Report) -> Result<(), String> {
     let listing = assemble_listing(p, src, AsmOptions::UNCHECKED).map_err(|errs| {
+        let lines = SourceLines::new(src);
         let mut msg = String::new();
         for e in &errs.0 {
-            write_error(&mut msg, file, src, e);
+            write_error(&mut msg, file, &lines, e);
         }
         let _ = write!(msg, "geneu: {} error(s); nothing checked", errs.0.len());
         msg
     })?;
+    // Split into lines only once some instruction needs quoting.
+    let mut lines = None;
     for a in &listing {
         rep.insts += 1;
         if let Err(vs) = validate(p, &a.inst) {
-            let line = src
-                .lines()
-                .nth((a.line as usize).saturating_sub(1))
+            let line = lines
+                .get_or_insert_with(|| SourceLines::new(src))
+                .get(a.line)
                 .unwrap_or("")
                 .trim();
             rep.violations(&format!("{file}:{}:{}", a.line, a.column), &vs, line);
@@ -137,13 +135,10 @@ fn check_word(p: Platform, w: Word, at: &str, rep: &mut Report) {
 
 fn check_hex(p: Platform, file: &str, text: &str, rep: &mut Report) -> Result<(), String> {
     let mut index = 0usize;
-    for (n, line) in text.lines().enumerate() {
-        if skipped(line) {
-            continue;
-        }
-        let words = parse_words(&[line.to_string()]).map_err(|e| format!("{file}:{}: error: {e}", n + 1))?;
+    for (n, line) in hex_lines(text) {
+        let words = parse_words(&[line.to_string()]).map_err(|e| format!("{file}:{n}: error: {e}"))?;
         for w in words {
-            check_word(p, w, &format!("{file}:{}: word {index}", n + 1), rep);
+            check_word(p, w, &format!("{file}:{n}: word {index}"), rep);
             index += 1;
         }
     }
@@ -151,17 +146,9 @@ fn check_hex(p: Platform, file: &str, text: &str, rep: &mut Report) -> Result<()
 }
 
 fn check_bin(p: Platform, file: &str, bytes: &[u8], rep: &mut Report) -> Result<(), String> {
-    let chunks = bytes.chunks_exact(16);
-    let rest = chunks.remainder().len();
-    for (k, c) in chunks.enumerate() {
-        let mut b = [0u8; 16];
-        b.copy_from_slice(c);
-        check_word(
-            p,
-            Word::from_bytes(b),
-            &format!("{file}: word {k} (offset {:#x})", k * 16),
-            rep,
-        );
+    let rest = bytes.len() % 16;
+    for (k, w) in Word::all_from_bytes(bytes).enumerate() {
+        check_word(p, w, &format!("{file}: word {k} (offset {:#x})", k * 16), rep);
     }
     if rest != 0 {
         return Err(format!(

@@ -12,22 +12,18 @@ use geneu::text::program::{Program, ProgramText, TextOptions, WORD_BYTES};
 use geneu::{Platform, Word};
 use serde_json::{json, Value};
 
-use super::{parse_words, read_input, CliError};
+use super::{hex_lines, parse_words, read_input, CliError};
 
 /// Hex text, one or more words per line, in either form `fields` accepts
 /// (16 bytes in memory order, or four `0x` dwords). Blank lines and lines
 /// starting with `#` or `//` are skipped.
-pub fn parse_hex(text: &[u8]) -> Result<Vec<u8>, CliError> {
+fn parse_hex(text: &[u8]) -> Result<Vec<u8>, CliError> {
     let text =
         std::str::from_utf8(text).map_err(|_| CliError::Hex("input is not text; drop --hex for binary".into()))?;
     let mut bytes = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') || t.starts_with("//") {
-            continue;
-        }
+    for (n, t) in hex_lines(text) {
         let words = parse_words(&[t.to_string()]).map_err(|e| match e {
-            CliError::Hex(m) => CliError::Hex(format!("line {}: {m}", n + 1)),
+            CliError::Hex(m) => CliError::Hex(format!("line {n}: {m}")),
             e => e,
         })?;
         bytes.extend(words.iter().flat_map(|w: &Word| w.to_bytes()));

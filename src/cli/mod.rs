@@ -24,6 +24,23 @@ pub enum CliError {
     Input(String),
 }
 
+/// The lines of a source text, split once so that messages quoting many
+/// lines do not rescan the text for each (the same lines as
+/// [`str::lines`]: without their `\n` or `\r\n`).
+pub struct SourceLines<'a>(Vec<&'a str>);
+
+impl<'a> SourceLines<'a> {
+    /// Splits `src` into its lines.
+    pub fn new(src: &'a str) -> Self {
+        SourceLines(src.lines().collect())
+    }
+
+    /// Line `line`, counted from 1 (0 is taken as 1), if the text has it.
+    pub fn get(&self, line: u32) -> Option<&'a str> {
+        self.0.get((line as usize).saturating_sub(1)).copied()
+    }
+}
+
 /// Reads the whole input: a file, or stdin for `-` or no path.
 pub fn read_input(path: Option<&str>) -> Result<Vec<u8>, CliError> {
     use std::io::Read as _;
@@ -66,6 +83,17 @@ pub fn emit(text: &str) -> Result<(), CliError> {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Io(e)),
         _ => Ok(()),
     }
+}
+
+/// The lines of hex text that may hold words, trimmed, each with its
+/// number (from 1): blank lines and lines starting with `#` or `//` are
+/// skipped.
+pub fn hex_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter_map(|(n, line)| {
+        let t = line.trim();
+        let skipped = t.is_empty() || t.starts_with('#') || t.starts_with("//");
+        (!skipped).then_some((n + 1, t))
+    })
 }
 
 /// Parses words given as 16 two-digit hex bytes each (memory order, the
@@ -111,12 +139,5 @@ pub fn parse_words(args: &[String]) -> Result<Vec<Word>, CliError> {
         }
         bytes.push(u8::from_str_radix(t, 16).map_err(|_| CliError::Hex(format!("`{t}` is not a hex byte")))?);
     }
-    Ok(bytes
-        .chunks_exact(16)
-        .map(|c| {
-            let mut a = [0u8; 16];
-            a.copy_from_slice(c);
-            Word::from_bytes(a)
-        })
-        .collect())
+    Ok(Word::all_from_bytes(&bytes).collect())
 }

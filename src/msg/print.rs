@@ -151,8 +151,7 @@ impl<W: Write + ?Sized> Write for Line<'_, W> {
 impl<W: Write + ?Sized> Line<'_, W> {
     /// One lowercase hexadecimal digit of `v` (its low four bits).
     fn hex_digit(&mut self, v: u8) -> fmt::Result {
-        let n = v & 0xf;
-        self.write_char(char::from(if n < 10 { b'0' + n } else { b'a' + n - 10 }))
+        self.write_char(crate::decimal::hex_digit(v))
     }
 
     #[inline]

@@ -110,7 +110,7 @@ impl<'w, W: Write + ?Sized> Col<'w, W> {
         let digits = (64 - v.leading_zeros() as usize).div_ceil(4).max(width).max(1);
         for k in (0..digits).rev() {
             let n = if k < 16 { ((v >> (4 * k)) & 0xf) as u8 } else { 0 };
-            self.write_char(char::from(if n < 10 { b'0' + n } else { b'a' + n - 10 }))?;
+            self.write_char(crate::decimal::hex_digit(n))?;
         }
         Ok(())
     }

@@ -235,6 +235,22 @@ fn class(b: u8) -> u8 {
     CLASS.get(usize::from(b)).copied().unwrap_or(C_OTHER) & !C_WORD
 }
 
+/// Skips a run of spaces in `bytes` from `i`, eight bytes at a time: the
+/// first non-space of the last chunk is found from the lowest nonzero byte
+/// of `chunk ^ spaces`. Returns the first non-space, or where fewer than
+/// eight bytes are left (which may still be spaces).
+#[inline(always)]
+fn skip_spaces(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) {
+        let x = u64::from_le_bytes([a, b, c, d, e, f, g, h]) ^ u64::from_le_bytes([b' '; 8]);
+        if x != 0 {
+            return i + (x.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i
+}
+
 /// Whether `b` may begin whitespace or a comment.
 #[inline]
 fn may_start_trivia(b: u8) -> bool {
@@ -327,24 +343,12 @@ impl<'a> Lexer<'a> {
             };
             match b {
                 b' ' => {
-                    // Column padding: skip a run of spaces eight bytes at a
-                    // time; the first non-space of the last chunk is found
-                    // from the lowest nonzero byte of `chunk ^ spaces`.
-                    loop {
-                        let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) else {
-                            // Fewer than eight bytes left: step over this
-                            // byte only if it is a space; the outer loop
-                            // takes the rest one at a time.
-                            i += usize::from(bytes.get(i) == Some(&b' '));
-                            break;
-                        };
-                        let x = u64::from_le_bytes([a, b, c, d, e, f, g, h]) ^ u64::from_le_bytes([b' '; 8]);
-                        if x != 0 {
-                            i += (x.trailing_zeros() / 8) as usize;
-                            break;
-                        }
-                        i += 8;
-                    }
+                    // Column padding, eight bytes at a time; where fewer
+                    // than eight are left, step over this byte only if it
+                    // is a space: the outer loop takes the rest one at a
+                    // time.
+                    i = skip_spaces(bytes, i);
+                    i += usize::from(bytes.get(i) == Some(&b' '));
                 }
                 b'\t' | b'\r' => i += 1,
                 b'\n' => {
@@ -412,14 +416,7 @@ impl<'a> Lexer<'a> {
         let mut i = self.pos;
         let newline = bytes.get(i) == Some(&b'\n');
         i += usize::from(newline);
-        while let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) {
-            let x = u64::from_le_bytes([a, b, c, d, e, f, g, h]) ^ u64::from_le_bytes([b' '; 8]);
-            if x != 0 {
-                i += (x.trailing_zeros() / 8) as usize;
-                break;
-            }
-            i += 8;
-        }
+        i = skip_spaces(bytes, i);
         if bytes.get(i).is_some_and(|&b| !may_start_trivia(b)) {
             if newline {
                 self.newline_at();

@@ -37,7 +37,7 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::asm::{AsmError, AsmErrorKind};
-use super::lex::{Kind, Lexer, PlainBase, Pos, Token};
+use super::lex::{Kind, Lexer, PlainBase, Pos, RegionItems, Token};
 use crate::model::{ExecSize, Opcode, Platform, ThreadControl, Type};
 
 /// A number with where it was written.
@@ -80,6 +80,28 @@ pub(crate) struct Region {
     /// Bit k set: `vals[k]` is a raw field value from an `invalid` marker.
     pub raw: u8,
     pub pos: Pos,
+}
+
+impl Region {
+    /// The region a plain (byte-level) path read, `<` at `pos`: its items
+    /// lie on the same line.
+    #[inline]
+    fn plain((items, n): RegionItems, pos: Pos) -> Region {
+        let mut r = Region {
+            vals: [Num::default(); 3],
+            n,
+            vxh: false,
+            raw: 0,
+            pos,
+        };
+        for (v, (value, offset)) in r.vals.iter_mut().zip(items) {
+            *v = Num {
+                value,
+                pos: Pos { offset, line: pos.line },
+            };
+        }
+        r
+    }
 }
 
 /// Channel letters after a `.`: a write mask (destination) or a
@@ -483,6 +505,16 @@ impl<'a> Parser<'a> {
         t
     }
 
+    /// Takes `l`, a copy of the lexer that a plain (byte-level) path moved
+    /// past the current token and what follows it, and reads on from
+    /// there, as [`Parser::bump`] does: the current token's line becomes
+    /// the previous line.
+    #[inline]
+    fn commit(&mut self, l: Lexer<'a>) {
+        self.lex = l;
+        self.bump();
+    }
+
     /// The token after the current one.
     fn peek(&self) -> Token<'a> {
         let mut l = self.lex;
@@ -812,9 +844,7 @@ impl<'a> Parser<'a> {
         let mut l = self.lex;
         let n = l.plain_small_number(b')')?;
         let exec = ExecSize::from_channels(n)?;
-        self.lex = l;
-        self.prev_line = open.pos.line;
-        self.lex.next_token_into(&mut self.tok);
+        self.commit(l);
         Some(exec)
     }
 
@@ -1018,9 +1048,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         l.skip_to_brace_or_line_end();
-        self.lex = l;
-        self.prev_line = t.pos.line;
-        self.lex.next_token_into(&mut self.tok);
+        self.commit(l);
         Some(sfid)
     }
 
@@ -1105,9 +1133,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        self.lex = l;
-        self.prev_line = open.pos.line;
-        self.lex.next_token_into(&mut self.tok);
+        self.commit(l);
         Some(o)
     }
 
@@ -1260,16 +1286,22 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The error for a type name that exists but not on this platform
+    /// (`NF`, the one [`type_by_name`] gives `Some(None)` for), at `pos`.
+    fn type_not_on_platform(&self, pos: Pos) -> AsmError {
+        self.error_at(
+            pos,
+            AsmErrorKind::TypeNotOnPlatform {
+                ty: "NF",
+                platform: self.platform,
+            },
+        )
+    }
+
     fn type_token(&self, text: &str, pos: Pos) -> PResult<Type> {
         match type_by_name(text) {
             Some(Some(t)) => Ok(t),
-            Some(None) => Err(self.error_at(
-                pos,
-                AsmErrorKind::TypeNotOnPlatform {
-                    ty: "NF",
-                    platform: self.platform,
-                },
-            )),
+            Some(None) => Err(self.type_not_on_platform(pos)),
             None => Err(self.error_at(
                 pos,
                 AsmErrorKind::Unexpected {
@@ -1285,25 +1317,9 @@ impl<'a> Parser<'a> {
             // The common spelling `<8,8,1>`, read straight from the bytes:
             // the same items and positions the token path below finds.
             let open = self.tok;
-            if let Some((items, n)) = self.lex.plain_region() {
-                let mut r = Region {
-                    vals: [Num::default(); 3],
-                    n,
-                    vxh: false,
-                    raw: 0,
-                    pos: open.pos,
-                };
-                for (v, (value, offset)) in r.vals.iter_mut().zip(items) {
-                    *v = Num {
-                        value,
-                        pos: Pos {
-                            offset,
-                            line: open.pos.line,
-                        },
-                    };
-                }
-                self.prev_line = open.pos.line;
-                self.lex.next_token_into(&mut self.tok);
+            if let Some(items) = self.lex.plain_region() {
+                let r = Region::plain(items, open.pos);
+                self.bump();
                 return Ok(r);
             }
         }
@@ -1443,23 +1459,11 @@ impl<'a> Parser<'a> {
             }
         }
         match p.region {
-            Some(((items, n), lt)) => {
-                let r = out.region.insert(Region {
-                    vals: [Num::default(); 3],
-                    n,
-                    vxh: false,
-                    raw: 0,
-                    pos: at(lt),
-                });
-                for (v, (value, offset)) in r.vals.iter_mut().zip(items) {
-                    *v = Num { value, pos: at(offset) };
-                }
-            }
+            Some((items, lt)) => out.region = Some(Region::plain(items, at(lt))),
             None => out.region = None,
         }
         self.lex.seek_on_line(end);
-        self.prev_line = line;
-        self.lex.next_token_into(&mut self.tok);
+        self.bump();
         true
     }
 
@@ -1564,15 +1568,14 @@ impl<'a> Parser<'a> {
     fn type_ident(&mut self) -> PResult<(Type, Pos)> {
         let t = self.tok;
         if t.kind == Kind::Ident {
-            if let Some(Some(ty)) = type_by_name(t.text) {
-                self.bump();
-                return Ok((ty, t.pos));
+            match type_by_name(t.text) {
+                Some(Some(ty)) => {
+                    self.bump();
+                    return Ok((ty, t.pos));
+                }
+                Some(None) => return Err(self.type_not_on_platform(t.pos)),
+                None => {}
             }
-        }
-        if t.kind == Kind::Ident && type_by_name(t.text).is_some() {
-            let ty = self.type_token(t.text, t.pos)?;
-            self.bump();
-            return Ok((ty, t.pos));
         }
         Err(self.unexpected(EXPECT_TYPE))
     }

@@ -79,16 +79,8 @@ impl Program {
     /// Decodes every complete 16-byte word of `bytes`; bytes after the
     /// last complete word are counted by [`Program::trailing_bytes`].
     pub fn decode(p: Platform, bytes: &[u8]) -> Self {
-        let chunks = bytes.chunks_exact(WORD_BYTES);
-        let trailing = chunks.remainder().len();
-        let words: Vec<_> = chunks
-            .map(|c| {
-                let mut b = [0u8; WORD_BYTES];
-                b.copy_from_slice(c);
-                let w = Word::from_bytes(b);
-                (w, decode_word(p, w))
-            })
-            .collect();
+        let trailing = bytes.len() % WORD_BYTES;
+        let words: Vec<_> = Word::all_from_bytes(bytes).map(|w| (w, decode_word(p, w))).collect();
         Self::from_parts(p, words, trailing)
     }
 
@@ -243,7 +235,7 @@ impl<'a> ProgramText<'a> {
     pub fn new(p: Platform, bytes: &'a [u8], opts: TextOptions) -> Self {
         let len = (bytes.len() / WORD_BYTES * WORD_BYTES) as u64;
         let mut labels = Labels::new();
-        for (k, w) in words_of(bytes).enumerate() {
+        for (k, w) in Word::all_from_bytes(bytes).enumerate() {
             // Only a word whose opcode field names a branch decodes to one.
             if Opcode::from_hw(p, raw_opcode(w)).is_some_and(Opcode::is_branch) {
                 if let Ok(i) = decode_word(p, w) {
@@ -271,7 +263,7 @@ impl<'a> ProgramText<'a> {
         let p = self.records.platform;
         let from = self.next_word.saturating_mul(WORD_BYTES);
         let rest = self.bytes.get(from..).unwrap_or(&[]);
-        for w in words_of(rest).take(max_words) {
+        for w in Word::all_from_bytes(rest).take(max_words) {
             let offset = (self.next_word * WORD_BYTES) as u64;
             self.next_word += 1;
             self.records
@@ -370,15 +362,6 @@ impl Records {
         }
         out.write_char('\n')
     }
-}
-
-/// The complete words of `bytes`, in order.
-fn words_of(bytes: &[u8]) -> impl Iterator<Item = Word> + '_ {
-    bytes.chunks_exact(WORD_BYTES).map(|c| {
-        let mut b = [0u8; WORD_BYTES];
-        b.copy_from_slice(c);
-        Word::from_bytes(b)
-    })
 }
 
 /// The opcode field, bits 6:0 on every platform.
