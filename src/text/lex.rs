@@ -19,6 +19,8 @@
 
 use core::fmt;
 
+use super::parse::Num;
+
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -312,14 +314,6 @@ impl<'a> Lexer<'a> {
     }
 
     #[inline]
-    fn here(&self) -> Pos {
-        Pos {
-            offset: off32(self.pos),
-            line: self.line,
-        }
-    }
-
-    #[inline]
     fn text(&self, from: usize, to: usize) -> &'a str {
         self.src.get(from..to).unwrap_or("")
     }
@@ -405,14 +399,26 @@ impl<'a> Lexer<'a> {
     /// [`Lexer::next_token`], written into `out`.
     #[inline(never)]
     pub fn next_token_into(&mut self, out: &mut Token<'a>) {
+        if let Err(start) = self.skip_gap() {
+            let text = self.text(start.offset as usize, start.offset as usize + 2);
+            return put(out, Kind::UnterminatedComment, text, 0, start);
+        }
+        self.token(out)
+    }
+
+    /// Skips the whitespace and comments here, as between two tokens.
+    /// `Err` with where it starts at a `/*` comment that is not closed
+    /// (the rest of the input is then skipped).
+    #[inline(always)]
+    pub fn skip_gap(&mut self) -> Result<(), Pos> {
         // Most tokens follow another directly (`g2<8,8,1>F`).
-        let glued = self.src.as_bytes().get(self.pos).is_some_and(|&b| !may_start_trivia(b));
+        let bytes = self.src.as_bytes();
+        let glued = bytes.get(self.pos).is_some_and(|&b| !may_start_trivia(b));
         if glued {
-            return self.token(out);
+            return Ok(());
         }
         // Column padding: a line end and a run of spaces (eight at a
         // time) before a token, without the general trivia loop.
-        let bytes = self.src.as_bytes();
         let mut i = self.pos;
         let newline = bytes.get(i) == Some(&b'\n');
         i += usize::from(newline);
@@ -422,13 +428,12 @@ impl<'a> Lexer<'a> {
                 self.newline_at();
             }
             self.pos = i;
-            return self.token(out);
+            return Ok(());
         }
-        if let Some(start) = self.skip_trivia() {
-            let text = self.text(start.offset as usize, start.offset as usize + 2);
-            return put(out, Kind::UnterminatedComment, text, 0, start);
+        match self.skip_trivia() {
+            Some(start) => Err(start),
+            None => Ok(()),
         }
-        self.token(out)
     }
 
     /// The token at the current position, which is not trivia, written
@@ -718,6 +723,58 @@ impl<'a> Lexer<'a> {
             if i == start {
                 return None;
             }
+        }
+        self.pos = i;
+        Some(self.text(start, i))
+    }
+
+    /// The byte offset the lexer stands at.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    /// Where the lexer stands.
+    #[inline]
+    pub fn here(&self) -> Pos {
+        Pos {
+            offset: off32(self.pos),
+            line: self.line,
+        }
+    }
+
+    /// A number (as [`Kind::Number`]) right here: its value and where it
+    /// starts; the lexer moves past it. `None`, without moving, for
+    /// anything else, a number too large included.
+    #[inline]
+    pub(crate) fn plain_number(&mut self) -> Option<Num> {
+        if !self.byte(self.pos).is_ascii_digit() {
+            return None;
+        }
+        let mut l = *self;
+        let t = l.number(self.here());
+        if t.kind != Kind::Number {
+            return None;
+        }
+        *self = l;
+        Some(Num {
+            value: t.value,
+            pos: t.pos,
+        })
+    }
+
+    /// The identifier right here (letters, digits and `_`, not starting
+    /// with a digit); the lexer moves past it. `None`, without moving, for
+    /// anything else.
+    #[inline]
+    pub fn plain_ident(&mut self) -> Option<&'a str> {
+        let bytes = self.src.as_bytes();
+        let start = self.pos;
+        if class(*bytes.get(start)?) != C_IDENT {
+            return None;
+        }
+        let mut i = start + 1;
+        while bytes.get(i).is_some_and(|&c| is_ident_char(c)) {
+            i += 1;
         }
         self.pos = i;
         Some(self.text(start, i))

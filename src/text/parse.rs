@@ -449,6 +449,45 @@ fn named_option(o: &mut Options, s: &str) -> bool {
     true
 }
 
+/// How many sources an instruction with a destination and up to three
+/// sources reads (MATH: two, its second optional); `None` for the opcodes
+/// whose operands take another form (SEND, branches, `wait`, `jmpi`,
+/// those without operands).
+fn alu_sources(op: Opcode) -> Option<usize> {
+    use Opcode::*;
+    match op {
+        Send | Sendc | Wait | Jmpi | If | Else | Endif | While | Break | Cont | Halt | Goto | Join | Brd | Brc
+        | Nop | Illegal | Smov | Call | Calla | Ret => None,
+        Math => Some(2),
+        _ => Some(usize::from(op.num_srcs())),
+    }
+}
+
+/// The rest of a plainly written options block whose `{` is at `open`,
+/// read from `l` (which stands right after the `{`) up to and including
+/// the `}`; see [`Parser::plain_options`].
+#[inline(always)]
+fn plain_options_after(l: &mut Lexer<'_>, open: Pos) -> Option<Options> {
+    let mut o = Options {
+        pos: open,
+        ..Options::default()
+    };
+    loop {
+        let w = l.plain_word()?;
+        match w.as_bytes() {
+            b"}" => return Some(o),
+            &[d @ b'1'..=b'8', _] => {
+                (o.qtr, o.nib) = quarter(&o, u64::from(d - b'0'), w.get(1..)?)?;
+            }
+            _ => {
+                if !named_option(&mut o, w) {
+                    return None;
+                }
+            }
+        }
+    }
+}
+
 const EXPECT_SRC: &str = "a source operand (register or immediate)";
 const EXPECT_TYPE: &str = "a type such as `F`, `UD` or `W`";
 const EXPECT_OPTION: &str =
@@ -815,8 +854,12 @@ impl<'a> Parser<'a> {
                 )?
                 .0;
         }
-        if let Some(exec) = self.plain_exec_size() {
+        if let Some((exec, l)) = self.plain_exec_size() {
             inst.exec = exec;
+            if self.plain_tail(inst, l).is_some() {
+                return Ok(());
+            }
+            self.commit(l);
         } else if self.eat(Kind::LParen) {
             let n = self.number("an execution size")?;
             inst.exec = u32::try_from(n.value)
@@ -834,18 +877,125 @@ impl<'a> Parser<'a> {
     }
 
     /// `(8)` written without spaces, with a valid size: read from the
-    /// bytes. `None` (nothing consumed) for anything else, which the token
-    /// path then parses or reports.
-    fn plain_exec_size(&mut self) -> Option<ExecSize> {
-        let open = self.tok;
-        if open.kind != Kind::LParen {
+    /// bytes, giving the size and a lexer standing after the `)`; the
+    /// caller reads on from there (see [`Parser::commit`]). `None`
+    /// (nothing consumed) for anything else, which the token path then
+    /// parses or reports.
+    fn plain_exec_size(&self) -> Option<(ExecSize, Lexer<'a>)> {
+        if self.tok.kind != Kind::LParen {
             return None;
         }
         let mut l = self.lex;
         let n = l.plain_small_number(b')')?;
-        let exec = ExecSize::from_channels(n)?;
-        self.commit(l);
-        Some(exec)
+        Some((ExecSize::from_channels(n)?, l))
+    }
+
+    /// The operands, options block and `;` of an ALU instruction or a
+    /// SEND when all of them are written plainly, read straight from the
+    /// bytes after the execution size (where `l` stands) without making
+    /// tokens. Plainly written means: operands as [`Lexer::plain_operand`]
+    /// reads them; a SEND's descriptor as a number, then a one-word shared
+    /// function, `MsgDesc:` and the description (see
+    /// [`Parser::plain_sfid_and_description`]); a plain options block (see
+    /// [`Parser::plain_options`]); whitespace and comments between them
+    /// as anywhere. What is read is what the token path gives.
+    ///
+    /// `Some` when the statement was read to its `;`: the next statement's
+    /// first token is then current. `None`, with nothing consumed, for
+    /// anything else; the token path then reads the operands again
+    /// (overwriting what was written here).
+    #[inline]
+    fn plain_tail(&mut self, inst: &mut Inst<'a>, mut l: Lexer<'a>) -> Option<()> {
+        let op = inst.opcode;
+        let byte = |l: &Lexer<'_>| self.source().as_bytes().get(l.offset()).copied();
+        let operand = |l: &mut Lexer<'a>, out: &mut Operand| -> Option<()> {
+            l.skip_gap().ok()?;
+            let end = self.plain_operand_at(l.here(), out)?;
+            l.seek_on_line(end);
+            Some(())
+        };
+        if let Some(n) = alu_sources(op) {
+            if !matches!(inst.ops, Operands::Alu { .. }) {
+                inst.ops = Operands::Alu {
+                    dst: Operand::EMPTY,
+                    src: [None; 3],
+                };
+            }
+            let Operands::Alu { dst, src } = &mut inst.ops else {
+                return None;
+            };
+            operand(&mut l, dst)?;
+            for (k, s) in src.iter_mut().enumerate() {
+                if k >= n {
+                    *s = None;
+                    continue;
+                }
+                // MATH's second source is optional.
+                if op == Opcode::Math && k == 1 {
+                    l.skip_gap().ok()?;
+                    if matches!(byte(&l), Some(b'{' | b';')) {
+                        *s = None;
+                        continue;
+                    }
+                }
+                operand(&mut l, s.get_or_insert(Operand::EMPTY))?;
+            }
+        } else if matches!(op, Opcode::Send | Opcode::Sendc) {
+            if !matches!(inst.ops, Operands::Send { .. }) {
+                inst.ops = Operands::Send {
+                    dst: Operand::EMPTY,
+                    src0: Operand::EMPTY,
+                    src1: None,
+                    desc: Num::default(),
+                    sfid: 0,
+                };
+            }
+            let Operands::Send {
+                dst,
+                src0,
+                src1,
+                desc,
+                sfid,
+            } = &mut inst.ops
+            else {
+                return None;
+            };
+            operand(&mut l, dst)?;
+            operand(&mut l, src0)?;
+            *src1 = None;
+            l.skip_gap().ok()?;
+            *desc = l.plain_number()?;
+            l.skip_gap().ok()?;
+            let word = l.plain_ident()?;
+            if matches!(word, "pixel" | "rt" | "dp") {
+                return None;
+            }
+            *sfid = sfid_by_name(word)?;
+            if !l.plain_msg_desc_label() {
+                return None;
+            }
+            l.skip_to_brace_or_line_end();
+        } else {
+            return None;
+        }
+        l.skip_gap().ok()?;
+        let mut opts = Options::default();
+        if byte(&l) == Some(b'{') {
+            let open = l.here();
+            l.seek_on_line(l.offset() + 1);
+            opts = plain_options_after(&mut l, open)?;
+            l.skip_gap().ok()?;
+        }
+        if byte(&l) != Some(b';') {
+            return None;
+        }
+        inst.opts = opts;
+        let line = l.here().line;
+        l.seek_on_line(l.offset() + 1);
+        self.lex = l;
+        self.lex.next_token_into(&mut self.tok);
+        self.prev_line = line;
+        Some(())
     }
 
     fn suffixes(&mut self, inst: &mut Inst<'a>) -> PResult<()> {
@@ -910,7 +1060,7 @@ impl<'a> Parser<'a> {
             }
             Nop | Illegal | Smov | Call | Calla | Ret => *ops = Operands::None,
             _ => {
-                let n = if op == Math { 2 } else { usize::from(op.num_srcs()) };
+                let n = alu_sources(op).unwrap_or(0);
                 if !matches!(ops, Operands::Alu { .. }) {
                     *ops = Operands::Alu {
                         dst: Operand::EMPTY,
@@ -1115,24 +1265,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         let mut l = self.lex;
-        let mut o = Options {
-            pos: open.pos,
-            ..Options::default()
-        };
-        loop {
-            let w = l.plain_word()?;
-            match w.as_bytes() {
-                b"}" => break,
-                &[d @ b'1'..=b'8', _] => {
-                    (o.qtr, o.nib) = quarter(&o, u64::from(d - b'0'), w.get(1..)?)?;
-                }
-                _ => {
-                    if !named_option(&mut o, w) {
-                        return None;
-                    }
-                }
-            }
-        }
+        let o = plain_options_after(&mut l, open.pos)?;
         self.commit(l);
         Some(o)
     }
@@ -1425,19 +1558,33 @@ impl<'a> Parser<'a> {
         if !matches!(t.kind, Kind::Ident | Kind::Minus | Kind::Tilde | Kind::Number) {
             return false;
         }
-        let Some((p, end)) = self.lex.plain_operand(t.pos.offset as usize) else {
+        let Some(end) = self.plain_operand_at(t.pos, out) else {
             return false;
         };
+        self.lex.seek_on_line(end);
+        self.bump();
+        true
+    }
+
+    /// The plainly written operand (see [`Lexer::plain_operand`]) that
+    /// starts at `at`, written into `out`; gives where it ends. `None`,
+    /// with nothing written, if the operand there is not plain.
+    #[inline(always)]
+    fn plain_operand_at(&self, at: Pos, out: &mut Operand) -> Option<usize> {
+        let (p, end) = self.lex.plain_operand(at.offset as usize)?;
         let Some(Some(ty)) = type_by_name(p.ty.0) else {
-            return false;
+            return None;
         };
-        let line = t.pos.line;
-        let at = |offset| Pos { offset, line };
-        let sub = p.sub.map(|(value, off)| Num { value, pos: at(off) });
-        out.pos = t.pos;
+        let line = at.line;
+        let at_off = |offset| Pos { offset, line };
+        let sub = p.sub.map(|(value, off)| Num {
+            value,
+            pos: at_off(off),
+        });
+        out.pos = at;
         out.abs = false;
         out.chans = None;
-        out.ty = Some((ty, at(p.ty.1)));
+        out.ty = Some((ty, at_off(p.ty.1)));
         match p.base {
             PlainBase::Imm(value) => {
                 out.base = Base::Imm { value, neg: p.neg };
@@ -1459,12 +1606,10 @@ impl<'a> Parser<'a> {
             }
         }
         match p.region {
-            Some((items, lt)) => out.region = Some(Region::plain(items, at(lt))),
+            Some((items, lt)) => out.region = Some(Region::plain(items, at_off(lt))),
             None => out.region = None,
         }
-        self.lex.seek_on_line(end);
-        self.bump();
-        true
+        Some(end)
     }
 
     /// An operand. Destinations take no modifiers and no immediates; that
