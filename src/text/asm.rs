@@ -359,11 +359,26 @@ pub struct Assembler {
     line: u32,
     /// Byte offset in the whole text of the next piece's first byte.
     base: u64,
+    /// Where this assembler began: byte offset and line (see
+    /// [`Assembler::starting_at`]).
+    origin: (u64, u32),
 }
 
 impl Assembler {
     /// An assembler for `p` at the start of a text.
     pub fn new(p: Platform, opts: AsmOptions) -> Self {
+        Self::starting_at(p, opts, 0, 1)
+    }
+
+    /// An assembler for the part of a text that begins at byte `offset`
+    /// of the whole text, on line `line`. The part must begin where a
+    /// statement may begin, at a line start: its results are then joined
+    /// to those of the text before it with [`Assembler::append`], which
+    /// checks that the text before ended exactly there. This lets parts of
+    /// one text be assembled at the same time (`geneu asm` does so on two
+    /// threads). Instruction indices given to the sink count from 0 at
+    /// this part's start.
+    pub fn starting_at(p: Platform, opts: AsmOptions, offset: u64, line: u32) -> Self {
         Assembler {
             p,
             opts,
@@ -372,9 +387,83 @@ impl Assembler {
             pending: Vec::new(),
             errors: Vec::new(),
             resume: 0,
-            line: 1,
-            base: 0,
+            line,
+            base: offset,
+            origin: (offset, line),
         }
+    }
+
+    /// The platform assembled for.
+    pub fn platform(&self) -> Platform {
+        self.p
+    }
+
+    /// The options assembled with.
+    pub fn options(&self) -> AsmOptions {
+        self.opts
+    }
+
+    /// The number of instructions so far.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Where the next piece of text begins: its byte offset in the whole
+    /// text and its line.
+    pub fn position(&self) -> (u64, u32) {
+        (self.base, self.line)
+    }
+
+    /// Joins `next`, an assembler that began (see
+    /// [`Assembler::starting_at`]) at the byte offset where this one
+    /// stands, with nothing of an unfinished statement left over here:
+    /// afterwards this assembler holds the instructions, labels, jumps and
+    /// errors of both, as if it had been fed `next`'s text itself, and
+    /// stands where `next` stood. Instruction `k` of `next` becomes
+    /// `self.count() + k`.
+    ///
+    /// `next`'s lines are renumbered to continue this assembler's, so it
+    /// may have been started on any line (line 1, say, by a caller that
+    /// did not count the lines before it); only what its sink was given
+    /// keeps the lines it was started with. Gives `next` back, with
+    /// nothing changed, if it did not begin where this one stands or is
+    /// for another platform or options.
+    ///
+    /// As after any error, what a sink was given is to be discarded if the
+    /// result is an error: `next`'s sink was called without knowing about
+    /// errors found here.
+    pub fn append(&mut self, next: Assembler) -> Result<(), Assembler> {
+        if self.resume != 0 || self.base != next.origin.0 || self.p != next.p || self.opts != next.opts {
+            return Err(next);
+        }
+        let renumber = |line: u32| -> u32 {
+            let l = i64::from(line) + i64::from(self.line) - i64::from(next.origin.1);
+            u32::try_from(l.max(1)).unwrap_or(u32::MAX)
+        };
+        let shift = self.count;
+        self.labels.extend(next.labels.into_iter().map(|mut l| {
+            l.idx += shift;
+            l.line = renumber(l.line);
+            l
+        }));
+        self.pending.extend(next.pending.into_iter().map(|mut pd| {
+            pd.idx += shift;
+            pd.line = renumber(pd.line);
+            for jump in [&mut pd.jip, &mut pd.uip].into_iter().flatten() {
+                let (Jump::Label(_, line, _) | Jump::Offset(_, line, _)) = jump;
+                *line = renumber(*line);
+            }
+            pd
+        }));
+        self.errors.extend(next.errors.into_iter().map(|mut e| {
+            e.line = renumber(e.line);
+            e
+        }));
+        self.count += next.count;
+        self.resume = next.resume;
+        self.line = renumber(next.line);
+        self.base = next.base;
+        Ok(())
     }
 
     /// Whether an error has been found so far.
