@@ -206,3 +206,48 @@ fn help_documents_exit_codes() {
     assert!(out.contains("Exit status"), "{out}");
     assert!(out.contains("--type"), "{out}");
 }
+
+#[test]
+fn large_input_on_several_threads_gives_the_words_and_errors_of_one() {
+    // Every Gen8 corpus word, about 1 MB of text: `asm` cuts it into one
+    // region per core (when there are several) and joins the results.
+    let words: Vec<u8> = std::fs::read_dir(corpus("gen8"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|f| f.extension().is_some_and(|e| e == "expected"))
+        .flat_map(|f| corpus_bin(&format!("gen8/{}", f.file_name().unwrap().to_str().unwrap())))
+        .collect();
+    let bin: Vec<u8> = words.iter().copied().cycle().take(words.len() * 6).collect();
+    let bin_file = temp_file("large.bin", &bin);
+    let (code, text, err) = geneu(&["disasm", "--gen", "bdw", bin_file.to_str().unwrap()], b"");
+    assert_eq!(code, 0, "{err}");
+    assert!(text.len() > 1 << 20, "{}", text.len());
+    let want = geneu::text::assemble_words(geneu::Platform::Gen8, &text)
+        .unwrap()
+        .concat();
+    let asm_file = temp_file("large.asm", text.as_bytes());
+    let (code, out, err) = geneu_bytes(
+        &["asm", "--gen", "bdw", "--type", "bin", asm_file.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(out, bin);
+    assert_eq!(out, want);
+    let (code, out, _) = geneu_bytes(&["asm", "--gen", "bdw", "--type", "bin"], text.as_bytes());
+    assert_eq!((code, out), (0, bin));
+    // Errors near the end are reported on their lines.
+    let lines = text.lines().count();
+    let broken = format!("{text}frob(8) g1<1>F;\nmov(8) g1<1>Q7;\n");
+    let broken_file = temp_file("large-broken.asm", broken.as_bytes());
+    let path = broken_file.to_str().unwrap();
+    let (code, _, err) = geneu(&["asm", "--gen", "bdw", path], b"");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!("{path}:{}:1: error: unknown opcode", lines + 1)),
+        "{err}"
+    );
+    assert!(err.contains(&format!("{path}:{}:", lines + 2)), "{err}");
+    for f in [bin_file, asm_file, broken_file] {
+        let _ = std::fs::remove_file(f);
+    }
+}

@@ -10,9 +10,10 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use geneu::text::{AsmError, AsmErrorKind, AsmErrors, AsmOptions, Assembler};
+use geneu::text::{AsmError, AsmErrorKind, AsmOptions, Assembler};
 use geneu::Platform;
 
+use super::asm_parallel;
 use super::{read_input, write_output, CliError, SourceLines};
 
 /// Output format of `asm`.
@@ -74,7 +75,7 @@ fn record_len(ty: OutType) -> usize {
 /// appending it or, for a flow-control instruction given again once its
 /// jumps are resolved, replacing its placeholder. Every record of a form
 /// has the same length, so record `k` starts at `k` times that length.
-fn put_record(out: &mut Vec<u8>, ty: OutType, k: usize, w: &[u8; 16]) {
+pub(super) fn put_record(out: &mut Vec<u8>, ty: OutType, k: usize, w: &[u8; 16]) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     /// Each byte's two hex digits and a space.
     const HEX: [[u8; 4]; 256] = {
@@ -129,70 +130,6 @@ fn c_header(p: Platform, count: usize) -> String {
     )
 }
 
-/// Bytes read from a file at a time; a piece grows when one statement
-/// does not fit.
-const PIECE: usize = 1 << 20;
-
-/// Assembles a file a piece at a time (so that a large input is never
-/// held whole), writing each record into `out`. `Ok(Err(errors))` when the
-/// text does not assemble.
-fn assemble_file(
-    path: &str,
-    mut a: Assembler,
-    ty: OutType,
-    out: &mut Vec<u8>,
-) -> Result<Result<usize, AsmErrors>, CliError> {
-    use std::io::Read as _;
-    let io_err = |e: std::io::Error| CliError::Io(std::io::Error::new(e.kind(), format!("{path}: {e}")));
-    let mut file = std::fs::File::open(path).map_err(io_err)?;
-    if let Ok(m) = file.metadata() {
-        // Mesa's text takes about two bytes per byte of hex.
-        out.reserve(usize::try_from(m.len() / 2).unwrap_or(0));
-    }
-    let mut buf = vec![0u8; PIECE];
-    let (mut filled, mut eof, mut base) = (0usize, false, 0usize);
-    loop {
-        while filled < buf.len() && !eof {
-            match file.read(&mut buf[filled..]) {
-                Ok(0) => eof = true,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(io_err(e)),
-            }
-        }
-        // Cut after the last line end: never inside a character.
-        let cut = if eof {
-            filled
-        } else {
-            match buf[..filled].iter().rposition(|&b| b == b'\n') {
-                Some(i) => i + 1,
-                None => {
-                    buf.resize(buf.len() * 2, 0);
-                    continue;
-                }
-            }
-        };
-        let text = std::str::from_utf8(&buf[..cut]).map_err(|e| {
-            CliError::Input(format!(
-                "{path}: not UTF-8 text (invalid byte at offset {:#x})",
-                base + e.valid_up_to()
-            ))
-        })?;
-        let used = a.feed(text, eof, |k, x| put_record(out, ty, k, &x.word));
-        if eof {
-            break;
-        }
-        buf.copy_within(used..filled, 0);
-        filled -= used;
-        base += used;
-        if filled > buf.len() / 2 {
-            // One statement fills most of a piece: read more at a time.
-            buf.resize(buf.len() * 2, 0);
-        }
-    }
-    Ok(a.finish(|k, x| put_record(out, ty, k, &x.word)))
-}
-
 /// Runs `asm`.
 pub fn asm(
     p: Platform,
@@ -206,20 +143,19 @@ pub fn asm(
     } else {
         AsmOptions::CHECKED
     };
-    let mut out = Vec::new();
     let mut src = None;
-    let result = match path {
-        Some(f) if f != "-" => assemble_file(f, Assembler::new(p, opts), ty, &mut out)?,
+    let a = Assembler::new(p, opts);
+    let threads = asm_parallel::threads();
+    let (a, mut out) = match path {
+        Some(f) if f != "-" => asm_parallel::assemble_file(f, a, threads, ty)?,
         _ => {
             let text = read_text(path)?;
-            let mut a = Assembler::new(p, opts);
-            out.reserve(text.len() / 2);
-            a.feed(&text, true, |k, x| put_record(&mut out, ty, k, &x.word));
-            let r = a.finish(|k, x| put_record(&mut out, ty, k, &x.word));
+            let r = asm_parallel::assemble_text(text.as_bytes(), display_name(path), a, threads, ty)?;
             src = Some(text);
             r
         }
     };
+    let result = a.finish(|k, x| out.put(ty, k, &x.word));
     let count = match result {
         Ok(n) => n,
         Err(errs) => {
@@ -249,12 +185,15 @@ pub fn asm(
             return Ok(ExitCode::from(if rules_only { 1 } else { 2 }));
         }
     };
-    if ty == OutType::C {
-        let mut all = c_header(p, count).into_bytes();
-        all.extend_from_slice(&out);
-        all.extend_from_slice(b"};\n");
-        out = all;
-    }
-    write_output(output, &out)?;
+    let header = if ty == OutType::C {
+        c_header(p, count)
+    } else {
+        String::new()
+    };
+    let footer: &[u8] = if ty == OutType::C { b"};\n" } else { b"" };
+    let parts = std::iter::once(header.as_bytes())
+        .chain(out.slices())
+        .chain(std::iter::once(footer));
+    write_output(output, parts)?;
     Ok(ExitCode::SUCCESS)
 }

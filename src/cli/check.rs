@@ -174,7 +174,7 @@ pub fn check(p: Platform, path: Option<&str>, input: Input) -> Result<ExitCode, 
         (Input::Auto, Some(t)) if looks_like_hex(t) => check_hex(p, file, t, &mut rep),
         (Input::Auto, Some(t)) => check_text(p, file, t, &mut rep),
     };
-    write_output(None, rep.out.as_bytes())?;
+    write_output(None, [rep.out.as_bytes()])?;
     if let Err(msg) = r {
         eprintln!("{msg}");
         return Ok(ExitCode::from(2));

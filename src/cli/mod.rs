@@ -1,6 +1,7 @@
 //! Command implementations shared by the `geneu` binary.
 
 pub mod asm;
+mod asm_parallel;
 pub mod check;
 pub mod disasm;
 pub mod fields;
@@ -56,21 +57,24 @@ pub fn read_input(path: Option<&str>) -> Result<Vec<u8>, CliError> {
     Ok(buf)
 }
 
-/// Writes `data` to the file `path`, or to stdout for `-` or no path (a
-/// reader that closed the pipe early is not an error).
-pub fn write_output(path: Option<&str>, data: &[u8]) -> Result<(), CliError> {
-    use std::io::Write as _;
+/// Writes `parts`, one after another, to the file `path`, or to stdout
+/// for `-` or no path (a reader that closed the pipe early is not an
+/// error).
+pub fn write_output<'a>(path: Option<&str>, parts: impl IntoIterator<Item = &'a [u8]>) -> Result<(), CliError> {
+    let write = |out: &mut dyn std::io::Write| -> std::io::Result<()> {
+        for part in parts {
+            out.write_all(part)?;
+        }
+        out.flush()
+    };
     match path {
-        None | Some("-") => {
-            let mut out = std::io::stdout().lock();
-            match out.write_all(data).and_then(|()| out.flush()) {
-                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Io(e)),
-                _ => Ok(()),
-            }
-        }
-        Some(p) => {
-            std::fs::write(p, data).map_err(|e| CliError::Io(std::io::Error::new(e.kind(), format!("{p}: {e}"))))
-        }
+        None | Some("-") => match write(&mut std::io::stdout().lock()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Io(e)),
+            _ => Ok(()),
+        },
+        Some(p) => std::fs::File::create(p)
+            .and_then(|f| write(&mut std::io::BufWriter::new(f)))
+            .map_err(|e| CliError::Io(std::io::Error::new(e.kind(), format!("{p}: {e}")))),
     }
 }
 
