@@ -302,15 +302,47 @@ const BY_FIRST: [(u8, u8); 26] = {
     t
 };
 
+/// A name of at most eight bytes as one integer (its bytes in order from
+/// the lowest, zero-padded), so that names compare as integers; `None`
+/// for a longer name.
+const fn pack_name(s: &[u8]) -> Option<u64> {
+    if s.len() > 8 {
+        return None;
+    }
+    let mut v = 0u64;
+    let mut rest = s;
+    while let [init @ .., last] = rest {
+        v = v << 8 | *last as u64;
+        rest = init;
+    }
+    Some(v)
+}
+
+/// [`BY_NAME`]'s names packed by [`pack_name`] (every opcode name has at
+/// most eight bytes: checked here at compile time).
+// Evaluated at compile time: the indices are in range.
+#[allow(clippy::indexing_slicing)]
+const BY_NAME_PACKED: [u64; BY_NAME.len()] = {
+    let mut t = [0u64; BY_NAME.len()];
+    let mut i = 0;
+    while i < BY_NAME.len() {
+        t[i] = match pack_name(BY_NAME[i].name().as_bytes()) {
+            Some(v) => v,
+            None => panic!("an opcode name longer than eight bytes"),
+        };
+        i += 1;
+    }
+    t
+};
+
 /// The opcode named `s` (on any platform).
 pub(crate) fn opcode_by_name(s: &str) -> Option<Opcode> {
     let first = *s.as_bytes().first()?;
     let &(from, to) = BY_FIRST.get(usize::from(first.wrapping_sub(b'a')))?;
-    BY_NAME
-        .get(usize::from(from)..usize::from(to))?
-        .iter()
-        .find(|o| o.name().as_bytes() == s.as_bytes())
-        .copied()
+    let key = pack_name(s.as_bytes())?;
+    let range = usize::from(from)..usize::from(to);
+    let k = BY_NAME_PACKED.get(range.clone())?.iter().position(|&v| v == key)?;
+    BY_NAME.get(range.start + k).copied()
 }
 
 /// Conditional modifiers by name, with Mesa's aliases `e` and `ne`.
@@ -1803,7 +1835,9 @@ mod tests {
             assert_eq!(opcode_by_name(op.name()), Some(*op), "{op:?}");
         }
         assert_eq!(t.len(), Opcode::ALL.len());
-        assert_eq!(opcode_by_name("mov2"), None);
+        for name in ["mov2", "", "m", "movx", "addcarry", "illegal_", "ADD", "{", "é"] {
+            assert_eq!(opcode_by_name(name), None, "{name:?}");
+        }
     }
 
     #[test]
