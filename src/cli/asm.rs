@@ -92,10 +92,10 @@ pub(super) fn put_record(out: &mut Vec<u8>, ty: OutType, k: usize, w: &[u8; 16])
     let len = record_len(ty);
     match ty {
         OutType::Hex => {
-            // `xx xx ... xx\n`: four bytes per byte written, the fourth
-            // (a space) overwritten by the next.
-            for (i, &b) in w.iter().enumerate() {
-                rec[3 * i..3 * i + 4].copy_from_slice(&HEX[usize::from(b)]);
+            // `xx xx ... xx\n`: each byte's digits and a space, the last
+            // space a line end.
+            for (o, &b) in rec.chunks_exact_mut(3).zip(w) {
+                o.copy_from_slice(&HEX[usize::from(b)][..3]);
             }
             rec[47] = b'\n';
         }
