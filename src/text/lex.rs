@@ -91,7 +91,7 @@ pub struct Pos {
 }
 
 #[inline]
-fn off32(n: usize) -> u32 {
+pub(crate) fn off32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
@@ -165,34 +165,6 @@ fn put<'a>(out: &mut Token<'a>, kind: Kind, text: &'a str, value: u64, pos: Pos)
     out.value = value;
     out.pos.offset = pos.offset;
     out.pos.line = pos.line;
-}
-
-/// The base of an operand read by [`Lexer::plain_operand`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlainBase {
-    /// `g<n>` or `r<n>`.
-    Grf(u8),
-    /// `null`.
-    Null,
-    /// A number.
-    Imm(u64),
-}
-
-/// An operand read by [`Lexer::plain_operand`], with the byte offsets of
-/// its parts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PlainOperand<'a> {
-    /// A leading `-` or `~`.
-    pub neg: bool,
-    /// The register or number.
-    pub base: PlainBase,
-    /// The subregister and its offset.
-    pub sub: Option<(u64, u32)>,
-    /// The region's items and count (see [`Lexer::plain_region`]), and
-    /// the offset of its `<`.
-    pub region: Option<(RegionItems, u32)>,
-    /// The type's letters and their offset.
-    pub ty: (&'a str, u32),
 }
 
 /// The lexer: a cheap-to-copy cursor over the source.
@@ -292,6 +264,22 @@ fn may_start_trivia(b: u8) -> bool {
 #[inline]
 fn is_ident_char(b: u8) -> bool {
     CLASS.get(usize::from(b)).copied().unwrap_or(C_OTHER) & C_WORD != 0
+}
+
+/// Where the run of identifier characters (letters, digits, `_`) that
+/// starts at byte `i` of `bytes` ends.
+#[inline(always)]
+pub(crate) fn ident_end(bytes: &[u8], mut i: usize) -> usize {
+    while bytes.get(i).is_some_and(|&c| is_ident_char(c)) {
+        i += 1;
+    }
+    i
+}
+
+/// Whether `b` may begin an identifier (a letter or `_`).
+#[inline]
+pub(crate) fn starts_ident(b: u8) -> bool {
+    class(b) == C_IDENT
 }
 
 /// The value of each lowercase hex digit; 255 for other bytes.
@@ -618,94 +606,6 @@ impl<'a> Lexer<'a> {
                 _ => return None,
             }
         }
-    }
-
-    /// An operand written plainly, without spaces or comments inside,
-    /// starting at byte `start`: `[-|~]` then a GRF `g<n>`/`r<n>` (n up to
-    /// 255) or `null`, an optional `.<sub>` in decimal, a region as
-    /// [`Lexer::plain_region`] reads it and a type (`g7.2<8,8,1>UD`); or
-    /// `[-|~]` then a number and a type (`0x3f800000F`, `-1D`). Reads the
-    /// same tokens the token path would and gives where they start and
-    /// where the operand ends; `None` for anything else (including
-    /// numbers too large, which the token path reports).
-    #[inline(always)]
-    pub fn plain_operand(&self, start: usize) -> Option<(PlainOperand<'a>, usize)> {
-        let bytes = self.src.as_bytes();
-        let mut i = start;
-        let neg = matches!(bytes.get(i), Some(b'-' | b'~'));
-        i += usize::from(neg);
-        let first = *bytes.get(i)?;
-        let mut op = PlainOperand {
-            neg,
-            base: PlainBase::Null,
-            sub: None,
-            region: None,
-            ty: ("", 0),
-        };
-        if first.is_ascii_digit() {
-            let mut l = *self;
-            l.pos = i;
-            let t = l.number(self.here());
-            if t.kind != Kind::Number {
-                return None;
-            }
-            op.base = PlainBase::Imm(t.value);
-            i = l.pos;
-        } else {
-            let name_start = i;
-            while bytes.get(i).is_some_and(|&c| is_ident_char(c)) {
-                i += 1;
-            }
-            op.base = match bytes.get(name_start..i)? {
-                b"null" => PlainBase::Null,
-                [b'g' | b'r', digits @ ..] if (1..=3).contains(&digits.len()) => {
-                    let mut n = 0u32;
-                    for &d in digits {
-                        if !d.is_ascii_digit() {
-                            return None;
-                        }
-                        n = n * 10 + u32::from(d - b'0');
-                    }
-                    PlainBase::Grf(u8::try_from(n).ok()?)
-                }
-                _ => return None,
-            };
-            if bytes.get(i) == Some(&b'.') {
-                let from = i + 1;
-                let mut j = from;
-                let mut n = 0u64;
-                while let Some(&d) = bytes.get(j).filter(|d| d.is_ascii_digit()) {
-                    if j - from == 3 {
-                        return None;
-                    }
-                    n = n * 10 + u64::from(d - b'0');
-                    j += 1;
-                }
-                if j == from || j - from > 1 && bytes.get(from) == Some(&b'0') {
-                    // No digits, or a leading zero (maybe `0x`): token path.
-                    return None;
-                }
-                op.sub = Some((n, off32(from)));
-                i = j;
-            }
-            if bytes.get(i) != Some(&b'<') {
-                return None;
-            }
-            let mut l = *self;
-            l.pos = i + 1;
-            let items = l.plain_region()?;
-            op.region = Some((items, off32(i)));
-            i = l.pos;
-        }
-        let ty_start = i;
-        while bytes.get(i).is_some_and(|&c| is_ident_char(c)) {
-            i += 1;
-        }
-        if i == ty_start || class(bytes.get(ty_start).copied().unwrap_or(0)) != C_IDENT {
-            return None;
-        }
-        op.ty = (self.text(ty_start, i), off32(ty_start));
-        Some((op, i))
     }
 
     /// Moves to byte `offset`, which must be on the current line (no line

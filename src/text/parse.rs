@@ -37,7 +37,7 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::asm::{AsmError, AsmErrorKind};
-use super::lex::{Kind, Lexer, PlainBase, Pos, RegionItems, Token};
+use super::lex::{ident_end, off32, starts_ident, Kind, Lexer, Pos, RegionItems, Token};
 use crate::model::{ExecSize, Opcode, Platform, ThreadControl, Type};
 
 /// A number with where it was written.
@@ -417,6 +417,17 @@ fn split_digits(s: &str) -> (&str, Option<Option<u32>>) {
     } else {
         (s, None)
     }
+}
+
+/// One to three decimal digits, as the plain paths take them.
+#[inline]
+fn plain_decimal(digits: &[u8]) -> Option<u32> {
+    if !(1..=3).contains(&digits.len()) {
+        return None;
+    }
+    digits
+        .iter()
+        .try_fold(0u32, |n, &d| d.is_ascii_digit().then(|| n * 10 + u32::from(d - b'0')))
 }
 
 /// Message-descriptor shared-function names (single words).
@@ -925,7 +936,7 @@ impl<'a> Parser<'a> {
     /// The operands, options block and `;` of an ALU instruction or a
     /// SEND when all of them are written plainly, read straight from the
     /// bytes after the execution size (where `l` stands) without making
-    /// tokens. Plainly written means: operands as [`Lexer::plain_operand`]
+    /// tokens. Plainly written means: operands as [`Parser::plain_operand_at`]
     /// reads them; a SEND's descriptor as a number, then a one-word shared
     /// function, `MsgDesc:` and the description (see
     /// [`Parser::plain_sfid_and_description`]); a plain options block (see
@@ -1573,8 +1584,8 @@ impl<'a> Parser<'a> {
         Ok((c, rest))
     }
 
-    /// An operand written plainly (see [`Lexer::plain_operand`]), read
-    /// from the bytes: what the token path below gives for it. `None`
+    /// An operand written plainly (see [`Parser::plain_operand_at`]),
+    /// read from the bytes: what the token path below gives for it. `None`
     /// (nothing consumed) for anything else.
     #[cfg(test)]
     fn plain_operand(&mut self) -> Option<Operand> {
@@ -1583,7 +1594,8 @@ impl<'a> Parser<'a> {
     }
 
     /// [`Parser::plain_operand`], written into `out` (in place); false,
-    /// with nothing consumed or written, if the operand is not plain.
+    /// with nothing consumed, if the operand is not plain (`out` may then
+    /// be written in part: the token path writes all of it again).
     #[inline]
     fn plain_operand_into(&mut self, out: &mut Operand) -> bool {
         let t = self.tok;
@@ -1598,49 +1610,81 @@ impl<'a> Parser<'a> {
         true
     }
 
-    /// The plainly written operand (see [`Lexer::plain_operand`]) that
-    /// starts at `at`, written into `out`; gives where it ends. `None`,
-    /// with nothing written, if the operand there is not plain.
+    /// The operand that starts at `at`, when it is written plainly,
+    /// without spaces or comments inside: `[-|~]` then a GRF `g<n>`/`r<n>`
+    /// (n up to 255) or `null`, an optional `.<sub>` in decimal, a region
+    /// as [`Lexer::plain_region`] reads it and a type (`g7.2<8,8,1>UD`); or
+    /// `[-|~]` then a number and a type (`0x3f800000F`, `-1D`). Read
+    /// straight from the bytes into `out`, it is what the token path
+    /// gives; the result is where it ends. `None` for anything else
+    /// (numbers too large included, which the token path reports); `out`
+    /// may then be written in part, and the token path writes all of it
+    /// again.
     #[inline(always)]
     fn plain_operand_at(&self, at: Pos, out: &mut Operand) -> Option<usize> {
-        let (p, end) = self.lex.plain_operand(at.offset as usize)?;
-        let Some(Some(ty)) = type_by_name(p.ty.0) else {
-            return None;
-        };
+        let bytes = self.source().as_bytes();
         let line = at.line;
-        let at_off = |offset| Pos { offset, line };
-        let sub = p.sub.map(|(value, off)| Num {
-            value,
-            pos: at_off(off),
-        });
+        let pos = |i: usize| Pos { offset: off32(i), line };
+        let mut i = at.offset as usize;
+        let neg = matches!(bytes.get(i), Some(b'-' | b'~'));
+        i += usize::from(neg);
         out.pos = at;
         out.abs = false;
         out.chans = None;
-        out.ty = Some((ty, at_off(p.ty.1)));
-        match p.base {
-            PlainBase::Imm(value) => {
-                out.base = Base::Imm { value, neg: p.neg };
-                out.neg = false;
+        if bytes.get(i)?.is_ascii_digit() {
+            let mut l = self.lex;
+            l.seek_on_line(i);
+            out.base = Base::Imm {
+                value: l.plain_number()?.value,
+                neg,
+            };
+            out.neg = false;
+            out.region = None;
+            i = l.offset();
+        } else {
+            let end = ident_end(bytes, i);
+            let name = match bytes.get(i..end)? {
+                b"null" => RegName::Arf { nr: 0, bare: false },
+                [b'g' | b'r', digits @ ..] => RegName::Grf(u8::try_from(plain_decimal(digits)?).ok()?),
+                _ => return None,
+            };
+            i = end;
+            let mut sub = None;
+            if bytes.get(i) == Some(&b'.') {
+                let end = bytes
+                    .get(i + 1..)?
+                    .iter()
+                    .position(|b| !b.is_ascii_digit())
+                    .map_or(bytes.len(), |n| i + 1 + n);
+                let digits = bytes.get(i + 1..end)?;
+                // A leading zero (maybe `0x`): the token path.
+                if digits.len() > 1 && digits.first() == Some(&b'0') {
+                    return None;
+                }
+                sub = Some(Num {
+                    value: u64::from(plain_decimal(digits)?),
+                    pos: pos(i + 1),
+                });
+                i = end;
             }
-            PlainBase::Grf(n) => {
-                out.base = Base::Reg {
-                    name: RegName::Grf(n),
-                    sub,
-                };
-                out.neg = p.neg;
+            out.base = Base::Reg { name, sub };
+            out.neg = neg;
+            if bytes.get(i) != Some(&b'<') {
+                return None;
             }
-            PlainBase::Null => {
-                out.base = Base::Reg {
-                    name: RegName::Arf { nr: 0, bare: false },
-                    sub,
-                };
-                out.neg = p.neg;
-            }
+            let mut l = self.lex;
+            l.seek_on_line(i + 1);
+            out.region = Some(Region::plain(l.plain_region()?, pos(i)));
+            i = l.offset();
         }
-        match p.region {
-            Some((items, lt)) => out.region = Some(Region::plain(items, at_off(lt))),
-            None => out.region = None,
+        if !starts_ident(*bytes.get(i)?) {
+            return None;
         }
+        let end = ident_end(bytes, i);
+        let Some(Some(ty)) = type_by_name(self.source().get(i..end)?) else {
+            return None;
+        };
+        out.ty = Some((ty, pos(i)));
         Some(end)
     }
 
