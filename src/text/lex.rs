@@ -658,6 +658,12 @@ impl<'a> Lexer<'a> {
         Some(self.text(start, i))
     }
 
+    /// The byte the lexer stands at (`None` at the end).
+    #[inline]
+    pub fn peek_byte(&self) -> Option<u8> {
+        self.src.as_bytes().get(self.pos).copied()
+    }
+
     /// The byte offset the lexer stands at.
     pub fn offset(&self) -> usize {
         self.pos

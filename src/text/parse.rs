@@ -859,21 +859,29 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        let t = self.expect(Kind::Ident, "an opcode")?;
+        let t = self.tok;
+        if t.kind != Kind::Ident {
+            return Err(self.unexpected("an opcode"));
+        }
         let opcode = match opcode_by_name(t.text) {
             Some(op) if op.exists_on(self.platform) => op,
             // dim and smov share a name slot with each other's number;
             // look for the one that exists here.
+            // The name is consumed: recovery goes on after it.
             Some(op) => {
+                self.bump();
                 return Err(self.error_at(
                     t.pos,
                     AsmErrorKind::NotOnPlatform {
                         opcode: op,
                         platform: self.platform,
                     },
-                ))
+                ));
             }
-            None => return Err(self.error_at(t.pos, AsmErrorKind::UnknownOpcode(t.text.into()))),
+            None => {
+                self.bump();
+                return Err(self.error_at(t.pos, AsmErrorKind::UnknownOpcode(t.text.into())));
+            }
         };
         inst.pos = pos;
         inst.opcode = opcode;
@@ -885,6 +893,21 @@ impl<'a> Parser<'a> {
         inst.math_fn = 0;
         inst.exec = ExecSize::S1;
         inst.opts = Options::default();
+        // `name(8)`, the commonest head: read from the bytes, straight on
+        // to the operands.
+        if opcode != Opcode::Math && self.lex.peek_byte() == Some(b'(') {
+            let mut l = self.lex;
+            l.seek_on_line(l.offset() + 1);
+            if let Some(exec) = l.plain_small_number(b')').and_then(ExecSize::from_channels) {
+                inst.exec = exec;
+                if self.plain_tail(inst, l).is_some() {
+                    return Ok(());
+                }
+                self.commit(l);
+                return self.operands_and_options(inst);
+            }
+        }
+        self.bump();
         self.suffixes(inst)?;
         if opcode == Opcode::Math && self.tok.kind == Kind::Star {
             let (n, _) = self.invalid_marker(&["function"], &[], "`*** invalid function value N`")?;
@@ -911,7 +934,13 @@ impl<'a> Parser<'a> {
                 .ok_or_else(|| self.error_at(n.pos, AsmErrorKind::BadExecSize(n.value)))?;
             self.expect(Kind::RParen, "`)` after the execution size")?;
         }
-        self.operands(opcode, &mut inst.ops)?;
+        self.operands_and_options(inst)
+    }
+
+    /// The operands, the options block and the `;` of `inst`, whose head
+    /// has been read.
+    fn operands_and_options(&mut self, inst: &mut Inst<'a>) -> PResult<()> {
+        self.operands(inst.opcode, &mut inst.ops)?;
         if self.tok.kind == Kind::LBrace {
             inst.opts = self.options()?;
         }
