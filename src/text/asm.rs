@@ -823,7 +823,7 @@ impl Lower<'_> {
             i.cond_modifier = a.math_fn;
         }
         let mut fix = None;
-        match a.ops {
+        match &a.ops {
             Operands::None => {
                 // Mesa emits these with every operand field zero.
                 i.dst = zero_dst(a16);
@@ -835,7 +835,7 @@ impl Lower<'_> {
             }
             Operands::Alu { dst, src } => {
                 if op.is_three_src() {
-                    self.three_src(&mut i, &dst, &src)?;
+                    self.three_src(&mut i, dst, src)?;
                     let shown = a.pred.map(|p| p.flag).or(a.cmod_flag);
                     if let (false, Some(f), true) = (self.p.is_gen8(), shown, i.src[1].region == Region::SCALAR) {
                         // Gen7: Mesa prints bits 4:3 of src1's swizzle as
@@ -844,7 +844,7 @@ impl Lower<'_> {
                         i.src[1].swizzle = Swizzle(i.src[1].swizzle.0 & !0x18 | (f.nr & 1) << 4 | (f.sub & 1) << 3);
                     }
                 } else {
-                    self.alu(&mut i, &dst, &src)?;
+                    self.alu(&mut i, dst, src)?;
                 }
             }
             Operands::Send {
@@ -855,19 +855,19 @@ impl Lower<'_> {
                 sfid,
             } => self.send(
                 &mut i,
-                &dst,
-                &src0,
+                dst,
+                src0,
                 src1.as_ref(),
                 desc.value,
                 desc.pos,
-                sfid,
+                *sfid,
                 a.opts.eot,
             )?,
-            Operands::Wait(dst) => self.wait(&mut i, &dst)?,
+            Operands::Wait(dst) => self.wait(&mut i, dst)?,
             Operands::Jmpi(src) => {
                 i.dst = self.hidden_dst(ARF_IP, Type::UD);
                 i.src[0] = self.hidden_src(Hidden::Ip, Type::UD, a16, a.exec);
-                let (s, imm) = self.src(&src, a16)?;
+                let (s, imm) = self.src(src, a16)?;
                 i.src[1] = s;
                 if let Some(v) = imm {
                     i.imm = v;
@@ -880,7 +880,7 @@ impl Lower<'_> {
                     }
                 }
             }
-            Operands::Branch { jip, uip } => fix = Some(self.branch(&mut i, a, jip, uip)?),
+            Operands::Branch { jip, uip } => fix = Some(self.branch(&mut i, a, *jip, *uip)?),
         }
         if a.opts.eot && !op.is_send() {
             return Err(self.invalid(a.opts.pos, "EOT", "only SEND and SENDC end a thread"));
