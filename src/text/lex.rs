@@ -182,6 +182,8 @@ const C_DIGIT: u8 = 2;
 const C_SPACE: u8 = 3;
 /// Added to the class of bytes that continue an identifier.
 const C_WORD: u8 = 8;
+/// Added to the class of bytes that may begin whitespace or a comment.
+const C_TRIVIA: u8 = 16;
 
 // Evaluated at compile time: the indices are in range.
 #[allow(clippy::indexing_slicing)]
@@ -195,7 +197,9 @@ const CLASS: [u8; 256] = {
         } else if b.is_ascii_digit() {
             C_DIGIT | C_WORD
         } else if b == b' ' || b == b'\t' || b == b'\r' {
-            C_SPACE
+            C_SPACE | C_TRIVIA
+        } else if b == b'\n' || b == b'/' {
+            C_OTHER | C_TRIVIA
         } else {
             C_OTHER
         };
@@ -206,7 +210,7 @@ const CLASS: [u8; 256] = {
 
 #[inline]
 fn class(b: u8) -> u8 {
-    CLASS.get(usize::from(b)).copied().unwrap_or(C_OTHER) & !C_WORD
+    CLASS.get(usize::from(b)).copied().unwrap_or(C_OTHER) & !(C_WORD | C_TRIVIA)
 }
 
 /// Skips a run of spaces in `bytes` from `i`, eight bytes at a time: the
@@ -258,7 +262,7 @@ fn find_brace_semi_or_newline(bytes: &[u8]) -> usize {
 /// Whether `b` may begin whitespace or a comment.
 #[inline]
 fn may_start_trivia(b: u8) -> bool {
-    class(b) == C_SPACE || b == b'\n' || b == b'/'
+    CLASS.get(usize::from(b)).copied().unwrap_or(C_OTHER) & C_TRIVIA != 0
 }
 
 #[inline]
@@ -542,14 +546,18 @@ impl<'a> Lexer<'a> {
         let mut overflow = false;
         if hex {
             i += 2;
+            let digits_start = i;
             while let Some(&d) = bytes.get(i).and_then(|&b| LOWER_HEX.get(usize::from(b))) {
                 if d > 15 {
                     break;
                 }
-                overflow |= value >> 60 != 0;
                 value = (value << 4) | u64::from(d);
                 i += 1;
             }
+            // Sixteen digits fit whatever they are; leading zeros too.
+            let digits = bytes.get(digits_start..i).unwrap_or(&[]);
+            let significant = digits.iter().position(|&b| b != b'0').map_or(0, |z| digits.len() - z);
+            overflow = significant > 16;
         } else {
             while let Some(&b) = bytes.get(i) {
                 if !b.is_ascii_digit() {
@@ -823,6 +831,23 @@ mod tests {
         assert_eq!(l.next_token().text, "UW");
         assert_eq!(l.next_token().value, 36);
         assert_eq!(l.next_token().text, "W");
+    }
+
+    #[test]
+    fn hex_numbers_overflow_only_past_sixteen_significant_digits() {
+        for (src, want) in [
+            ("0x00000000000000000001", Some(1)),
+            ("0x0000ffffffffffffffff", Some(u64::MAX)),
+            ("0x8000000000000000", Some(1 << 63)),
+            ("0x10000000000000000", None),
+            ("0x0010000000000000000", None),
+            ("0x1ffffffffffffffff", None),
+        ] {
+            let t = Lexer::new(src).next_token();
+            let got = (t.kind == Kind::Number).then_some(t.value);
+            assert_eq!(got, want, "{src}");
+            assert_eq!(t.text, src);
+        }
     }
 
     #[test]
