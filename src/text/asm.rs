@@ -955,6 +955,7 @@ impl Lower<'_> {
         }
     }
 
+    #[inline]
     fn reg_type(&self, o: &Operand, default: Option<Type>) -> LResult<Type> {
         let (ty, pos) = match (o.ty, default) {
             (Some(t), _) => t,
@@ -974,6 +975,7 @@ impl Lower<'_> {
     }
 
     /// File and register number of a direct register.
+    #[inline]
     fn file_nr(&self, name: RegName, pos: Pos) -> LResult<(RegFile, u8, bool)> {
         Ok(match name {
             RegName::Grf(n) => (RegFile::Grf, n, false),
@@ -997,6 +999,7 @@ impl Lower<'_> {
     }
 
     /// Byte subregister of `.sub` in units of `ty`.
+    #[inline]
     fn sub_bytes(&self, sub: Option<super::parse::Num>, ty: Type, a16: bool) -> LResult<u8> {
         let Some(n) = sub else { return Ok(0) };
         let bytes = n.value.saturating_mul(u64::from(ty.size()));
@@ -1038,6 +1041,7 @@ impl Lower<'_> {
         }
     }
 
+    #[inline]
     fn dst(&self, o: &Operand, a16: bool) -> LResult<Dst> {
         if o.neg || o.abs {
             return Err(self.invalid(o.pos, "destination", "source modifiers do not apply to a destination"));
@@ -1074,7 +1078,7 @@ impl Lower<'_> {
                 };
             }
         }
-        d.hstride = match o.region {
+        d.hstride = match &o.region {
             None => 1,
             Some(r) => match (r.n, r.vxh, r.vals.first()) {
                 (1, false, Some(h)) => u32::try_from(h.value)
@@ -1126,8 +1130,9 @@ impl Lower<'_> {
     }
 
     /// A source region as written, for the access mode.
+    #[inline]
     fn src_region(&self, o: &Operand, a16: bool, indirect: bool) -> LResult<Region> {
-        let raw = o.region.map_or(0, |r| r.raw);
+        let raw = o.region.as_ref().map_or(0, |r| r.raw);
         let code = |n: &super::parse::Num, which: u8| -> LResult<u8> {
             if raw >> which & 1 == 1 {
                 // A raw value from an `invalid` marker (at most 15).
@@ -1152,7 +1157,7 @@ impl Lower<'_> {
             })
         };
         const VXH: u8 = 0xf;
-        let Some(r) = o.region else {
+        let Some(r) = &o.region else {
             return Ok(if a16 {
                 Region {
                     vstride: 0,
