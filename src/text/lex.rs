@@ -235,7 +235,8 @@ fn skip_spaces(bytes: &[u8], mut i: usize) -> usize {
 /// vectorised search: a byte equal to the one sought is a zero byte of
 /// `chunk ^ sought`, and the lowest zero byte is the lowest set high bit
 /// of `(v - 0x01..) & !v & 0x80..` (higher ones may be false hits, but a
-/// false hit needs a true one below it).
+/// false hit needs a true one below it). `{` (0x7b) and `;` (0x3b) differ
+/// only in bit 6, so one compare of `chunk | 0x40..` finds both.
 #[inline]
 fn find_brace_semi_or_newline(bytes: &[u8]) -> usize {
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
@@ -244,9 +245,8 @@ fn find_brace_semi_or_newline(bytes: &[u8]) -> usize {
     let mut i = 0;
     while let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(i..i + 8) {
         let x = u64::from_le_bytes([a, b, c, d, e, f, g, h]);
-        let hits = zero_bytes(x ^ (ONES * u64::from(b'{')))
-            | zero_bytes(x ^ (ONES * u64::from(b';')))
-            | zero_bytes(x ^ (ONES * u64::from(b'\n')));
+        let hits =
+            zero_bytes((x | (ONES * 0x40)) ^ (ONES * u64::from(b'{'))) | zero_bytes(x ^ (ONES * u64::from(b'\n')));
         if hits != 0 {
             return i + (hits.trailing_zeros() / 8) as usize;
         }
@@ -479,8 +479,10 @@ impl<'a> Lexer<'a> {
                 return put(out, Kind::Ident, self.text(start, i), 0, pos);
             }
             C_DIGIT => {
-                let t = self.number(pos);
-                return put(out, t.kind, t.text, t.value, t.pos);
+                let (value, end) = self.scan_number(start);
+                self.pos = end;
+                let kind = if value.is_some() { Kind::Number } else { Kind::BadNumber };
+                return put(out, kind, self.text(start, end), value.unwrap_or(0), pos);
             }
             _ => match b {
                 b'(' => (Kind::LParen, "("),
@@ -537,16 +539,16 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn number(&mut self, pos: Pos) -> Token<'a> {
-        let start = self.pos;
+    /// The number that starts at byte `start` (a digit): its value, or
+    /// `None` if it needs more than 64 bits, and where it ends.
+    #[inline]
+    fn scan_number(&self, start: usize) -> (Option<u64>, usize) {
         let bytes = self.src.as_bytes();
         let hex = self.byte(start) == b'0' && self.byte(start + 1) == b'x' && is_lower_hex(self.byte(start + 2));
-        let mut i = start;
         let mut value: u64 = 0;
-        let mut overflow = false;
         if hex {
-            i += 2;
-            let digits_start = i;
+            let from = start + 2;
+            let mut i = from;
             while let Some(&d) = bytes.get(i).and_then(|&b| LOWER_HEX.get(usize::from(b))) {
                 if d > 15 {
                     break;
@@ -555,28 +557,28 @@ impl<'a> Lexer<'a> {
                 i += 1;
             }
             // Sixteen digits fit whatever they are; leading zeros too.
-            let digits = bytes.get(digits_start..i).unwrap_or(&[]);
-            let significant = digits.iter().position(|&b| b != b'0').map_or(0, |z| digits.len() - z);
-            overflow = significant > 16;
-        } else {
-            while let Some(&b) = bytes.get(i) {
-                if !b.is_ascii_digit() {
-                    break;
+            if i - from > 16 {
+                let digits = bytes.get(from..i).unwrap_or(&[]);
+                let zeros = digits.iter().take_while(|&&b| b == b'0').count();
+                if digits.len() - zeros > 16 {
+                    return (None, i);
                 }
-                match value.checked_mul(10).and_then(|v| v.checked_add(u64::from(b - b'0'))) {
-                    Some(v) => value = v,
-                    None => overflow = true,
-                }
-                i += 1;
             }
+            return (Some(value), i);
         }
-        self.pos = i;
-        Token {
-            kind: if overflow { Kind::BadNumber } else { Kind::Number },
-            text: self.text(start, i),
-            value: if overflow { 0 } else { value },
-            pos,
+        let mut i = start;
+        let mut overflow = false;
+        while let Some(&b) = bytes.get(i) {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            match value.checked_mul(10).and_then(|v| v.checked_add(u64::from(b - b'0'))) {
+                Some(v) => value = v,
+                None => overflow = true,
+            }
+            i += 1;
         }
+        (if overflow { None } else { Some(value) }, i)
     }
 
     /// Right after a `<`: reads one to three decimal region items of at
@@ -694,16 +696,11 @@ impl<'a> Lexer<'a> {
         if !self.byte(self.pos).is_ascii_digit() {
             return None;
         }
-        let mut l = *self;
-        let t = l.number(self.here());
-        if t.kind != Kind::Number {
-            return None;
-        }
-        *self = l;
-        Some(Num {
-            value: t.value,
-            pos: t.pos,
-        })
+        let pos = self.here();
+        let (value, end) = self.scan_number(self.pos);
+        let value = value?;
+        self.pos = end;
+        Some(Num { value, pos })
     }
 
     /// The identifier right here (letters, digits and `_`, not starting
