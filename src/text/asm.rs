@@ -492,6 +492,12 @@ impl Assembler {
         let mut fed_pending = self.pending.len();
         let mut fed_errors = self.errors.len();
         let mut ast = Inst::EMPTY;
+        let mut out = Assembled {
+            line: 0,
+            column: 0,
+            inst: Instruction::new(Opcode::Nop, ExecSize::S1),
+            word: [0; 16],
+        };
         while let Some(stmt) = parser.next_statement_into(&mut ast) {
             match stmt {
                 Some((name, pos)) => self.labels.push(Label {
@@ -505,41 +511,33 @@ impl Assembler {
                     let idx = self.count;
                     self.count += 1;
                     let clean = self.errors.is_empty() && parser.errors.is_empty();
-                    match lower.inst(&ast) {
-                        Ok((inst, None)) => match lower.encode(&inst, ast.pos, self.opts) {
-                            Ok(word) if clean => sink(
-                                idx,
-                                &Assembled {
-                                    line: ast.pos.line,
-                                    column: ast.pos.column(text),
-                                    inst,
-                                    word,
-                                },
-                            ),
+                    // Lowered and encoded in place: the instruction is
+                    // large, and copying it whole right after it was
+                    // written field by field is slow.
+                    out.line = ast.pos.line;
+                    out.column = ast.pos.column(text);
+                    out.word = [0; 16];
+                    match lower.inst_into(&ast, &mut out.inst) {
+                        Ok(None) => match lower.encode(&out.inst, ast.pos, self.opts) {
+                            Ok(word) if clean => {
+                                out.word = word;
+                                sink(idx, &out);
+                            }
                             Ok(_) => {}
                             Err(e) => self.errors.push(e),
                         },
-                        Ok((inst, Some(fix))) => {
-                            let (line, column) = (ast.pos.line, ast.pos.column(text));
+                        Ok(Some(fix)) => {
                             if clean {
-                                sink(
-                                    idx,
-                                    &Assembled {
-                                        line,
-                                        column,
-                                        inst,
-                                        word: [0; 16],
-                                    },
-                                );
+                                sink(idx, &out);
                             }
                             self.pending.push(Pending {
                                 idx,
-                                inst,
+                                inst: out.inst,
                                 jip: fix.jip.map(|t| Jump::new(text, t)),
                                 uip: fix.uip.map(|t| Jump::new(text, t)),
                                 uip_default: fix.uip_default,
-                                line,
-                                column,
+                                line: out.line,
+                                column: out.column,
                             });
                         }
                         Err(e) => self.errors.push(e),
@@ -766,7 +764,8 @@ impl Lower<'_> {
     }
 
     /// Lowers one instruction; branches come back with their targets.
-    fn inst<'a>(&self, a: &Inst<'a>) -> LResult<(Instruction, Option<Fixup<'a>>)> {
+    /// Lowers `a` into `i` (in place), giving the jumps still to resolve.
+    fn inst_into<'a>(&self, a: &Inst<'a>, i: &mut Instruction) -> LResult<Option<Fixup<'a>>> {
         let op = a.opcode;
         // Instructions printed without options (NOP) show their access mode
         // only through an align16 predicate control.
@@ -777,7 +776,7 @@ impl Lower<'_> {
                     (None, Some((s, _))) => matches!(s, "x" | "y" | "z" | "w"),
                     _ => false,
                 }));
-        let mut i = Instruction::new(op, a.exec);
+        *i = Instruction::new(op, a.exec);
         i.access_mode = if a16 { AccessMode::Align16 } else { AccessMode::Align1 };
         i.thread_control = ThreadControl::from_hw(a.opts.thread)
             .ok_or_else(|| self.invalid(a.opts.pos, "thread control", "`switch` and `atomic` exclude each other"))?;
@@ -835,7 +834,7 @@ impl Lower<'_> {
             }
             Operands::Alu { dst, src } => {
                 if op.is_three_src() {
-                    self.three_src(&mut i, dst, src)?;
+                    self.three_src(i, dst, src)?;
                     let shown = a.pred.map(|p| p.flag).or(a.cmod_flag);
                     if let (false, Some(f), true) = (self.p.is_gen8(), shown, i.src[1].region == Region::SCALAR) {
                         // Gen7: Mesa prints bits 4:3 of src1's swizzle as
@@ -844,7 +843,7 @@ impl Lower<'_> {
                         i.src[1].swizzle = Swizzle(i.src[1].swizzle.0 & !0x18 | (f.nr & 1) << 4 | (f.sub & 1) << 3);
                     }
                 } else {
-                    self.alu(&mut i, dst, src)?;
+                    self.alu(i, dst, src)?;
                 }
             }
             Operands::Send {
@@ -853,17 +852,8 @@ impl Lower<'_> {
                 src1,
                 desc,
                 sfid,
-            } => self.send(
-                &mut i,
-                dst,
-                src0,
-                src1.as_ref(),
-                desc.value,
-                desc.pos,
-                *sfid,
-                a.opts.eot,
-            )?,
-            Operands::Wait(dst) => self.wait(&mut i, dst)?,
+            } => self.send(i, dst, src0, src1.as_ref(), desc.value, desc.pos, *sfid, a.opts.eot)?,
+            Operands::Wait(dst) => self.wait(i, dst)?,
             Operands::Jmpi(src) => {
                 i.dst = self.hidden_dst(ARF_IP, Type::UD);
                 i.src[0] = self.hidden_src(Hidden::Ip, Type::UD, a16, a.exec);
@@ -880,12 +870,12 @@ impl Lower<'_> {
                     }
                 }
             }
-            Operands::Branch { jip, uip } => fix = Some(self.branch(&mut i, a, *jip, *uip)?),
+            Operands::Branch { jip, uip } => fix = Some(self.branch(i, a, *jip, *uip)?),
         }
         if a.opts.eot && !op.is_send() {
             return Err(self.invalid(a.opts.pos, "EOT", "only SEND and SENDC end a thread"));
         }
-        Ok((i, fix))
+        Ok(fix)
     }
 
     fn pred_control(&self, a16: bool, suffix: Option<(&str, Pos)>) -> LResult<u8> {
