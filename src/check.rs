@@ -285,8 +285,15 @@ pub fn text_roundtrip(data: &[u8]) {
 /// reports at least one error, each displayable and with a position inside
 /// the text; a successful one gives as many words as instructions, each
 /// the unchecked encoding of its instruction and decoding back to it, and
-/// with checked assembly each instruction passes [`validate`].
+/// with checked assembly each instruction passes [`validate`]. The
+/// parser's plain paths (plainly written text read straight from the
+/// bytes) read what its token grammar reads: the same statements, with
+/// the same positions, and the same errors.
 pub fn assemble_no_panic(p: Platform, src: &str) {
+    assert!(
+        crate::text::parse::statements(p, src, true) == crate::text::parse::statements(p, src, false),
+        "{p}: the plain paths and the token grammar read {src:?} differently"
+    );
     let lines = src.split('\n').count();
     for opts in [AsmOptions::CHECKED, AsmOptions::UNCHECKED] {
         let insts = assemble_with(p, src, opts);

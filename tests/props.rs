@@ -125,8 +125,9 @@ fn corpus_text() -> &'static [(Platform, String)] {
 }
 
 /// Text input of `text_roundtrip`: one to three corpus records (lines),
-/// with a few random edits (a character replaced, inserted or deleted, or
-/// a token duplicated), on the corpus platform or another.
+/// with a few random edits (a character replaced, inserted or deleted, a
+/// token duplicated, or whitespace or a comment put in), on the corpus
+/// platform or another.
 fn edited_text_input(u: &mut Unstructured<'_>) -> Result<Vec<u8>> {
     let (mut p, text) = u.choose(corpus_text())?;
     if u.ratio(1, 4)? {
@@ -142,8 +143,12 @@ fn edited_text_input(u: &mut Unstructured<'_>) -> Result<Vec<u8>> {
             break;
         }
         let at = u.choose_index(s.len())?;
-        match u.int_in_range(0..=3)? {
+        match u.int_in_range(0..=4)? {
             0 => s[at] = *u.choose(CHARS)?,
+            4 => {
+                let gap = *u.choose(&[" ", "\n", "\t", "/* c */", "/*\n*/", "// c\n", "\n\n  "])?;
+                s.splice(at..at, gap.bytes());
+            }
             1 => s.insert(at, *u.choose(CHARS)?),
             2 => {
                 s.remove(at);

@@ -9,7 +9,7 @@ pub mod cfmt;
 pub mod disasm;
 pub mod lex;
 pub mod names;
-mod parse;
+pub(crate) mod parse;
 pub mod program;
 
 pub use asm::{

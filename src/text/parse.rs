@@ -94,7 +94,7 @@ impl Region {
             raw: 0,
             pos,
         };
-        for (v, (value, offset)) in r.vals.iter_mut().zip(items) {
+        for (v, (value, offset)) in r.vals.iter_mut().zip(items).take(usize::from(n)) {
             *v = Num {
                 value,
                 pos: Pos { offset, line: pos.line },
@@ -260,7 +260,6 @@ impl Inst<'_> {
 }
 
 /// A statement.
-#[cfg(test)]
 #[allow(clippy::large_enum_variant)] // transient, one at a time
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stmt<'a> {
@@ -492,6 +491,22 @@ fn named_option(o: &mut Options, s: &str) -> bool {
     true
 }
 
+/// Every statement of `src` and every error, as the parser reads them;
+/// with `plain` off, the plain paths (which read plainly written text
+/// straight from the bytes) are not taken, so that only the token grammar
+/// reads the text. The two must give the same statements, positions
+/// included, and the same errors: [`crate::check::assemble_no_panic`]
+/// checks it on fuzzed text, and the tests on the corpus.
+pub(crate) fn statements(p: Platform, src: &str, plain: bool) -> (Vec<Stmt<'_>>, Vec<AsmError>) {
+    let mut parser = Parser::at(p, src, 0, 1);
+    parser.plain = plain;
+    let mut out = Vec::new();
+    while let Some(s) = parser.next_statement() {
+        out.push(s);
+    }
+    (out, parser.errors)
+}
+
 /// How many sources an instruction with a destination and up to three
 /// sources reads (MATH: two, its second optional); `None` for the opcodes
 /// whose operands take another form (SEND, branches, `wait`, `jmpi`,
@@ -543,6 +558,10 @@ pub(crate) struct Parser<'a> {
     /// Line of the last token consumed.
     prev_line: u32,
     platform: Platform,
+    /// Whether the plain paths may read plainly written text straight from
+    /// the bytes (always, but in the tests that check them against the
+    /// token grammar: see [`statements`]).
+    plain: bool,
     /// Errors found so far, in order.
     pub errors: Vec<AsmError>,
 }
@@ -563,6 +582,7 @@ impl<'a> Parser<'a> {
             tok,
             prev_line: 1,
             platform: p,
+            plain: true,
             errors: Vec::new(),
         }
     }
@@ -709,7 +729,6 @@ impl<'a> Parser<'a> {
 
     /// The next statement, or `None` at the end of input. Errors are
     /// recorded in [`Parser::errors`] and parsing resumes after them.
-    #[cfg(test)]
     pub fn next_statement(&mut self) -> Option<Stmt<'a>> {
         let mut inst = Inst::EMPTY;
         Some(match self.next_statement_into(&mut inst)? {
@@ -895,7 +914,7 @@ impl<'a> Parser<'a> {
         inst.opts = Options::default();
         // `name(8)`, the commonest head: read from the bytes, straight on
         // to the operands.
-        if opcode != Opcode::Math && self.lex.peek_byte() == Some(b'(') {
+        if self.plain && opcode != Opcode::Math && self.lex.peek_byte() == Some(b'(') {
             let mut l = self.lex;
             l.seek_on_line(l.offset() + 1);
             if let Some(exec) = l.plain_small_number(b')').and_then(ExecSize::from_channels) {
@@ -954,7 +973,7 @@ impl<'a> Parser<'a> {
     /// (nothing consumed) for anything else, which the token path then
     /// parses or reports.
     fn plain_exec_size(&self) -> Option<(ExecSize, Lexer<'a>)> {
-        if self.tok.kind != Kind::LParen {
+        if !self.plain || self.tok.kind != Kind::LParen {
             return None;
         }
         let mut l = self.lex;
@@ -1232,7 +1251,7 @@ impl<'a> Parser<'a> {
         if neg {
             desc.value = desc.value.wrapping_neg();
         }
-        if let Some(sfid) = self.plain_sfid_and_description() {
+        if let Some(sfid) = self.plain.then(|| self.plain_sfid_and_description()).flatten() {
             *src1_slot = src1;
             *desc_slot = desc;
             *sfid_slot = sfid;
@@ -1343,7 +1362,7 @@ impl<'a> Parser<'a> {
     }
 
     fn options(&mut self) -> PResult<Options> {
-        if let Some(o) = self.plain_options() {
+        if let Some(o) = self.plain.then(|| self.plain_options()).flatten() {
             return Ok(o);
         }
         let open = self.expect(Kind::LBrace, "`{`")?;
@@ -1518,7 +1537,7 @@ impl<'a> Parser<'a> {
     }
 
     fn region(&mut self) -> PResult<Region> {
-        if self.tok.kind == Kind::LAngle {
+        if self.plain && self.tok.kind == Kind::LAngle {
             // The common spelling `<8,8,1>`, read straight from the bytes:
             // the same items and positions the token path below finds.
             let open = self.tok;
@@ -1728,7 +1747,7 @@ impl<'a> Parser<'a> {
     /// [`Parser::operand`], written into `out` (in place).
     #[inline]
     fn operand_into(&mut self, dst: bool, out: &mut Operand) -> PResult<()> {
-        if self.plain_operand_into(out) {
+        if self.plain && self.plain_operand_into(out) {
             return Ok(());
         }
         *out = self.operand_tokens(dst)?;
