@@ -26,7 +26,7 @@ use alloc::vec::Vec;
 
 use crate::codec::{decode, encode, encode_unchecked};
 use crate::model::*;
-use crate::text::{assemble_with, assemble_words_with, AsmOptions};
+use crate::text::{assemble_listing, assemble_with, assemble_words_with, AsmErrors, AsmOptions, Assembled, Assembler};
 use crate::validate::{validate, validate_full};
 use crate::visa::{
     lower, ExecCtl, GeneralVar, LowerCtx, Placement, PredCtl, RelOp, VarTable, VecOperand, VisaInst, VisaOp, VisaType,
@@ -294,6 +294,23 @@ pub fn assemble_no_panic(p: Platform, src: &str) {
         crate::text::parse::statements(p, src, true) == crate::text::parse::statements(p, src, false),
         "{p}: the plain paths and the token grammar read {src:?} differently"
     );
+    // Cut in pieces or in parts joined with `Assembler::append`, at about
+    // a third and two thirds of the text, the result is the whole's.
+    let whole = assemble_listing(p, src, AsmOptions::CHECKED);
+    let cuts = line_starts_near(src, 3);
+    let size = cuts.first().copied().unwrap_or(src.len()).max(1);
+    assert!(
+        assemble_in_pieces(p, src, size, AsmOptions::CHECKED) == whole,
+        "{p}: pieces of {size} bytes differ from the whole"
+    );
+    // Parts started on line 1: errors are renumbered when joined; the
+    // records keep the lines their part gave them.
+    let words =
+        |r: Result<Vec<Assembled>, AsmErrors>| r.map(|v| v.iter().map(|x| (x.inst, x.word)).collect::<Vec<_>>());
+    assert!(
+        words(assemble_in_parts(p, src, &cuts, AsmOptions::CHECKED, false).0) == words(whole.clone()),
+        "{p}: parts cut at {cuts:?} differ from the whole"
+    );
     let lines = src.split('\n').count();
     for opts in [AsmOptions::CHECKED, AsmOptions::UNCHECKED] {
         let insts = assemble_with(p, src, opts);
@@ -331,6 +348,149 @@ pub fn assemble_no_panic(p: Platform, src: &str) {
             (a, b) => panic!("{p}: the two assembly entry points disagree: {a:?} vs {b:?}"),
         }
     }
+}
+
+/// The line starts nearest `parts - 1` evenly spread points of `src`, in
+/// order, without repeats (none past the end).
+pub fn line_starts_near(src: &str, parts: usize) -> Vec<usize> {
+    let mut cuts: Vec<usize> = Vec::new();
+    for k in 1..parts {
+        let at = src.len() / parts * k;
+        let Some(cut) = src
+            .as_bytes()
+            .get(at..)
+            .and_then(|b| b.iter().position(|&c| c == b'\n'))
+            .map(|i| at + i + 1)
+        else {
+            break;
+        };
+        if cut < src.len() && cuts.last().map_or(true, |&c| c < cut) {
+            cuts.push(cut);
+        }
+    }
+    cuts
+}
+
+/// Stores `x` as record `k` of `out`: appended when `k` is the next index,
+/// replacing the earlier one otherwise (a flow-control instruction comes
+/// again from [`Assembler::finish`]); records arrive in order.
+fn put_in_order(out: &mut Vec<Assembled>, k: usize, x: &Assembled) {
+    match out.get_mut(k) {
+        Some(slot) => *slot = *x,
+        None => {
+            assert_eq!(k, out.len(), "instructions arrive in order");
+            out.push(*x);
+        }
+    }
+}
+
+/// Assembles `text` fed to one [`Assembler`] in pieces of about `size`
+/// bytes, cut after line ends as `geneu asm` cuts a file (a piece grows
+/// when no statement completes in it), checking what [`Assembler::feed`]
+/// promises about the bytes it uses.
+pub fn assemble_in_pieces(p: Platform, text: &str, size: usize, opts: AsmOptions) -> Result<Vec<Assembled>, AsmErrors> {
+    let mut a = Assembler::new(p, opts);
+    let mut out: Vec<Assembled> = Vec::new();
+    let (mut start, mut want): (usize, usize) = (0, size.max(1));
+    loop {
+        let end = start.saturating_add(want).min(text.len());
+        let last = end == text.len();
+        let cut = if last {
+            end
+        } else {
+            match text
+                .as_bytes()
+                .get(start..end)
+                .and_then(|b| b.iter().rposition(|&c| c == b'\n'))
+            {
+                Some(i) => start + i + 1,
+                None => {
+                    want = want.saturating_mul(2);
+                    continue;
+                }
+            }
+        };
+        let piece = text.get(start..cut).unwrap_or("");
+        let used = a.feed(piece, last, |k, x| put_in_order(&mut out, k, x));
+        if last {
+            assert_eq!(used, piece.len(), "the last piece is used whole");
+            break;
+        }
+        assert!(used <= piece.len());
+        assert!(
+            used == 0 || text.as_bytes().get(start + used - 1) == Some(&b'\n'),
+            "pieces resume at a line start"
+        );
+        if used < piece.len() / 2 {
+            want = want.saturating_mul(2);
+        }
+        start += used;
+    }
+    let n = a.finish(|k, x| put_in_order(&mut out, k, x))?;
+    assert_eq!(n, out.len());
+    Ok(out)
+}
+
+/// Assembles `text` in parts cut at `cuts` (line starts, increasing),
+/// each by its own [`Assembler::starting_at`] the cut (on its true line,
+/// or on line 1 when `count_lines` is off: [`Assembler::append`]
+/// renumbers), joined in order with [`Assembler::append`], as `geneu asm`
+/// does on several threads. A part that did not begin where the text
+/// before it ended is assembled again from there, up to the next cut,
+/// and the parts after it are joined again. Gives the result (with
+/// `count_lines` off, only the words and errors are the whole's: the
+/// records of a part keep its lines) and how many parts were joined.
+pub fn assemble_in_parts(
+    p: Platform,
+    text: &str,
+    cuts: &[usize],
+    opts: AsmOptions,
+    count_lines: bool,
+) -> (Result<Vec<Assembled>, AsmErrors>, usize) {
+    let part_end = |k: usize| cuts.get(k + 1).copied().unwrap_or(text.len());
+    let mut out: Vec<Assembled> = Vec::new();
+    let mut a = Assembler::new(p, opts);
+    let first_end = cuts.first().copied().unwrap_or(text.len());
+    let used = a.feed(text.get(..first_end).unwrap_or(""), first_end == text.len(), |k, x| {
+        put_in_order(&mut out, k, x)
+    });
+    let mut at = used;
+    let mut joined = 0;
+    for (k, &start) in cuts.iter().enumerate() {
+        let end = part_end(k);
+        let line = if count_lines {
+            1 + text.get(..start).map_or(0, |t| t.matches('\n').count()) as u32
+        } else {
+            1
+        };
+        let mut b = Assembler::starting_at(p, opts, start as u64, line);
+        let mut records: Vec<Assembled> = Vec::new();
+        let used = b.feed(text.get(start..end).unwrap_or(""), end == text.len(), |k, x| {
+            put_in_order(&mut records, k, x)
+        });
+        if at == start {
+            assert!(a.append(b).is_ok(), "a part that began where the text before it ended");
+            out.extend(records);
+            at = start + used;
+            joined += 1;
+            continue;
+        }
+        // The part before ended inside a statement: `append` refuses, and
+        // this part is assembled again from there.
+        let n = a.count();
+        assert!(a.append(b).is_err());
+        assert_eq!(a.count(), n);
+        let piece = text.get(at..end).unwrap_or("");
+        at += a.feed(piece, end == text.len(), |k, x| put_in_order(&mut out, k, x));
+    }
+    if at < text.len() {
+        a.feed(text.get(at..).unwrap_or(""), true, |k, x| put_in_order(&mut out, k, x));
+    }
+    let r = a.finish(|k, x| put_in_order(&mut out, k, x)).map(|n| {
+        assert_eq!(n, out.len());
+        out
+    });
+    (r, joined)
 }
 
 /// Disassembly never panics and prints one well-formed record

@@ -3,64 +3,18 @@
 //! pieces are cut, as `geneu asm` cuts a large file: after a line end,
 //! a piece growing when no statement completes in it.
 
-use geneu::text::{assemble_listing, AsmErrors, AsmOptions, Assembled, Assembler};
+use geneu::check;
+use geneu::text::{assemble_listing, AsmOptions, Assembler};
 use geneu::Platform;
 
 mod text_common;
-
-/// Assembles `text` fed in pieces of about `size` bytes.
-fn in_pieces(p: Platform, text: &str, size: usize, opts: AsmOptions) -> Result<Vec<Assembled>, AsmErrors> {
-    let mut a = Assembler::new(p, opts);
-    let mut out: Vec<Assembled> = Vec::new();
-    let mut put = |k: usize, x: &Assembled| {
-        if k < out.len() {
-            out[k] = *x;
-        } else {
-            assert_eq!(k, out.len(), "instructions arrive in order");
-            out.push(*x);
-        }
-    };
-    let (mut start, mut want) = (0, size);
-    loop {
-        let end = (start + want).min(text.len());
-        let last = end == text.len();
-        let cut = if last {
-            end
-        } else {
-            match text.as_bytes()[start..end].iter().rposition(|&b| b == b'\n') {
-                Some(i) => start + i + 1,
-                None => {
-                    want *= 2;
-                    continue;
-                }
-            }
-        };
-        let used = a.feed(&text[start..cut], last, &mut put);
-        if last {
-            assert_eq!(used, cut - start);
-            break;
-        }
-        assert!(used <= cut - start);
-        assert!(
-            used == 0 || text.as_bytes()[start + used - 1] == b'\n',
-            "pieces resume at a line start"
-        );
-        if used < (cut - start) / 2 {
-            want *= 2;
-        }
-        start += used;
-    }
-    let n = a.finish(&mut put)?;
-    assert_eq!(n, out.len());
-    Ok(out)
-}
 
 fn same_in_pieces(p: Platform, text: &str, sizes: &[usize]) {
     for opts in [AsmOptions::CHECKED, AsmOptions::UNCHECKED] {
         let whole = assemble_listing(p, text, opts);
         for &size in sizes {
             assert_eq!(
-                in_pieces(p, text, size, opts),
+                check::assemble_in_pieces(p, text, size, opts),
                 whole,
                 "pieces of {size} bytes, {opts:?}"
             );
@@ -138,81 +92,6 @@ fn statements_over_lines_and_several_per_line() {
     same_in_pieces(p, text, &[1, 2, 3, 5, 8, 13, 40]);
 }
 
-/// Assembles `text` in parts cut at `cuts` (line starts), each by its own
-/// [`Assembler::starting_at`] the cut (on its true line, or on line 1 when
-/// `count_lines` is off), and joins them in order with
-/// [`Assembler::append`]; from the first part that cannot be joined (the
-/// one before did not end at the cut), the rest is fed to the joined
-/// assembler. Gives the result and how many parts were joined.
-fn in_parts(
-    p: Platform,
-    text: &str,
-    cuts: &[usize],
-    opts: AsmOptions,
-    count_lines: bool,
-) -> (Result<Vec<Assembled>, AsmErrors>, usize) {
-    let mut bounds = vec![0];
-    bounds.extend_from_slice(cuts);
-    bounds.push(text.len());
-    let mut parts = Vec::new();
-    for w in bounds.windows(2) {
-        let (start, end) = (w[0], w[1]);
-        let line = if count_lines {
-            1 + text[..start].matches('\n').count() as u32
-        } else {
-            1
-        };
-        let mut a = Assembler::starting_at(p, opts, start as u64, line);
-        let mut records: Vec<Assembled> = Vec::new();
-        let used = a.feed(&text[start..end], end == text.len(), |k, x| {
-            assert_eq!(k, records.len(), "a part's instructions count from 0");
-            records.push(*x);
-        });
-        parts.push((start, a, records, used));
-    }
-    let mut parts = parts.into_iter();
-    let (_, mut a, mut out, mut at) = parts.next().unwrap();
-    let mut joined = 0;
-    for (start, b, records, used) in parts {
-        if at != start {
-            // The part before ended inside a statement: `append` refuses.
-            let n = a.count();
-            assert!(a.append(b).is_err());
-            assert_eq!(a.count(), n);
-            break;
-        }
-        assert!(a.append(b).is_ok(), "a part that began where the text before ended");
-        out.extend(records);
-        at = start + used;
-        joined += 1;
-    }
-    let mut put = |k: usize, x: &Assembled| {
-        if k < out.len() {
-            out[k] = *x;
-        } else {
-            out.push(*x);
-        }
-    };
-    if at < text.len() {
-        a.feed(&text[at..], true, &mut put);
-    }
-    let r = a.finish(&mut put).map(|n| {
-        assert_eq!(n, out.len());
-        out
-    });
-    (r, joined)
-}
-
-/// Offsets of the line starts nearest `parts - 1` evenly spread points.
-fn even_cuts(text: &str, parts: usize) -> Vec<usize> {
-    (1..parts)
-        .map(|k| {
-            let at = text.len() / parts * k;
-            text[at..].find('\n').map_or(text.len(), |i| at + i + 1)
-        })
-        .collect()
-}
-
 #[test]
 fn parts_joined_with_append_are_the_whole() {
     let mut joined_any = 0;
@@ -220,13 +99,13 @@ fn parts_joined_with_append_are_the_whole() {
         for opts in [AsmOptions::CHECKED, AsmOptions::UNCHECKED] {
             let whole = assemble_listing(p, &text, opts);
             for parts in [2, 3, 5, 16] {
-                let cuts = even_cuts(&text, parts);
-                let (got, joined) = in_parts(p, &text, &cuts, opts, true);
+                let cuts = check::line_starts_near(&text, parts);
+                let (got, joined) = check::assemble_in_parts(p, &text, &cuts, opts, true);
                 assert_eq!(got, whole, "{p:?} in {parts} parts");
                 joined_any += joined;
                 // Parts started on line 1 are renumbered when joined:
                 // the words and the errors are still the whole's.
-                let (got, _) = in_parts(p, &text, &cuts, opts, false);
+                let (got, _) = check::assemble_in_parts(p, &text, &cuts, opts, false);
                 match (&got, &whole) {
                     (Ok(a), Ok(b)) => assert!(a.iter().zip(b).all(|(x, y)| x.word == y.word) && a.len() == b.len()),
                     (Err(a), Err(b)) => assert_eq!(a, b),
@@ -258,8 +137,8 @@ fn errors_in_parts_are_the_whole_errors_on_the_right_lines() {
     let whole = assemble_listing(p, &broken, AsmOptions::CHECKED).unwrap_err();
     assert!(whole.0.len() > 20);
     for parts in [2, 4, 7] {
-        let cuts = even_cuts(&broken, parts);
-        let (got, _) = in_parts(p, &broken, &cuts, AsmOptions::CHECKED, false);
+        let cuts = check::line_starts_near(&broken, parts);
+        let (got, _) = check::assemble_in_parts(p, &broken, &cuts, AsmOptions::CHECKED, false);
         assert_eq!(got.unwrap_err(), whole, "{parts} parts");
     }
 }
@@ -286,4 +165,34 @@ fn append_refuses_a_part_that_does_not_begin_where_the_text_ended() {
     let used = a.feed("nop; mov(8) g3<1>F\n", false, |_, _| {});
     assert_eq!(used, 0);
     assert!(a.append(Assembler::starting_at(p, AsmOptions::CHECKED, 0, 1)).is_err());
+}
+
+/// A broken statement that began mid-line used to recover differently
+/// when parsing resumed at it (a later piece or part) than in the whole
+/// text: recovery looked at the line of the token read before the
+/// statement, which a resumed parser does not know. In `nop; 5 L:` the
+/// `L:` is skipped as part of the broken statement `5 L:` either way, so
+/// the jump to `L` is an unknown label however the text is cut.
+#[test]
+fn recovery_of_a_statement_begun_mid_line_does_not_depend_on_the_cut() {
+    let p = Platform::Gen8;
+    let text = "nop;\nnop; 5 L:\nmov(8) g1<1>F g2<8,8,1>F { align1 1Q };\nif(8) JIP: L { align1 1Q };\n";
+    let whole = assemble_listing(p, text, AsmOptions::CHECKED).unwrap_err();
+    assert!(
+        whole
+            .0
+            .iter()
+            .any(|e| matches!(e.kind, geneu::text::AsmErrorKind::UnknownLabel(_))),
+        "{whole}"
+    );
+    let cut = text.find("mov").unwrap();
+    for size in 1..text.len() {
+        assert_eq!(
+            check::assemble_in_pieces(p, text, size, AsmOptions::CHECKED),
+            Err(whole.clone()),
+            "{size}"
+        );
+    }
+    let (got, _) = check::assemble_in_parts(p, text, &[cut], AsmOptions::CHECKED, true);
+    assert_eq!(got, Err(whole));
 }

@@ -5,9 +5,12 @@
 //! own, reading it a piece at a time, with an [`Assembler`] that starts
 //! there ([`Assembler::starting_at`]). The results are joined in order
 //! with [`Assembler::append`], which checks that the region before really
-//! ended at the cut; where a guess was wrong, the text from there on is
-//! assembled again on one thread. So the output, errors included, is
-//! always what one [`Assembler`] fed the whole text gives.
+//! ended at the cut; where a guess was wrong, the region after it is
+//! assembled again on this thread, from where the text before it ended,
+//! and joining goes on after it. So the output, errors included, is what
+//! one [`Assembler`] fed the whole text gives (`geneu::check`'s
+//! `assemble_in_parts` is the same join on one thread, checked against the
+//! whole text by the tests and the `text_roundtrip` fuzz target).
 
 use std::io::{Read, Seek as _, SeekFrom};
 
@@ -19,12 +22,16 @@ use super::CliError;
 /// Bytes read at a time; a piece grows when one statement does not fit.
 const PIECE: usize = 1 << 20;
 
+/// The most room reserved for a region's records before they are written.
+const MAX_ROOM: usize = 64 << 20;
+
 /// Text shorter than this is assembled on one thread.
 pub const MIN_SPLIT: u64 = 256 << 10;
 
-/// The start of the first line at or after `from` in `text` that begins
-/// with a letter or `(`, as an instruction or label line does in Mesa's
-/// text (its continuation lines are indented); a few lines at most.
+/// The start of the first line after the one byte `from` of `text` is on
+/// that begins with a letter or `(`, as an instruction or label line does
+/// in Mesa's text (its continuation lines are indented), among the next
+/// sixteen lines.
 fn statement_line_after(text: &[u8], mut from: usize) -> Option<usize> {
     for _ in 0..16 {
         let start = from + memchr::memchr(b'\n', text.get(from..)?)? + 1;
@@ -45,10 +52,10 @@ fn split_points(len: u64, parts: usize, mut peek: impl FnMut(u64) -> Option<Vec<
     let mut cuts: Vec<u64> = Vec::new();
     for k in 1..parts {
         let at = (len / parts as u64 * k as u64).max(cuts.last().copied().unwrap_or(0));
-        let Some(cut) = peek(at).and_then(|b| statement_line_after(&b, 0)) else {
-            break;
-        };
-        cuts.push(at + cut as u64);
+        // Where no such line is found, the region before grows.
+        if let Some(cut) = peek(at).and_then(|b| statement_line_after(&b, 0)) {
+            cuts.push(at + cut as u64);
+        }
     }
     cuts
 }
@@ -70,16 +77,19 @@ fn assemble_stream(
     last: bool,
     ty: OutType,
 ) -> Region {
-    let io_err = |e: std::io::Error| CliError::Io(std::io::Error::new(e.kind(), format!("{name}: {e}")));
-    // Mesa's text takes about two bytes per byte of hex.
-    let mut records = Vec::with_capacity(usize::try_from(len / 2).unwrap_or(0));
+    // Mesa's text takes about two bytes per byte of hex; `len` may be
+    // wrong (a file that changed), so the room is bounded.
+    let mut records = Vec::with_capacity(usize::try_from(len / 2).unwrap_or(0).min(MAX_ROOM));
     let (mut buf, mut used_all, mut size) = (Vec::new(), 0u64, PIECE);
     loop {
         // `buf` begins with what the last piece left.
         let want = size.saturating_sub(buf.len());
         buf.reserve(want);
         let before = buf.len();
-        (&mut src).take(want as u64).read_to_end(&mut buf).map_err(io_err)?;
+        (&mut src)
+            .take(want as u64)
+            .read_to_end(&mut buf)
+            .map_err(|e| io_error(name, e))?;
         let eof = buf.len() - before < want;
         // Cut after the last line end: never inside a character.
         let cut = match memchr::memrchr(b'\n', &buf) {
@@ -143,10 +153,10 @@ impl Records {
     }
 }
 
-/// Assembles a text of `len` bytes, which `open(at)` reads from offset
-/// `at` to its end, on up to `threads` threads, with `a` (at the text's
-/// start). Gives the assembler, ready for [`Assembler::finish`], and the
-/// records.
+/// Assembles a text of `len` bytes (as far as is known: the last region
+/// is read to the end, however long), which `open(at)` reads from offset
+/// `at` on, on up to `threads` threads, with `a` (at the text's start).
+/// Gives the assembler, ready for [`Assembler::finish`], and the records.
 pub fn assemble<R: Read>(
     len: u64,
     open: impl Fn(u64) -> std::io::Result<R> + Sync,
@@ -165,11 +175,11 @@ pub fn assemble<R: Read>(
     } else {
         Vec::new()
     };
-    let io_err = |e: std::io::Error| CliError::Io(std::io::Error::new(e.kind(), format!("{name}: {e}")));
     let (p, opts) = (a.platform(), a.options());
-    // Each region from its cut to the next; the last to the end.
+    // Region `k` runs from its start to the next cut; the last to the end.
+    let end_of = |k: usize| cuts.get(k).copied();
     let region = |start: u64, end: Option<u64>, a: Assembler| -> Region {
-        let src = open(start).map_err(io_err)?;
+        let src = open(start).map_err(|e| io_error(name, e))?;
         match end {
             Some(end) => assemble_stream(src.take(end - start), name, start, end - start, a, false, ty),
             None => assemble_stream(src, name, start, len.saturating_sub(start), a, true, ty),
@@ -180,14 +190,15 @@ pub fn assemble<R: Read>(
             .iter()
             .enumerate()
             .map(|(k, &start)| {
-                let end = cuts.get(k + 1).copied();
                 let region = &region;
                 // A region's lines are renumbered when it is joined.
-                s.spawn(move || region(start, end, Assembler::starting_at(p, opts, start, 1)))
+                let job = move || region(start, end_of(k + 1), Assembler::starting_at(p, opts, start, 1));
+                // Without a thread, the region is assembled when joined.
+                std::thread::Builder::new().spawn_scoped(s, job).ok()
             })
             .collect();
-        let first = region(0, cuts.first().copied(), a);
-        let rest: Vec<Option<Region>> = handles.into_iter().map(|h| h.join().ok()).collect();
+        let first = region(0, end_of(0), a);
+        let rest: Vec<Option<Region>> = handles.into_iter().map(|h| h.and_then(|h| h.join().ok())).collect();
         (first, rest)
     });
     let mut out = Records::default();
@@ -195,32 +206,41 @@ pub fn assemble<R: Read>(
     out.push(0, records);
     // Where the joined text has reached.
     let mut at = used;
-    for (&start, r) in cuts.iter().zip(rest) {
-        let Some(Ok((b, records, used))) = r else { break };
+    for (k, (&start, r)) in cuts.iter().zip(rest).enumerate() {
         let first = a.count();
-        if at != start || a.append(b).is_err() {
-            break;
+        if let Some(Ok((b, records, used))) = r {
+            if at == start && a.append(b).is_ok() {
+                out.push(first, records);
+                at = start + used;
+                continue;
+            }
         }
-        out.push(first, records);
-        at = start + used;
-    }
-    if at < len {
-        // What could not be joined, to the end, on this thread.
-        let first = a.count();
-        let (b, records, _) = region(at, None, a)?;
+        // The region before ended inside a statement (or this one could
+        // not be read): this region is assembled again, from where the
+        // text before it ended, here.
+        let (b, records, used) = region(at, end_of(k + 1), a)?;
         a = b;
         out.push(first, records);
+        at += used;
     }
     Ok((a, out))
 }
 
-/// [`assemble`] for the file at `path`.
+/// An I/O error, with the name of the input.
+fn io_error(name: &str, e: std::io::Error) -> CliError {
+    CliError::Io(std::io::Error::new(e.kind(), format!("{name}: {e}")))
+}
+
+/// [`assemble`] for the file at `path`. Only a regular file is cut into
+/// regions (a pipe cannot be read from the middle).
 pub fn assemble_file(path: &str, a: Assembler, threads: usize, ty: OutType) -> Result<(Assembler, Records), CliError> {
-    let io_err = |e: std::io::Error| CliError::Io(std::io::Error::new(e.kind(), format!("{path}: {e}")));
-    let len = std::fs::metadata(path).map_err(io_err)?.len();
+    let meta = std::fs::metadata(path).map_err(|e| io_error(path, e))?;
+    let (len, threads) = if meta.is_file() { (meta.len(), threads) } else { (0, 1) };
     let open = |at: u64| -> std::io::Result<std::fs::File> {
         let mut f = std::fs::File::open(path)?;
-        f.seek(SeekFrom::Start(at))?;
+        if at > 0 {
+            f.seek(SeekFrom::Start(at))?;
+        }
         Ok(f)
     };
     assemble(len, open, path, a, threads, ty)
@@ -286,6 +306,20 @@ mod tests {
         Ok(out.slices().flatten().copied().collect())
     }
 
+    /// The cuts `asm` makes in `text` for `threads` threads, and how many
+    /// of the regions after them join (`geneu::check::assemble_in_parts`,
+    /// the same join on one thread).
+    fn cuts_and_joins(text: &str, threads: usize) -> (Vec<usize>, usize) {
+        let cuts: Vec<usize> = split_points(text.len() as u64, threads, |at| {
+            text.as_bytes().get(at as usize..).map(<[u8]>::to_vec)
+        })
+        .into_iter()
+        .map(|c| c as usize)
+        .collect();
+        let (_, joined) = geneu::check::assemble_in_parts(Platform::Gen8, text, &cuts, AsmOptions::CHECKED, false);
+        (cuts, joined)
+    }
+
     /// What one assembler gives for `text`: its words, or the errors.
     fn one_assembler(text: &str) -> Result<Vec<u8>, AsmErrors> {
         let listing = assemble_listing(Platform::Gen8, text, AsmOptions::CHECKED)?;
@@ -313,11 +347,27 @@ mod tests {
     }
 
     #[test]
+    fn mesa_text_is_cut_where_statements_begin() {
+        let text = big_text(6000);
+        for threads in 2..=5 {
+            let (cuts, joined) = cuts_and_joins(&text, threads);
+            assert_eq!((cuts.len(), joined), (threads - 1, threads - 1), "{threads} threads");
+        }
+    }
+
+    #[test]
     fn wrong_guesses_are_assembled_again() {
         // Continuation lines not indented: many guessed cuts fall on a
         // SEND's `MsgDesc` line, inside a statement.
         let text: String = big_text(6000).lines().flat_map(|l| [l.trim_start(), "\n"]).collect();
         assert!(text.lines().any(|l| l.starts_with("urb MsgDesc")));
+        let wrong: usize = (2..=8)
+            .map(|threads| {
+                let (cuts, joined) = cuts_and_joins(&text, threads);
+                cuts.len() - joined
+            })
+            .sum();
+        assert!(wrong > 0, "some guess is wrong");
         let want = one_assembler(&text).unwrap();
         for threads in 2..=6 {
             assert_eq!(
@@ -348,6 +398,37 @@ mod tests {
                 "{threads} threads"
             );
         }
+    }
+
+    #[test]
+    fn a_comment_over_a_cut_is_read_whole() {
+        // A block comment over the middle, of lines that look like
+        // statements: the cut falls in it, the first region ends inside
+        // it, and the second is assembled again from the comment's line.
+        let text = big_text(6000);
+        let open = text[..text.len() / 2 - 2000].rfind('\n').unwrap() + 1;
+        let filler = "filler(8) g1<1>F g2<8,8,1>F { align1 1Q };\n".repeat(100);
+        let commented = format!("{}/*\n{filler}*/\n{}", &text[..open], &text[open..]);
+        let (cuts, joined) = cuts_and_joins(&commented, 2);
+        assert_eq!((cuts.len(), joined), (1, 0));
+        let want = one_assembler(&commented).unwrap();
+        assert_eq!(want, one_assembler(&text).unwrap());
+        assert_eq!(records(&commented, 2, OutType::Bin), Ok(want));
+    }
+
+    #[test]
+    fn bad_utf8_in_a_later_region_is_reported_at_its_offset() {
+        let mut text = big_text(6000).into_bytes();
+        let at = text.len() * 3 / 4;
+        text[at] = 0xff;
+        let a = Assembler::new(Platform::Gen8, AsmOptions::CHECKED);
+        let err = assemble_text(&text, "t.asm", a, 3, OutType::Bin)
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("t.asm: not UTF-8 text (invalid byte at offset {at:#x})")
+        );
     }
 
     #[test]

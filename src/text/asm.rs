@@ -375,9 +375,10 @@ impl Assembler {
     /// statement may begin, at a line start: its results are then joined
     /// to those of the text before it with [`Assembler::append`], which
     /// checks that the text before ended exactly there. This lets parts of
-    /// one text be assembled at the same time (`geneu asm` does so on two
-    /// threads). Instruction indices given to the sink count from 0 at
-    /// this part's start.
+    /// one text be assembled at the same time (`geneu asm` uses one thread
+    /// per core). Instruction indices given to the sink count from 0 at
+    /// this part's start; `line` may be a guess (see
+    /// [`Assembler::append`]).
     pub fn starting_at(p: Platform, opts: AsmOptions, offset: u64, line: u32) -> Self {
         Assembler {
             p,

@@ -19,8 +19,6 @@
 
 use core::fmt;
 
-use super::parse::Num;
-
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -432,7 +430,7 @@ impl<'a> Lexer<'a> {
     /// `Err` with where it starts at a `/*` comment that is not closed
     /// (the rest of the input is then skipped).
     #[inline(always)]
-    pub fn skip_gap(&mut self) -> Result<(), Pos> {
+    pub(crate) fn skip_gap(&mut self) -> Result<(), Pos> {
         // Most tokens follow another directly (`g2<8,8,1>F`).
         let bytes = self.src.as_bytes();
         let glued = bytes.get(self.pos).is_some_and(|&b| !may_start_trivia(b));
@@ -471,10 +469,7 @@ impl<'a> Lexer<'a> {
         // Punctuation text is the same one-byte string wherever it stands.
         let (kind, text) = match class(b) {
             C_IDENT => {
-                let mut i = start + 1;
-                while bytes.get(i).is_some_and(|&c| is_ident_char(c)) {
-                    i += 1;
-                }
+                let i = ident_end(bytes, start + 1);
                 self.pos = i;
                 return put(out, Kind::Ident, self.text(start, i), 0, pos);
             }
@@ -618,8 +613,10 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// Moves to byte `offset`, which must be on the current line (no line
-    /// end is crossed).
+    /// Moves to byte `offset` without counting line ends: `offset` must be
+    /// on the current line, or else the lexer's line number is not used
+    /// afterwards (as on a copy that only reads a number or a region at an
+    /// offset).
     pub fn seek_on_line(&mut self, offset: usize) {
         self.pos = offset.min(self.src.len());
     }
@@ -657,9 +654,7 @@ impl<'a> Lexer<'a> {
         if bytes.get(i) == Some(&b'}') {
             i += 1;
         } else {
-            while bytes.get(i).is_some_and(|&c| is_ident_char(c)) {
-                i += 1;
-            }
+            i = ident_end(bytes, i);
             if i == start {
                 return None;
             }
@@ -670,18 +665,18 @@ impl<'a> Lexer<'a> {
 
     /// The byte the lexer stands at (`None` at the end).
     #[inline]
-    pub fn peek_byte(&self) -> Option<u8> {
+    pub(crate) fn peek_byte(&self) -> Option<u8> {
         self.src.as_bytes().get(self.pos).copied()
     }
 
     /// The byte offset the lexer stands at.
-    pub fn offset(&self) -> usize {
+    pub(crate) fn offset(&self) -> usize {
         self.pos
     }
 
     /// Where the lexer stands.
     #[inline]
-    pub fn here(&self) -> Pos {
+    pub(crate) fn here(&self) -> Pos {
         Pos {
             offset: off32(self.pos),
             line: self.line,
@@ -692,7 +687,7 @@ impl<'a> Lexer<'a> {
     /// starts; the lexer moves past it. `None`, without moving, for
     /// anything else, a number too large included.
     #[inline]
-    pub(crate) fn plain_number(&mut self) -> Option<Num> {
+    pub(crate) fn plain_number(&mut self) -> Option<(u64, Pos)> {
         if !self.byte(self.pos).is_ascii_digit() {
             return None;
         }
@@ -700,23 +695,20 @@ impl<'a> Lexer<'a> {
         let (value, end) = self.scan_number(self.pos);
         let value = value?;
         self.pos = end;
-        Some(Num { value, pos })
+        Some((value, pos))
     }
 
     /// The identifier right here (letters, digits and `_`, not starting
     /// with a digit); the lexer moves past it. `None`, without moving, for
     /// anything else.
     #[inline]
-    pub fn plain_ident(&mut self) -> Option<&'a str> {
+    pub(crate) fn plain_ident(&mut self) -> Option<&'a str> {
         let bytes = self.src.as_bytes();
         let start = self.pos;
         if class(*bytes.get(start)?) != C_IDENT {
             return None;
         }
-        let mut i = start + 1;
-        while bytes.get(i).is_some_and(|&c| is_ident_char(c)) {
-            i += 1;
-        }
+        let i = ident_end(bytes, start + 1);
         self.pos = i;
         Some(self.text(start, i))
     }

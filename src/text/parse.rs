@@ -192,6 +192,57 @@ pub(crate) enum Operands<'a> {
     Wait(Operand),
 }
 
+/// The slots of SEND operands (see [`Operands::send_slots`]).
+type SendSlots<'s> = (
+    &'s mut Operand,
+    &'s mut Operand,
+    &'s mut Option<Operand>,
+    &'s mut Num,
+    &'s mut u8,
+);
+
+impl Operands<'_> {
+    /// The destination and source slots of ALU operands, turning `self`
+    /// into ALU operands first if it is not (operands are large: they are
+    /// written in place). `None` never happens.
+    fn alu_slots(&mut self) -> Option<(&mut Operand, &mut [Option<Operand>; 3])> {
+        if !matches!(self, Operands::Alu { .. }) {
+            *self = Operands::Alu {
+                dst: Operand::EMPTY,
+                src: [None; 3],
+            };
+        }
+        match self {
+            Operands::Alu { dst, src } => Some((dst, src)),
+            _ => None,
+        }
+    }
+
+    /// [`Operands::alu_slots`] for SEND operands: destination, sources,
+    /// descriptor and shared function.
+    fn send_slots(&mut self) -> Option<SendSlots<'_>> {
+        if !matches!(self, Operands::Send { .. }) {
+            *self = Operands::Send {
+                dst: Operand::EMPTY,
+                src0: Operand::EMPTY,
+                src1: None,
+                desc: Num::default(),
+                sfid: 0,
+            };
+        }
+        match self {
+            Operands::Send {
+                dst,
+                src0,
+                src1,
+                desc,
+                sfid,
+            } => Some((dst, src0, src1, desc, sfid)),
+            _ => None,
+        }
+    }
+}
+
 /// The options block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) struct Options {
@@ -501,23 +552,62 @@ pub(crate) fn statements(p: Platform, src: &str, plain: bool) -> (Vec<Stmt<'_>>,
     let mut parser = Parser::at(p, src, 0, 1);
     parser.plain = plain;
     let mut out = Vec::new();
-    while let Some(s) = parser.next_statement() {
-        out.push(s);
+    // One instruction, overwritten statement after statement, as the
+    // assembler does: what one statement leaves must not show in the next.
+    let mut inst = Inst::EMPTY;
+    while let Some(s) = parser.next_statement_into(&mut inst) {
+        out.push(match s {
+            Some((name, pos)) => Stmt::Label(name, pos),
+            None => Stmt::Inst(inst),
+        });
     }
     (out, parser.errors)
 }
 
-/// How many sources an instruction with a destination and up to three
-/// sources reads (MATH: two, its second optional); `None` for the opcodes
-/// whose operands take another form (SEND, branches, `wait`, `jmpi`,
-/// those without operands).
-fn alu_sources(op: Opcode) -> Option<usize> {
+/// The one-word shared function `word` (just read by `l`), then, with
+/// only spaces between, `MsgDesc:` and the free-form description, which
+/// `l` skips up to the `{`, `;` or line end after it: the shared
+/// function's number. `None` for anything else (multi-word names such as
+/// `dp data 1` included: [`sfid_by_name`] knows none of their words).
+fn plain_description(word: &str, l: &mut Lexer<'_>) -> Option<u8> {
+    let sfid = sfid_by_name(word)?;
+    if !l.plain_msg_desc_label() {
+        return None;
+    }
+    l.skip_to_brace_or_line_end();
+    Some(sfid)
+}
+
+/// How an opcode's operands are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Form {
+    /// A destination and up to this many sources (MATH: two, the second
+    /// optional).
+    Alu(usize),
+    /// `send dst src0 [src1] desc sfid`.
+    Send,
+    /// `wait dst`.
+    Wait,
+    /// `jmpi src`.
+    Jmpi,
+    /// `JIP: target [UIP: target]`.
+    Branch,
+    /// No operands.
+    None,
+}
+
+/// The operand form of `op`.
+#[inline]
+fn form(op: Opcode) -> Form {
     use Opcode::*;
     match op {
-        Send | Sendc | Wait | Jmpi | If | Else | Endif | While | Break | Cont | Halt | Goto | Join | Brd | Brc
-        | Nop | Illegal | Smov | Call | Calla | Ret => None,
-        Math => Some(2),
-        _ => Some(usize::from(op.num_srcs())),
+        Send | Sendc => Form::Send,
+        Wait => Form::Wait,
+        Jmpi => Form::Jmpi,
+        If | Else | Endif | While | Break | Cont | Halt | Goto | Join | Brd | Brc => Form::Branch,
+        Nop | Illegal | Smov | Call | Calla | Ret => Form::None,
+        Math => Form::Alu(2),
+        _ => Form::Alu(usize::from(op.num_srcs())),
     }
 }
 
@@ -702,10 +792,13 @@ impl<'a> Parser<'a> {
     /// Skips to the end of the broken statement: past the next `;`, or to
     /// a token that starts a new statement on a later line.
     fn recover(&mut self, stmt_start: u32) {
-        let line = self.prev_line;
         if self.tok.pos.offset == stmt_start && self.tok.kind != Kind::Eof {
             self.bump();
         }
+        // The line of the broken statement's last token read (taken after
+        // the statement has read at least one, so that it never depends
+        // on where parsing began: a text cut in pieces recovers as whole).
+        let line = self.prev_line;
         loop {
             match self.tok.kind {
                 Kind::Eof => return,
@@ -729,6 +822,7 @@ impl<'a> Parser<'a> {
 
     /// The next statement, or `None` at the end of input. Errors are
     /// recorded in [`Parser::errors`] and parsing resumes after them.
+    #[cfg(test)]
     pub fn next_statement(&mut self) -> Option<Stmt<'a>> {
         let mut inst = Inst::EMPTY;
         Some(match self.next_statement_into(&mut inst)? {
@@ -917,13 +1011,10 @@ impl<'a> Parser<'a> {
         if self.plain && opcode != Opcode::Math && self.lex.peek_byte() == Some(b'(') {
             let mut l = self.lex;
             l.seek_on_line(l.offset() + 1);
-            if let Some(exec) = l.plain_small_number(b')').and_then(ExecSize::from_channels) {
-                inst.exec = exec;
-                if self.plain_tail(inst, l).is_some() {
-                    return Ok(());
-                }
-                self.commit(l);
-                return self.operands_and_options(inst);
+            match self.plain_exec_size_and_tail(inst, l) {
+                Some(true) => return Ok(()),
+                Some(false) => return self.operands_and_options(inst),
+                None => {}
             }
         }
         self.bump();
@@ -939,13 +1030,15 @@ impl<'a> Parser<'a> {
                 )?
                 .0;
         }
-        if let Some((exec, l)) = self.plain_exec_size() {
-            inst.exec = exec;
-            if self.plain_tail(inst, l).is_some() {
-                return Ok(());
-            }
-            self.commit(l);
-        } else if self.eat(Kind::LParen) {
+        let plain = if self.plain && self.tok.kind == Kind::LParen {
+            self.plain_exec_size_and_tail(inst, self.lex)
+        } else {
+            None
+        };
+        if plain == Some(true) {
+            return Ok(());
+        }
+        if plain.is_none() && self.eat(Kind::LParen) {
             let n = self.number("an execution size")?;
             inst.exec = u32::try_from(n.value)
                 .ok()
@@ -967,18 +1060,20 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// `(8)` written without spaces, with a valid size: read from the
-    /// bytes, giving the size and a lexer standing after the `)`; the
-    /// caller reads on from there (see [`Parser::commit`]). `None`
-    /// (nothing consumed) for anything else, which the token path then
-    /// parses or reports.
-    fn plain_exec_size(&self) -> Option<(ExecSize, Lexer<'a>)> {
-        if !self.plain || self.tok.kind != Kind::LParen {
-            return None;
+    /// An execution size written plainly, `8)`, where `l` stands (right
+    /// after the `(`), then, where it can, the rest of the statement by
+    /// [`Parser::plain_tail`]. `Some(true)`: the statement was read whole;
+    /// `Some(false)`: the size was read and the token after the `)` is
+    /// current, for the token path to read the operands; `None`, with
+    /// nothing consumed: the size is not plain (the token path reads or
+    /// reports it).
+    fn plain_exec_size_and_tail(&mut self, inst: &mut Inst<'a>, mut l: Lexer<'a>) -> Option<bool> {
+        inst.exec = l.plain_small_number(b')').and_then(ExecSize::from_channels)?;
+        if self.plain_tail(inst, l).is_some() {
+            return Some(true);
         }
-        let mut l = self.lex;
-        let n = l.plain_small_number(b')')?;
-        Some((ExecSize::from_channels(n)?, l))
+        self.commit(l);
+        Some(false)
     }
 
     /// The operands, options block and `;` of an ALU instruction or a
@@ -1005,16 +1100,9 @@ impl<'a> Parser<'a> {
             l.seek_on_line(end);
             Some(())
         };
-        if let Some(n) = alu_sources(op) {
-            if !matches!(inst.ops, Operands::Alu { .. }) {
-                inst.ops = Operands::Alu {
-                    dst: Operand::EMPTY,
-                    src: [None; 3],
-                };
-            }
-            let Operands::Alu { dst, src } = &mut inst.ops else {
-                return None;
-            };
+        let form = form(op);
+        if let Form::Alu(n) = form {
+            let (dst, src) = inst.ops.alu_slots()?;
             operand(&mut l, dst)?;
             for (k, s) in src.iter_mut().enumerate() {
                 if k >= n {
@@ -1031,41 +1119,17 @@ impl<'a> Parser<'a> {
                 }
                 operand(&mut l, s.get_or_insert(Operand::EMPTY))?;
             }
-        } else if matches!(op, Opcode::Send | Opcode::Sendc) {
-            if !matches!(inst.ops, Operands::Send { .. }) {
-                inst.ops = Operands::Send {
-                    dst: Operand::EMPTY,
-                    src0: Operand::EMPTY,
-                    src1: None,
-                    desc: Num::default(),
-                    sfid: 0,
-                };
-            }
-            let Operands::Send {
-                dst,
-                src0,
-                src1,
-                desc,
-                sfid,
-            } = &mut inst.ops
-            else {
-                return None;
-            };
+        } else if form == Form::Send {
+            let (dst, src0, src1, desc, sfid) = inst.ops.send_slots()?;
             operand(&mut l, dst)?;
             operand(&mut l, src0)?;
             *src1 = None;
             l.skip_gap().ok()?;
-            *desc = l.plain_number()?;
+            let (value, pos) = l.plain_number()?;
+            *desc = Num { value, pos };
             l.skip_gap().ok()?;
             let word = l.plain_ident()?;
-            if matches!(word, "pixel" | "rt" | "dp") {
-                return None;
-            }
-            *sfid = sfid_by_name(word)?;
-            if !l.plain_msg_desc_label() {
-                return None;
-            }
-            l.skip_to_brace_or_line_end();
+            *sfid = plain_description(word, &mut l)?;
         } else {
             return None;
         }
@@ -1141,28 +1205,18 @@ impl<'a> Parser<'a> {
 
     /// The operands of `op`, written into `ops` (in place).
     fn operands(&mut self, op: Opcode, ops: &mut Operands<'a>) -> PResult<()> {
-        use Opcode::*;
-        match op {
-            Send | Sendc => self.send_operands(ops)?,
-            Wait => *ops = Operands::Wait(self.operand(true)?),
-            Jmpi => *ops = Operands::Jmpi(self.operand(false)?),
-            If | Else | Endif | While | Break | Cont | Halt | Goto | Join | Brd | Brc => {
-                *ops = self.branch_operands()?
-            }
-            Nop | Illegal | Smov | Call | Calla | Ret => *ops = Operands::None,
-            _ => {
-                let n = alu_sources(op).unwrap_or(0);
-                if !matches!(ops, Operands::Alu { .. }) {
-                    *ops = Operands::Alu {
-                        dst: Operand::EMPTY,
-                        src: [None; 3],
-                    };
-                }
-                if let Operands::Alu { dst, src } = ops {
+        match form(op) {
+            Form::Send => self.send_operands(ops)?,
+            Form::Wait => *ops = Operands::Wait(self.operand(true)?),
+            Form::Jmpi => *ops = Operands::Jmpi(self.operand(false)?),
+            Form::Branch => *ops = self.branch_operands()?,
+            Form::None => *ops = Operands::None,
+            Form::Alu(n) => {
+                if let Some((dst, src)) = ops.alu_slots() {
                     self.operand_into(true, dst)?;
                     for (k, s) in src.iter_mut().enumerate() {
                         // MATH's second source is optional.
-                        if k >= n || (op == Math && k == 1 && !self.starts_operand()) {
+                        if k >= n || (op == Opcode::Math && k == 1 && !self.starts_operand()) {
                             *s = None;
                             continue;
                         }
@@ -1219,23 +1273,7 @@ impl<'a> Parser<'a> {
     }
 
     fn send_operands(&mut self, ops: &mut Operands<'a>) -> PResult<()> {
-        if !matches!(ops, Operands::Send { .. }) {
-            *ops = Operands::Send {
-                dst: Operand::EMPTY,
-                src0: Operand::EMPTY,
-                src1: None,
-                desc: Num::default(),
-                sfid: 0,
-            };
-        }
-        let Operands::Send {
-            dst,
-            src0,
-            src1: src1_slot,
-            desc: desc_slot,
-            sfid: sfid_slot,
-        } = ops
-        else {
+        let Some((dst, src0, src1_slot, desc_slot, sfid_slot)) = ops.send_slots() else {
             return Ok(());
         };
         self.operand_into(true, dst)?;
@@ -1280,15 +1318,11 @@ impl<'a> Parser<'a> {
     /// `None` (nothing consumed) for anything else.
     fn plain_sfid_and_description(&mut self) -> Option<u8> {
         let t = self.tok;
-        if t.kind != Kind::Ident || matches!(t.text, "pixel" | "rt" | "dp") {
+        if t.kind != Kind::Ident {
             return None;
         }
-        let sfid = sfid_by_name(t.text)?;
         let mut l = self.lex;
-        if !l.plain_msg_desc_label() {
-            return None;
-        }
-        l.skip_to_brace_or_line_end();
+        let sfid = plain_description(t.text, &mut l)?;
         self.commit(l);
         Some(sfid)
     }
@@ -1447,11 +1481,8 @@ impl<'a> Parser<'a> {
         };
         // The common case first: `g<n>` with n <= 255, at most 3 digits.
         if let [b'g' | b'r', digits @ ..] = t.text.as_bytes() {
-            if (1..=3).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
-                let n = digits.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
-                if let Ok(n) = u8::try_from(n) {
-                    return Ok(RegName::Grf(n));
-                }
+            if let Some(n) = plain_decimal(digits).and_then(|n| u8::try_from(n).ok()) {
+                return Ok(RegName::Grf(n));
             }
         }
         match t.text {
@@ -1641,9 +1672,10 @@ impl<'a> Parser<'a> {
         self.plain_operand_into(&mut o).then_some(o)
     }
 
-    /// [`Parser::plain_operand`], written into `out` (in place); false,
-    /// with nothing consumed, if the operand is not plain (`out` may then
-    /// be written in part: the token path writes all of it again).
+    /// [`Parser::plain_operand_at`] at the current token, written into
+    /// `out` (in place); false, with nothing consumed, if the operand is
+    /// not plain (`out` may then be written in part: the token path writes
+    /// all of it again).
     #[inline]
     fn plain_operand_into(&mut self, out: &mut Operand) -> bool {
         let t = self.tok;
@@ -1683,7 +1715,7 @@ impl<'a> Parser<'a> {
             let mut l = self.lex;
             l.seek_on_line(i);
             out.base = Base::Imm {
-                value: l.plain_number()?.value,
+                value: l.plain_number()?.0,
                 neg,
             };
             out.neg = false;
