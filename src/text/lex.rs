@@ -644,6 +644,7 @@ impl<'a> Lexer<'a> {
     /// returns `}` (consumed) or the run of identifier characters there
     /// (letters, digits, `_`; consumed). `None`, without moving, at
     /// anything else (line ends, tabs, comments, other punctuation).
+    #[inline]
     pub fn plain_word(&mut self) -> Option<&'a str> {
         let bytes = self.src.as_bytes();
         let mut i = self.pos;
@@ -686,7 +687,7 @@ impl<'a> Lexer<'a> {
     /// A number (as [`Kind::Number`]) right here: its value and where it
     /// starts; the lexer moves past it. `None`, without moving, for
     /// anything else, a number too large included.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn plain_number(&mut self) -> Option<(u64, Pos)> {
         if !self.byte(self.pos).is_ascii_digit() {
             return None;

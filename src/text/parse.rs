@@ -205,6 +205,7 @@ impl Operands<'_> {
     /// The destination and source slots of ALU operands, turning `self`
     /// into ALU operands first if it is not (operands are large: they are
     /// written in place). `None` never happens.
+    #[inline]
     fn alu_slots(&mut self) -> Option<(&mut Operand, &mut [Option<Operand>; 3])> {
         if !matches!(self, Operands::Alu { .. }) {
             *self = Operands::Alu {
@@ -220,6 +221,7 @@ impl Operands<'_> {
 
     /// [`Operands::alu_slots`] for SEND operands: destination, sources,
     /// descriptor and shared function.
+    #[inline]
     fn send_slots(&mut self) -> Option<SendSlots<'_>> {
         if !matches!(self, Operands::Send { .. }) {
             *self = Operands::Send {
@@ -569,6 +571,7 @@ pub(crate) fn statements(p: Platform, src: &str, plain: bool) -> (Vec<Stmt<'_>>,
 /// `l` skips up to the `{`, `;` or line end after it: the shared
 /// function's number. `None` for anything else (multi-word names such as
 /// `dp data 1` included: [`sfid_by_name`] knows none of their words).
+#[inline]
 fn plain_description(word: &str, l: &mut Lexer<'_>) -> Option<u8> {
     let sfid = sfid_by_name(word)?;
     if !l.plain_msg_desc_label() {
