@@ -645,7 +645,7 @@ impl<'a> Lexer<'a> {
     /// (letters, digits, `_`; consumed). `None`, without moving, at
     /// anything else (line ends, tabs, comments, other punctuation).
     #[inline]
-    pub fn plain_word(&mut self) -> Option<&'a str> {
+    pub fn plain_word(&mut self) -> Option<&'a [u8]> {
         let bytes = self.src.as_bytes();
         let mut i = self.pos;
         while matches!(bytes.get(i), Some(b' ' | b',')) {
@@ -661,7 +661,7 @@ impl<'a> Lexer<'a> {
             }
         }
         self.pos = i;
-        Some(self.text(start, i))
+        bytes.get(start..i)
     }
 
     /// The byte the lexer stands at (`None` at the end).

@@ -504,41 +504,41 @@ fn sfid_by_name(s: &str) -> Option<u8> {
 /// A quarter control `<n><letter>` (`1Q`, `2H`, `3N`, ...): the new
 /// quarter and nibble fields given the current options; `None` if it is
 /// not one.
-fn quarter(o: &Options, n: u64, letter: &str) -> Option<(u8, bool)> {
+fn quarter(o: &Options, n: u64, letter: &[u8]) -> Option<(u8, bool)> {
     Some(match (n, letter) {
-        (1, "Q" | "H" | "N") => (o.qtr, o.nib),
-        (2, "Q") => (1, false),
-        (3, "Q") => (2, false),
-        (4, "Q") => (3, false),
-        (2, "H") => (2, false),
-        (2, "N") => (0, true),
-        (3, "N") => (1, false),
-        (4, "N") => (1, true),
-        (5, "N") => (2, false),
-        (6, "N") => (2, true),
-        (7, "N") => (3, false),
-        (8, "N") => (3, true),
+        (1, b"Q" | b"H" | b"N") => (o.qtr, o.nib),
+        (2, b"Q") => (1, false),
+        (3, b"Q") => (2, false),
+        (4, b"Q") => (3, false),
+        (2, b"H") => (2, false),
+        (2, b"N") => (0, true),
+        (3, b"N") => (1, false),
+        (4, b"N") => (1, true),
+        (5, b"N") => (2, false),
+        (6, b"N") => (2, true),
+        (7, b"N") => (3, false),
+        (8, b"N") => (3, true),
         _ => return None,
     })
 }
 
 /// Applies the option named `s`; false if there is none.
-fn named_option(o: &mut Options, s: &str) -> bool {
+fn named_option(o: &mut Options, s: &[u8]) -> bool {
     match s {
-        "align1" => o.align16 = false,
-        "align16" => o.align16 = true,
-        "WE_all" | "nomask" => o.we_all = true,
-        "NoDDClr" => o.no_dd_clear = true,
-        "NoDDChk" => o.no_dd_check = true,
-        "switch" => o.thread |= ThreadControl::Switch.hw(),
-        "atomic" => o.thread |= ThreadControl::Atomic.hw(),
-        "AccWrEnable" | "BranchCtrl" => o.acc_wr = true,
-        "compacted" => o.compacted = true,
-        "breakpoint" => o.breakpoint = true,
-        "EOT" => o.eot = true,
+        b"align1" => o.align16 = false,
+        b"align16" => o.align16 = true,
+        b"WE_all" | b"nomask" => o.we_all = true,
+        b"NoDDClr" => o.no_dd_clear = true,
+        b"NoDDChk" => o.no_dd_check = true,
+        b"switch" => o.thread |= ThreadControl::Switch.hw(),
+        b"atomic" => o.thread |= ThreadControl::Atomic.hw(),
+        b"AccWrEnable" | b"BranchCtrl" => o.acc_wr = true,
+        b"compacted" => o.compacted = true,
+        b"breakpoint" => o.breakpoint = true,
+        b"EOT" => o.eot = true,
         // Pre-Gen6 compression spellings, as Mesa accepts them.
-        "sechalf" => o.qtr |= 1,
-        "compr" | "compr4" => o.qtr |= 2,
+        b"sechalf" => o.qtr |= 1,
+        b"compr" | b"compr4" => o.qtr |= 2,
         _ => return false,
     }
     true
@@ -625,7 +625,7 @@ fn plain_options_after(l: &mut Lexer<'_>, open: Pos) -> Option<Options> {
     };
     loop {
         let w = l.plain_word()?;
-        match w.as_bytes() {
+        match w {
             b"}" => return Some(o),
             &[d @ b'1'..=b'8', _] => {
                 (o.qtr, o.nib) = quarter(&o, u64::from(d - b'0'), w.get(1..)?)?;
@@ -1419,7 +1419,7 @@ impl<'a> Parser<'a> {
                 Kind::Number => {
                     let n = self.bump();
                     let t = self.expect(Kind::Ident, "`Q`, `H` or `N` after the quarter number")?;
-                    let (qtr, nib) = match quarter(&o, n.value, t.text) {
+                    let (qtr, nib) = match quarter(&o, n.value, t.text.as_bytes()) {
                         Some(q) => q,
                         None => {
                             return Err(self.error_at(
@@ -1435,7 +1435,7 @@ impl<'a> Parser<'a> {
                     o.nib = nib;
                 }
                 Kind::Ident => {
-                    if !named_option(&mut o, self.tok.text) {
+                    if !named_option(&mut o, self.tok.text.as_bytes()) {
                         return Err(self.unexpected(EXPECT_OPTION));
                     }
                     self.bump();
