@@ -267,6 +267,7 @@ pub fn threads() -> usize {
 
 #[cfg(test)]
 mod tests {
+    use super::super::disasm::parse_hex;
     use super::*;
     use geneu::text::program::{Program, TextOptions};
     use geneu::text::{assemble_listing, AsmErrors, AsmOptions};
@@ -278,19 +279,12 @@ mod tests {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa/gen8");
         let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
-        let mut words = Vec::new();
-        for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "expected")) {
-            for line in std::fs::read_to_string(f).unwrap().lines() {
-                let bytes: Vec<u8> = line
-                    .split_whitespace()
-                    .map(|b| u8::from_str_radix(b, 16).unwrap())
-                    .collect();
-                if bytes.len() == 16 {
-                    words.push(bytes);
-                }
-            }
-        }
-        let bytes: Vec<u8> = words.iter().cycle().take(n).flatten().copied().collect();
+        let words: Vec<u8> = files
+            .iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "expected"))
+            .flat_map(|f| parse_hex(&std::fs::read(f).unwrap()).unwrap())
+            .collect();
+        let bytes: Vec<u8> = words.iter().copied().cycle().take(16 * n).collect();
         let mut text = String::new();
         Program::decode(Platform::Gen8, &bytes)
             .write_text(&mut text, &TextOptions::default())
@@ -320,6 +314,13 @@ mod tests {
         (cuts, joined)
     }
 
+    /// `asm`'s records for `text` on each of `threads`, all `want`.
+    fn same_on_threads(text: &str, threads: impl IntoIterator<Item = usize>, want: &Result<Vec<u8>, AsmErrors>) {
+        for n in threads {
+            assert_eq!(&records(text, n, OutType::Bin), want, "{n} threads");
+        }
+    }
+
     /// What one assembler gives for `text`: its words, or the errors.
     fn one_assembler(text: &str) -> Result<Vec<u8>, AsmErrors> {
         let listing = assemble_listing(Platform::Gen8, text, AsmOptions::CHECKED)?;
@@ -331,13 +332,7 @@ mod tests {
         let text = big_text(6000);
         assert!(text.len() as u64 > 2 * MIN_SPLIT);
         let want = one_assembler(&text).unwrap();
-        for threads in 1..=5 {
-            assert_eq!(
-                records(&text, threads, OutType::Bin),
-                Ok(want.clone()),
-                "{threads} threads"
-            );
-        }
+        same_on_threads(&text, 1..=5, &Ok(want.clone()));
         // Hex records, patched across segments for the jumps.
         let mut hex = Vec::new();
         for (k, w) in want.chunks_exact(16).enumerate() {
@@ -368,14 +363,7 @@ mod tests {
             })
             .sum();
         assert!(wrong > 0, "some guess is wrong");
-        let want = one_assembler(&text).unwrap();
-        for threads in 2..=6 {
-            assert_eq!(
-                records(&text, threads, OutType::Bin),
-                Ok(want.clone()),
-                "{threads} threads"
-            );
-        }
+        same_on_threads(&text, 2..=8, &one_assembler(&text));
     }
 
     #[test]
@@ -389,15 +377,9 @@ mod tests {
             }
             text.push('\n');
         }
-        let want = one_assembler(&text).unwrap_err();
-        assert!(want.0.len() >= 8, "{want}");
-        for threads in 1..=4 {
-            assert_eq!(
-                records(&text, threads, OutType::Bin),
-                Err(want.clone()),
-                "{threads} threads"
-            );
-        }
+        let want = one_assembler(&text);
+        assert!(want.as_ref().is_err_and(|e| e.0.len() >= 8), "{want:?}");
+        same_on_threads(&text, 1..=4, &want);
     }
 
     #[test]

@@ -17,7 +17,7 @@ use super::{hex_lines, parse_words, read_input, CliError};
 /// Hex text, one or more words per line, in either form `fields` accepts
 /// (16 bytes in memory order, or four `0x` dwords). Blank lines and lines
 /// starting with `#` or `//` are skipped.
-fn parse_hex(text: &[u8]) -> Result<Vec<u8>, CliError> {
+pub(super) fn parse_hex(text: &[u8]) -> Result<Vec<u8>, CliError> {
     let text =
         std::str::from_utf8(text).map_err(|_| CliError::Hex("input is not text; drop --hex for binary".into()))?;
     let mut bytes = Vec::new();
