@@ -585,6 +585,20 @@ impl<'a> Lexer<'a> {
     pub fn plain_region(&mut self) -> Option<RegionItems> {
         let bytes = self.src.as_bytes();
         let mut i = self.pos;
+        // The commonest spellings, `8,8,1>` and `1>`, at a glance.
+        let digit = |b: u8| b.is_ascii_digit().then(|| u64::from(b - b'0'));
+        if let Some(&[a, b',', c, b',', e, b'>']) = bytes.get(i..i + 6) {
+            if let (Some(a), Some(c), Some(e)) = (digit(a), digit(c), digit(e)) {
+                self.pos = i + 6;
+                return Some(([(a, off32(i)), (c, off32(i + 2)), (e, off32(i + 4))], 3));
+            }
+        }
+        if let Some(&[a, b'>']) = bytes.get(i..i + 2) {
+            if let Some(a) = digit(a) {
+                self.pos = i + 2;
+                return Some(([(a, off32(i)), (0, 0), (0, 0)], 1));
+            }
+        }
         let mut items = [(0u64, 0u32); 3];
         let mut n = 0u8;
         loop {
