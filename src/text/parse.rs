@@ -438,22 +438,28 @@ pub(crate) fn math_fn_by_name(s: &str) -> Option<u8> {
 /// Types by their suffix letters. `NF` is recognised so that it can be
 /// refused with a clear message.
 pub(crate) fn type_by_name(s: &str) -> Option<Option<Type>> {
+    type_by_bytes(s.as_bytes())
+}
+
+/// [`type_by_name`] for the name's bytes.
+#[inline]
+fn type_by_bytes(s: &[u8]) -> Option<Option<Type>> {
     Some(Some(match s {
-        "UD" => Type::UD,
-        "D" => Type::D,
-        "UW" => Type::UW,
-        "W" => Type::W,
-        "UB" => Type::UB,
-        "B" => Type::B,
-        "DF" => Type::DF,
-        "F" => Type::F,
-        "UQ" => Type::UQ,
-        "Q" => Type::Q,
-        "HF" => Type::HF,
-        "V" => Type::V,
-        "UV" => Type::UV,
-        "VF" => Type::VF,
-        "NF" => return Some(None),
+        b"UD" => Type::UD,
+        b"D" => Type::D,
+        b"UW" => Type::UW,
+        b"W" => Type::W,
+        b"UB" => Type::UB,
+        b"B" => Type::B,
+        b"DF" => Type::DF,
+        b"F" => Type::F,
+        b"UQ" => Type::UQ,
+        b"Q" => Type::Q,
+        b"HF" => Type::HF,
+        b"V" => Type::V,
+        b"UV" => Type::UV,
+        b"VF" => Type::VF,
+        b"NF" => return Some(None),
         _ => return None,
     }))
 }
@@ -1764,7 +1770,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         let end = ident_end(bytes, i);
-        let Some(Some(ty)) = type_by_name(self.source().get(i..end)?) else {
+        let Some(Some(ty)) = type_by_bytes(bytes.get(i..end)?) else {
             return None;
         };
         out.ty = Some((ty, pos(i)));
