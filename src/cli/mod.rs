@@ -81,12 +81,7 @@ pub fn write_output<'a>(path: Option<&str>, parts: impl IntoIterator<Item = &'a 
 /// Writes `text` to standard output. A reader that closed the pipe early
 /// (`geneu … | head`) is not an error.
 pub fn emit(text: &str) -> Result<(), CliError> {
-    use std::io::Write as _;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Io(e)),
-        _ => Ok(()),
-    }
+    write_output(None, [text.as_bytes()])
 }
 
 /// The lines of hex text that may hold words, trimmed, each with its
