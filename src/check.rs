@@ -375,13 +375,8 @@ pub fn line_starts_near(src: &str, parts: usize) -> Vec<usize> {
 /// replacing the earlier one otherwise (a flow-control instruction comes
 /// again from [`Assembler::finish`]); records arrive in order.
 fn put_in_order(out: &mut Vec<Assembled>, k: usize, x: &Assembled) {
-    match out.get_mut(k) {
-        Some(slot) => *slot = *x,
-        None => {
-            assert_eq!(k, out.len(), "instructions arrive in order");
-            out.push(*x);
-        }
-    }
+    assert!(k <= out.len(), "instructions arrive in order");
+    crate::text::asm::put(out, k, *x);
 }
 
 /// Assembles `text` fed to one [`Assembler`] in pieces of about `size`

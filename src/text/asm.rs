@@ -241,7 +241,7 @@ fn estimated_count(src: &str) -> usize {
 /// Stores `x` as item `k` of `out`: appended when `k` is the next index,
 /// replacing the placeholder otherwise.
 #[inline]
-fn put<T>(out: &mut Vec<T>, k: usize, x: T) {
+pub(crate) fn put<T>(out: &mut Vec<T>, k: usize, x: T) {
     match out.get_mut(k) {
         Some(slot) => *slot = x,
         None => out.push(x),

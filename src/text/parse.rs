@@ -1102,7 +1102,6 @@ impl<'a> Parser<'a> {
     #[inline]
     fn plain_tail(&mut self, inst: &mut Inst<'a>, mut l: Lexer<'a>) -> Option<()> {
         let op = inst.opcode;
-        let byte = |l: &Lexer<'_>| self.source().as_bytes().get(l.offset()).copied();
         let operand = |l: &mut Lexer<'a>, out: &mut Operand| -> Option<()> {
             l.skip_gap().ok()?;
             let end = self.plain_operand_at(l.here(), out)?;
@@ -1121,7 +1120,7 @@ impl<'a> Parser<'a> {
                 // MATH's second source is optional.
                 if op == Opcode::Math && k == 1 {
                     l.skip_gap().ok()?;
-                    if matches!(byte(&l), Some(b'{' | b';')) {
+                    if matches!(l.peek_byte(), Some(b'{' | b';')) {
                         *s = None;
                         continue;
                     }
@@ -1144,13 +1143,13 @@ impl<'a> Parser<'a> {
         }
         l.skip_gap().ok()?;
         let mut opts = Options::default();
-        if byte(&l) == Some(b'{') {
+        if l.peek_byte() == Some(b'{') {
             let open = l.here();
             l.seek_on_line(l.offset() + 1);
             opts = plain_options_after(&mut l, open)?;
             l.skip_gap().ok()?;
         }
-        if byte(&l) != Some(b';') {
+        if l.peek_byte() != Some(b';') {
             return None;
         }
         inst.opts = opts;
