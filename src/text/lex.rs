@@ -518,18 +518,17 @@ impl<'a> Lexer<'a> {
     #[inline]
     pub fn peek_kind(&self) -> Kind {
         let mut l = *self;
-        let glued = l.src.as_bytes().get(l.pos).is_some_and(|&b| !may_start_trivia(b));
-        if !glued && l.skip_trivia().is_some() {
+        if l.skip_gap().is_err() {
             return Kind::UnterminatedComment;
         }
-        match l.src.as_bytes().get(l.pos) {
+        match l.peek_byte() {
             None => Kind::Eof,
             Some(b':') => Kind::Colon,
             Some(b'[') => Kind::LBracket,
             Some(b'(') => Kind::LParen,
             Some(b'.') => Kind::Dot,
             Some(b'<') => Kind::LAngle,
-            Some(b) if class(*b) == C_IDENT => Kind::Ident,
+            Some(b) if class(b) == C_IDENT => Kind::Ident,
             Some(_) => l.next_token().kind,
         }
     }
