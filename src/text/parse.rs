@@ -572,18 +572,48 @@ pub(crate) fn statements(p: Platform, src: &str, plain: bool) -> (Vec<Stmt<'_>>,
     (out, parser.errors)
 }
 
-/// The one-word shared function `word` (just read by `l`), then, with
-/// only spaces between, `MsgDesc:` and the free-form description, which
-/// `l` skips up to the `{`, `;` or line end after it: the shared
-/// function's number. `None` for anything else (multi-word names such as
-/// `dp data 1` included: [`sfid_by_name`] knows none of their words).
+/// The shared function whose first word is `word` (just read by `l`),
+/// then, with only spaces between, `MsgDesc:` and the free-form
+/// description, which `l` skips up to the `{`, `;` or line end after it:
+/// the shared function's number. `None` for anything else.
 #[inline]
 fn plain_description(word: &str, l: &mut Lexer<'_>) -> Option<u8> {
-    let sfid = sfid_by_name(word)?;
+    let sfid = plain_sfid(word, l)?;
     if !l.plain_msg_desc_label() {
         return None;
     }
     l.skip_to_brace_or_line_end();
+    Some(sfid)
+}
+
+/// The shared function whose first word is `word` (just read by `l`):
+/// one word, or `pixel interp`, `rt accel` and `dp data 1`, whose further
+/// words `l` reads (with whitespace and comments between, as the token
+/// path allows). `None` for anything else, a wrong second word included
+/// (the token path reports it).
+#[inline]
+fn plain_sfid(word: &str, l: &mut Lexer<'_>) -> Option<u8> {
+    if let Some(sfid) = sfid_by_name(word) {
+        return Some(sfid);
+    }
+    let (second, sfid) = match word {
+        "pixel" => ("interp", 11),
+        "rt" => ("accel", 8),
+        "dp" => ("data", 12),
+        _ => return None,
+    };
+    l.skip_gap().ok()?;
+    if l.plain_ident()? != second {
+        return None;
+    }
+    if sfid == 12 {
+        l.skip_gap().ok()?;
+        let (n, _) = l.plain_number()?;
+        // `1D` would be a number and a type: leave such text to the tokens.
+        if n != 1 || l.peek_byte().is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return None;
+        }
+    }
     Some(sfid)
 }
 
@@ -1089,8 +1119,8 @@ impl<'a> Parser<'a> {
     /// SEND when all of them are written plainly, read straight from the
     /// bytes after the execution size (where `l` stands) without making
     /// tokens. Plainly written means: operands as [`Parser::plain_operand_at`]
-    /// reads them; a SEND's descriptor as a number, then a one-word shared
-    /// function, `MsgDesc:` and the description (see
+    /// reads them; a SEND's descriptor as a number, then a shared function
+    /// (see [`plain_sfid`]), `MsgDesc:` and the description (see
     /// [`Parser::plain_sfid_and_description`]); a plain options block (see
     /// [`Parser::plain_options`]); whitespace and comments between them
     /// as anywhere. What is read is what the token path gives.
@@ -1320,9 +1350,10 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// A one-word shared function followed, on its line, by `MsgDesc:`
-    /// and the description (`urb MsgDesc: 8 SIMD8 read ... {`), with only
-    /// spaces between: read from the bytes, as the token path reads it.
+    /// A shared function (see [`plain_sfid`]) followed, on its line, by
+    /// `MsgDesc:` and the description (`urb MsgDesc: 8 SIMD8 read ... {`),
+    /// with only spaces before `MsgDesc`: read from the bytes, as the token
+    /// path reads it.
     /// `None` (nothing consumed) for anything else.
     fn plain_sfid_and_description(&mut self) -> Option<u8> {
         let t = self.tok;
@@ -2187,6 +2218,53 @@ mod tests {
             "    frob MsgDesc: 8 { align1 1Q };",
         ] {
             let (_, e) = send(&alloc::format!("{base}{bad}"));
+            assert!(!e.is_empty(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn plain_multi_word_shared_functions_read_like_tokens() {
+        let base = "send(8) null<1>UW g1<8,8,1>UD 0x0e0b6001\n";
+        let sfid = |src: &str| {
+            let (plain, tokens) = (
+                statements(Platform::Gen8, src, true),
+                statements(Platform::Gen8, src, false),
+            );
+            assert!(plain == tokens, "{src:?}: {plain:?} != {tokens:?}");
+            parse_insts(src, |i| match i.ops {
+                Operands::Send { sfid, .. } => Some(sfid),
+                _ => None,
+            })
+        };
+        for (tail, want) in [
+            (
+                "    dp data 1 MsgDesc: ( DC typed surface write, Surface = 1) mlen 7 { align1 2Q };",
+                12,
+            ),
+            ("    dp  data\t0x1 MsgDesc: x { align1 2Q };", 12),
+            ("    dp /* c */ data\n 1 MsgDesc: x;", 12),
+            ("    dp data 01 { align1 };", 12),
+            (
+                "    pixel interp MsgDesc: (persp, sample_position) mlen 2 rlen 4 { align1 1Q };",
+                11,
+            ),
+            ("    pixel\ninterp MsgDesc: x { align1 1Q };", 11),
+            ("    rt accel MsgDesc: x { align1 1Q };", 8),
+        ] {
+            let (v, e) = sfid(&alloc::format!("{base}{tail}"));
+            assert!(e.is_empty(), "{tail:?}: {e:?}");
+            assert_eq!(v, [Some(want)], "{tail:?}");
+        }
+        for bad in [
+            "    dp data 2 MsgDesc: x { align1 };",
+            "    dp data 1D MsgDesc: x { align1 };",
+            "    dp data MsgDesc: x { align1 };",
+            "    dp date 1 MsgDesc: x { align1 };",
+            "    pixel interpx MsgDesc: x { align1 };",
+            "    pixel MsgDesc: x { align1 };",
+            "    rt /* c MsgDesc: x { align1 };",
+        ] {
+            let (_, e) = sfid(&alloc::format!("{base}{bad}"));
             assert!(!e.is_empty(), "{bad:?}");
         }
     }
