@@ -1134,7 +1134,11 @@ impl<'a> Parser<'a> {
         let op = inst.opcode;
         let operand = |l: &mut Lexer<'a>, out: &mut Operand| -> Option<()> {
             l.skip_gap().ok()?;
-            let end = self.plain_operand_at(l.here(), out)?;
+            let at = l.here();
+            let end = match self.plain_operand_at::<false>(at, out) {
+                Some(end) => end,
+                None => self.plain_operand_rare(at, out)?,
+            };
             l.seek_on_line(end);
             Some(())
         };
@@ -1718,10 +1722,13 @@ impl<'a> Parser<'a> {
     #[inline]
     fn plain_operand_into(&mut self, out: &mut Operand) -> bool {
         let t = self.tok;
-        if !matches!(t.kind, Kind::Ident | Kind::Minus | Kind::Tilde | Kind::Number) {
+        if !matches!(
+            t.kind,
+            Kind::Ident | Kind::Minus | Kind::Tilde | Kind::Number | Kind::LParen
+        ) {
             return false;
         }
-        let Some(end) = self.plain_operand_at(t.pos, out) else {
+        let Some(end) = self.plain_operand_at::<true>(t.pos, out) else {
             return false;
         };
         self.lex.seek_on_line(end);
@@ -1730,25 +1737,32 @@ impl<'a> Parser<'a> {
     }
 
     /// The operand that starts at `at`, when it is written plainly,
-    /// without spaces or comments inside: `[-|~]` then a GRF `g<n>`/`r<n>`
-    /// (n up to 255) or `null`, an optional `.<sub>` in decimal, a region
-    /// as [`Lexer::plain_region`] reads it and a type (`g7.2<8,8,1>UD`); or
-    /// `[-|~]` then a number and a type (`0x3f800000F`, `-1D`). Read
+    /// without spaces or comments inside: `[-|~][(abs)]` then a register
+    /// (`g<n>`, `null`, `acc0`, ... as [`Parser::reg_name`] reads it), an
+    /// optional `.<sub>` in decimal, a region as [`Lexer::plain_region`]
+    /// reads it and a type (`g7.2<8,8,1>UD`); or `[-|~][(abs)]` then a
+    /// number and a type (`0x3f800000F`, `-1D`). Read
     /// straight from the bytes into `out`, it is what the token path
     /// gives; the result is where it ends. `None` for anything else
     /// (numbers too large included, which the token path reports); `out`
     /// may then be written in part, and the token path writes all of it
     /// again.
+    ///
+    /// With `ALL` off, only GRFs and `null` without `(abs)` are read (and
+    /// `None` given for the rest): the common operands, on a path kept
+    /// short; [`Parser::plain_operand_rare`] reads the others.
     #[inline(always)]
-    fn plain_operand_at(&self, at: Pos, out: &mut Operand) -> Option<usize> {
+    fn plain_operand_at<const ALL: bool>(&self, at: Pos, out: &mut Operand) -> Option<usize> {
         let bytes = self.source().as_bytes();
         let line = at.line;
         let pos = |i: usize| Pos { offset: off32(i), line };
         let mut i = at.offset as usize;
         let neg = matches!(bytes.get(i), Some(b'-' | b'~'));
         i += usize::from(neg);
+        let abs = ALL && bytes.get(i) == Some(&b'(') && bytes.get(i + 1..i + 5) == Some(b"abs)");
+        i += 5 * usize::from(abs);
         out.pos = at;
-        out.abs = false;
+        out.abs = abs;
         out.chans = None;
         if bytes.get(i)?.is_ascii_digit() {
             let mut l = self.lex;
@@ -1765,6 +1779,9 @@ impl<'a> Parser<'a> {
             let name = match bytes.get(i..end)? {
                 b"null" => RegName::Arf { nr: 0, bare: false },
                 [b'g' | b'r', digits @ ..] => RegName::Grf(u8::try_from(plain_decimal(digits)?).ok()?),
+                // Other registers by the token path's own reading of the
+                // name; one it refuses is left to it to report.
+                _ if ALL => self.plain_reg_name(i, end, line)?,
                 _ => return None,
             };
             i = end;
@@ -1805,6 +1822,29 @@ impl<'a> Parser<'a> {
         };
         out.ty = Some((ty, pos(i)));
         Some(end)
+    }
+
+    /// [`Parser::plain_operand_at`] with every register and `(abs)`, out of
+    /// line: for the operands its short path leaves.
+    #[inline(never)]
+    fn plain_operand_rare(&self, at: Pos, out: &mut Operand) -> Option<usize> {
+        self.plain_operand_at::<true>(at, out)
+    }
+
+    /// The register named by bytes `start..end` of `line`, as
+    /// [`Parser::reg_name`] reads it; `None` for a name it refuses (the
+    /// token path reports it).
+    fn plain_reg_name(&self, start: usize, end: usize, line: u32) -> Option<RegName> {
+        let t = Token {
+            kind: Kind::Ident,
+            text: self.source().get(start..end)?,
+            value: 0,
+            pos: Pos {
+                offset: off32(start),
+                line,
+            },
+        };
+        self.reg_name(t).ok()
     }
 
     /// An operand. Destinations take no modifiers and no immediates; that
@@ -2148,6 +2188,18 @@ mod tests {
             "g001<1>F",
             "g3.0<0,1,0>F",
             "0F",
+            "a0.1<0,1,0>UW",
+            "acc0<1>F",
+            "cr0<0,1,0>UD",
+            "f0.1<0,1,0>UW",
+            "tm0<4,4,1>UD",
+            "n0.2<1>UD",
+            "m3<1>F",
+            "ip<0,1,0>UD",
+            "(abs)g2<8,8,1>F",
+            "-(abs)g2.4<0,1,0>F",
+            "~(abs)acc0<8,8,1>D",
+            "(abs)1D",
         ] {
             let (plain, tokens, fast_next, slow_next) = both(src);
             assert_eq!(plain, Some(tokens.unwrap()), "{src:?}");
@@ -2166,10 +2218,12 @@ mod tests {
             "g2<1>",
             "g2.1",
             "g[a0.1]<1,0>F",
-            "a0.1<0,1,0>UW",
-            "acc0<1>F",
             "ip",
-            "(abs)g2<8,8,1>F",
+            "acc99<1>F",
+            "foo3<1>F",
+            "( abs)g2<8,8,1>F",
+            "(abs) g2<8,8,1>F",
+            "(abs g2<8,8,1>F",
             "- g2<8,8,1>F",
             "g2<VxH,1,0>F",
             "g2<8,8,1>NF",
@@ -2180,7 +2234,6 @@ mod tests {
             "1 D",
             "1",
             "0xG",
-            "m3<1>F",
             "g2F",
         ] {
             let (plain, ..) = both(src);
