@@ -51,6 +51,7 @@ use crate::error::EncodeError;
 use crate::model::*;
 use crate::validate::Violations;
 use crate::word::fields::{gen7_native, gen8_native};
+use crate::word::Word;
 
 /// What went wrong, without the position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -521,7 +522,7 @@ impl Assembler {
                     match lower.inst_into(&ast, &mut out.inst) {
                         Ok(None) => match lower.encode(&out.inst, ast.pos, self.opts) {
                             Ok(word) if clean => {
-                                out.word = word;
+                                out.word = word.to_bytes();
                                 sink(idx, &out);
                             }
                             Ok(_) => {}
@@ -606,7 +607,7 @@ impl Assembler {
                         line: pd.line,
                         column: pd.column,
                         inst: pd.inst,
-                        word,
+                        word: word.to_bytes(),
                     },
                 ),
                 Ok(_) => {}
@@ -628,16 +629,13 @@ impl Assembler {
 }
 
 /// Encodes, checked or not, giving the error's kind.
-fn encode_kind(p: Platform, i: &Instruction, opts: AsmOptions) -> Result<[u8; 16], AsmErrorKind> {
-    let r = if opts.unchecked {
-        crate::encode_unchecked(p, i)
-    } else {
-        crate::encode(p, i)
-    };
-    r.map_err(|e| match e {
-        EncodeError::Invalid(v) => AsmErrorKind::Rules(v),
-        e => AsmErrorKind::Encode(e),
-    })
+fn encode_kind(p: Platform, i: &Instruction, opts: AsmOptions) -> Result<Word, AsmErrorKind> {
+    // What `crate::encode` and `crate::encode_unchecked` do, kept as a
+    // `Word`: the word stays in registers on its way to the record.
+    if !opts.unchecked {
+        crate::validate::validate(p, i).map_err(AsmErrorKind::Rules)?;
+    }
+    crate::encode_word(p, i).map_err(AsmErrorKind::Encode)
 }
 
 /// Fills in a flow-control instruction's JIP/UIP once every label is
@@ -760,7 +758,7 @@ impl Lower<'_> {
         self.err(pos, AsmErrorKind::Invalid { what, why })
     }
 
-    fn encode(&self, i: &Instruction, pos: Pos, opts: AsmOptions) -> LResult<[u8; 16]> {
+    fn encode(&self, i: &Instruction, pos: Pos, opts: AsmOptions) -> LResult<Word> {
         encode_kind(self.p, i, opts).map_err(|kind| self.err(pos, kind))
     }
 
