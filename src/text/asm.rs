@@ -1030,12 +1030,20 @@ impl Lower<'_> {
         }
     }
 
-    #[inline]
     fn dst(&self, o: &Operand, a16: bool) -> LResult<Dst> {
+        let mut d = Dst::null();
+        self.dst_into(o, a16, &mut d)?;
+        Ok(d)
+    }
+
+    /// [`Lower::dst`], written into `d` (in place: a `Dst` returned through
+    /// a `Result` is read back wider than it was written, which stalls).
+    #[inline]
+    fn dst_into(&self, o: &Operand, a16: bool, d: &mut Dst) -> LResult<()> {
         if o.neg || o.abs {
             return Err(self.invalid(o.pos, "destination", "source modifiers do not apply to a destination"));
         }
-        let mut d = Dst::null();
+        *d = Dst::null();
         match o.base {
             Base::Imm { .. } => return Err(self.invalid(o.pos, "destination", "a destination cannot be an immediate")),
             Base::Reg { name, sub } => {
@@ -1088,7 +1096,7 @@ impl Lower<'_> {
         } else if let Some(c) = o.chans {
             return Err(self.invalid(c.pos, "write mask", "write masks need align16"));
         }
-        Ok(d)
+        Ok(())
     }
 
     fn writemask(&self, c: &Chans) -> LResult<WriteMask> {
@@ -1203,6 +1211,14 @@ impl Lower<'_> {
     }
 
     fn src_in(&self, o: &Operand, mode: Mode) -> LResult<(Src, Option<u64>)> {
+        let mut s = Src::ZERO;
+        let imm = self.src_into(o, mode, &mut s)?;
+        Ok((s, imm))
+    }
+
+    /// [`Lower::src_in`], the source written into `s` (in place, as
+    /// [`Lower::dst_into`]).
+    fn src_into(&self, o: &Operand, mode: Mode, s: &mut Src) -> LResult<Option<u64>> {
         let a16 = mode == Mode::Align16;
         if let Base::Imm { value, neg } = o.base {
             if o.abs {
@@ -1228,9 +1244,10 @@ impl Lower<'_> {
             };
             let v = self.imm_bits(value, neg, bits, o.pos)?;
             let v = if bits == 16 { v | v << 16 } else { v };
-            return Ok((Src::imm(ty), Some(v)));
+            *s = Src::imm(ty);
+            return Ok(Some(v));
         }
-        let mut s = Src::ZERO;
+        *s = Src::ZERO;
         match o.base {
             Base::Reg { name, sub } => {
                 let (file, nr, bare) = self.file_nr(name, o.pos)?;
@@ -1272,7 +1289,7 @@ impl Lower<'_> {
         }
         s.mods.set(SrcMods::NEGATE, o.neg);
         s.mods.set(SrcMods::ABS, o.abs);
-        Ok((s, None))
+        Ok(None)
     }
 
     /// The bits of an immediate of `bits` width, two's complement when
@@ -1307,7 +1324,8 @@ impl Lower<'_> {
     /// One- and two-source instructions (MATH included).
     fn alu(&self, i: &mut Instruction, dst: &Operand, src: &[Option<Operand>; 3]) -> LResult<()> {
         let a16 = i.access_mode == AccessMode::Align16;
-        i.dst = self.dst(dst, a16)?;
+        let mode = if a16 { Mode::Align16 } else { Mode::Align1 };
+        self.dst_into(dst, a16, &mut i.dst)?;
         let [s0, s1, _] = src;
         let Some(s0) = s0 else {
             return Err(self.invalid(dst.pos, "operands", "a source is required"));
@@ -1316,16 +1334,16 @@ impl Lower<'_> {
             // Haswell's immediate form; a decoded word may hold a register.
             return self.dim(i, s0);
         }
-        let (mut src0, imm0) = self.src(s0, a16)?;
+        let imm0 = self.src_into(s0, mode, &mut i.src[0])?;
         if a16 {
             // Unused fields as the codec reads them back in align16.
             i.src[1] = a16_zero();
             if imm0.is_some() && !self.p.is_gen8() {
                 // Gen7 keeps src0's region bits beside a 32-bit immediate.
-                src0.region = a16_zero().region;
+                i.src[0].region = a16_zero().region;
             }
         }
-        i.src[0] = src0;
+        let ty0 = i.src[0].ty;
         match (s1, imm0) {
             (None, Some(v)) => {
                 // A one-source immediate: Mesa also sets src1's file to ARF
@@ -1334,8 +1352,8 @@ impl Lower<'_> {
                 // Only src1's file and type remain beside an immediate (none
                 // beside a 64-bit one, whose value fills bits 127:64).
                 i.src[1] = Src::ZERO;
-                if !src0.ty.is_64bit() {
-                    if let Some(t) = src0.ty.imm_hw(self.p).and_then(|c| Type::from_reg_hw(self.p, c)) {
+                if !ty0.is_64bit() {
+                    if let Some(t) = ty0.imm_hw(self.p).and_then(|c| Type::from_reg_hw(self.p, c)) {
                         i.src[1] = Src {
                             file: RegFile::Arf,
                             ty: t,
@@ -1353,14 +1371,13 @@ impl Lower<'_> {
                 // An immediate src0 beside a register src1 (the validator
                 // refuses it): the immediate fills src1's bits, so src1
                 // keeps only its file and type.
-                let (src1, whole) = self.file_type_only(s1, a16, v, imm_bits(src0.ty))?;
+                let (src1, whole) = self.file_type_only(s1, a16, v, imm_bits(ty0))?;
                 i.imm = whole.unwrap_or(v);
                 i.src[1] = src1;
             }
             (Some(s1), None) => {
-                let (src1, imm1) = self.src(s1, a16)?;
-                if let Some(v) = imm1 {
-                    if src1.ty.is_64bit() {
+                if let Some(v) = self.src_into(s1, mode, &mut i.src[1])? {
+                    if i.src[1].ty.is_64bit() {
                         return Err(self.invalid(
                             s1.pos,
                             "src1",
@@ -1369,7 +1386,6 @@ impl Lower<'_> {
                     }
                     i.imm = v;
                 }
-                i.src[1] = src1;
             }
         }
         Ok(())
@@ -1544,20 +1560,20 @@ impl Lower<'_> {
         eot: bool,
     ) -> LResult<()> {
         let a16 = i.access_mode == AccessMode::Align16;
-        i.dst = self.dst(dst, a16)?;
-        let (mut s0, imm) = self.src(src0, a16)?;
+        let mode = if a16 { Mode::Align16 } else { Mode::Align1 };
+        self.dst_into(dst, a16, &mut i.dst)?;
+        let imm = self.src_into(src0, mode, &mut i.src[0])?;
         if imm.is_some() && a16 && !self.p.is_gen8() {
             // Gen7 keeps src0's region bits beside a 32-bit immediate.
-            s0.region = a16_zero().region;
+            i.src[0].region = a16_zero().region;
         }
-        i.src[0] = s0;
         i.cond_modifier = sfid;
         if let Some(v) = imm {
             // An immediate payload (the validator refuses it): the
             // immediate fills bits 127:96, which Mesa prints both as src0
             // and as the descriptor; src1 keeps only a file and type. A
             // 16-bit immediate prints its low half only: the dword has all.
-            let bits = s0.ty.size() * 8;
+            let bits = i.src[0].ty.size() * 8;
             i.imm = if bits == 64 { v } else { desc };
             if bits < 64 && (v ^ desc) & ((1u64 << bits) - 1) != 0 {
                 return Err(self.invalid(src0.pos, "src0", "an immediate payload is the descriptor dword itself"));
