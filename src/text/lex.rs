@@ -173,6 +173,13 @@ pub struct Lexer<'a> {
     line: u32,
 }
 
+/// A position of a [`Lexer`]: see [`Lexer::mark`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mark {
+    pos: usize,
+    line: u32,
+}
+
 /// Byte classes for the lexer's dispatch.
 const C_OTHER: u8 = 0;
 const C_IDENT: u8 = 1;
@@ -681,6 +688,30 @@ impl<'a> Lexer<'a> {
     #[inline]
     pub(crate) fn peek_byte(&self) -> Option<u8> {
         self.src.as_bytes().get(self.pos).copied()
+    }
+
+    /// Where the lexer stands, to come back to with [`Lexer::reset`].
+    #[inline]
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            pos: self.pos,
+            line: self.line,
+        }
+    }
+
+    /// Goes back (or on) to `m`, a mark of this lexer.
+    #[inline]
+    pub(crate) fn reset(&mut self, m: Mark) {
+        self.pos = m.pos;
+        self.line = m.line;
+    }
+
+    /// Moves to where `other`, a copy of this lexer, stands (field by
+    /// field: a whole copy would read the position back wider than it was
+    /// just written).
+    #[inline]
+    pub(crate) fn follow(&mut self, other: &Lexer<'a>) {
+        self.reset(other.mark());
     }
 
     /// The byte offset the lexer stands at.

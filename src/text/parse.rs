@@ -655,19 +655,29 @@ fn form(op: Opcode) -> Form {
 /// the `}`; see [`Parser::plain_options`].
 #[inline(always)]
 fn plain_options_after(l: &mut Lexer<'_>, open: Pos) -> Option<Options> {
-    let mut o = Options {
+    let mut o = Options::default();
+    plain_options_into(l, open, &mut o)?;
+    Some(o)
+}
+
+/// [`plain_options_after`], written into `o` (in place: options returned
+/// through an `Option` are read back wider than they were written, which
+/// stalls). `o` is reset first; on `None` it holds part of the block.
+#[inline(always)]
+fn plain_options_into(l: &mut Lexer<'_>, open: Pos, o: &mut Options) -> Option<()> {
+    *o = Options {
         pos: open,
         ..Options::default()
     };
     loop {
         let w = l.plain_word()?;
         match w {
-            b"}" => return Some(o),
+            b"}" => return Some(()),
             &[d @ b'1'..=b'8', _] => {
-                (o.qtr, o.nib) = quarter(&o, u64::from(d - b'0'), w.get(1..)?)?;
+                (o.qtr, o.nib) = quarter(o, u64::from(d - b'0'), w.get(1..)?)?;
             }
             _ => {
-                if !named_option(&mut o, w) {
+                if !named_option(o, w) {
                     return None;
                 }
             }
@@ -1108,9 +1118,14 @@ impl<'a> Parser<'a> {
     /// reports it).
     fn plain_exec_size_and_tail(&mut self, inst: &mut Inst<'a>, mut l: Lexer<'a>) -> Option<bool> {
         inst.exec = l.plain_small_number(b')').and_then(ExecSize::from_channels)?;
-        if self.plain_tail(inst, l).is_some() {
+        // `l` is lent, not copied: a copy made right after the size moved
+        // it would read its position back wider than it was written.
+        let after_size = l.mark();
+        if self.plain_tail(inst, &mut l).is_some() {
             return Some(true);
         }
+        l.reset(after_size);
+        inst.opts = Options::default();
         self.commit(l);
         Some(false)
     }
@@ -1126,11 +1141,12 @@ impl<'a> Parser<'a> {
     /// as anywhere. What is read is what the token path gives.
     ///
     /// `Some` when the statement was read to its `;`: the next statement's
-    /// first token is then current. `None`, with nothing consumed, for
-    /// anything else; the token path then reads the operands again
-    /// (overwriting what was written here).
+    /// first token is then current. `None` for anything else, with nothing
+    /// consumed from the parser (`l` may have moved: the caller puts it
+    /// back); the token path then reads the operands again (overwriting
+    /// what was written here).
     #[inline]
-    fn plain_tail(&mut self, inst: &mut Inst<'a>, mut l: Lexer<'a>) -> Option<()> {
+    fn plain_tail(&mut self, inst: &mut Inst<'a>, l: &mut Lexer<'a>) -> Option<()> {
         let op = inst.opcode;
         let operand = |l: &mut Lexer<'a>, out: &mut Operand| -> Option<()> {
             l.skip_gap().ok()?;
@@ -1145,7 +1161,7 @@ impl<'a> Parser<'a> {
         let form = form(op);
         if let Form::Alu(n) = form {
             let (dst, src) = inst.ops.alu_slots()?;
-            operand(&mut l, dst)?;
+            operand(l, dst)?;
             for (k, s) in src.iter_mut().enumerate() {
                 if k >= n {
                     *s = None;
@@ -1159,37 +1175,37 @@ impl<'a> Parser<'a> {
                         continue;
                     }
                 }
-                operand(&mut l, s.get_or_insert(Operand::EMPTY))?;
+                operand(l, s.get_or_insert(Operand::EMPTY))?;
             }
         } else if form == Form::Send {
             let (dst, src0, src1, desc, sfid) = inst.ops.send_slots()?;
-            operand(&mut l, dst)?;
-            operand(&mut l, src0)?;
+            operand(l, dst)?;
+            operand(l, src0)?;
             *src1 = None;
             l.skip_gap().ok()?;
             let (value, pos) = l.plain_number()?;
             *desc = Num { value, pos };
             l.skip_gap().ok()?;
             let word = l.plain_ident()?;
-            *sfid = plain_description(word, &mut l)?;
+            *sfid = plain_description(word, l)?;
         } else {
             return None;
         }
         l.skip_gap().ok()?;
-        let mut opts = Options::default();
+        // The instruction's options are the default ones until here; the
+        // caller puts them back if the statement is not plain after all.
         if l.peek_byte() == Some(b'{') {
             let open = l.here();
             l.seek_on_line(l.offset() + 1);
-            opts = plain_options_after(&mut l, open)?;
+            plain_options_into(l, open, &mut inst.opts)?;
             l.skip_gap().ok()?;
         }
         if l.peek_byte() != Some(b';') {
             return None;
         }
-        inst.opts = opts;
         let line = l.here().line;
         l.seek_on_line(l.offset() + 1);
-        self.lex = l;
+        self.lex.follow(l);
         self.lex.next_token_into(&mut self.tok);
         self.prev_line = line;
         Some(())
