@@ -271,7 +271,7 @@ fn may_start_trivia(b: u8) -> bool {
 }
 
 #[inline]
-fn is_ident_char(b: u8) -> bool {
+pub(crate) fn is_ident_char(b: u8) -> bool {
     CLASS.get(usize::from(b)).copied().unwrap_or(C_OTHER) & C_WORD != 0
 }
 

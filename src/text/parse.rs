@@ -37,7 +37,7 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::asm::{AsmError, AsmErrorKind};
-use super::lex::{ident_end, off32, starts_ident, Kind, Lexer, Pos, RegionItems, Token};
+use super::lex::{ident_end, is_ident_char, off32, starts_ident, Kind, Lexer, Pos, RegionItems, Token};
 use crate::model::{ExecSize, Opcode, Platform, ThreadControl, Type};
 
 /// A number with where it was written.
@@ -477,15 +477,54 @@ fn split_digits(s: &str) -> (&str, Option<Option<u32>>) {
     }
 }
 
-/// One to three decimal digits, as the plain paths take them.
-#[inline]
-fn plain_decimal(digits: &[u8]) -> Option<u32> {
-    if !(1..=3).contains(&digits.len()) {
+/// A GRF written plainly at byte `i`: `g` or `r` and one to three
+/// decimal digits (at most 255), not followed by a letter, digit or `_`.
+/// Gives the number and where the name ends.
+#[inline(always)]
+fn plain_grf(bytes: &[u8], i: usize) -> Option<(u8, usize)> {
+    if !matches!(bytes.get(i), Some(b'g' | b'r')) {
         return None;
     }
-    digits
-        .iter()
-        .try_fold(0u32, |n, &d| d.is_ascii_digit().then(|| n * 10 + u32::from(d - b'0')))
+    let (n, end) = plain_digits(bytes, i + 1)?;
+    if bytes.get(end).is_some_and(|&c| is_ident_char(c)) {
+        return None;
+    }
+    Some((u8::try_from(n).ok()?, end))
+}
+
+/// One to three decimal digits at byte `i`, read as they are scanned:
+/// their value and where they end. `None` for no digit or more than three.
+#[inline(always)]
+fn plain_digits(bytes: &[u8], i: usize) -> Option<(u32, usize)> {
+    let mut n = 0u32;
+    let mut j = i;
+    while let Some(d) = bytes.get(j).map(|b| b.wrapping_sub(b'0')).filter(|&d| d < 10) {
+        if j - i == 3 {
+            return None;
+        }
+        n = n * 10 + u32::from(d);
+        j += 1;
+    }
+    (j > i).then_some((n, j))
+}
+
+/// A type written plainly at byte `i`: one or two letters (`F`, `UD`)
+/// not followed by a letter, digit or `_`. Gives the type and where it
+/// ends; `None` for anything else, `NF` included.
+#[inline(always)]
+fn plain_type(bytes: &[u8], i: usize) -> Option<(Type, usize)> {
+    let word = |k: usize| bytes.get(k).is_some_and(|&c| is_ident_char(c));
+    if !starts_ident(*bytes.get(i)?) {
+        return None;
+    }
+    let end = if !word(i + 1) {
+        i + 1
+    } else if !word(i + 2) {
+        i + 2
+    } else {
+        return None;
+    };
+    Some((type_by_bytes(bytes.get(i..end)?)??, end))
 }
 
 /// Message-descriptor shared-function names (single words).
@@ -1539,10 +1578,8 @@ impl<'a> Parser<'a> {
             })
         };
         // The common case first: `g<n>` with n <= 255, at most 3 digits.
-        if let [b'g' | b'r', digits @ ..] = t.text.as_bytes() {
-            if let Some(n) = plain_decimal(digits).and_then(|n| u8::try_from(n).ok()) {
-                return Ok(RegName::Grf(n));
-            }
+        if let Some((n, _)) = plain_grf(t.text.as_bytes(), 0) {
+            return Ok(RegName::Grf(n));
         }
         match t.text {
             "null" => return Ok(RegName::Arf { nr: 0, bare: false }),
@@ -1791,30 +1828,24 @@ impl<'a> Parser<'a> {
             out.region = None;
             i = l.offset();
         } else {
-            let end = ident_end(bytes, i);
-            let name = match bytes.get(i..end)? {
-                b"null" => RegName::Arf { nr: 0, bare: false },
-                [b'g' | b'r', digits @ ..] => RegName::Grf(u8::try_from(plain_decimal(digits)?).ok()?),
-                // Other registers by the token path's own reading of the
-                // name; one it refuses is left to it to report.
-                _ if ALL => self.plain_reg_name(i, end, line)?,
-                _ => return None,
+            // `g<n>`, the commonest, with its number read as it is scanned.
+            let (name, end) = match plain_grf(bytes, i) {
+                Some((nr, end)) => (RegName::Grf(nr), end),
+                None => {
+                    let end = ident_end(bytes, i);
+                    (self.plain_reg_name_bytes::<ALL>(bytes.get(i..end)?, i, end, line)?, end)
+                }
             };
             i = end;
             let mut sub = None;
             if bytes.get(i) == Some(&b'.') {
-                let end = bytes
-                    .get(i + 1..)?
-                    .iter()
-                    .position(|b| !b.is_ascii_digit())
-                    .map_or(bytes.len(), |n| i + 1 + n);
-                let digits = bytes.get(i + 1..end)?;
+                let (value, end) = plain_digits(bytes, i + 1)?;
                 // A leading zero (maybe `0x`): the token path.
-                if digits.len() > 1 && digits.first() == Some(&b'0') {
+                if end - i > 2 && bytes.get(i + 1) == Some(&b'0') {
                     return None;
                 }
                 sub = Some(Num {
-                    value: u64::from(plain_decimal(digits)?),
+                    value: u64::from(value),
                     pos: pos(i + 1),
                 });
                 i = end;
@@ -1829,15 +1860,31 @@ impl<'a> Parser<'a> {
             out.region = Some(Region::plain(l.plain_region()?, pos(i)));
             i = l.offset();
         }
-        if !starts_ident(*bytes.get(i)?) {
-            return None;
-        }
-        let end = ident_end(bytes, i);
-        let Some(Some(ty)) = type_by_bytes(bytes.get(i..end)?) else {
-            return None;
-        };
+        let (ty, end) = plain_type(bytes, i)?;
         out.ty = Some((ty, pos(i)));
         Some(end)
+    }
+
+    /// The register named `name` (bytes `start..end` of `line`) when it is
+    /// not a plain GRF: `null`, and with `ALL` any other register
+    /// [`Parser::reg_name`] takes. `None` otherwise (`g`/`r` names that
+    /// [`plain_grf`] refused included).
+    #[inline(always)]
+    fn plain_reg_name_bytes<const ALL: bool>(
+        &self,
+        name: &[u8],
+        start: usize,
+        end: usize,
+        line: u32,
+    ) -> Option<RegName> {
+        match name {
+            b"null" => Some(RegName::Arf { nr: 0, bare: false }),
+            [b'g' | b'r', ..] => None,
+            // By the token path's own reading of the name; one it refuses
+            // is left to it to report.
+            _ if ALL => self.plain_reg_name(start, end, line),
+            _ => None,
+        }
     }
 
     /// [`Parser::plain_operand_at`] with every register and `(abs)`, out of
@@ -2203,6 +2250,8 @@ mod tests {
             "g255.31<8,8,1>HF",
             "g001<1>F",
             "g3.0<0,1,0>F",
+            "r0.10<0,1,0>UB",
+            "g2<1>B;",
             "0F",
             "a0.1<0,1,0>UW",
             "acc0<1>F",
@@ -2224,6 +2273,12 @@ mod tests {
         // Forms left to the token path (whatever it makes of them).
         for src in [
             "g256<1>F",
+            "g1234<1>F",
+            "r12x<1>F",
+            "g<1>F",
+            "g1.<1>F",
+            "g1.1<1>UDF",
+            "g1.1<1>",
             "g1.03<1>F",
             "g1.0x3<1>F",
             "g1.1234<1>F",
