@@ -112,14 +112,49 @@ macro_rules! opcodes {
                 match self { $( Opcode::$v => $nsrc, )* }
             }
 
-            /// Whether `p` has this opcode.
-            pub const fn exists_on(self, p: Platform) -> bool {
+            /// Whether `p` has this opcode, by the table's own rule (see
+            /// [`Opcode::exists_on`], which looks it up).
+            const fn exists_on_by_rule(self, p: Platform) -> bool {
                 #[allow(unused_variables)]
                 let $vv = p.verx10();
                 match self { $( Opcode::$v => $avail, )* }
             }
         }
     };
+}
+
+/// The platforms that have each opcode (bit `p as u8`), by `op as usize`.
+// Evaluated at compile time: `Opcode::ALL` lists the opcodes in
+// declaration order, so `ALL[k] as usize == k`.
+#[allow(clippy::indexing_slicing)]
+const AVAILABLE: [u8; Opcode::ALL.len()] = {
+    let mut t = [0u8; Opcode::ALL.len()];
+    let mut k = 0;
+    while k < Opcode::ALL.len() {
+        let op = Opcode::ALL[k];
+        let mut j = 0;
+        while j < Platform::ALL.len() {
+            let p = Platform::ALL[j];
+            if op.exists_on_by_rule(p) {
+                t[op as usize] |= 1 << p as u8;
+            }
+            j += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+impl Opcode {
+    /// Whether `p` has this opcode.
+    #[inline]
+    pub const fn exists_on(self, p: Platform) -> bool {
+        let k = self as usize;
+        // Every opcode has its entry: `k` is below the table's length.
+        #[allow(clippy::indexing_slicing)]
+        let bits = if k < AVAILABLE.len() { AVAILABLE[k] } else { 0 };
+        bits >> p as u8 & 1 != 0
+    }
 }
 
 /// Opcode lookup by hardware number for one platform, built at compile time.
@@ -1237,3 +1272,20 @@ impl Instruction {
 }
 
 static_assertions::const_assert!(core::mem::size_of::<Instruction>() <= 64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opcode_availability_table_follows_the_rule() {
+        for &op in Opcode::ALL {
+            for p in Platform::ALL {
+                assert_eq!(op.exists_on(p), op.exists_on_by_rule(p), "{op:?} on {p}");
+            }
+        }
+        // Spot checks from the PRMs: dim is Haswell only, csel Gen8 only.
+        assert!(Opcode::Dim.exists_on(Platform::Gen75) && !Opcode::Dim.exists_on(Platform::Gen8));
+        assert!(Opcode::Csel.exists_on(Platform::Gen8) && !Opcode::Csel.exists_on(Platform::Gen7));
+    }
+}
