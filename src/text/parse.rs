@@ -929,7 +929,11 @@ impl<'a> Parser<'a> {
                 return None;
             }
             let start = self.tok.pos.offset;
-            let r = if self.tok.kind == Kind::Ident && self.lex.peek_kind() == Kind::Colon {
+            // `name(` (an instruction's head) is no label: no look ahead.
+            let r = if self.tok.kind == Kind::Ident
+                && self.lex.peek_byte() != Some(b'(')
+                && self.lex.peek_kind() == Kind::Colon
+            {
                 let t = self.bump();
                 self.bump();
                 return Some(Some((t.text, t.pos)));
