@@ -648,8 +648,7 @@ fn plain_sfid(word: &str, l: &mut Lexer<'_>) -> Option<u8> {
     if sfid == 12 {
         l.skip_gap().ok()?;
         let (n, _) = l.plain_number()?;
-        // `1D` would be a number and a type: leave such text to the tokens.
-        if n != 1 || l.peek_byte().is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        if n != 1 {
             return None;
         }
     }
@@ -788,7 +787,8 @@ impl<'a> Parser<'a> {
     /// Takes `l`, a copy of the lexer that a plain (byte-level) path moved
     /// past the current token and what follows it, and reads on from
     /// there, as [`Parser::bump`] does: the current token's line becomes
-    /// the previous line.
+    /// the previous line (a caller that read past further lines sets it
+    /// after).
     #[inline]
     fn commit(&mut self, l: Lexer<'a>) {
         self.lex = l;
@@ -1186,8 +1186,10 @@ impl<'a> Parser<'a> {
     /// `Some` when the statement was read to its `;`: the next statement's
     /// first token is then current. `None` for anything else, with nothing
     /// consumed from the parser (`l` may have moved: the caller puts it
-    /// back); the token path then reads the operands again (overwriting
-    /// what was written here).
+    /// back); the token path then reads the operands again, overwriting
+    /// what was written here, except `inst.opts`, which the caller resets
+    /// to the default options (the token path writes them only when it
+    /// meets a `{`).
     #[inline]
     fn plain_tail(&mut self, inst: &mut Inst<'a>, l: &mut Lexer<'a>) -> Option<()> {
         let op = inst.opcode;
@@ -1413,11 +1415,11 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// A shared function (see [`plain_sfid`]) followed, on its line, by
-    /// `MsgDesc:` and the description (`urb MsgDesc: 8 SIMD8 read ... {`),
-    /// with only spaces before `MsgDesc`: read from the bytes, as the token
-    /// path reads it.
-    /// `None` (nothing consumed) for anything else.
+    /// A shared function (see [`plain_sfid`]) followed, on the line of its
+    /// last word, by `MsgDesc:` and the description (`urb MsgDesc: 8 SIMD8
+    /// read ... {`), with only spaces before `MsgDesc`: read from the
+    /// bytes, as the token path reads it. `None` (nothing consumed) for
+    /// anything else.
     fn plain_sfid_and_description(&mut self) -> Option<u8> {
         let t = self.tok;
         if t.kind != Kind::Ident {
@@ -1425,7 +1427,12 @@ impl<'a> Parser<'a> {
         }
         let mut l = self.lex;
         let sfid = plain_description(t.text, &mut l)?;
+        // The token path's last token is the colon, on the line the
+        // description ends on (a multi-word name may begin on an earlier
+        // one).
+        let line = l.here().line;
         self.commit(l);
+        self.prev_line = line;
         Some(sfid)
     }
 
@@ -1795,7 +1802,8 @@ impl<'a> Parser<'a> {
 
     /// The operand that starts at `at`, when it is written plainly,
     /// without spaces or comments inside: `[-|~][(abs)]` then a register
-    /// (`g<n>`, `null`, `acc0`, ... as [`Parser::reg_name`] reads it), an
+    /// (`g<n>` with one to three digits as [`plain_grf`] reads it, or
+    /// `null`, `acc0`, ... as [`Parser::reg_name`] reads it), an
     /// optional `.<sub>` in decimal, a region as [`Lexer::plain_region`]
     /// reads it and a type (`g7.2<8,8,1>UD`); or `[-|~][(abs)]` then a
     /// number and a type (`0x3f800000F`, `-1D`). Read
@@ -2394,6 +2402,68 @@ mod tests {
         ] {
             let (_, e) = sfid(&alloc::format!("{base}{bad}"));
             assert!(!e.is_empty(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn multi_word_shared_functions_after_token_operands_read_like_tokens() {
+        // A register descriptor sends the statement to the token path,
+        // which then reads the shared function and description plainly; an
+        // error on the next line must be reported on that line either way.
+        for tail in [
+            "pixel interp MsgDesc: x { align1 1Q };",
+            "pixel\ninterp MsgDesc: x;",
+            "dp /* c */ data\n\n 1 MsgDesc: x { align1 };",
+            "rt accel MsgDesc: x;",
+        ] {
+            let src =
+                alloc::format!("send(8) g1<8,8,1>UD g2<8,8,1>UD a0<0,1,0>UD 0x0e0b6001 {tail}\nfrob(8) g1<1>F;\n");
+            let (plain, tokens) = (
+                statements(Platform::Gen8, &src, true),
+                statements(Platform::Gen8, &src, false),
+            );
+            assert!(plain == tokens, "{src:?}: {plain:?} != {tokens:?}");
+            let lines = src.matches('\n').count() as u32;
+            assert_eq!(plain.1.iter().map(|e| e.line).collect::<Vec<_>>(), [lines], "{src:?}");
+        }
+    }
+
+    #[test]
+    fn plain_statements_with_any_register_read_like_tokens() {
+        for src in [
+            "mov(8) acc0<1>F (abs)g2<8,8,1>F { align1 1Q };",
+            "and(1) cr0<1>UD cr0<0,1,0>UD 0xffffff7fUD { align1 1N switch };",
+            "(-f0.0) sel(8) g44<1>F (abs)g41<8,8,1>F 0x3f800000F /* 1F */ { align1 1Q };",
+            "mov.nz.f0.0(16) g2<1>F -(abs)g3<0,1,0>F { align1 1H };",
+            "mov(1) ip<1>UD -(abs)1D;",
+            "mov(8) g2<1>F (abs)1F;",
+            "mov(8) m3<1>F ARF5<0,1,0>F;",
+            "mov(8) null.1<1>F tdr0<0,1,0>UD;",
+            "mov(8) g2<1>F g0001<8,8,1>F;",
+            "mov(8) g2<1>F f0.1<0,1,0>UW;\nmov(8) g3<1>UD tm0<4,4,1>UD;",
+            "mov(8) g2<1>F (abs) g3<8,8,1>F;",
+            // Errors: the same ones, at the same places.
+            "mov(8) acc99<1>F g2<8,8,1>F;",
+            "mov(8) g2<1>F (abs)acc16<8,8,1>F;",
+        ] {
+            let (plain, tokens) = (
+                statements(Platform::Gen8, src, true),
+                statements(Platform::Gen8, src, false),
+            );
+            assert!(plain == tokens, "{src:?}: {plain:?} != {tokens:?}");
+            let bad = src.contains("acc99") || src.contains("acc16");
+            assert_eq!(plain.0.is_empty(), bad, "{src:?}: {plain:?}");
+        }
+    }
+
+    #[test]
+    fn register_names_with_trailing_characters_are_errors() {
+        for name in ["g12x", "g1_", "r0a", "g1234", "null1x"] {
+            let src = alloc::format!("mov(8) {name}<1>F g1<8,8,1>F;\nmov(8) g1<1>F {name}<8,8,1>F;");
+            for plain in [true, false] {
+                let (_, e) = statements(Platform::Gen8, &src, plain);
+                assert_eq!(e.len(), 2, "{src:?} (plain paths {plain}): {e:?}");
+            }
         }
     }
 
