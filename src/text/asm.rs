@@ -1882,3 +1882,40 @@ fn zero_dst(a16: bool) -> Dst {
         writemask: if a16 { WriteMask::empty() } else { WriteMask::XYZW },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `encode_kind` restates `crate::encode` and `crate::encode_unchecked`
+    /// (to keep the word out of memory): same words, same errors.
+    #[test]
+    fn encode_kind_is_encode_and_encode_unchecked() {
+        let p = Platform::Gen8;
+        let text = "add(8) g2<1>F g3<8,8,1>F g4<8,8,1>F { align1 1Q };\n\
+                    send(8) g9<1>UD g2<8,8,1>UD 0x02280300\n    const MsgDesc: (0, 3, 0, 0) mlen 1 rlen 2 { align1 WE_all 1Q };";
+        let mut cases = assemble(p, text).unwrap();
+        // Breaks a rule (a zero destination stride).
+        let mut bad = cases[0];
+        bad.dst.hstride = 0;
+        cases.push(bad);
+        // Cannot be encoded at all on Gen8 (no `dim`).
+        let mut absent = cases[0];
+        absent.opcode = Opcode::Dim;
+        cases.push(absent);
+        let kind = |e: EncodeError| match e {
+            EncodeError::Invalid(v) => AsmErrorKind::Rules(v),
+            e => AsmErrorKind::Encode(e),
+        };
+        let mut errors = 0;
+        for i in &cases {
+            let checked = crate::encode(p, i).map(Word::from_bytes).map_err(kind);
+            let unchecked = crate::encode_unchecked(p, i).map(Word::from_bytes).map_err(kind);
+            errors += usize::from(checked.is_err()) + usize::from(unchecked.is_err());
+            assert_eq!(encode_kind(p, i, AsmOptions::CHECKED), checked, "{i:?}");
+            assert_eq!(encode_kind(p, i, AsmOptions::UNCHECKED), unchecked, "{i:?}");
+        }
+        // The rule break (checked only) and the absent opcode (both).
+        assert_eq!(errors, 3);
+    }
+}
