@@ -126,8 +126,9 @@ fn corpus_text() -> &'static [(Platform, String)] {
 
 /// Text input of `text_roundtrip`: one to three corpus records (lines),
 /// with a few random edits (a character replaced, inserted or deleted, a
-/// token duplicated, or whitespace or a comment put in), on the corpus
-/// platform or another.
+/// token duplicated, whitespace or a comment put in, or a piece of syntax
+/// that the parser's plain paths read put in: a register name, `(abs)`, a
+/// multi-word shared function...), on the corpus platform or another.
 fn edited_text_input(u: &mut Unstructured<'_>) -> Result<Vec<u8>> {
     let (mut p, text) = u.choose(corpus_text())?;
     if u.ratio(1, 4)? {
@@ -143,8 +144,39 @@ fn edited_text_input(u: &mut Unstructured<'_>) -> Result<Vec<u8>> {
             break;
         }
         let at = u.choose_index(s.len())?;
-        match u.int_in_range(0..=4)? {
+        match u.int_in_range(0..=5)? {
             0 => s[at] = *u.choose(CHARS)?,
+            5 => {
+                const PIECES: &[&str] = &[
+                    "(abs)",
+                    "-(abs)",
+                    "acc0",
+                    "a0.1",
+                    "cr0",
+                    "f0.1",
+                    "n0.2",
+                    "ip",
+                    "tdr0",
+                    "m3",
+                    "null.1",
+                    "g0001",
+                    "g12x",
+                    "r7",
+                    "dp data 1",
+                    "dp data 2",
+                    "pixel interp",
+                    "rt accel",
+                    "dp /* c */ data\n 1",
+                    "0x1",
+                    "1D",
+                    "UD",
+                    "<0,1,0>",
+                    "<8,8,1>",
+                    ".xyzw",
+                ];
+                let piece = *u.choose(PIECES)?;
+                s.splice(at..at, piece.bytes());
+            }
             4 => {
                 let gap = *u.choose(&[" ", "\n", "\t", "/* c */", "/*\n*/", "// c\n", "\n\n  "])?;
                 s.splice(at..at, gap.bytes());
