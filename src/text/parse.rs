@@ -2348,13 +2348,23 @@ mod tests {
             let eot = !tail.ends_with("read;");
             assert_eq!(v, [Some((6, 0x042a_0088, eot))], "{tail:?}");
         }
-        for bad in [
-            "    urb MsgDescx: 8 { align1 1Q };",
-            "    urb MsgDesc 8 { align1 1Q };",
-            "    frob MsgDesc: 8 { align1 1Q };",
-        ] {
-            let (_, e) = send(&alloc::format!("{base}{bad}"));
-            assert!(!e.is_empty(), "{bad:?}");
+        each_is_an_error(
+            base,
+            &[
+                "    urb MsgDescx: 8 { align1 1Q };",
+                "    urb MsgDesc 8 { align1 1Q };",
+                "    frob MsgDesc: 8 { align1 1Q };",
+            ],
+            send,
+        );
+    }
+
+    /// Asserts that `base` followed by each of `tails`, as `read` reads it
+    /// (giving statements and errors), has an error.
+    fn each_is_an_error<T>(base: &str, tails: &[&str], read: impl Fn(&str) -> (T, Vec<(u32, u32, AsmErrorKind)>)) {
+        for tail in tails {
+            let (_, e) = read(&alloc::format!("{base}{tail}"));
+            assert!(!e.is_empty(), "{tail:?}");
         }
     }
 
@@ -2391,18 +2401,19 @@ mod tests {
             assert!(e.is_empty(), "{tail:?}: {e:?}");
             assert_eq!(v, [Some(want)], "{tail:?}");
         }
-        for bad in [
-            "    dp data 2 MsgDesc: x { align1 };",
-            "    dp data 1D MsgDesc: x { align1 };",
-            "    dp data MsgDesc: x { align1 };",
-            "    dp date 1 MsgDesc: x { align1 };",
-            "    pixel interpx MsgDesc: x { align1 };",
-            "    pixel MsgDesc: x { align1 };",
-            "    rt /* c MsgDesc: x { align1 };",
-        ] {
-            let (_, e) = sfid(&alloc::format!("{base}{bad}"));
-            assert!(!e.is_empty(), "{bad:?}");
-        }
+        each_is_an_error(
+            base,
+            &[
+                "    dp data 2 MsgDesc: x { align1 };",
+                "    dp data 1D MsgDesc: x { align1 };",
+                "    dp data MsgDesc: x { align1 };",
+                "    dp date 1 MsgDesc: x { align1 };",
+                "    pixel interpx MsgDesc: x { align1 };",
+                "    pixel MsgDesc: x { align1 };",
+                "    rt /* c MsgDesc: x { align1 };",
+            ],
+            sfid,
+        );
     }
 
     #[test]
