@@ -546,6 +546,17 @@ fn sfid_by_name(s: &str) -> Option<u8> {
     })
 }
 
+/// The shared functions named by more than one word, by their first: the
+/// second word, whether `1` follows it (`dp data 1`), and the number.
+fn multi_word_sfid(first: &str) -> Option<(&'static str, bool, u8)> {
+    Some(match first {
+        "pixel" => ("interp", false, 11),
+        "rt" => ("accel", false, 8),
+        "dp" => ("data", true, 12),
+        _ => return None,
+    })
+}
+
 /// A quarter control `<n><letter>` (`1Q`, `2H`, `3N`, ...): the new
 /// quarter and nibble fields given the current options; `None` if it is
 /// not one.
@@ -626,26 +637,21 @@ fn plain_description(word: &str, l: &mut Lexer<'_>) -> Option<u8> {
 }
 
 /// The shared function whose first word is `word` (just read by `l`):
-/// one word, or `pixel interp`, `rt accel` and `dp data 1`, whose further
-/// words `l` reads (with whitespace and comments between, as the token
-/// path allows). `None` for anything else, a wrong second word included
+/// one word, or one of [`multi_word_sfid`]'s names, whose further words
+/// `l` reads (with whitespace and comments between, as the token path
+/// allows). `None` for anything else, a wrong second word included
 /// (the token path reports it).
 #[inline]
 fn plain_sfid(word: &str, l: &mut Lexer<'_>) -> Option<u8> {
     if let Some(sfid) = sfid_by_name(word) {
         return Some(sfid);
     }
-    let (second, sfid) = match word {
-        "pixel" => ("interp", 11),
-        "rt" => ("accel", 8),
-        "dp" => ("data", 12),
-        _ => return None,
-    };
+    let (second, one, sfid) = multi_word_sfid(word)?;
     l.skip_gap().ok()?;
     if l.plain_ident()? != second {
         return None;
     }
-    if sfid == 12 {
+    if one {
         l.skip_gap().ok()?;
         let (n, _) = l.plain_number()?;
         if n != 1 {
@@ -1443,50 +1449,28 @@ impl<'a> Parser<'a> {
             let (n, _) = self.invalid_marker(&["SFID"], &[], "`*** invalid SFID value N`")?;
             return self.nibble(n);
         }
-        if t.kind == Kind::Ident && !matches!(t.text, "pixel" | "rt" | "dp") {
+        let Some((second, one, sfid)) = multi_word_sfid(t.text).filter(|_| t.kind == Kind::Ident) else {
             return Ok(self.ident_as(WHAT, sfid_by_name)?.0);
-        }
-        self.expect(Kind::Ident, WHAT)?;
-        // Two- and three-word names.
-        let second = |p: &mut Self, w: &str| -> PResult<()> {
-            if p.tok.is_ident(w) {
-                p.bump();
-                Ok(())
-            } else {
-                Err(p.unexpected(WHAT))
-            }
         };
-        match t.text {
-            "pixel" => {
-                second(self, "interp")?;
-                Ok(11)
-            }
-            "rt" => {
-                second(self, "accel")?;
-                Ok(8)
-            }
-            "dp" => {
-                second(self, "data")?;
-                let n = self.number(WHAT)?;
-                if n.value != 1 {
-                    return Err(self.error_at(
-                        n.pos,
-                        AsmErrorKind::Unexpected {
-                            found: alloc::format!("`{}`", n.value),
-                            expected: "`1` (`dp data 1`)",
-                        },
-                    ));
-                }
-                Ok(12)
-            }
-            _ => Err(self.error_at(
-                t.pos,
-                AsmErrorKind::Unexpected {
-                    found: t.to_string(),
-                    expected: WHAT,
-                },
-            )),
+        // Two- and three-word names.
+        self.bump();
+        if !self.tok.is_ident(second) {
+            return Err(self.unexpected(WHAT));
         }
+        self.bump();
+        if one {
+            let n = self.number(WHAT)?;
+            if n.value != 1 {
+                return Err(self.error_at(
+                    n.pos,
+                    AsmErrorKind::Unexpected {
+                        found: alloc::format!("`{}`", n.value),
+                        expected: "`1` (`dp data 1`)",
+                    },
+                ));
+            }
+        }
+        Ok(sfid)
     }
 
     /// The options block when it is written plainly on one line: words
