@@ -762,8 +762,8 @@ impl Lower<'_> {
         encode_kind(self.p, i, opts).map_err(|kind| self.err(pos, kind))
     }
 
-    /// Lowers one instruction; branches come back with their targets.
-    /// Lowers `a` into `i` (in place), giving the jumps still to resolve.
+    /// Lowers `a` into `i` (in place); a branch comes back with the jumps
+    /// still to resolve.
     fn inst_into<'a>(&self, a: &Inst<'a>, i: &mut Instruction) -> LResult<Option<Fixup<'a>>> {
         let op = a.opcode;
         // Instructions printed without options (NOP) show their access mode
