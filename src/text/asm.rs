@@ -46,7 +46,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::lex::Pos;
-use super::parse::{Base, Chans, Flag, Inst, Operand, Operands, Parser, RegName, Target};
+use super::parse::{Base, Chans, Flag, Inst, Num, Operand, Operands, Parser, RegName, SendOperands, Target};
 use crate::error::EncodeError;
 use crate::model::*;
 use crate::validate::Violations;
@@ -845,13 +845,7 @@ impl Lower<'_> {
                     self.alu(i, dst, src)?;
                 }
             }
-            Operands::Send {
-                dst,
-                src0,
-                src1,
-                desc,
-                sfid,
-            } => self.send(i, dst, src0, src1.as_ref(), desc.value, desc.pos, *sfid, a.opts.eot)?,
+            Operands::Send(send) => self.send(i, send, a.opts.eot)?,
             Operands::Wait(dst) => self.wait(i, dst)?,
             Operands::Jmpi(src) => {
                 i.dst = self.hidden_dst(ARF_IP, Type::UD);
@@ -1547,18 +1541,18 @@ impl Lower<'_> {
         Ok(())
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn send(
-        &self,
-        i: &mut Instruction,
-        dst: &Operand,
-        src0: &Operand,
-        src1: Option<&Operand>,
-        desc: u64,
-        desc_pos: Pos,
-        sfid: u8,
-        eot: bool,
-    ) -> LResult<()> {
+    fn send(&self, i: &mut Instruction, send: &SendOperands, eot: bool) -> LResult<()> {
+        let SendOperands {
+            dst,
+            src0,
+            src1,
+            desc: Num {
+                value: desc,
+                pos: desc_pos,
+            },
+            sfid,
+        } = send;
+        let (src1, desc, desc_pos, sfid) = (src1.as_ref(), *desc, *desc_pos, *sfid);
         let a16 = i.access_mode == AccessMode::Align16;
         let mode = if a16 { Mode::Align16 } else { Mode::Align1 };
         self.dst_into(dst, a16, &mut i.dst)?;

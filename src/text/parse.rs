@@ -174,13 +174,7 @@ pub(crate) enum Operands<'a> {
     /// A destination and up to three sources.
     Alu { dst: Operand, src: [Option<Operand>; 3] },
     /// `send dst src0 [src1] desc sfid`.
-    Send {
-        dst: Operand,
-        src0: Operand,
-        src1: Option<Operand>,
-        desc: Num,
-        sfid: u8,
-    },
+    Send(SendOperands),
     /// `JIP: target [UIP: target]`.
     Branch {
         jip: Option<Target<'a>>,
@@ -192,14 +186,29 @@ pub(crate) enum Operands<'a> {
     Wait(Operand),
 }
 
-/// The slots of SEND operands (see [`Operands::send_slots`]).
-type SendSlots<'s> = (
-    &'s mut Operand,
-    &'s mut Operand,
-    &'s mut Option<Operand>,
-    &'s mut Num,
-    &'s mut u8,
-);
+/// A SEND's operands: `send dst src0 [src1] desc sfid`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SendOperands {
+    pub dst: Operand,
+    pub src0: Operand,
+    pub src1: Option<Operand>,
+    pub desc: Num,
+    pub sfid: u8,
+}
+
+impl SendOperands {
+    /// A placeholder, overwritten by the parser.
+    const EMPTY: SendOperands = SendOperands {
+        dst: Operand::EMPTY,
+        src0: Operand::EMPTY,
+        src1: None,
+        desc: Num {
+            value: 0,
+            pos: Pos { offset: 0, line: 0 },
+        },
+        sfid: 0,
+    };
+}
 
 impl Operands<'_> {
     /// The destination and source slots of ALU operands, turning `self`
@@ -219,27 +228,14 @@ impl Operands<'_> {
         }
     }
 
-    /// [`Operands::alu_slots`] for SEND operands: destination, sources,
-    /// descriptor and shared function.
+    /// [`Operands::alu_slots`] for SEND operands.
     #[inline]
-    fn send_slots(&mut self) -> Option<SendSlots<'_>> {
-        if !matches!(self, Operands::Send { .. }) {
-            *self = Operands::Send {
-                dst: Operand::EMPTY,
-                src0: Operand::EMPTY,
-                src1: None,
-                desc: Num::default(),
-                sfid: 0,
-            };
+    fn send_slots(&mut self) -> Option<&mut SendOperands> {
+        if !matches!(self, Operands::Send(_)) {
+            *self = Operands::Send(SendOperands::EMPTY);
         }
         match self {
-            Operands::Send {
-                dst,
-                src0,
-                src1,
-                desc,
-                sfid,
-            } => Some((dst, src0, src1, desc, sfid)),
+            Operands::Send(s) => Some(s),
             _ => None,
         }
     }
@@ -1229,16 +1225,16 @@ impl<'a> Parser<'a> {
                 operand(l, s.get_or_insert(Operand::EMPTY))?;
             }
         } else if form == Form::Send {
-            let (dst, src0, src1, desc, sfid) = inst.ops.send_slots()?;
-            operand(l, dst)?;
-            operand(l, src0)?;
-            *src1 = None;
+            let send = inst.ops.send_slots()?;
+            operand(l, &mut send.dst)?;
+            operand(l, &mut send.src0)?;
+            send.src1 = None;
             l.skip_gap().ok()?;
             let (value, pos) = l.plain_number()?;
-            *desc = Num { value, pos };
+            send.desc = Num { value, pos };
             l.skip_gap().ok()?;
             let word = l.plain_ident()?;
-            *sfid = plain_description(word, l)?;
+            send.sfid = plain_description(word, l)?;
         } else {
             return None;
         }
@@ -1382,11 +1378,11 @@ impl<'a> Parser<'a> {
     }
 
     fn send_operands(&mut self, ops: &mut Operands<'a>) -> PResult<()> {
-        let Some((dst, src0, src1_slot, desc_slot, sfid_slot)) = ops.send_slots() else {
+        let Some(send) = ops.send_slots() else {
             return Ok(());
         };
-        self.operand_into(true, dst)?;
-        self.operand_into(false, src0)?;
+        self.operand_into(true, &mut send.dst)?;
+        self.operand_into(false, &mut send.src0)?;
         let desc_next = match self.tok.kind {
             Kind::Number => true,
             Kind::Minus => self.peek().kind == Kind::Number,
@@ -1399,9 +1395,7 @@ impl<'a> Parser<'a> {
             desc.value = desc.value.wrapping_neg();
         }
         if let Some(sfid) = self.plain.then(|| self.plain_sfid_and_description()).flatten() {
-            *src1_slot = src1;
-            *desc_slot = desc;
-            *sfid_slot = sfid;
+            (send.src1, send.desc, send.sfid) = (src1, desc, sfid);
             return Ok(());
         }
         let sfid = self.sfid()?;
@@ -1415,9 +1409,7 @@ impl<'a> Parser<'a> {
             self.lex.skip_to_brace_or_line_end();
             self.bump();
         }
-        *src1_slot = src1;
-        *desc_slot = desc;
-        *sfid_slot = sfid;
+        (send.src1, send.desc, send.sfid) = (src1, desc, sfid);
         Ok(())
     }
 
@@ -2150,13 +2142,13 @@ mod tests {
         let i = one(
             "send(8)         null<1>F        g123<8,8,1>F    0x8a080017\n                            urb MsgDesc: 1 SIMD8 write mlen 5 rlen 0        { align1 1Q EOT };",
         );
-        let Operands::Send { desc, sfid, src1, .. } = i.ops else {
+        let Operands::Send(SendOperands { desc, sfid, src1, .. }) = i.ops else {
             panic!()
         };
         assert_eq!((desc.value, sfid, src1), (0x8a08_0017, 6, None));
         assert!(i.opts.eot);
         let i = one("send(8) g1<1>UW g7<8,8,1>UD a0<0,1,0>UD 0x00000200 dp data 1 MsgDesc: indirect { align1 };");
-        let Operands::Send { sfid, src1, .. } = i.ops else {
+        let Operands::Send(SendOperands { sfid, src1, .. }) = i.ops else {
             panic!()
         };
         assert_eq!(sfid, 12);
@@ -2312,7 +2304,7 @@ mod tests {
     fn plain_send_descriptions_read_like_tokens() {
         let send = |src: &str| {
             parse_insts(src, |i| match i.ops {
-                Operands::Send { sfid, desc, .. } => Some((sfid, desc.value, i.opts.eot)),
+                Operands::Send(SendOperands { sfid, desc, .. }) => Some((sfid, desc.value, i.opts.eot)),
                 _ => None,
             })
         };
@@ -2362,7 +2354,7 @@ mod tests {
             );
             assert!(plain == tokens, "{src:?}: {plain:?} != {tokens:?}");
             parse_insts(src, |i| match i.ops {
-                Operands::Send { sfid, .. } => Some(sfid),
+                Operands::Send(SendOperands { sfid, .. }) => Some(sfid),
                 _ => None,
             })
         };
