@@ -24,7 +24,8 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use crate::codec::{decode, encode, encode_unchecked};
+use crate::codec::{decode, encode_unchecked};
+use crate::encode;
 use crate::model::*;
 use crate::text::{assemble_listing, assemble_with, assemble_words_with, AsmErrors, AsmOptions, Assembled, Assembler};
 use crate::validate::{validate, validate_full};
@@ -240,7 +241,8 @@ pub fn encode_roundtrip(p: Platform, inst: &Instruction) {
 /// Validation never panics on any instruction, whatever its fields, and
 /// its report (and checked encoding's error) can be displayed. Its fast
 /// accept never disagrees with the rules: `validate` gives exactly what
-/// [`validate_full`] (every rule, no shortcut) gives.
+/// [`validate_full`] (every rule, no shortcut) gives. Checked `encode`
+/// accepts only what `validate` accepts.
 pub fn validate_no_panic(p: Platform, inst: &Instruction) {
     let verdict = validate(p, inst);
     assert_eq!(
@@ -248,12 +250,18 @@ pub fn validate_no_panic(p: Platform, inst: &Instruction) {
         validate_full(p, inst),
         "{p}: fast accept and the full rule set disagree on {inst:?}"
     );
-    if let Err(v) = verdict {
+    if let Err(v) = &verdict {
         assert!(!v.0.is_empty(), "{p}: validate failed with an empty report");
         let _ = v.to_string();
     }
-    if let Err(e) = encode(p, inst) {
-        let _ = e.to_string();
+    match encode(p, inst) {
+        Ok(_) => assert!(
+            verdict.is_ok(),
+            "{p}: encode accepted an instruction that validate rejects: {inst:?}"
+        ),
+        Err(e) => {
+            let _ = e.to_string();
+        }
     }
 }
 

@@ -54,15 +54,9 @@ fn decode_into(p: Platform, w: Word, r: &mut Result<Instruction, DecodeError>) {
     }
 }
 
-/// Encodes an instruction after validating it against every hardware rule
-/// of the platform ([`crate::validate`]).
-pub fn encode(p: Platform, inst: &Instruction) -> Result<[u8; 16], EncodeError> {
-    crate::validate::validate(p, inst).map_err(EncodeError::Invalid)?;
-    encode_unchecked(p, inst)
-}
-
 /// Encodes an instruction without checking hardware rules: only what the
-/// platform cannot express at all is refused. For bring-up experiments.
+/// platform cannot express at all is refused. For bring-up experiments;
+/// compilers want checked [`crate::encode`], which validates first.
 pub fn encode_unchecked(p: Platform, inst: &Instruction) -> Result<[u8; 16], EncodeError> {
     // The encoder's body is inlined here rather than called, so that the
     // word is built in registers instead of through a series of narrow

@@ -1,5 +1,12 @@
-//! Error types of the codec.
+//! Error types of the codec and the validator.
+//!
+//! They sit on the floor below both, so that neither layer imports the
+//! other: the codec reports [`DecodeError`] and [`EncodeError`], the
+//! validator reports [`Violations`], and checked [`crate::encode`] (above
+//! both) wraps the latter as [`EncodeError::Invalid`].
 
+use alloc::string::String;
+use alloc::vec::Vec;
 use core::fmt;
 
 use crate::model::{Opcode, Platform};
@@ -52,8 +59,83 @@ pub enum EncodeError {
     },
     /// The instruction breaks hardware rules (checked encoding only).
     #[error("instruction breaks hardware rules: {0}")]
-    Invalid(crate::validate::Violations),
+    Invalid(Violations),
 }
+
+/// Which operand a violation concerns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum OperandId {
+    /// The instruction as a whole.
+    Inst,
+    /// The destination.
+    Dst,
+    /// Source 0, 1 or 2.
+    Src(u8),
+}
+
+impl fmt::Display for OperandId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OperandId::Inst => f.write_str("instruction"),
+            OperandId::Dst => f.write_str("dst"),
+            OperandId::Src(i) => write!(f, "src{i}"),
+        }
+    }
+}
+
+/// A broken rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// Stable identifier of the rule, e.g. `exec_size_ge_width`.
+    pub rule: &'static str,
+    /// Where the rule comes from (PRM section or vISA rule).
+    pub source: &'static str,
+    /// The operand concerned.
+    pub operand: OperandId,
+    /// One-line explanation.
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "[{}] {}: {} ({})",
+            self.rule, self.operand, self.message, self.source
+        )
+    }
+}
+
+/// Every violation found in one instruction.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Violations(pub Vec<Violation>);
+
+impl Violations {
+    /// Whether a rule with this identifier was broken.
+    pub fn has(&self, rule: &str) -> bool {
+        self.0.iter().any(|v| v.rule == rule)
+    }
+
+    /// The identifiers of the broken rules, in report order.
+    pub fn rules(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.0.iter().map(|v| v.rule)
+    }
+}
+
+impl fmt::Display for Violations {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, v) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{v}")?;
+        }
+        Ok(())
+    }
+}
+
+impl core::error::Error for Violations {}
 
 /// Formats a bit mask as a list of bit ranges, high first: `95:91, 7`.
 pub struct BitList(pub u128);

@@ -32,6 +32,7 @@
 extern crate alloc;
 
 pub mod check;
+mod checked;
 pub mod codec;
 mod decimal;
 pub mod error;
@@ -43,7 +44,8 @@ pub mod validate;
 pub mod visa;
 pub mod word;
 
-pub use codec::{decode, decode_slice, decode_word, encode, encode_unchecked, encode_word};
+pub use checked::encode;
+pub use codec::{decode, decode_slice, decode_word, encode_unchecked, encode_word};
 pub use error::{DecodeError, EncodeError};
 pub use model::*;
 pub use word::Word;

@@ -4,7 +4,8 @@
 mod validate_util;
 use validate_util::*;
 
-use geneu::validate::{check_no_panic, info, validate_category, Category, OperandId, Phase, RULES};
+use geneu::check::validate_no_panic;
+use geneu::validate::{info, validate_category, Category, OperandId, Phase, RULES};
 
 #[test]
 fn rule_ids_are_unique_and_named_after_their_function() {
@@ -109,10 +110,10 @@ fn validate_category_selects_a_family() {
 }
 
 #[test]
-fn check_no_panic_holds_on_clean_and_broken_instructions() {
+fn validate_no_panic_holds_on_clean_and_broken_instructions() {
     for p in ALL {
-        check_no_panic(p, &alu(Opcode::Add));
-        check_no_panic(p, &alu(Opcode::Add).with(|i| i.src[0].region.vstride = 0xff));
-        check_no_panic(p, &Instruction::new(Opcode::Illegal, ExecSize::S32));
+        validate_no_panic(p, &alu(Opcode::Add));
+        validate_no_panic(p, &alu(Opcode::Add).with(|i| i.src[0].region.vstride = 0xff));
+        validate_no_panic(p, &Instruction::new(Opcode::Illegal, ExecSize::S32));
     }
 }

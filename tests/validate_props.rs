@@ -1,7 +1,8 @@
 //! Validation never panics, whatever the instruction holds, and an
-//! instruction that encodes passed validation (`check_no_panic`).
+//! instruction that encodes passed validation (`validate_no_panic`).
 
-use geneu::validate::{check_no_panic, validate};
+use geneu::check::validate_no_panic;
+use geneu::validate::validate;
 use geneu::*;
 use proptest::prelude::*;
 
@@ -107,7 +108,7 @@ proptest! {
     fn any_instruction_validates_without_panic(bytes in prop::collection::vec(any::<u8>(), 64), sane: bool) {
         let i = instruction(&bytes, sane);
         for p in Platform::ALL {
-            check_no_panic(p, &i);
+            validate_no_panic(p, &i);
         }
     }
 
@@ -115,7 +116,7 @@ proptest! {
     fn any_decoded_word_validates_without_panic(w: u128) {
         for p in Platform::ALL {
             if let Ok(i) = decode_word(p, Word(w)) {
-                check_no_panic(p, &i);
+                validate_no_panic(p, &i);
                 // The verdict survives a round trip through the encoding.
                 if let Ok(bytes) = encode_unchecked(p, &i) {
                     let back = decode(p, &bytes).unwrap();

@@ -33,7 +33,6 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
 use crate::model::*;
 
@@ -48,81 +47,7 @@ pub mod send;
 pub mod sources;
 pub mod vector_imm;
 
-/// Which operand a violation concerns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum OperandId {
-    /// The instruction as a whole.
-    Inst,
-    /// The destination.
-    Dst,
-    /// Source 0, 1 or 2.
-    Src(u8),
-}
-
-impl fmt::Display for OperandId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OperandId::Inst => f.write_str("instruction"),
-            OperandId::Dst => f.write_str("dst"),
-            OperandId::Src(i) => write!(f, "src{i}"),
-        }
-    }
-}
-
-/// A broken rule.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Violation {
-    /// Stable identifier of the rule, e.g. `exec_size_ge_width`.
-    pub rule: &'static str,
-    /// Where the rule comes from (PRM section or vISA rule).
-    pub source: &'static str,
-    /// The operand concerned.
-    pub operand: OperandId,
-    /// One-line explanation.
-    pub message: String,
-}
-
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "[{}] {}: {} ({})",
-            self.rule, self.operand, self.message, self.source
-        )
-    }
-}
-
-/// Every violation found in one instruction.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Violations(pub Vec<Violation>);
-
-impl Violations {
-    /// Whether a rule with this identifier was broken.
-    pub fn has(&self, rule: &str) -> bool {
-        self.0.iter().any(|v| v.rule == rule)
-    }
-
-    /// The identifiers of the broken rules, in report order.
-    pub fn rules(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.0.iter().map(|v| v.rule)
-    }
-}
-
-impl fmt::Display for Violations {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, v) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str("; ")?;
-            }
-            write!(f, "{v}")?;
-        }
-        Ok(())
-    }
-}
-
-#[cfg(feature = "std")]
-impl std::error::Error for Violations {}
+pub use crate::error::{OperandId, Violation, Violations};
 
 /// A rule: inspects the instruction and reports what it breaks.
 pub type Rule = fn(&mut Checker<'_>);
@@ -1257,23 +1182,6 @@ pub fn validate_category(p: Platform, i: &Instruction, cat: Category) -> Result<
 /// the even-split rules (plus the encoding checks they rely on).
 pub fn validate_reg(p: Platform, i: &Instruction) -> Result<(), Violations> {
     validate_category(p, i, Category::Region)
-}
-
-/// The property fuzzers check on any instruction: validation returns
-/// without panicking, and an instruction that encodes passed validation.
-/// Panics (only) when the property is broken.
-#[allow(clippy::panic)] // this function's purpose is to panic on a broken property
-pub fn check_no_panic(p: Platform, i: &Instruction) {
-    let verdict = validate(p, i);
-    let encoded = crate::codec::encode(p, i);
-    if encoded.is_ok() && verdict.is_err() {
-        panic!("encode accepted an instruction that validate rejects: {i:?}");
-    }
-    if let Err(v) = &verdict {
-        if v.0.is_empty() {
-            panic!("validate returned an empty violation list: {i:?}");
-        }
-    }
 }
 
 /// The previous name of the rule module, kept as a path to every rule.

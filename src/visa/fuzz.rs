@@ -22,7 +22,8 @@ use super::gather::{lower_gather4_typed, VisaGather4Typed};
 use super::inst::{lower, LowerCtx, RelOp, VisaInst, VisaOp};
 use super::operand::{lower_dst, lower_scalar_src, lower_src};
 use super::vars::{AddressVar, GeneralVar, Placement, PredicateVar, VarTable};
-use crate::codec::{decode, encode};
+use crate::codec::decode;
+use crate::encode;
 use crate::model::{ExecSize, FlagReg, Instruction, Platform};
 use crate::msg::{ByteSource, Surface};
 
