@@ -37,6 +37,7 @@ pub mod codec;
 mod decimal;
 pub mod error;
 pub mod fields;
+pub mod isa;
 pub mod model;
 pub mod msg;
 pub mod text;

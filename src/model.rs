@@ -385,33 +385,14 @@ impl fmt::Display for Opcode {
     }
 }
 
-macro_rules! simple_enum {
-    ($(#[$m:meta])* $name:ident { $( $(#[$vm:meta])* $v:ident = $n:literal ),* $(,)? }) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-        #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
-        #[repr(u8)]
-        #[non_exhaustive]
-        #[allow(missing_docs)] // variant names are the hardware mnemonics
-        pub enum $name { #[default] $( $(#[$vm])* $v = $n, )* }
-        impl $name {
-            /// Every value.
-            pub const ALL: &'static [$name] = &[$($name::$v,)*];
-            /// The hardware encoding.
-            #[inline]
-            pub const fn hw(self) -> u8 { self as u8 }
-            /// The value with this hardware encoding.
-            #[inline]
-            pub const fn from_hw(n: u8) -> Option<Self> {
-                match n { $( $n => Some($name::$v), )* _ => None }
-            }
-        }
-    };
-}
+use crate::isa::hw_enum;
+pub use crate::isa::Sfid;
 
-simple_enum! {
+hw_enum! {
     /// Execution size: the number of channels.
-    ExecSize { S1 = 0, S2 = 1, S4 = 2, S8 = 3, S16 = 4, S32 = 5 }
+    #[derive(Default)]
+    #[allow(missing_docs)] // variant names are the hardware mnemonics
+    ExecSize { #[default] S1 = 0, S2 = 1, S4 = 2, S8 = 3, S16 = 4, S32 = 5 }
 }
 
 impl ExecSize {
@@ -435,24 +416,32 @@ impl ExecSize {
     }
 }
 
-simple_enum! {
+hw_enum! {
     /// Operand access mode.
-    AccessMode { Align1 = 0, Align16 = 1 }
+    #[derive(Default)]
+    #[allow(missing_docs)] // variant names are the hardware mnemonics
+    AccessMode { #[default] Align1 = 0, Align16 = 1 }
 }
 
-simple_enum! {
+hw_enum! {
     /// Thread control.
-    ThreadControl { Normal = 0, Atomic = 1, Switch = 2 }
+    #[derive(Default)]
+    #[allow(missing_docs)] // variant names are the hardware mnemonics
+    ThreadControl { #[default] Normal = 0, Atomic = 1, Switch = 2 }
 }
 
-simple_enum! {
+hw_enum! {
     /// The register file of an operand. `Imm` is only for sources.
-    RegFile { Arf = 0, Grf = 1, Imm = 3 }
+    #[derive(Default)]
+    #[allow(missing_docs)] // variant names are the hardware mnemonics
+    RegFile { #[default] Arf = 0, Grf = 1, Imm = 3 }
 }
 
-simple_enum! {
+hw_enum! {
     /// Conditional modifier (bits 27:24 of non-MATH, non-SEND instructions).
-    CondMod { None = 0, Z = 1, Nz = 2, G = 3, Ge = 4, L = 5, Le = 6, R = 7, O = 8, U = 9 }
+    #[derive(Default)]
+    #[allow(missing_docs)] // variant names are the hardware mnemonics
+    CondMod { #[default] None = 0, Z = 1, Nz = 2, G = 3, Ge = 4, L = 5, Le = 6, R = 7, O = 8, U = 9 }
 }
 
 impl CondMod {
@@ -473,10 +462,12 @@ impl CondMod {
     }
 }
 
-simple_enum! {
+hw_enum! {
     /// Extended math function (bits 27:24 of MATH).
+    #[derive(Default)]
+    #[allow(missing_docs)] // variant names are the hardware mnemonics
     MathFunction {
-        None = 0, Inv = 1, Log = 2, Exp = 3, Sqrt = 4, Rsq = 5, Sin = 6, Cos = 7,
+        #[default] None = 0, Inv = 1, Log = 2, Exp = 3, Sqrt = 4, Rsq = 5, Sin = 6, Cos = 7,
         Fdiv = 9, Pow = 10, IntDivQuotientAndRemainder = 11, IntDivQuotient = 12,
         IntDivRemainder = 13, Invm = 14, Rsqrtm = 15,
     }
@@ -1163,13 +1154,23 @@ impl Instruction {
         }
     }
 
-    /// The SFID of a SEND/SENDC.
-    pub fn sfid(&self) -> Option<u8> {
+    /// The shared function a SEND/SENDC goes to; `None` for other opcodes
+    /// and for the reserved encodings 14 and 15 (which stay readable, raw,
+    /// in [`Instruction::cond_modifier`]).
+    #[inline]
+    pub fn sfid(&self) -> Option<Sfid> {
         if self.opcode.is_send() {
-            Some(self.cond_modifier)
+            Sfid::from_hw(self.cond_modifier)
         } else {
             None
         }
+    }
+
+    /// Sends the instruction to shared function `sfid` (bits 27:24, which
+    /// the SFID shares with the conditional modifier of other opcodes).
+    #[inline]
+    pub fn set_sfid(&mut self, sfid: Sfid) {
+        self.cond_modifier = sfid.hw();
     }
 
     /// Number of sources the instruction reads.
@@ -1276,6 +1277,19 @@ static_assertions::const_assert!(core::mem::size_of::<Instruction>() <= 64);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sfid_accessor_reads_and_writes_bits_27_24() {
+        let mut send = Instruction::new(Opcode::Send, ExecSize::S8);
+        send.set_sfid(Sfid::Urb);
+        assert_eq!(send.cond_modifier, 6);
+        assert_eq!(send.sfid(), Some(Sfid::Urb));
+        send.cond_modifier = 14; // reserved: no name
+        assert_eq!(send.sfid(), None);
+        let mut mov = Instruction::new(Opcode::Mov, ExecSize::S8);
+        mov.cond_modifier = 6;
+        assert_eq!(mov.sfid(), None, "only SEND/SENDC have an SFID");
+    }
 
     #[test]
     fn opcode_availability_table_follows_the_rule() {

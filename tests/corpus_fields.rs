@@ -157,7 +157,7 @@ fn sends_carry_their_descriptor() {
     assert!(line.contains("0x8a080017"));
     assert_eq!(i.send_desc(), Some(0x0a080017));
     assert!(i.eot());
-    assert_eq!(i.sfid(), Some(6), "URB is SFID 6");
+    assert_eq!(i.sfid(), Some(geneu::isa::Sfid::Urb), "URB is SFID 6");
 }
 
 #[test]

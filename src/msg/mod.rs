@@ -254,88 +254,8 @@ impl fmt::Display for BitList {
     }
 }
 
-/// Shared function IDs (instruction bits 27:24) of Gen7-Gen8.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-#[non_exhaustive]
-pub enum Sfid {
-    /// Null.
-    Null = 0,
-    /// Extended math (a shared function on Gen4-5 only).
-    Math = 1,
-    /// Sampling engine.
-    Sampler = 2,
-    /// Message gateway.
-    Gateway = 3,
-    /// Data port, sampler cache (read only).
-    SamplerCache = 4,
-    /// Data port, render cache.
-    RenderCache = 5,
-    /// Unified return buffer.
-    Urb = 6,
-    /// Thread spawner.
-    ThreadSpawner = 7,
-    /// Video motion estimation.
-    Vme = 8,
-    /// Data port, constant cache (read only).
-    ConstantCache = 9,
-    /// Data port, data cache (data cache 0 from Haswell on).
-    DataCache = 10,
-    /// Pixel interpolator.
-    PixelInterpolator = 11,
-    /// Data port, data cache 1 (Gen7.5+).
-    DataCache1 = 12,
-    /// Check and refinement engine (Gen7.5+).
-    Cre = 13,
-}
-
-impl Sfid {
-    /// The SFID with this 4-bit encoding (14 and 15 are reserved).
-    pub const fn from_hw(v: u8) -> Option<Sfid> {
-        Some(match v {
-            0 => Sfid::Null,
-            1 => Sfid::Math,
-            2 => Sfid::Sampler,
-            3 => Sfid::Gateway,
-            4 => Sfid::SamplerCache,
-            5 => Sfid::RenderCache,
-            6 => Sfid::Urb,
-            7 => Sfid::ThreadSpawner,
-            8 => Sfid::Vme,
-            9 => Sfid::ConstantCache,
-            10 => Sfid::DataCache,
-            11 => Sfid::PixelInterpolator,
-            12 => Sfid::DataCache1,
-            13 => Sfid::Cre,
-            _ => return None,
-        })
-    }
-
-    /// The encoding.
-    pub const fn hw(self) -> u8 {
-        self as u8
-    }
-
-    /// The name Mesa prints (`None` for VME, which Mesa leaves unnamed).
-    pub const fn mesa_name(self) -> Option<&'static str> {
-        Some(match self {
-            Sfid::Null => "null",
-            Sfid::Math => "math",
-            Sfid::Sampler => "sampler",
-            Sfid::Gateway => "gateway",
-            Sfid::SamplerCache => "dp_sampler",
-            Sfid::RenderCache => "render",
-            Sfid::Urb => "urb",
-            Sfid::ThreadSpawner => "thread_spawner",
-            Sfid::Vme => return None,
-            Sfid::ConstantCache => "const",
-            Sfid::DataCache => "data",
-            Sfid::PixelInterpolator => "pixel interp",
-            Sfid::DataCache1 => "dp data 1",
-            Sfid::Cre => "cre",
-        })
-    }
-}
+/// Shared function IDs: defined on the ISA vocabulary floor, named here too.
+pub use crate::isa::Sfid;
 
 /// The descriptor fields every message has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -457,30 +377,7 @@ pub(crate) fn known<T>(v: Option<T>, field: &'static str, value: u32, platform: 
     v.ok_or(MsgError::Reserved { field, value, platform })
 }
 
-/// Declares a field enum with explicit hardware encodings.
-macro_rules! hw_enum {
-    ($(#[$m:meta])* $name:ident { $( $(#[$vm:meta])* $v:ident = $n:literal ),* $(,)? }) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
-        #[repr(u8)]
-        #[non_exhaustive]
-        pub enum $name { $( $(#[$vm])* $v = $n, )* }
-        impl $name {
-            /// Every value.
-            pub const ALL: &'static [$name] = &[$($name::$v,)*];
-            /// The hardware encoding.
-            #[inline]
-            pub const fn hw(self) -> u8 { self as u8 }
-            /// The value with this hardware encoding, if it is defined.
-            #[inline]
-            pub const fn from_hw(n: u8) -> Option<Self> {
-                match n { $( $n => Some($name::$v), )* _ => None }
-            }
-        }
-    };
-}
-pub(crate) use hw_enum;
+pub(crate) use crate::isa::hw_enum;
 
 /// A typed SEND message: one variant per shared function, or the raw bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

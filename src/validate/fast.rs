@@ -253,7 +253,7 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
         return false;
     }
     // URB messages: a header and an opcode of the platform.
-    if i.cond_modifier == 6 {
+    if i.cond_modifier == crate::isa::Sfid::Urb.hw() {
         let gen8 = p.is_gen8();
         let urb_op = if gen8 { desc & 0xf } else { desc & 0x7 };
         let ok = match urb_op {

@@ -113,12 +113,9 @@ pub fn send_response_in_grf_range(c: &mut Checker<'_>) {
     }
 }
 
-/// The URB shared function.
-const SFID_URB: u8 = 6;
-
 /// The immediate descriptor of a URB message.
 fn urb_desc(c: &Checker<'_>) -> Option<u32> {
-    if c.is_send() && c.i.sfid() == Some(SFID_URB) {
+    if c.is_send() && c.i.sfid() == Some(crate::isa::Sfid::Urb) {
         desc(c)
     } else {
         None

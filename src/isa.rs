@@ -1,0 +1,156 @@
+//! The ISA vocabulary: the hardware numbers that every layer names.
+//!
+//! This is the ground floor: it uses nothing else in the crate. A hardware
+//! number (a shared-function ID, an architecture register number, a region
+//! code) is written here once and named everywhere else.
+//!
+//! - [`Sfid`]: the shared-function IDs of SEND's bits 27:24;
+//! - [`arf`]: the architecture register numbers (the high nibble of an ARF
+//!   operand's register number picks the register);
+//! - [`region`]: the codes of a region's vertical stride, width and
+//!   horizontal stride;
+//! - `hw_enum!`: the one macro for enums with hardware encodings.
+
+/// Declares an enum whose variants carry their hardware encodings, with
+/// `ALL`, `hw()` and `from_hw()`. `#[derive(Default)]` on the enum and
+/// `#[default]` on a variant give it a default.
+macro_rules! hw_enum {
+    ($(#[$m:meta])* $name:ident { $( $(#[$vm:meta])* $v:ident = $n:literal ),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+        #[repr(u8)]
+        #[non_exhaustive]
+        pub enum $name { $( $(#[$vm])* $v = $n, )* }
+        impl $name {
+            /// Every value, in encoding order.
+            pub const ALL: &'static [$name] = &[$($name::$v,)*];
+            /// The hardware encoding.
+            #[inline]
+            pub const fn hw(self) -> u8 { self as u8 }
+            /// The value with this hardware encoding, if it is defined.
+            #[inline]
+            pub const fn from_hw(n: u8) -> Option<Self> {
+                match n { $( $n => Some($name::$v), )* _ => None }
+            }
+        }
+    };
+}
+pub(crate) use hw_enum;
+
+hw_enum! {
+    /// Shared function IDs of Gen7-Gen8: a SEND's bits 27:24 (the field
+    /// that holds the conditional modifier of other instructions).
+    ///
+    /// 14 and 15 are reserved everywhere, and the encodings of 12 and 13
+    /// exist from Gen7.5 on; the validator judges them, the type only names
+    /// the encodings.
+    Sfid {
+        /// Null.
+        Null = 0,
+        /// Extended math (a shared function on Gen4-5 only).
+        Math = 1,
+        /// Sampling engine.
+        Sampler = 2,
+        /// Message gateway.
+        Gateway = 3,
+        /// Data port, sampler cache (read only).
+        SamplerCache = 4,
+        /// Data port, render cache.
+        RenderCache = 5,
+        /// Unified return buffer.
+        Urb = 6,
+        /// Thread spawner.
+        ThreadSpawner = 7,
+        /// Video motion estimation.
+        Vme = 8,
+        /// Data port, constant cache (read only).
+        ConstantCache = 9,
+        /// Data port, data cache (data cache 0 from Haswell on).
+        DataCache = 10,
+        /// Pixel interpolator.
+        PixelInterpolator = 11,
+        /// Data port, data cache 1 (Gen7.5+).
+        DataCache1 = 12,
+        /// Check and refinement engine (Gen7.5+).
+        Cre = 13,
+    }
+}
+
+impl Sfid {
+    /// The name Mesa prints (`None` for VME, which Mesa leaves unnamed).
+    pub const fn mesa_name(self) -> Option<&'static str> {
+        Some(match self {
+            Sfid::Null => "null",
+            Sfid::Math => "math",
+            Sfid::Sampler => "sampler",
+            Sfid::Gateway => "gateway",
+            Sfid::SamplerCache => "dp_sampler",
+            Sfid::RenderCache => "render",
+            Sfid::Urb => "urb",
+            Sfid::ThreadSpawner => "thread_spawner",
+            Sfid::Vme => return None,
+            Sfid::ConstantCache => "const",
+            Sfid::DataCache => "data",
+            Sfid::PixelInterpolator => "pixel interp",
+            Sfid::DataCache1 => "dp data 1",
+            Sfid::Cre => "cre",
+        })
+    }
+}
+
+/// Architecture register numbers: the register number of an ARF operand.
+/// The high nibble picks the register, the low nibble its number (`acc1`
+/// is `ACC | 1`); [`class`] gives the high nibble.
+pub mod arf {
+    /// The null register.
+    pub const NULL: u8 = 0x00;
+    /// Address registers `a0`.
+    pub const ADDRESS: u8 = 0x10;
+    /// Accumulators `acc0`, `acc1`.
+    pub const ACC: u8 = 0x20;
+    /// Flag registers `f0`, `f1`.
+    pub const FLAG: u8 = 0x30;
+    /// Channel enable (mask) registers `mask0`.
+    pub const MASK: u8 = 0x40;
+    /// Mask stack registers `ms0`.
+    pub const MASK_STACK: u8 = 0x50;
+    /// Mask stack depth registers `msd0`.
+    pub const MASK_STACK_DEPTH: u8 = 0x60;
+    /// State registers `sr0`.
+    pub const STATE: u8 = 0x70;
+    /// Control registers `cr0`.
+    pub const CONTROL: u8 = 0x80;
+    /// Notification registers `n0`, `n1`.
+    pub const NOTIFICATION: u8 = 0x90;
+    /// The instruction pointer `ip`.
+    pub const IP: u8 = 0xa0;
+    /// The thread dependency register `tdr0`.
+    pub const TDR: u8 = 0xb0;
+    /// Timestamp registers `tm0`.
+    pub const TIMESTAMP: u8 = 0xc0;
+
+    /// The register class of an ARF register number: its high nibble.
+    #[inline]
+    pub const fn class(nr: u8) -> u8 {
+        nr & 0xf0
+    }
+}
+
+/// Region codes: the encodings of `<vstride;width,hstride>` in the
+/// instruction word.
+pub mod region {
+    /// Vertical stride code of VxH (indirect, one address per row).
+    pub const VSTRIDE_VXH: u8 = 0xf;
+    /// Width code of 4 elements: align16 operands read rows of four.
+    pub const WIDTH_4: u8 = 2;
+    /// Horizontal stride code of 1 element.
+    pub const HSTRIDE_1: u8 = 1;
+    /// Vertical stride code of 4 elements.
+    pub const VSTRIDE_4: u8 = 3;
+    /// The width an align16 source decodes to (and must have to encode):
+    /// align16 encodes only the vertical stride.
+    pub const A16_WIDTH: u8 = WIDTH_4;
+    /// The horizontal stride an align16 source decodes to.
+    pub const A16_HSTRIDE: u8 = HSTRIDE_1;
+}
