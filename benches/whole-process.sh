@@ -2,7 +2,7 @@
 # Whole-process speed of `geneu disasm` and `geneu asm` on a 200,000-
 # instruction Gen8 program: every Gen8 corpus word, repeated.
 #
-#   cargo build --release && benches/whole-process.sh [N] [RUNS]
+#   cargo build --release -p geneu-cli && benches/whole-process.sh [N] [RUNS]
 #
 # Writes the inputs to $TMPDIR (default /tmp): geneu-N.bin (raw words) and
 # geneu-N.asm (its disassembly, the input of `asm`). Times each command

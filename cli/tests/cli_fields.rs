@@ -13,7 +13,7 @@ fn geneu(args: &[&str]) -> (i32, String, String) {
 }
 
 fn corpus_line(file: &str, n: usize) -> String {
-    let p = format!("{}/../shared/corpus/mesa/{file}", env!("CARGO_MANIFEST_DIR"));
+    let p = format!("{}/../../shared/corpus/mesa/{file}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(p)
         .unwrap()
         .lines()

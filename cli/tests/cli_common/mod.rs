@@ -6,7 +6,10 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 pub fn corpus(file: &str) -> PathBuf {
-    PathBuf::from(format!("{}/../shared/corpus/mesa/{file}", env!("CARGO_MANIFEST_DIR")))
+    PathBuf::from(format!(
+        "{}/../../shared/corpus/mesa/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
 }
 
 pub fn corpus_text(file: &str) -> String {

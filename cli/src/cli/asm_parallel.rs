@@ -276,7 +276,7 @@ mod tests {
     /// Every Gen8 corpus word, repeated to `n` instructions, as Mesa's
     /// text (one program: its labels are unique).
     fn big_text(n: usize) -> String {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa/gen8");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/mesa/gen8");
         let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
         let words: Vec<u8> = files
