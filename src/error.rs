@@ -84,12 +84,49 @@ impl fmt::Display for OperandId {
     }
 }
 
+/// What a validation rule stands on.
+///
+/// A bring-up engineer reading a report must be able to tell a word the
+/// documentation forbids from a word geneu refuses to be safe. Checked
+/// encoding and assembly refuse both; `geneu check` fails on documented
+/// violations, and on conservative ones only with `--strict`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Basis {
+    /// The platform's documentation states the restriction; the rule's
+    /// citation names the sentence.
+    Documented,
+    /// Stricter than the platform's documentation, or borrowed from the
+    /// documentation of another platform; the citation says why.
+    Conservative,
+}
+
+impl Basis {
+    /// The lower-case name, as reports print it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Basis::Documented => "documented",
+            Basis::Conservative => "conservative",
+        }
+    }
+}
+
+impl fmt::Display for Basis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A broken rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Violation {
     /// Stable identifier of the rule, e.g. `exec_size_ge_width`.
     pub rule: &'static str,
-    /// Where the rule comes from (PRM section or vISA rule).
+    /// What the rule stands on.
+    pub basis: Basis,
+    /// Where the rule comes from (PRM section or vISA rule), or for a
+    /// conservative rule why it is stricter than the documentation.
     pub source: &'static str,
     /// The operand concerned.
     pub operand: OperandId,
@@ -101,8 +138,8 @@ impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "[{}] {}: {} ({})",
-            self.rule, self.operand, self.message, self.source
+            "[{}] {}: {} ({}: {})",
+            self.rule, self.operand, self.message, self.basis, self.source
         )
     }
 }
@@ -120,6 +157,11 @@ impl Violations {
     /// The identifiers of the broken rules, in report order.
     pub fn rules(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.0.iter().map(|v| v.rule)
+    }
+
+    /// Whether some broken rule is [`Basis::Documented`].
+    pub fn any_documented(&self) -> bool {
+        self.0.iter().any(|v| v.basis == Basis::Documented)
     }
 }
 

@@ -79,11 +79,23 @@ fn mul_dword_operand_on_src0() {
 #[test]
 fn gen7_mul_no_acc_source() {
     let i = alu(Opcode::Mul).with(|i| i.src[0] = acc(F));
-    only_on(&i, "gen7_mul_no_acc_source", &GEN8);
     let j = alu(Opcode::Mul).with(|i| i.src[1] = acc(F));
-    for p in GEN7 {
-        bad(p, &j, "gen7_mul_no_acc_source");
+    for k in [&i, &j] {
+        bad(Gen7, k, "gen7_mul_no_acc_source");
+        not(Gen75, k, "gen7_mul_no_acc_source");
+        ok(Gen8, k);
+        ok(Chv, k);
     }
+}
+
+/// Conservative: Haswell keeps Ivy Bridge's MUL accumulator rule.
+#[test]
+fn hsw_mul_no_acc_source() {
+    let i = alu(Opcode::Mul).with(|i| i.src[1] = acc(F));
+    let v = validate(Gen75, &i).unwrap_err();
+    assert_eq!(v.rules().collect::<Vec<_>>(), ["hsw_mul_no_acc_source"]);
+    assert!(!v.any_documented(), "{v}");
+    not(Gen7, &i, "hsw_mul_no_acc_source");
 }
 
 #[test]

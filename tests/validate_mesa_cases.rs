@@ -720,7 +720,10 @@ fn src_region_spans_two_regs_dst_region_spans_one() {
 fn dst_elements_must_be_evenly_split_between_registers() {
     let mut m = Mesa::new(
         "dst_elements_must_be_evenly_split_between_registers",
-        &["dst_two_regs_evenly_split"],
+        &[
+            "dst_two_regs_evenly_split",
+            "gen7_dst_two_regs_evenly_split_one_reg_srcs",
+        ],
     );
     for p in ALL {
         m.case(p, "add(8) g0.1<1>F", &add().dst_sub(4), false);
@@ -775,7 +778,10 @@ fn two_src_two_dst_each_dst_must_be_derived_from_one_src() {
 /// in one register feeding a two-register destination.
 #[test]
 fn one_src_two_dst() {
-    let mut m = Mesa::new("one_src_two_dst", &["gen7_dst_two_regs_src_two_regs"]);
+    let mut m = Mesa::new(
+        "one_src_two_dst",
+        &["gen7_dst_two_regs_src_two_regs", "gen7_packed_word_exception_src0_only"],
+    );
     for p in ALL {
         let i = add().exec(16).src_rgn(0, 0, 1, 0).src_rgn(1, 0, 1, 0);
         m.case(p, "add(16) g0 g0.0 g0.0", &i, true);

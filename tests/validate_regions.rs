@@ -84,6 +84,28 @@ fn scalar_region() {
     }
 }
 
+/// Conservative: the issue's `mov(1) g4.2<1>UW g[a0.2]<VxH,1,0>UW`.
+#[test]
+fn scalar_region_vxh() {
+    let i = mov(UW, UW).exec(1).dst_sub(4).with(|i| {
+        i.dst.addr = Addr::Direct { nr: 4, subnr: 4 };
+        i.src[0].addr = Addr::Indirect { subnr: 2, imm: 0 };
+        i.src[0].region = Region {
+            vstride: 0xf,
+            width: 0,
+            hstride: 0,
+        };
+    });
+    for p in ALL {
+        let v = validate(p, &i).unwrap_err();
+        assert_eq!(v.rules().collect::<Vec<_>>(), ["scalar_region_vxh"], "{p}: {v}");
+        assert!(!v.any_documented());
+        not(p, &i, "scalar_region");
+        // A VxH region with more channels is not concerned.
+        not(p, &i.exec(2), "scalar_region_vxh");
+    }
+}
+
 #[test]
 fn zero_strides_imply_width_one() {
     for p in ALL {
@@ -114,6 +136,17 @@ fn row_within_grf() {
             "row_within_grf",
         );
         ok(p, &mov(D, D).exec(1).src_sub(0, 28).src_rgn(0, 0, 1, 0));
+    }
+    // SEND payloads are judged by send_payload_row_within_grf.
+    let send = Instruction::new(Opcode::Send, ExecSize::S16).with(|i| {
+        i.dst = Dst::grf(8, 0, UW);
+        i.src[0] = Src::grf(6, 4, F, rgn(8, 8, 1));
+        i.src[1] = Src::imm(UD);
+        i.cond_modifier = 10;
+        i.imm = 2 << 25 | 1 << 20;
+    });
+    for p in ALL {
+        not(p, &send, "row_within_grf");
     }
     // Ivy Bridge regions DF in 32-bit units: eight "elements" fill a register.
     let df = mov(DF, DF).exec(8).src_rgn(0, 8, 8, 1);
@@ -264,17 +297,77 @@ fn dst_one_reg_src_two_regs_oword_split() {
     }
 }
 
+fn sin() -> Instruction {
+    alu(Opcode::Math).with(|i| {
+        i.cond_modifier = MathFunction::Sin.hw();
+        i.src[1] = null_src(F);
+    })
+}
+
 #[test]
 fn dst_two_regs_evenly_split() {
     for p in ALL {
-        bad(p, &add().dst_sub(4), "dst_two_regs_evenly_split");
         ok(p, &add_n(16));
-        let sin = alu(Opcode::Math).with(|i| {
-            i.cond_modifier = MathFunction::Sin.hw();
-            i.src[1] = null_src(F);
-        });
-        ok(p, &sin);
-        bad(p, &sin.dst_sub(4), "dst_two_regs_evenly_split");
+        ok(p, &sin());
+    }
+    // Gen8: whatever the sources.
+    for p in [Gen8, Chv] {
+        bad(p, &add().dst_sub(4), "dst_two_regs_evenly_split");
+        bad(p, &sin().dst_sub(4), "dst_two_regs_evenly_split");
+    }
+    // Gen7: with a source spanning two registers (g0.4<8,8,1>F).
+    for p in [Gen7, Gen75] {
+        let i = add().dst_sub(4).src_sub(0, 4).src_rgn(0, 4, 4, 1).src_rgn(1, 0, 1, 0);
+        bad(p, &i, "dst_two_regs_evenly_split");
+        not(p, &sin().dst_sub(4), "dst_two_regs_evenly_split");
+    }
+}
+
+/// Conservative: the even split on Gen7 with every source in one register.
+#[test]
+fn gen7_dst_two_regs_evenly_split_one_reg_srcs() {
+    // A scalar source (exempt from the two-register source rule) and a
+    // destination split 7/1 between g0 and g1.
+    let i = mov(F, F).dst_sub(4).src_rgn(0, 0, 1, 0);
+    for p in [Gen7, Gen75] {
+        let v = validate(p, &i).unwrap_err();
+        assert_eq!(
+            v.rules().collect::<Vec<_>>(),
+            ["gen7_dst_two_regs_evenly_split_one_reg_srcs"],
+            "{v}"
+        );
+        assert!(!v.any_documented());
+    }
+    for p in [Gen8, Chv] {
+        bad(p, &i, "dst_two_regs_evenly_split");
+        not(p, &i, "gen7_dst_two_regs_evenly_split_one_reg_srcs");
+    }
+}
+
+/// Conservative: the issue's `mul(16) g14<1>D g13<8,8,1>W g13<8,8,1>W`,
+/// the packed-word exception on src1 (677 shipped words).
+#[test]
+fn gen7_packed_word_exception_src0_only() {
+    let mul = alu(Opcode::Mul).exec(16).with(|i| {
+        i.dst = Dst::grf(14, 0, D);
+        i.src[0] = Src::grf(13, 0, W, rgn(8, 8, 1));
+        i.src[1] = Src::grf(13, 0, W, rgn(8, 8, 1));
+    });
+    for p in [Gen7, Gen75] {
+        let v = validate(p, &mul).unwrap_err();
+        assert_eq!(
+            v.rules().collect::<Vec<_>>(),
+            ["gen7_packed_word_exception_src0_only"],
+            "{v}"
+        );
+        assert_eq!(v.0[0].operand, validate::OperandId::Src(1));
+        assert_eq!(v.0[0].basis, validate::Basis::Conservative);
+        // The same on src0 is the documented exception.
+        ok(p, &add_n(16).types(D, W, D));
+        bad(p, &add_n(16).types(D, D, W), "gen7_packed_word_exception_src0_only");
+    }
+    for p in [Gen8, Chv] {
+        ok(p, &mul);
     }
 }
 
@@ -312,13 +405,9 @@ fn gen7_dst_two_regs_src_two_regs() {
         ok(p, &add_n(16).src_rgn(0, 0, 1, 0).src_rgn(1, 0, 1, 0));
         ok(p, &add_n(16).types(D, W, D));
     }
+    // A word source in one register that is not packed (a repeated row).
     only_on(
-        &add_n(16).types(D, D, W),
-        "gen7_dst_two_regs_src_two_regs",
-        &[Gen8, Chv],
-    );
-    only_on(
-        &add_n(16).types(D, W, W),
+        &add_n(16).types(D, W, D).src_rgn(0, 0, 8, 1),
         "gen7_dst_two_regs_src_two_regs",
         &[Gen8, Chv],
     );
@@ -339,5 +428,28 @@ fn validate_reg_runs_only_region_rules() {
         let ratio = alu2(Opcode::Add, W, D, D);
         assert!(validate(p, &ratio).is_err());
         assert!(validate_reg(p, &ratio).is_ok());
+    }
+}
+
+/// Conservative: the issue's `send(32) g8<1>W g6<16,16,1>F`, a SEND
+/// payload region whose rows cross a register (read as whole registers).
+#[test]
+fn send_payload_row_within_grf() {
+    let send = Instruction::new(Opcode::Send, ExecSize::S32).with(|i| {
+        i.dst = Dst::grf(8, 0, W);
+        i.src[0] = Src::grf(6, 0, F, rgn(16, 16, 1));
+        i.src[1] = Src::imm(UD);
+        i.cond_modifier = 10;
+        i.imm = 4 << 25 | 2 << 20;
+    });
+    for p in ALL {
+        let v = validate(p, &send).unwrap_err();
+        assert_eq!(
+            v.rules().collect::<Vec<_>>(),
+            ["send_payload_row_within_grf"],
+            "{p}: {v}"
+        );
+        assert!(!v.any_documented());
+        ok(p, &send.with(|i| i.src[0].region = rgn(8, 8, 1)));
     }
 }

@@ -85,9 +85,14 @@ enum Cmd {
     /// for assembly, the line and word index for hex, the word index and
     /// byte offset for binary) and the rule's stable identifier.
     ///
-    /// Exit status: 0 if every instruction is valid; 1 if any violation
-    /// (or undecodable word) was found; 2 for unreadable or malformed
-    /// input (assembly syntax errors, bad hex, truncated binary).
+    /// Each violation names its basis: `documented` (the platform's
+    /// documentation states it) or `conservative` (stricter than the
+    /// documentation, or borrowed from another platform's).
+    ///
+    /// Exit status: 0 if no instruction breaks a documented rule (nor, with
+    /// --strict, a conservative one); 1 if one does (or a word does not
+    /// decode); 2 for unreadable or malformed input (assembly syntax
+    /// errors, bad hex, truncated binary).
     Check {
         /// Platform: ivb|hsw|bdw|chv or 7|7.5|8.
         #[arg(long = "gen")]
@@ -98,6 +103,9 @@ enum Cmd {
         /// Input is raw binary.
         #[arg(long)]
         bin: bool,
+        /// Fail on conservative violations too.
+        #[arg(long)]
+        strict: bool,
         /// Input file; `-` or none reads stdin.
         file: Option<String>,
     },
@@ -146,6 +154,7 @@ fn main() -> ExitCode {
             platform,
             hex,
             bin,
+            strict,
             file,
         } => {
             let input = match (hex, bin) {
@@ -153,7 +162,7 @@ fn main() -> ExitCode {
                 (_, true) => cli::check::Input::Bin,
                 _ => cli::check::Input::Auto,
             };
-            cli::check::check(platform, file.as_deref(), input)
+            cli::check::check(platform, file.as_deref(), input, strict)
         }
         Cmd::Diff { platform, json, hex } => cli::fields::diff(platform, &hex, json),
         Cmd::Tables { name, source } => cli::fields::tables(name.as_deref(), source),

@@ -130,3 +130,28 @@ fn exec_size_below_width_in_a_hex_word() {
     assert!(out.contains("violation [exec_size_ge_width] src0"), "{out}");
     assert!(!out.contains("src1"), "src1 is legal: {out}");
 }
+
+/// Conservative violations are shown with their basis and fail only with
+/// `--strict`; documented ones always fail.
+#[test]
+fn conservative_violations_fail_only_with_strict() {
+    // mov(16) g6<1>F g2<0,1,0>HF: mixed float SIMD16 (a Skylake rule).
+    let src = "mov(16)         g6<1>F          g2<0,1,0>HF                     { align1 1H };\n";
+    let f = temp_file("conservative.asm", src.as_bytes());
+    let path = f.to_str().unwrap();
+    let (code, out, err) = geneu(&["check", "--gen", "bdw", path], b"");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("violation [mixed_float_f_dst_max_simd8] instruction: ") && out.contains("(conservative: "),
+        "{out}"
+    );
+    assert!(err.contains("--strict"), "{err}");
+    let (code, _, _) = geneu(&["check", "--gen", "bdw", "--strict", path], b"");
+    assert_eq!(code, 1);
+    // A documented violation fails without --strict and shows its basis.
+    let src = "mov(8)          g2<0>F          g3<8,8,1>F                      { align1 1Q };\n";
+    let f = temp_file("documented.asm", src.as_bytes());
+    let (code, out, _) = geneu(&["check", "--gen", "bdw", f.to_str().unwrap()], b"");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("(documented: "), "{out}");
+}

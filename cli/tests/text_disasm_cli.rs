@@ -159,16 +159,19 @@ fn check_appends_violations_as_comments() {
     assert!(line.starts_with("mov(1)          g2<1>F          g3<8,8,1>F"), "{line}");
     let (_, comment) = line.split_once(" }; // ").unwrap();
     assert!(comment.contains("exec_size_ge_width"), "{comment}");
+    // Each violation shows its basis.
+    assert!(comment.contains("(documented: "), "{comment}");
     let (code, out, _) = geneu(&["disasm", "--gen", "bdw", "--check", "--json"], &word);
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let rules: Vec<&str> = v["instructions"][0]["violations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x["rule"].as_str().unwrap())
-        .collect();
+    let vs = v["instructions"][0]["violations"].as_array().unwrap();
+    let rules: Vec<&str> = vs.iter().map(|x| x["rule"].as_str().unwrap()).collect();
     assert!(rules.contains(&"exec_size_ge_width"), "{rules:?}");
+    for x in vs {
+        let basis = x["basis"].as_str().unwrap();
+        let want = geneu::validate::find_rule(x["rule"].as_str().unwrap()).unwrap().basis;
+        assert_eq!(basis, want.name(), "{x}");
+    }
 }
 
 #[test]

@@ -70,15 +70,29 @@ pub fn mul_dword_operand_on_src0(c: &mut Checker<'_>) {
     );
 }
 
-/// Gen7/7.5: MUL sources cannot be accumulators.
-pub fn gen7_mul_no_acc_source(c: &mut Checker<'_>) {
-    if mul_types(c).is_none() || c.p.is_gen8() {
+/// Reports each MUL source that is an accumulator, on the platforms `on`
+/// selects.
+fn mul_acc_sources(c: &mut Checker<'_>, on: fn(Platform) -> bool) {
+    if mul_types(c).is_none() || !on(c.p) {
         return;
     }
     for k in 0..2u8 {
         let bad = c.i.src.get(k as usize).is_some_and(is_acc_src);
         c.check(bad, OperandId::Src(k), "MUL source operands cannot be an accumulator");
     }
+}
+
+/// Ivy Bridge: MUL sources cannot be accumulators.
+pub fn gen7_mul_no_acc_source(c: &mut Checker<'_>) {
+    mul_acc_sources(c, |p| p == Platform::Gen7);
+}
+
+/// Conservative: Haswell, MUL sources cannot be accumulators. Haswell's
+/// MUL page drops the Ivy Bridge sentence without stating the Broadwell
+/// rule (integer sources only) in its place; Mesa assumes Haswell keeps
+/// the Ivy Bridge restriction.
+pub fn hsw_mul_no_acc_source(c: &mut Checker<'_>) {
+    mul_acc_sources(c, |p| p == Platform::Gen75);
 }
 
 /// Gen8: integer MUL sources cannot be accumulators.
@@ -133,7 +147,9 @@ pub fn mul_dword_no_sat_no_cond_mod(c: &mut Checker<'_>) {
     );
 }
 
-/// Gen8: logic operations take no absolute-value modifier (undefined).
+/// Conservative: Gen8, logic operations take no absolute-value modifier.
+/// The document defines negate on logic operations as bitwise NOT and
+/// gives abs no meaning there; Mesa refuses it to be safe.
 pub fn gen8_logic_no_abs(c: &mut Checker<'_>) {
     let i = c.i;
     if !i.opcode.is_logic() || !c.p.is_gen8() {

@@ -47,7 +47,7 @@ pub mod send;
 pub mod sources;
 pub mod vector_imm;
 
-pub use crate::error::{OperandId, Violation, Violations};
+pub use crate::error::{Basis, OperandId, Violation, Violations};
 
 /// A rule: inspects the instruction and reports what it breaks.
 pub type Rule = fn(&mut Checker<'_>);
@@ -90,10 +90,14 @@ pub enum Category {
 
 /// A rule with its identifier and origin.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct RuleInfo {
     /// Stable identifier, the name of the rule function.
     pub id: &'static str,
-    /// The PRM section or vISA rule it comes from.
+    /// What the rule stands on.
+    pub basis: Basis,
+    /// The PRM section or vISA rule it comes from; for a conservative
+    /// rule, also why it is stricter than the documentation.
     pub source: &'static str,
     /// When it runs.
     pub phase: Phase,
@@ -273,6 +277,7 @@ impl<'a> Checker<'a> {
         }
         self.out.push(Violation {
             rule,
+            basis: info.basis,
             source: info.source,
             operand,
             message: message.into(),
@@ -660,18 +665,29 @@ fn last_byte(p: Platform, exec: u32, align16: bool, s: &Src, r: Rgn) -> Option<u
     Some(last.saturating_mul(es).saturating_add(sub + es - 1))
 }
 
+/// Whether the opcode writes its destination as two dwords (the return
+/// IP and channel mask) whatever the execution size: CALL and CALLA.
+#[inline]
+pub const fn writes_two_dwords(op: Opcode) -> bool {
+    matches!(op, Opcode::Call | Opcode::Calla)
+}
+
 /// The last byte a directly addressed destination touches, counted from
-/// the first byte of its register; `None` if it is indirect.
+/// the first byte of its register; `None` if it is indirect. A CALL
+/// writes two dwords whatever its execution size.
 pub fn dst_last_byte(c: &Checker<'_>) -> Option<u32> {
     let d = &c.i.dst;
     let sub = direct_subnr(&d.addr)?;
+    if writes_two_dwords(c.i.opcode) {
+        return Some(sub + 7);
+    }
     let es = region_elem_size(c.p, d.ty);
     let s = if c.align16() { 1 } else { stride(d.hstride) };
     Some(((c.exec() - 1) * s * es).saturating_add(sub + es - 1))
 }
 
 macro_rules! rules {
-    ($( $phase:ident { $( $gate:ident { $( $cat:ident $m:ident :: $f:ident => $src:expr, )* } )* } )*) => {
+    ($( $phase:ident { $( $gate:ident { $( $cat:ident $m:ident :: $f:ident => $basis:ident ($src:expr), )* } )* } )*) => {
         /// The description of every rule, by identifier.
         #[allow(non_upper_case_globals)]
         pub mod info {
@@ -680,6 +696,7 @@ macro_rules! rules {
                 #[doc = concat!("The `", stringify!($f), "` rule.")]
                 pub static $f: RuleInfo = RuleInfo {
                     id: stringify!($f),
+                    basis: Basis::$basis,
                     source: $src,
                     phase: Phase::$phase,
                     category: Category::$cat,
@@ -696,7 +713,7 @@ macro_rules! rules {
             $( $( $( $f, )* )* )*
         }
 
-        /// Every rule, in the order they run.
+        /// Every rule, in the order they run ([`list_rules`] iterates them).
         pub static RULES: &[&RuleInfo] = &[ $( $( $( &info::$f, )* )* )* ];
 
         /// Runs the rules of one phase; a block of rules is skipped when
@@ -858,162 +875,167 @@ mod gate {
 rules! {
     Opcode {
         always {
-            Encoding encoding::opcode_exists => cite::OPCODES,
+            Encoding encoding::opcode_exists => Documented(cite::OPCODES),
         }
     }
     Encoding {
         always {
-            Encoding encoding::control_fields_in_range => cite::FORMAT,
-            Encoding encoding::cond_modifier_valid => cite::COND_MOD,
-            Encoding encoding::math_function_valid => cite::MATH,
-            Encoding encoding::three_src_align16_only => cite::THREE_SRC,
-            Encoding encoding::dst_not_immediate => cite::VISA_OPERANDS,
-            Encoding encoding::reg_type_encoding_valid => cite::TYPES,
+            Encoding encoding::control_fields_in_range => Documented(cite::FORMAT),
+            Encoding encoding::cond_modifier_valid => Documented(cite::COND_MOD),
+            Encoding encoding::math_function_valid => Documented(cite::MATH),
+            Encoding encoding::three_src_align16_only => Documented(cite::THREE_SRC),
+            Encoding encoding::dst_not_immediate => Documented(cite::VISA_OPERANDS),
+            Encoding encoding::reg_type_encoding_valid => Documented(cite::TYPES),
         }
         three_src {
-            Encoding encoding::three_src_type_encoding_valid => cite::THREE_SRC,
-            Encoding encoding::three_src_operands_grf_direct => cite::THREE_SRC,
-            Encoding encoding::three_src_region_valid => cite::THREE_SRC,
+            Encoding encoding::three_src_type_encoding_valid => Documented(cite::THREE_SRC),
+            Encoding encoding::three_src_operands_grf_direct => Documented(cite::THREE_SRC),
+            Encoding encoding::three_src_region_valid => Documented(cite::THREE_SRC),
         }
         region_encoding {
-            Encoding encoding::width_encoding_valid => cite::VISA_REGION_1,
-            Encoding encoding::vstride_encoding_valid => cite::VISA_REGION_2,
-            Encoding encoding::hstride_encoding_valid => cite::VISA_REGION_3,
-            Encoding encoding::vxh_only_indirect_align1 => cite::INDIRECT,
+            Encoding encoding::width_encoding_valid => Documented(cite::VISA_REGION_1),
+            Encoding encoding::vstride_encoding_valid => Documented(cite::VISA_REGION_2),
+            Encoding encoding::hstride_encoding_valid => Documented(cite::VISA_REGION_3),
+            Encoding encoding::vxh_only_indirect_align1 => Documented(cite::INDIRECT),
         }
         always {
-            Encoding encoding::subreg_in_range => cite::FORMAT,
+            Encoding encoding::subreg_in_range => Documented(cite::FORMAT),
         }
         indirect {
-            Encoding encoding::indirect_address_in_range => cite::INDIRECT,
+            Encoding encoding::indirect_address_in_range => Documented(cite::INDIRECT),
         }
         always {
-            Encoding encoding::grf_number_in_range => cite::GRF_FILE,
+            Encoding encoding::grf_number_in_range => Documented(cite::GRF_FILE),
         }
     }
     Restriction {
         not_three_src {
-            Sources sources::src0_not_null => cite::MESA_NULL,
-            Sources sources::src1_not_null => cite::MESA_NULL,
-            Sources sources::imm_only_last_source => cite::IMMEDIATES,
-            Sources sources::imm64_only_single_source => cite::IMMEDIATES,
+            Sources sources::src0_not_null => Conservative(cite::MESA_NULL),
+            Sources sources::src1_not_null => Conservative(cite::MESA_NULL),
+            Sources sources::imm_only_last_source => Documented(cite::IMMEDIATES),
+            Sources sources::imm64_only_single_source => Documented(cite::IMMEDIATES),
         }
         send {
-            Send send::send_src0_direct => cite::SEND,
-            Send send::send_src0_grf => cite::SEND,
-            Send send::send_eot_src_g112_g127 => cite::SEND_EOT,
-            Send send::send_dst_src_overlap_r127 => cite::SEND_R127,
-            Send send::send_mlen_range => cite::SEND_DESC,
-            Send send::send_rlen_range => cite::SEND_DESC,
-            Send send::send_payload_in_grf_range => cite::SEND_DESC,
-            Send send::send_response_in_grf_range => cite::SEND_DESC,
+            Send send::send_src0_direct => Documented(cite::SEND),
+            Send send::send_src0_grf => Documented(cite::SEND),
+            Send send::send_eot_src_g112_g127 => Documented(cite::SEND_EOT),
+            Send send::send_dst_src_overlap_r127 => Documented(cite::SEND_R127),
+            Send send::send_mlen_range => Documented(cite::SEND_DESC),
+            Send send::send_rlen_range => Documented(cite::SEND_DESC),
+            Send send::send_payload_in_grf_range => Documented(cite::SEND_DESC),
+            Send send::send_response_in_grf_range => Documented(cite::SEND_DESC),
         }
         operand_type_rules {
-            OperandTypes operand_types::packed_byte_dst_raw_mov => cite::OPERAND_TYPES,
-            OperandTypes operand_types::no_byte_64bit_conversion => cite::MOV_BDW,
-            OperandTypes operand_types::no_hf_64bit_conversion => cite::MOV_BDW,
-            OperandTypes operand_types::int_hf_conversion_dst_dword => cite::HF_CONVERSION,
-            OperandTypes operand_types::chv_hf_dst_word_placement => cite::HF_WORD_CHV,
-            OperandTypes operand_types::dst_stride_matches_exec_type_ratio => cite::OPERAND_TYPES,
-            OperandTypes operand_types::dst_subreg_aligned_to_exec_type => cite::OPERAND_TYPES,
+            OperandTypes operand_types::packed_byte_dst_raw_mov => Documented(cite::OPERAND_TYPES),
+            OperandTypes operand_types::no_byte_64bit_conversion => Conservative(cite::MOV_BDW),
+            OperandTypes operand_types::no_hf_64bit_conversion => Conservative(cite::MOV_BDW),
+            OperandTypes operand_types::int_hf_conversion_dst_dword => Documented(cite::HF_CONVERSION),
+            OperandTypes operand_types::chv_hf_dst_word_placement => Documented(cite::HF_WORD_CHV),
+            OperandTypes operand_types::dst_stride_matches_exec_type_ratio => Documented(cite::OPERAND_TYPES),
+            OperandTypes operand_types::dst_subreg_aligned_to_exec_type => Documented(cite::OPERAND_TYPES),
         }
         align16 {
-            Region regions::align16_dst_hstride_one => cite::ALIGN16,
-            Region regions::align16_src_vstride => cite::ALIGN16,
+            Region regions::align16_dst_hstride_one => Documented(cite::ALIGN16),
+            Region regions::align16_src_vstride => Documented(cite::ALIGN16),
         }
         align1_region_rules {
-            Region regions::exec_size_ge_width => cite::REGION_PARAMS,
-            Region regions::width_eq_exec_implies_vstride => cite::REGION_PARAMS,
-            Region regions::width_one_implies_hstride_zero => cite::REGION_PARAMS,
-            Region regions::scalar_region => cite::REGION_PARAMS,
-            Region regions::zero_strides_imply_width_one => cite::REGION_PARAMS,
-            Region regions::row_within_grf => cite::REGION_PARAMS,
-            Region regions::dst_hstride_nonzero => cite::VISA_REGION_5,
+            Region regions::exec_size_ge_width => Documented(cite::REGION_PARAMS),
+            Region regions::width_eq_exec_implies_vstride => Documented(cite::REGION_PARAMS),
+            Region regions::width_one_implies_hstride_zero => Documented(cite::REGION_PARAMS),
+            Region regions::scalar_region => Documented(cite::REGION_PARAMS),
+            Region regions::scalar_region_vxh => Conservative(cite::VXH_SCALAR),
+            Region regions::zero_strides_imply_width_one => Documented(cite::REGION_PARAMS),
+            Region regions::row_within_grf => Documented(cite::REGION_PARAMS),
+            Region regions::send_payload_row_within_grf => Conservative(cite::SEND_PAYLOAD_ROWS),
+            Region regions::dst_hstride_nonzero => Documented(cite::VISA_REGION_5),
         }
         align1_indirect {
-            Region regions::vxh_addresses_in_a0 => cite::INDIRECT,
+            Region regions::vxh_addresses_in_a0 => Documented(cite::INDIRECT),
         }
         alignment_rules {
-            Region regions::src_spans_at_most_two_grfs => cite::REGION_ALIGN,
-            Region regions::dst_spans_at_most_two_grfs => cite::REGION_ALIGN,
-            Region regions::dst_one_reg_src_two_regs_oword_split => cite::REGION_ALIGN,
-            Region regions::dst_two_regs_evenly_split => cite::REGION_ALIGN,
-            Region regions::gen7_dst_reg_from_one_src_reg => cite::REGION_ALIGN_GEN7,
-            Region regions::gen7_two_src_regs_same_offset => cite::REGION_ALIGN_GEN7,
-            Region regions::gen7_dst_two_regs_src_two_regs => cite::REGION_ALIGN_GEN7,
+            Region regions::src_spans_at_most_two_grfs => Documented(cite::REGION_ALIGN),
+            Region regions::dst_spans_at_most_two_grfs => Documented(cite::REGION_ALIGN),
+            Region regions::dst_one_reg_src_two_regs_oword_split => Documented(cite::REGION_ALIGN),
+            Region regions::dst_two_regs_evenly_split => Documented(cite::REGION_ALIGN),
+            Region regions::gen7_dst_two_regs_evenly_split_one_reg_srcs => Conservative(cite::EVEN_SPLIT_GEN7),
+            Region regions::gen7_dst_reg_from_one_src_reg => Documented(cite::REGION_ALIGN_GEN7),
+            Region regions::gen7_two_src_regs_same_offset => Documented(cite::REGION_ALIGN_GEN7),
+            Region regions::gen7_dst_two_regs_src_two_regs => Documented(cite::REGION_ALIGN_GEN7),
+            Region regions::gen7_packed_word_exception_src0_only => Conservative(cite::PACKED_WORD_SRC1),
         }
         mixed_float {
-            MixedFloat mixed_float::mixed_float_no_indirect_src => cite::MIXED,
-            MixedFloat mixed_float::mixed_float_f_dst_max_simd8 => cite::MIXED,
-            MixedFloat mixed_float::mixed_float_a16_packed_vstride4 => cite::MIXED,
-            MixedFloat mixed_float::mixed_float_a16_max_simd8 => cite::MIXED,
-            MixedFloat mixed_float::mixed_float_a16_no_acc_src => cite::MIXED,
-            MixedFloat mixed_float::mixed_float_a1_packed_hf_dst_max_simd8 => cite::MIXED,
-            MixedFloat mixed_float::mixed_float_a1_math_hf_src_strided => cite::MIXED,
-            MixedFloat mixed_float::mixed_float_packed_hf_dst_oword => cite::MIXED,
-            MixedFloat mixed_float::mixed_float_packed_hf_dst_acc_offset0 => cite::MIXED,
-            MixedFloat mixed_float::mixed_float_hf_dst_acc_needs_stride2 => cite::MIXED,
+            MixedFloat mixed_float::mixed_float_no_indirect_src => Conservative(cite::MIXED),
+            MixedFloat mixed_float::mixed_float_f_dst_max_simd8 => Conservative(cite::MIXED),
+            MixedFloat mixed_float::mixed_float_a16_packed_vstride4 => Conservative(cite::MIXED),
+            MixedFloat mixed_float::mixed_float_a16_max_simd8 => Conservative(cite::MIXED),
+            MixedFloat mixed_float::mixed_float_a16_no_acc_src => Conservative(cite::MIXED),
+            MixedFloat mixed_float::mixed_float_a1_packed_hf_dst_max_simd8 => Conservative(cite::MIXED),
+            MixedFloat mixed_float::mixed_float_a1_math_hf_src_strided => Conservative(cite::MIXED),
+            MixedFloat mixed_float::mixed_float_packed_hf_dst_oword => Conservative(cite::MIXED),
+            MixedFloat mixed_float::mixed_float_packed_hf_dst_acc_offset0 => Conservative(cite::MIXED),
+            MixedFloat mixed_float::mixed_float_hf_dst_acc_needs_stride2 => Conservative(cite::MIXED),
         }
         imm_src {
-            VectorImmediate vector_imm::vector_imm_dst_oword_aligned => cite::VECTOR_IMM,
-            VectorImmediate vector_imm::vf_dst_dword_stride => cite::VECTOR_IMM,
-            VectorImmediate vector_imm::v_uv_dst_word_stride => cite::VECTOR_IMM,
+            VectorImmediate vector_imm::vector_imm_dst_oword_aligned => Documented(cite::VECTOR_IMM),
+            VectorImmediate vector_imm::vf_dst_dword_stride => Documented(cite::VECTOR_IMM),
+            VectorImmediate vector_imm::v_uv_dst_word_stride => Documented(cite::VECTOR_IMM),
         }
         chv {
-            Double double::chv_64bit_align1_stride_qword_equal => cite::DOUBLE_CHV,
-            Double double::chv_64bit_vstride_eq_width_hstride => cite::DOUBLE_CHV,
-            Double double::chv_64bit_same_offset => cite::DOUBLE_CHV,
-            Double double::chv_64bit_no_indirect => cite::DOUBLE_CHV,
-            Double double::chv_64bit_no_arf => cite::DOUBLE_CHV,
-            Double double::chv_64bit_no_depctrl => cite::DOUBLE_CHV,
+            Double double::chv_64bit_align1_stride_qword_equal => Documented(cite::DOUBLE_CHV),
+            Double double::chv_64bit_vstride_eq_width_hstride => Documented(cite::DOUBLE_CHV),
+            Double double::chv_64bit_same_offset => Documented(cite::DOUBLE_CHV),
+            Double double::chv_64bit_no_indirect => Documented(cite::DOUBLE_CHV),
+            Double double::chv_64bit_no_arf => Documented(cite::DOUBLE_CHV),
+            Double double::chv_64bit_no_depctrl => Documented(cite::DOUBLE_CHV),
         }
         gen8_align16 {
-            Double double::gen8_align16_qword_dst_nonqword_src_max_exec2 => cite::DOUBLE_BDW,
+            Double double::gen8_align16_qword_dst_nonqword_src_max_exec2 => Documented(cite::DOUBLE_BDW),
         }
         cmp {
-            Instruction instruction::cmp_requires_cond_mod => cite::CMP,
-            Instruction instruction::gen7_cmp_dst_not_arf => cite::CMP,
-            Instruction instruction::gen7_cmp_null_dst_requires_switch => cite::CMP,
+            Instruction instruction::cmp_requires_cond_mod => Documented(cite::CMP),
+            Instruction instruction::gen7_cmp_dst_not_arf => Documented(cite::CMP),
+            Instruction instruction::gen7_cmp_null_dst_requires_switch => Documented(cite::CMP),
         }
         always {
-            Instruction instruction::sel_pred_xor_cond_mod => cite::SEL,
+            Instruction instruction::sel_pred_xor_cond_mod => Documented(cite::SEL),
         }
         mul {
-            Instruction instruction::mul_dword_operand_on_src0 => cite::MUL,
-            Instruction instruction::gen7_mul_no_acc_source => cite::MUL_ACC_GEN7,
-            Instruction instruction::gen8_mul_no_int_acc_source => cite::ACC_BDW,
-            Instruction instruction::gen7_mul_dword_src_no_float_dst => cite::MUL_HSW,
-            Instruction instruction::gen8_mul_dwxdw_dst_not_acc => cite::MUL,
-            Instruction instruction::mul_dword_no_sat_no_cond_mod => cite::MUL,
+            Instruction instruction::mul_dword_operand_on_src0 => Documented(cite::MUL),
+            Instruction instruction::gen7_mul_no_acc_source => Documented(cite::MUL_ACC_GEN7),
+            Instruction instruction::hsw_mul_no_acc_source => Conservative(cite::MUL_ACC_HSW),
+            Instruction instruction::gen8_mul_no_int_acc_source => Documented(cite::ACC_BDW),
+            Instruction instruction::gen7_mul_dword_src_no_float_dst => Documented(cite::MUL_HSW),
+            Instruction instruction::gen8_mul_dwxdw_dst_not_acc => Documented(cite::MUL),
+            Instruction instruction::mul_dword_no_sat_no_cond_mod => Documented(cite::MUL),
         }
         logic {
-            Instruction instruction::gen8_logic_no_abs => cite::LOGIC,
-            Instruction instruction::gen8_logic_no_src_mod_on_acc => cite::LOGIC,
-            Instruction instruction::logic_no_o_r_u_cond_mod => cite::LOGIC,
+            Instruction instruction::gen8_logic_no_abs => Conservative(cite::LOGIC_ABS),
+            Instruction instruction::gen8_logic_no_src_mod_on_acc => Documented(cite::LOGIC),
+            Instruction instruction::logic_no_o_r_u_cond_mod => Documented(cite::LOGIC),
         }
         bfi2 {
-            Instruction instruction::bfi2_no_cond_mod_or_saturate => cite::BFI2,
-            Instruction instruction::bfi2_types => cite::BFI2,
+            Instruction instruction::bfi2_no_cond_mod_or_saturate => Documented(cite::BFI2),
+            Instruction instruction::bfi2_types => Documented(cite::BFI2),
         }
         csel {
-            Instruction instruction::csel_not_predicated => cite::CSEL,
-            Instruction instruction::csel_requires_cond_mod => cite::CSEL,
-            Instruction instruction::csel_types => cite::CSEL,
+            Instruction instruction::csel_not_predicated => Documented(cite::CSEL),
+            Instruction instruction::csel_requires_cond_mod => Documented(cite::CSEL),
+            Instruction instruction::csel_types => Documented(cite::CSEL),
         }
         three_src {
-            Instruction instruction::three_src_opcode_types => cite::THREE_SRC_TYPES,
-            Instruction instruction::ivb_three_src_max_one_grf => cite::IVB_ALIGN16,
+            Instruction instruction::three_src_opcode_types => Documented(cite::THREE_SRC_TYPES),
+            Instruction instruction::ivb_three_src_max_one_grf => Documented(cite::IVB_ALIGN16),
         }
         math {
-            Instruction instruction::math_int_div_no_src_mods => cite::MATH,
-            Instruction instruction::math_operand_types => cite::MATH,
+            Instruction instruction::math_int_div_no_src_mods => Documented(cite::MATH),
+            Instruction instruction::math_operand_types => Documented(cite::MATH),
         }
         always {
-            Instruction instruction::gen8_branch_offset_aligned => cite::BRANCH,
+            Instruction instruction::gen8_branch_offset_aligned => Documented(cite::BRANCH),
         }
         send {
-            Send send::send_urb_header_present => cite::URB,
-            Send send::send_urb_opcode_valid => cite::URB,
+            Send send::send_urb_header_present => Documented(cite::URB),
+            Send send::send_urb_opcode_valid => Documented(cite::URB),
         }
     }
 }
@@ -1050,7 +1072,8 @@ pub mod cite {
     /// The register file.
     pub const GRF_FILE: &str = "PRM Vol 7, General Register File: g0-g127; vISA rule 6";
     /// Null sources.
-    pub const MESA_NULL: &str = "PRM Vol 7, null register: not a source operand";
+    pub const MESA_NULL: &str = "Mesa's validator refuses a null source; the PRM describes the null register \
+         as a destination whose writes are dropped and gives no value for a read";
     /// Immediates.
     pub const IMMEDIATES: &str = "PRM Vol 2a, instruction format: the immediate occupies the last source";
     /// SEND.
@@ -1068,7 +1091,8 @@ pub mod cite {
     pub const OPERAND_TYPES: &str =
         "PRM Vol 7, Register Region Restrictions: General Restrictions Based on Operand Types";
     /// BDW MOV conversions.
-    pub const MOV_BDW: &str = "BDW PRM Vol 2a, MOV: no direct conversion between B/UB or HF and 64-bit types";
+    pub const MOV_BDW: &str = "BDW PRM Vol 2a, MOV: no direct conversion between B/UB or HF and 64-bit types; \
+         applied, as Mesa does, to the implicit conversions of every opcode and to Ivy Bridge/Haswell DF";
     /// Integer/half-float conversions.
     pub const HF_CONVERSION: &str =
         "BDW PRM Vol 7: integer <-> HF conversion is dword aligned and dword strided on the destination";
@@ -1084,7 +1108,8 @@ pub mod cite {
     pub const REGION_ALIGN_GEN7: &str =
         "IVB/HSW PRM, Region Alignment Rules: destination and source both spanning two registers";
     /// Mixed float.
-    pub const MIXED: &str = "PRM Vol 7, Special Restrictions for Handling Mixed Mode Float Operations";
+    pub const MIXED: &str = "SKL PRM Vol 7, Special Restrictions for Handling Mixed Mode Float Operations; \
+         borrowed for Broadwell and Cherryview as Mesa does (the Gen8 documents state no such rule)";
     /// Vector immediates.
     pub const VECTOR_IMM: &str =
         "PRM Vol 7, Immediate vectors: destination 128-bit aligned, word (V/UV) or dword (VF) stride";
@@ -1107,6 +1132,25 @@ pub mod cite {
     pub const ACC_BDW: &str = "BDW PRM Vol 7, Accumulator Restrictions: integer sources cannot be accumulators";
     /// Logic instructions.
     pub const LOGIC: &str = "BDW PRM Vol 2a, AND/OR/XOR/NOT: source modifiers and conditions";
+    /// Abs on logic instructions.
+    pub const LOGIC_ABS: &str = "BDW PRM Vol 2a, AND/OR/XOR/NOT define negate as bitwise NOT and give abs no \
+         meaning; refused to be safe, as Mesa does";
+    /// VxH at execution size 1.
+    pub const VXH_SCALAR: &str = "PRM Vol 7, 3.3.9.2 (ExecSize = Width = 1 needs <0;1,0>) speaks of direct \
+         strides; VxH has none, but Mesa's validator reads encoding 15 as a stride and refuses it";
+    /// SEND payload rows.
+    pub const SEND_PAYLOAD_ROWS: &str = "PRM Vol 7, 3.3.9.2 (VertStride must be used to cross GRF boundaries) \
+         concerns regioned reads; a SEND payload is read as whole registers, but Mesa applies the rule to it";
+    /// Even split on Gen7 with sources in one register.
+    pub const EVEN_SPLIT_GEN7: &str = "IVB/HSW PRM state the even destination split only with a source \
+         spanning two registers; BDW PRM states it always, and Mesa assumes the older text forgot the case";
+    /// The packed-word exception on src1.
+    pub const PACKED_WORD_SRC1: &str = "IVB/HSW PRM, Region Alignment Rules: the packed-word exception names no \
+         source, but HSW notes src1's subregister is not incremented with the lower 8 channels disabled; \
+         Mesa allows it on src0 only to play it safe";
+    /// MUL accumulator sources on Haswell.
+    pub const MUL_ACC_HSW: &str = "IVB PRM Vol 4 Part 3, MUL: source operands cannot be an accumulator; \
+         Haswell's MUL page drops the sentence, and Mesa assumes Haswell keeps it";
     /// BFI2.
     pub const BFI2: &str = "PRM Vol 2a, BFI2";
     /// CSEL.
@@ -1115,6 +1159,17 @@ pub mod cite {
     pub const IVB_ALIGN16: &str = "IVB PRM: in align16, no SIMD16 for dword operations and no SIMD8 for DF";
     /// Branches.
     pub const BRANCH: &str = "BDW PRM Vol 2a, branch instructions: JIP/UIP in bytes, on instruction boundaries";
+}
+
+/// Every rule in the order they run, with its identifier, [`Basis`] and
+/// citation: what `geneu check --list-rules` prints.
+pub fn list_rules() -> impl ExactSizeIterator<Item = &'static RuleInfo> {
+    RULES.iter().copied()
+}
+
+/// The rule with this identifier.
+pub fn find_rule(id: &str) -> Option<&'static RuleInfo> {
+    list_rules().find(|r| r.id == id)
 }
 
 /// Validates an instruction on a platform; every violation is collected.

@@ -90,17 +90,44 @@ pub fn width_one_implies_hstride_zero(c: &mut Checker<'_>) {
     }
 }
 
-/// If ExecSize == Width == 1, the region must be the scalar `<0;1,0>`.
+/// Whether a source region is VxH (vertical stride encoding 15): one
+/// address register per row, no vertical stride.
+#[inline]
+fn is_vxh(s: &Src) -> bool {
+    s.region.vstride == 0xf
+}
+
+/// If ExecSize == Width == 1, the region must be the scalar `<0;1,0>`
+/// (VxH regions have no vertical stride: [`scalar_region_vxh`]).
 pub fn scalar_region(c: &mut Checker<'_>) {
     if c.exec() != 1 {
         return;
     }
-    for (k, _) in a1_srcs(c) {
+    for (k, s) in a1_srcs(c) {
         let r = c.src_rgn(k);
         c.check(
-            r.w == 1 && (r.v != 0 || r.h != 0),
+            !is_vxh(s) && r.w == 1 && (r.v != 0 || r.h != 0),
             OperandId::Src(k),
             "execution size 1 with width 1 requires the region <0;1,0>",
+        );
+    }
+}
+
+/// Conservative: a VxH region at execution size 1 (`g[a0.2]<VxH,1,0>`).
+/// The documented rule speaks of the vertical stride of a direct region;
+/// VxH has none (each row takes its own address register). Mesa's
+/// validator decodes encoding 15 as a stride and refuses the region, so
+/// geneu refuses it too until a document says otherwise.
+pub fn scalar_region_vxh(c: &mut Checker<'_>) {
+    if c.exec() != 1 {
+        return;
+    }
+    for (k, s) in a1_srcs(c) {
+        let r = c.src_rgn(k);
+        c.check(
+            is_vxh(s) && r.w == 1,
+            OperandId::Src(k),
+            "a VxH region at execution size 1 (Mesa refuses it as a non-scalar region)",
         );
     }
 }
@@ -119,8 +146,26 @@ pub fn zero_strides_imply_width_one(c: &mut Checker<'_>) {
 
 /// VertStride must be used to cross GRF boundaries: the elements of one
 /// row (Width elements) never straddle two registers. Ivy Bridge regions
-/// 64-bit types in 32-bit units.
+/// 64-bit types in 32-bit units. A SEND payload is read as whole
+/// registers, not through its region: [`send_payload_row_within_grf`].
 pub fn row_within_grf(c: &mut Checker<'_>) {
+    if !c.is_send() {
+        rows_within_grf(c);
+    }
+}
+
+/// Conservative: a SEND payload region whose row crosses a register
+/// (`send(32) g8<1>W g6<16,16,1>F`). The payload is read as whole
+/// registers, so the documented region rule does not concern it; Mesa's
+/// validator applies it to SEND's src0 all the same.
+pub fn send_payload_row_within_grf(c: &mut Checker<'_>) {
+    if c.is_send() {
+        rows_within_grf(c);
+    }
+}
+
+/// Reports each align1 source with a row that straddles two registers.
+fn rows_within_grf(c: &mut Checker<'_>) {
     let exec = c.exec();
     let p = c.p;
     for (k, s) in a1_srcs(c) {
@@ -492,15 +537,42 @@ pub fn dst_one_reg_src_two_regs_oword_split(c: &mut Checker<'_>) {
     );
 }
 
+/// Whether the destination spans two registers with its channels split
+/// unevenly between them.
+fn dst_split_unevenly(s: &Split) -> bool {
+    s.dst_regs == 2 && s.reg_upper != s.reg_lower
+}
+
 /// A destination spanning two registers has its elements split evenly
-/// between them.
+/// between them: on Gen8 whatever the sources, on Gen7/7.5 when a source
+/// spans two registers too (the other Gen7 case:
+/// [`gen7_dst_two_regs_evenly_split_one_reg_srcs`]).
 pub fn dst_two_regs_evenly_split(c: &mut Checker<'_>) {
+    let gen8 = c.p.is_gen8();
     let Some(s) = c.split() else { return };
-    let bad = s.dst_regs == 2 && s.reg_upper != s.reg_lower;
+    let bad = dst_split_unevenly(&s) && (gen8 || s.src_regs.contains(&2));
     c.check(
         bad,
         OperandId::Dst,
         "writes must be split evenly between the two destination registers",
+    );
+}
+
+/// Conservative: Gen7/7.5, a destination spanning two registers unevenly
+/// while no source spans two. The Ivy Bridge and Haswell documents state
+/// the even split only with a source spanning two registers; Broadwell's
+/// states it whatever the sources, and Mesa assumes the older text
+/// forgot the case.
+pub fn gen7_dst_two_regs_evenly_split_one_reg_srcs(c: &mut Checker<'_>) {
+    if c.p.is_gen8() {
+        return;
+    }
+    let Some(s) = c.split() else { return };
+    let bad = dst_split_unevenly(&s) && !s.src_regs.contains(&2);
+    c.check(
+        bad,
+        OperandId::Dst,
+        "writes must be split evenly between the two destination registers (Broadwell's rule, assumed for Gen7)",
     );
 }
 
@@ -547,34 +619,80 @@ pub fn gen7_two_src_regs_same_offset(c: &mut Checker<'_>) {
     }
 }
 
+/// How a Gen7/7.5 source within one register meets a destination spanning
+/// two: `None` when the rule does not apply (Gen8, the destination in one
+/// register, the source spanning two or none), else whether it is one of
+/// the documented exceptions: `Some(Exception::None)`, a scalar, or a
+/// packed word source widened into a packed dword destination.
+fn gen7_one_reg_src(c: &Checker<'_>, s: &Split, k: u8, src: &Src) -> Option<Exception> {
+    if c.p.is_gen8() || s.dst_regs != 2 || s.src_regs.get(k as usize) != Some(&1) {
+        return None;
+    }
+    let exec = c.exec();
+    let d = &c.i.dst;
+    let st = stride(d.hstride);
+    let r = c.src_rgn(k);
+    // Ivy Bridge regions DF in 32-bit halves: `<0;2,1>` is one
+    // replicated DF, the pair form of a scalar.
+    let df_pair_scalar = region_elem_size(c.p, src.ty) == 4 && src.ty.size() == 8 && r.v == 0 && r.w == 2 && r.h == 1;
+    if Rgn::is_scalar(src.region) || df_pair_scalar {
+        return Some(Exception::Scalar);
+    }
+    // The document says "packed integer DWord"; the hardware takes any
+    // 4-byte destination type (Mesa emits F there).
+    let dst_packed_dword = is_packed(exec * st, exec, st) && d.ty.size() == 4;
+    let packed_word = is_packed(r.v, r.w, r.h) && matches!(src.ty, Type::W | Type::UW);
+    Some(if dst_packed_dword && packed_word {
+        Exception::PackedWord
+    } else {
+        Exception::None
+    })
+}
+
+/// The exceptions to "when the destination spans two registers the source
+/// must too".
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Exception {
+    None,
+    Scalar,
+    PackedWord,
+}
+
 /// Gen7/7.5: when the destination spans two registers, so does each
-/// source, except a scalar source or a packed word src0 widened into a
+/// source, except a scalar source or a packed word source widened into a
 /// packed dword destination.
 pub fn gen7_dst_two_regs_src_two_regs(c: &mut Checker<'_>) {
     if c.p.is_gen8() {
         return;
     }
     let Some(s) = c.split() else { return };
-    if s.dst_regs != 2 {
-        return;
-    }
-    let exec = c.exec();
-    let d = &c.i.dst;
-    let st = stride(d.hstride);
-    let dst_packed_dword = is_packed(exec * st, exec, st) && d.ty.size() == 4;
     for (k, src) in a1_srcs(c) {
-        let r = c.src_rgn(k);
-        let packed_word = k == 0 && is_packed(r.v, r.w, r.h) && matches!(src.ty, Type::W | Type::UW);
-        // Ivy Bridge regions DF in 32-bit halves: `<0;2,1>` is one
-        // replicated DF, the pair form of a scalar.
-        let df_pair_scalar =
-            region_elem_size(c.p, src.ty) == 4 && src.ty.size() == 8 && r.v == 0 && r.w == 2 && r.h == 1;
-        let scalar = Rgn::is_scalar(src.region) || df_pair_scalar;
-        let bad = s.src_regs.get(k as usize) == Some(&1) && !scalar && !(dst_packed_dword && packed_word);
+        let bad = gen7_one_reg_src(c, &s, k, src) == Some(Exception::None);
         c.check(
             bad,
             OperandId::Src(k),
-            "when the destination spans two registers the source must too (except scalar sources and packed word to packed dword src0)",
+            "when the destination spans two registers the source must too (except scalar sources and packed word to packed dword)",
+        );
+    }
+}
+
+/// Conservative: Gen7/7.5, the packed-word exception on src1
+/// (`mul(16) g14<1>D g13<8,8,1>W g13<8,8,1>W`). The documented exception
+/// names no source; Haswell's document adds that with the lower eight
+/// channels disabled the src1 subregister is not incremented, and since
+/// disabled channels (predication, dispatch mask) cannot be ruled out
+/// from the word, Mesa's validator allows the exception on src0 only.
+pub fn gen7_packed_word_exception_src0_only(c: &mut Checker<'_>) {
+    if c.p.is_gen8() {
+        return;
+    }
+    let Some(s) = c.split() else { return };
+    for (k, src) in a1_srcs(c) {
+        let bad = k != 0 && gen7_one_reg_src(c, &s, k, src) == Some(Exception::PackedWord);
+        c.check(
+            bad,
+            OperandId::Src(k),
+            "the packed-word exception on src1 (Haswell: src1 is not incremented when the lower channels are disabled)",
         );
     }
 }

@@ -58,6 +58,7 @@ fn json_doc(prog: &Program, check: bool) -> (Value, bool) {
                                     .map(|v| {
                                         json!({
                                             "rule": v.rule,
+                                            "basis": v.basis.name(),
                                             "operand": v.operand.to_string(),
                                             "message": v.message,
                                             "source": v.source,
