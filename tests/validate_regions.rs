@@ -138,13 +138,7 @@ fn row_within_grf() {
         ok(p, &mov(D, D).exec(1).src_sub(0, 28).src_rgn(0, 0, 1, 0));
     }
     // SEND payloads are judged by send_payload_row_within_grf.
-    let send = Instruction::new(Opcode::Send, ExecSize::S16).with(|i| {
-        i.dst = Dst::grf(8, 0, UW);
-        i.src[0] = Src::grf(6, 4, F, rgn(8, 8, 1));
-        i.src[1] = Src::imm(UD);
-        i.cond_modifier = 10;
-        i.imm = 2 << 25 | 1 << 20;
-    });
+    let send = send_payload(16, Src::grf(6, 4, F, rgn(8, 8, 1)));
     for p in ALL {
         not(p, &send, "row_within_grf");
     }
@@ -435,13 +429,7 @@ fn validate_reg_runs_only_region_rules() {
 /// payload region whose rows cross a register (read as whole registers).
 #[test]
 fn send_payload_row_within_grf() {
-    let send = Instruction::new(Opcode::Send, ExecSize::S32).with(|i| {
-        i.dst = Dst::grf(8, 0, W);
-        i.src[0] = Src::grf(6, 0, F, rgn(16, 16, 1));
-        i.src[1] = Src::imm(UD);
-        i.cond_modifier = 10;
-        i.imm = 4 << 25 | 2 << 20;
-    });
+    let send = send_payload(32, Src::grf(6, 0, F, rgn(16, 16, 1)));
     for p in ALL {
         let v = validate(p, &send).unwrap_err();
         assert_eq!(
@@ -452,4 +440,12 @@ fn send_payload_row_within_grf() {
         assert!(!v.any_documented());
         ok(p, &send.with(|i| i.src[0].region = rgn(8, 8, 1)));
     }
+}
+
+/// A data-cache SEND of `exec` channels to g8 with this payload source.
+fn send_payload(exec: u32, payload: Src) -> Instruction {
+    send(10, 4, 2, false).exec(exec).with(|i| {
+        i.dst = Dst::grf(8, 0, W);
+        i.src[0] = payload;
+    })
 }
