@@ -9,6 +9,9 @@ use std::path::PathBuf;
 #[path = "build/tablegen.rs"]
 mod tablegen;
 
+#[path = "build/compactgen.rs"]
+mod compactgen;
+
 fn run() -> Result<(), tablegen::TableError> {
     let dir = PathBuf::from("tables");
     println!("cargo:rerun-if-changed=tables");
@@ -53,7 +56,23 @@ fn run() -> Result<(), tablegen::TableError> {
     })
 }
 
+/// The compaction index tables, `tables/*.idx`, into `$OUT_DIR/compact_tables.rs`.
+fn run_compact() -> Result<(), compactgen::IdxError> {
+    let out = compactgen::run(std::path::Path::new("tables"))?;
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into()));
+    let dest = out_dir.join("compact_tables.rs");
+    std::fs::write(&dest, out).map_err(|e| compactgen::IdxError {
+        file: dest,
+        line: 0,
+        msg: format!("cannot write: {e}"),
+    })
+}
+
 fn main() {
+    if let Err(e) = run_compact() {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
     if let Err(e) = run() {
         // Cargo shows a build script's stderr when it fails.
         eprintln!("{e}");

@@ -32,6 +32,15 @@ pub enum DecodeError {
     /// The input is not 16 bytes.
     #[error("an instruction word is 16 bytes, got {0}")]
     Length(usize),
+    /// A stream ends inside an instruction: its last `have` bytes are fewer
+    /// than the `need` bytes its CmptCtrl bit asks for.
+    #[error("truncated: the last {have} byte(s) are shorter than an instruction ({need} bytes)")]
+    Truncated {
+        /// Bytes the instruction needs (8 compacted, 16 native).
+        need: usize,
+        /// Bytes left in the stream.
+        have: usize,
+    },
 }
 
 /// Why an instruction does not encode.

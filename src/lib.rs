@@ -34,6 +34,7 @@ extern crate alloc;
 pub mod check;
 mod checked;
 pub mod codec;
+pub mod compact;
 mod decimal;
 pub mod error;
 pub mod fields;
