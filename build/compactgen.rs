@@ -114,7 +114,10 @@ pub fn parse_text(path: &Path, text: &str) -> Result<IdxFile, IdxError> {
                 if !(1..=8).contains(&ib) {
                     return err(path, ln, "an index is 1 to 8 bits wide");
                 }
-                if !n.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
+                if !n
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                {
                     return err(path, ln, format!("bad table name `{n}`"));
                 }
                 if f.tables.iter().any(|t| t.name == *n) {
@@ -172,14 +175,23 @@ pub fn parse_text(path: &Path, text: &str) -> Result<IdxFile, IdxError> {
                     return err(
                         path,
                         ln,
-                        format!("entry has {} bits; table {} entries have {}", digits.len(), t.name, t.width()),
+                        format!(
+                            "entry has {} bits; table {} entries have {}",
+                            digits.len(),
+                            t.name,
+                            t.width()
+                        ),
                     );
                 }
                 let Ok(v) = u64::from_str_radix(digits, 2) else {
                     return err(path, ln, format!("`{w}` is not a binary number"));
                 };
                 if let Some(k) = t.entries.iter().position(|&e| e == v) {
-                    return err(path, ln, format!("duplicate entry: the same as entry {k} of table {}", t.name));
+                    return err(
+                        path,
+                        ln,
+                        format!("duplicate entry: the same as entry {k} of table {}", t.name),
+                    );
                 }
                 t.entries.push(v);
             }
@@ -200,25 +212,42 @@ pub fn check(f: &IdxFile) -> Result<(), IdxError> {
             return err(&f.file, t.line, format!("table {} has no `bits`", t.name));
         }
         if t.width() > 64 {
-            return err(&f.file, t.line, format!("table {} entries are wider than 64 bits", t.name));
+            return err(
+                &f.file,
+                t.line,
+                format!("table {} entries are wider than 64 bits", t.name),
+            );
         }
         let n = 1usize << t.index_bits;
         if t.entries.len() != n {
             return err(
                 &f.file,
                 t.line,
-                format!("table {} has {} entries; a {}-bit index needs {n}", t.name, t.entries.len(), t.index_bits),
+                format!(
+                    "table {} has {} entries; a {}-bit index needs {n}",
+                    t.name,
+                    t.entries.len(),
+                    t.index_bits
+                ),
             );
         }
         if let Some((h, _)) = t.immediate {
             if h >= t.width() {
-                return err(&f.file, t.line, format!("immediate bit {h} outside the {}-bit entry", t.width()));
+                return err(
+                    &f.file,
+                    t.line,
+                    format!("immediate bit {h} outside the {}-bit entry", t.width()),
+                );
             }
         }
         for &(h, l) in &t.bits {
             for b in l..=h {
                 if let Some(o) = owner.insert(b, &t.name) {
-                    return err(&f.file, t.line, format!("native bit {b} is in tables {o} and {}", t.name));
+                    return err(
+                        &f.file,
+                        t.line,
+                        format!("native bit {b} is in tables {o} and {}", t.name),
+                    );
                 }
             }
         }
@@ -294,11 +323,18 @@ pub fn gen(f: &IdxFile, out: &mut String) -> Result<(), IdxError> {
         let entries: Vec<String> = t.entries.iter().map(|e| format!("{e:#x}")).collect();
         let _ = writeln!(out, "    pub const {upper}: IndexTable = IndexTable {{");
         let _ = writeln!(out, "        name: {:?},", t.name);
-        let _ = writeln!(out, "        source: {:?},", format!("tables/{}.idx:{}", f.name, t.line));
+        let _ = writeln!(
+            out,
+            "        source: {:?},",
+            format!("tables/{}.idx:{}", f.name, t.line)
+        );
         let _ = writeln!(out, "        bits: &[{}],", ranges.join(", "));
         let _ = writeln!(out, "        width: {},", t.width());
         let _ = writeln!(out, "        entries: &[{}],", entries.join(", "));
-        let _ = writeln!(out, "        hash: Hash {{ mul: {m:#x}, shift: {sh}, slots: &{sl:?} }},");
+        let _ = writeln!(
+            out,
+            "        hash: Hash {{ mul: {m:#x}, shift: {sh}, slots: &{sl:?} }},"
+        );
         let _ = writeln!(out, "        immediate: {imm},");
         let _ = writeln!(out, "    }};");
     }

@@ -343,7 +343,11 @@ pub fn compact_word(p: Platform, w: Word) -> Option<CompactWord> {
     if opcode.is_send() && w.0 >> 127 != 0 {
         return None;
     }
-    let covered = if imm { (t.covered & !t.src1.mask() & !gen8_native::SRC1_DA_REG_NR.mask()) | DW3 } else { t.covered };
+    let covered = if imm {
+        (t.covered & !t.src1.mask() & !gen8_native::SRC1_DA_REG_NR.mask()) | DW3
+    } else {
+        t.covered
+    };
     if w.0 & !covered != 0 {
         return None;
     }
@@ -431,7 +435,11 @@ pub fn uncompact_word(p: Platform, c: CompactWord) -> Result<Word, DecodeError> 
     };
     if opcode.is_three_src() {
         let Some(t) = three_tables_of(p) else {
-            return Err(bad(&cw::OPCODE, u64::from(hw), "3-source instructions have no compacted form before Gen8"));
+            return Err(bad(
+                &cw::OPCODE,
+                u64::from(hw),
+                "3-source instructions have no compacted form before Gen8",
+            ));
         };
         return uncompact_3src(t, v);
     }
@@ -477,7 +485,8 @@ fn uncompact_3src(t: &ThreeTables, v: u64) -> Result<Word, DecodeError> {
         return Err(DecodeError::ReservedBits(u128::from(v & c3::ZERO_MASK)));
     }
     let mut w = Word(
-        t.control.scatter(t.control.entry(c3::control_index(v))) | t.source.scatter(t.source.entry(c3::source_index(v))),
+        t.control.scatter(t.control.entry(c3::control_index(v)))
+            | t.source.scatter(t.source.entry(c3::source_index(v))),
     );
     let n = &mut w;
     // The 7-bit register numbers go to bits 6:0 of the native fields, whose
@@ -623,6 +632,9 @@ impl Iterator for Pieces<'_> {
 /// assert_eq!(items[1].0, 8);
 /// assert!(items[1].1.is_err());
 /// ```
-pub fn decode_stream(p: Platform, bytes: &[u8]) -> impl Iterator<Item = (usize, Result<Instruction, DecodeError>)> + '_ {
+pub fn decode_stream(
+    p: Platform,
+    bytes: &[u8],
+) -> impl Iterator<Item = (usize, Result<Instruction, DecodeError>)> + '_ {
     pieces(bytes).map(move |(o, piece)| (o, piece.decode(p)))
 }

@@ -27,7 +27,10 @@ fn corpus(gen: &str) -> Vec<(String, Word)> {
                     .map(|x| u8::from_str_radix(x, 16).unwrap())
                     .collect();
                 if let Ok(b) = <[u8; 16]>::try_from(b) {
-                    out.push((f.file_name().unwrap().to_string_lossy().into_owned(), Word::from_bytes(b)));
+                    out.push((
+                        f.file_name().unwrap().to_string_lossy().into_owned(),
+                        Word::from_bytes(b),
+                    ));
                 }
             }
         }
@@ -66,7 +69,11 @@ fn every_corpus_word_that_compacts_uncompacts_to_itself() {
         let ws = corpus(gen);
         assert!(ws.len() > 100);
         let n = ws.iter().filter(|(_, w)| check_word(p, *w)).count();
-        rates.push(format!("{p}: {n}/{} ({:.0}%)", ws.len(), 100.0 * n as f64 / ws.len() as f64));
+        rates.push(format!(
+            "{p}: {n}/{} ({:.0}%)",
+            ws.len(),
+            100.0 * n as f64 / ws.len() as f64
+        ));
         // Real code compacts: a fair share of the corpus must.
         assert!(n * 20 > ws.len(), "{p}: only {n} of {} compact", ws.len());
     }
@@ -76,9 +83,21 @@ fn every_corpus_word_that_compacts_uncompacts_to_itself() {
 /// Mesa's test instructions, built as its `elk_*` helpers build them, in
 /// align1 (`<8;8,1>` regions) and align16 (`<4;4,1>.xyzw`, write mask xyzw).
 fn mesa_cases(align16: bool) -> Vec<(&'static str, Instruction)> {
-    let region = if align16 { Region::new(4, 4, 1).unwrap() } else { Region::new(8, 8, 1).unwrap() };
+    let region = if align16 {
+        Region::new(4, 4, 1).unwrap()
+    } else {
+        Region::new(8, 8, 1).unwrap()
+    };
     // Align16 implies width 4 and stride 1: only the vertical stride is 0.
-    let scalar = if align16 { Region { vstride: 0, width: 2, hstride: 1 } } else { Region::SCALAR };
+    let scalar = if align16 {
+        Region {
+            vstride: 0,
+            width: 2,
+            hstride: 1,
+        }
+    } else {
+        Region::SCALAR
+    };
     let grf = |nr: u8, ty: Type, r: Region| {
         let mut s = Src::grf(nr, 0, ty, r);
         if align16 {
@@ -88,7 +107,11 @@ fn mesa_cases(align16: bool) -> Vec<(&'static str, Instruction)> {
     };
     let base = |op: Opcode, es: ExecSize, ty: Type| {
         let mut i = Instruction::new(op, es);
-        i.access_mode = if align16 { AccessMode::Align16 } else { AccessMode::Align1 };
+        i.access_mode = if align16 {
+            AccessMode::Align16
+        } else {
+            AccessMode::Align1
+        };
         i.dst = Dst::grf(0, 0, ty);
         i
     };
@@ -108,7 +131,11 @@ fn mesa_cases(align16: bool) -> Vec<(&'static str, Instruction)> {
     mov.src[0] = grf(2, Type::F, region);
     if align16 {
         // An unused align16 source still has align16's implied width and stride.
-        mov.src[1].region = Region { vstride: 0, width: 2, hstride: 1 };
+        mov.src[1].region = Region {
+            vstride: 0,
+            width: 2,
+            hstride: 1,
+        };
     }
     out.push(("MOV_GRF_GRF", mov));
     let mut add1 = base(Opcode::Add, ExecSize::S1, Type::F);
@@ -176,7 +203,13 @@ fn an_immediate_compacts_only_within_13_bits_sign_extended() {
     let mut i = Instruction::new(Opcode::Mov, ExecSize::S8);
     i.dst = Dst::grf(1, 0, Type::UD);
     i.src[0] = Src::imm(Type::UD);
-    for (v, fits) in [(0u64, true), (0xfff, true), (0x1000, false), (0xffff_f000, true), (0xffff_efff, false)] {
+    for (v, fits) in [
+        (0u64, true),
+        (0xfff, true),
+        (0x1000, false),
+        (0xffff_f000, true),
+        (0xffff_efff, false),
+    ] {
         i.imm = v;
         let Ok(w) = encode_word(p, &i) else { continue };
         let c = compact_word(p, w);
@@ -262,9 +295,15 @@ fn tables_have_an_entry_for_every_index_and_no_duplicates() {
     }
     // Gen7 and Gen8 share the control and source entries (over other
     // native bits); Broadwell's 3-source entries are Cherryview's low bits.
-    assert_eq!(tables::compact_gen7::CONTROL.entries, tables::compact_gen8::CONTROL.entries);
+    assert_eq!(
+        tables::compact_gen7::CONTROL.entries,
+        tables::compact_gen8::CONTROL.entries
+    );
     assert_eq!(tables::compact_gen7::SRC0.entries, tables::compact_gen8::SRC1.entries);
-    assert_eq!(tables::compact_3src_bdw::SOURCE.entries, tables::compact_3src_chv::SOURCE.entries);
+    assert_eq!(
+        tables::compact_3src_bdw::SOURCE.entries,
+        tables::compact_3src_chv::SOURCE.entries
+    );
 }
 
 /// Every compacted word of a kind that decodes: compact(decode(c)) == c,
@@ -279,7 +318,16 @@ fn every_index_combination_that_decodes_compacts_back() {
                     for sub in (0..32u64).step_by(3) {
                         for s0 in (0..32u64).step_by(5) {
                             let c = CompactWord(
-                                u64::from(op.hw()) | ctl << 8 | dt << 13 | sub << 18 | 1 << 29 | s0 << 30 | 7 << 35 | 5 << 40 | 6 << 48 | 9 << 56,
+                                u64::from(op.hw())
+                                    | ctl << 8
+                                    | dt << 13
+                                    | sub << 18
+                                    | 1 << 29
+                                    | s0 << 30
+                                    | 7 << 35
+                                    | 5 << 40
+                                    | 6 << 48
+                                    | 9 << 56,
                             );
                             if let Ok(i) = decode_compact_word(p, c) {
                                 n += 1;

@@ -51,6 +51,9 @@ fn malformed_tables_are_refused_with_file_and_line() {
         "tables/bad.idx:5: native bit 3 is in tables a and b"
     );
     assert_eq!(error("0b1\n"), "tables/bad.idx:1: an entry before any table");
-    assert_eq!(error("table t 1\n0b1\n"), "tables/bad.idx:2: an entry before the table's `bits`");
+    assert_eq!(
+        error("table t 1\n0b1\n"),
+        "tables/bad.idx:2: an entry before the table's `bits`"
+    );
     assert_eq!(error("frob\n"), "tables/bad.idx:1: unknown line starting `frob`");
 }
