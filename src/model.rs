@@ -66,17 +66,20 @@ impl fmt::Display for Platform {
 
 /// A platform name that is not known.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown platform `{0}` (expected ivb, hsw, bdw, chv, 7, 7.5 or 8)")]
+#[error("unknown platform `{0}` (expected ivb, byt, hsw, bdw, chv, bsw, 7, 7.5 or 8)")]
 pub struct UnknownPlatform(pub alloc::string::String);
 
+/// Mesa's platform names (`intel_device_info`) and the numeric forms.
+/// Bay Trail (`byt`) has Ivy Bridge's EU encoding and Braswell (`bsw`) is
+/// Cherryview's.
 impl core::str::FromStr for Platform {
     type Err = UnknownPlatform;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(match s.to_ascii_lowercase().as_str() {
-            "ivb" | "7" | "gen7" => Platform::Gen7,
+            "ivb" | "byt" | "7" | "gen7" => Platform::Gen7,
             "hsw" | "7.5" | "75" | "gen7.5" | "gen75" => Platform::Gen75,
             "bdw" | "8" | "gen8" => Platform::Gen8,
-            "chv" | "gen8lp" => Platform::Chv,
+            "chv" | "bsw" | "gen8lp" => Platform::Chv,
             _ => return Err(UnknownPlatform(s.into())),
         })
     }
