@@ -54,12 +54,35 @@ pub struct Entry<'a> {
 pub struct TextOptions {
     /// Append the validation violations of each instruction as a comment.
     pub check: bool,
+    /// Start each record with its byte offset in hex, as a comment
+    /// (`/* 0010 */`; iga64's `-Xprint-pc`).
+    pub print_offset: bool,
+    /// Start each record with its 16 bytes in memory order, as a comment
+    /// (iga64's `-Xprint-bits`).
+    pub print_bytes: bool,
 }
 
 impl TextOptions {
     /// Options with validation comments on or off.
     pub fn with_check(check: bool) -> Self {
-        TextOptions { check }
+        TextOptions {
+            check,
+            ..TextOptions::default()
+        }
+    }
+
+    /// These options with the offset column on or off.
+    #[must_use]
+    pub fn with_offset(mut self, on: bool) -> Self {
+        self.print_offset = on;
+        self
+    }
+
+    /// These options with the bytes column on or off.
+    #[must_use]
+    pub fn with_bytes(mut self, on: bool) -> Self {
+        self.print_bytes = on;
+        self
     }
 }
 
@@ -342,6 +365,9 @@ impl Records {
         r: Result<&Instruction, &DecodeError>,
     ) -> fmt::Result {
         self.label(out, offset)?;
+        if self.opts.print_offset || self.opts.print_bytes {
+            write_columns(out, &self.opts, offset, w)?;
+        }
         match r {
             Ok(i) => {
                 self.sum.instructions += 1;
@@ -362,6 +388,26 @@ impl Records {
         }
         out.write_char('\n')
     }
+}
+
+/// The offset and bytes columns before a record, as one comment (so the
+/// text still assembles): `/* 0010 */`, `/* 01 00 .. 00 */` or both,
+/// `/* 0010: 01 00 .. 00 */`.
+#[inline(never)]
+fn write_columns<W: Write + ?Sized>(out: &mut W, opts: &TextOptions, offset: u64, w: Word) -> fmt::Result {
+    out.write_str("/*")?;
+    if opts.print_offset {
+        write!(out, " {offset:04x}")?;
+        if opts.print_bytes {
+            out.write_char(':')?;
+        }
+    }
+    if opts.print_bytes {
+        for b in w.to_bytes() {
+            write!(out, " {b:02x}")?;
+        }
+    }
+    out.write_str(" */ ")
 }
 
 /// The opcode field, bits 6:0 on every platform.
