@@ -101,6 +101,7 @@ mod check;
 mod dataport;
 mod dc0;
 mod dc1;
+mod fields;
 mod gather;
 mod misc;
 mod print;
@@ -114,6 +115,7 @@ pub use dataport::{
 };
 pub use dc0::{DataCache0, Dc0Op, ScratchBlock, ScratchRegs};
 pub use dc1::{A64ScatteredSubtype, DataCache1, Dc1Op};
+pub use fields::{desc_fields, DescField};
 pub use gather::{gather4_typed, Gather4Typed, GatherOffsets, Predicate, Surface, TypedGather};
 pub use misc::{Gateway, GatewayOp, PiMessage, PixelInterp, ThreadSpawner, TsOpcode};
 pub use print::{msg_desc_text, write_msg_desc, write_msg_desc_counted, write_msg_desc_raw, MsgDescDisplay};
