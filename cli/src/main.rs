@@ -1,8 +1,10 @@
-//! The `geneu` command line: `asm`, `disasm`, `fields`, `diff`, `check`.
+//! The `geneu` command line: `asm`, `disasm`, `fields`, `diff`, `desc`,
+//! `check`, `tables`.
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
+use geneu::text::program::TextOptions;
 use geneu::Platform;
 
 mod cli;
@@ -14,13 +16,48 @@ struct Cli {
     cmd: Cmd,
 }
 
+/// The platform option every command but `tables` takes.
+#[derive(Args)]
+struct Gen {
+    /// Platform, by Mesa's name or number: ivb, byt (Bay Trail: Ivy
+    /// Bridge's encoding), hsw, bdw, chv, bsw (Braswell: Cherryview's), or
+    /// 7, 7.5, 8.
+    #[arg(long = "gen", value_name = "G")]
+    platform: Platform,
+}
+
+/// How the input is read (`disasm`, `check`).
+#[derive(Args)]
+struct InputKind {
+    /// Input is hex text, one or more words per line (16 bytes in memory
+    /// order, the .expected form, or four 0x-prefixed dwords). Detected
+    /// without this flag.
+    #[arg(long, conflicts_with = "bin")]
+    hex: bool,
+    /// Input is raw binary, even if it looks like text.
+    #[arg(long)]
+    bin: bool,
+}
+
+impl InputKind {
+    fn input(&self) -> cli::Input {
+        match (self.hex, self.bin) {
+            (true, _) => cli::Input::Hex,
+            (_, true) => cli::Input::Bin,
+            _ => cli::Input::Auto,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Cmd {
-    /// Print every field of instruction words: name, bits, raw value, meaning.
+    /// Print every field of instruction words: name, bits, raw value,
+    /// meaning; a SEND's immediate descriptor is decoded into its fields,
+    /// numbered in descriptor bits.
+    #[command(after_help = "Example:\n  geneu fields --gen bdw 31 00 60 06 e0 3a 00 20 60 0f 8d 06 17 00 08 8a")]
     Fields {
-        /// Platform: ivb|hsw|bdw|chv or 7|7.5|8.
-        #[arg(long = "gen")]
-        platform: Platform,
+        #[command(flatten)]
+        gen: Gen,
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
@@ -31,43 +68,54 @@ enum Cmd {
     },
     /// Disassemble a program to Mesa's assembly syntax.
     ///
+    /// Input is raw binary, or hex text (detected, or forced with --hex).
     /// Exit status 0 if every word decodes (and passes --check), 1 if some
     /// word does not decode or breaks a rule, 2 on bad or truncated input.
+    #[command(after_help = "Example:\n  geneu disasm --gen bdw --print-offset examples/kernel.hex")]
     Disasm {
-        /// Platform: ivb|hsw|bdw|chv or 7|7.5|8.
-        #[arg(long = "gen")]
-        platform: Platform,
-        /// Input is hex text, one word per line (the .expected form: 16
-        /// bytes in memory order; or four 0x-prefixed dwords).
-        #[arg(long)]
-        hex: bool,
+        #[command(flatten)]
+        gen: Gen,
+        #[command(flatten)]
+        input: InputKind,
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
         /// Report validation violations as comments after each instruction.
         #[arg(long)]
         check: bool,
-        /// Input file; `-` or none reads stdin. Raw binary unless --hex.
+        /// Start each instruction with its byte offset, as a comment
+        /// (`/* 0010 */`; iga64's -Xprint-pc).
+        #[arg(long)]
+        print_offset: bool,
+        /// Start each instruction with its 16 bytes, as a comment
+        /// (iga64's -Xprint-bits).
+        #[arg(long)]
+        print_bytes: bool,
+        /// Input file; `-` or none reads stdin.
         file: Option<String>,
     },
     /// Assemble Mesa-syntax text (labels included) into instruction words.
     ///
     /// Every error is reported on stderr as `FILE:LINE:COL: error: ...`
-    /// with the source line; nothing is written unless all of the input
-    /// assembled.
+    /// with the source line (with --json, as JSON on stdout); nothing is
+    /// written unless all of the input assembled.
     ///
     /// Exit status: 0 on success; 1 if the text is well-formed but an
     /// instruction breaks a hardware rule (see --unchecked); 2 for
     /// malformed text, unreadable input or unwritable output.
+    #[command(after_help = "Example:\n  geneu asm --gen bdw --type c -o kernel.c examples/kernel.asm")]
     Asm {
-        /// Platform: ivb|hsw|bdw|chv or 7|7.5|8.
-        #[arg(long = "gen")]
-        platform: Platform,
+        #[command(flatten)]
+        gen: Gen,
         /// Output format: `hex` (one word per line, 16 bytes in memory
         /// order, the .expected form), `bin` (raw bytes) or `c` (a C array
         /// of uint32_t, four dwords per instruction).
-        #[arg(long = "type", value_enum, default_value = "hex")]
+        #[arg(long = "type", value_enum, default_value = "hex", conflicts_with = "json")]
         ty: cli::asm::OutType,
+        /// Machine-readable output: each instruction with its line, column,
+        /// offset and bytes, or every error.
+        #[arg(long)]
+        json: bool,
         /// Encode without checking the hardware rules (bring-up experiments).
         #[arg(long)]
         unchecked: bool,
@@ -93,27 +141,42 @@ enum Cmd {
     /// --strict, a conservative one); 1 if one does (or a word does not
     /// decode); 2 for unreadable or malformed input (assembly syntax
     /// errors, bad hex, truncated binary).
+    #[command(after_help = "Examples:\n  geneu check --gen hsw kernel.asm\n  \
+                            geneu check --gen bdw --skip dst_stride_exec_type --json kernel.hex\n  \
+                            geneu check --list-rules")]
     Check {
-        /// Platform: ivb|hsw|bdw|chv or 7|7.5|8.
-        #[arg(long = "gen")]
-        platform: Platform,
-        /// Input is hex text, one word per line.
-        #[arg(long, conflicts_with = "bin")]
-        hex: bool,
-        /// Input is raw binary.
+        /// Platform (see --gen of the other commands); not needed with
+        /// --list-rules.
+        #[arg(long = "gen", value_name = "G", required_unless_present = "list_rules")]
+        platform: Option<Platform>,
+        #[command(flatten)]
+        input: InputKind,
+        /// Machine-readable output.
         #[arg(long)]
-        bin: bool,
+        json: bool,
+        /// Report only this rule (repeatable); ids as --list-rules prints.
+        #[arg(long = "rule", value_name = "ID")]
+        rules: Vec<String>,
+        /// Do not report this rule (repeatable).
+        #[arg(long = "skip", value_name = "ID")]
+        skips: Vec<String>,
         /// Fail on conservative violations too.
         #[arg(long)]
         strict: bool,
+        /// Print every rule: id, basis, phase, family and citation.
+        #[arg(long)]
+        list_rules: bool,
         /// Input file; `-` or none reads stdin.
         file: Option<String>,
     },
-    /// Print the fields that differ between two words, with their bits.
+    /// Print the fields that differ between two words, with their bits;
+    /// for SENDs also the differing fields of the message descriptors.
+    #[command(after_help = "Example:\n  geneu diff --gen bdw \
+                            '31 00 60 06 e0 3a 00 20 60 0f 8d 06 17 00 08 8a' \
+                            '31 00 60 06 e0 3a 00 20 60 0f 8d 06 27 00 08 8a'")]
     Diff {
-        /// Platform: ivb|hsw|bdw|chv or 7|7.5|8.
-        #[arg(long = "gen")]
-        platform: Platform,
+        #[command(flatten)]
+        gen: Gen,
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
@@ -121,8 +184,32 @@ enum Cmd {
         #[arg(required = true, num_args = 2..)]
         hex: Vec<String>,
     },
+    /// Decode a bare SEND message descriptor into its fields (iga64's
+    /// -Xdsd).
+    ///
+    /// On Gen7 and Gen8 the extended descriptor holds only the SFID (bits
+    /// 3:0) and EOT (bit 5); it can stand in for --sfid.
+    #[command(after_help = "Examples:\n  geneu desc --gen bdw --sfid urb 0x8a080017\n  \
+                            geneu desc --gen bdw 0x0a080017 0x26")]
+    Desc {
+        #[command(flatten)]
+        gen: Gen,
+        /// Shared function: its number (0..15) or Mesa's name (sampler,
+        /// gateway, dp_sampler, render, urb, thread_spawner, const, data,
+        /// pixel interp, dp data 1).
+        #[arg(long)]
+        sfid: Option<String>,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+        /// The 32-bit descriptor, 0x-prefixed hex or decimal.
+        desc: String,
+        /// The extended descriptor (SFID and EOT).
+        exdesc: Option<String>,
+    },
     /// List the bit-range tables and their fields, or print the Rust
     /// source generated from them.
+    #[command(after_help = "Example:\n  geneu tables desc_urb_gen8")]
     Tables {
         /// Only this table (e.g. gen8_native, desc_urb_gen8).
         name: Option<String>,
@@ -135,36 +222,64 @@ enum Cmd {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd {
-        Cmd::Fields { platform, json, hex } => cli::fields::fields(platform, &hex, json),
+        Cmd::Fields { gen, json, hex } => cli::fields::fields(gen.platform, &hex, json),
         Cmd::Disasm {
-            platform,
-            hex,
+            gen,
+            input,
             json,
             check,
+            print_offset,
+            print_bytes,
             file,
-        } => cli::disasm::disasm(platform, file.as_deref(), hex, json, check),
+        } => {
+            let opts = TextOptions::with_check(check)
+                .with_offset(print_offset)
+                .with_bytes(print_bytes);
+            cli::disasm::disasm(gen.platform, file.as_deref(), input.input(), json, opts)
+        }
         Cmd::Asm {
-            platform,
+            gen,
             ty,
+            json,
             unchecked,
             output,
             file,
-        } => cli::asm::asm(platform, file.as_deref(), ty, unchecked, output.as_deref()),
+        } => {
+            if json {
+                cli::asm::asm_json(gen.platform, file.as_deref(), unchecked, output.as_deref())
+            } else {
+                cli::asm::asm(gen.platform, file.as_deref(), ty, unchecked, output.as_deref())
+            }
+        }
         Cmd::Check {
             platform,
-            hex,
-            bin,
+            input,
+            json,
+            rules,
+            skips,
             strict,
+            list_rules,
             file,
-        } => {
-            let input = match (hex, bin) {
-                (true, _) => cli::check::Input::Hex,
-                (_, true) => cli::check::Input::Bin,
-                _ => cli::check::Input::Auto,
-            };
-            cli::check::check(platform, file.as_deref(), input, strict)
-        }
-        Cmd::Diff { platform, json, hex } => cli::fields::diff(platform, &hex, json),
+        } => match (list_rules, platform) {
+            (true, _) => cli::check::list_rules(json),
+            (false, Some(p)) => cli::check::RuleFilter::new(rules, skips).and_then(|filter| {
+                cli::check::check(
+                    p,
+                    file.as_deref(),
+                    input.input(),
+                    &cli::check::CheckOptions { json, strict, filter },
+                )
+            }),
+            (false, None) => Err(cli::CliError::Usage("check needs --gen G".into())),
+        },
+        Cmd::Diff { gen, json, hex } => cli::fields::diff(gen.platform, &hex, json),
+        Cmd::Desc {
+            gen,
+            sfid,
+            json,
+            desc,
+            exdesc,
+        } => cli::desc::desc(gen.platform, sfid.as_deref(), &desc, exdesc.as_deref(), json),
         Cmd::Tables { name, source } => cli::fields::tables(name.as_deref(), source),
     };
     match r {

@@ -160,7 +160,11 @@ fn tables_lists_fields_and_prints_generated_source() {
     assert!(out.contains("pub mod gen8_native {"));
     assert!(out.contains("pub fn set_exec_size(w: &mut Word, v: u8) -> Result<(), FieldError>"));
     let (code, _, err) = geneu(&["tables", "gen9_native"]);
-    assert_eq!((code, err.as_str()), (2, "geneu: no table named `gen9_native`\n"));
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("geneu: no table named `gen9_native`; expected one of: desc_common, "),
+        "{err}"
+    );
 }
 
 #[test]

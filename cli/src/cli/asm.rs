@@ -197,3 +197,67 @@ pub fn asm(
     write_output(output, parts)?;
     Ok(ExitCode::SUCCESS)
 }
+
+/// Runs `asm --json`: one JSON document, on success every instruction
+/// with its line, column, byte offset and bytes, otherwise every error
+/// with its line and column (and, for hardware-rule violations, each
+/// rule). Exit status as for `asm`.
+pub fn asm_json(p: Platform, path: Option<&str>, unchecked: bool, output: Option<&str>) -> Result<ExitCode, CliError> {
+    use serde_json::json;
+    let opts = if unchecked {
+        AsmOptions::UNCHECKED
+    } else {
+        AsmOptions::CHECKED
+    };
+    let file = display_name(path);
+    let src = read_text(path)?;
+    let (doc, code) = match geneu::text::assemble_listing(p, &src, opts) {
+        Ok(list) => {
+            let insts: Vec<_> = list
+                .iter()
+                .enumerate()
+                .map(|(k, a)| {
+                    json!({
+                        "line": a.line,
+                        "column": a.column,
+                        "offset": k * 16,
+                        "bytes": a.word.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" "),
+                    })
+                })
+                .collect();
+            (
+                json!({"platform": p.name(), "file": file, "instructions": insts, "errors": []}),
+                ExitCode::SUCCESS,
+            )
+        }
+        Err(errs) => {
+            let rules_only = errs.0.iter().all(|e| matches!(e.kind, AsmErrorKind::Rules(_)));
+            let list: Vec<_> = errs
+                .0
+                .iter()
+                .map(|e| {
+                    let rules: Vec<_> = match &e.kind {
+                        AsmErrorKind::Rules(vs) => {
+                            vs.0.iter()
+                                .map(|v| {
+                                    json!({"rule": v.rule, "operand": v.operand.to_string(),
+                                       "message": v.message, "source": v.source})
+                                })
+                                .collect()
+                        }
+                        _ => Vec::new(),
+                    };
+                    json!({"line": e.line, "column": e.column, "message": e.kind.to_string(), "violations": rules})
+                })
+                .collect();
+            (
+                json!({"platform": p.name(), "file": file, "instructions": [], "errors": list}),
+                ExitCode::from(if rules_only { 1 } else { 2 }),
+            )
+        }
+    };
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    s.push('\n');
+    write_output(output, [s.as_bytes()])?;
+    Ok(code)
+}

@@ -14,52 +14,58 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use geneu::text::{assemble_listing, AsmOptions};
-use geneu::validate::{validate, Basis, Violations};
+use geneu::validate::{find_rule, list_rules as rules, validate, Basis, Violations};
 use geneu::{decode, Platform, Word};
+use serde_json::{json, Value};
 
 use super::asm::{display_name, write_error};
-use super::{hex_lines, parse_words, read_input, write_output, CliError, SourceLines};
+use super::{hex_lines, looks_like_hex, parse_words, read_input, write_output, CliError, Input, SourceLines};
 
-/// How `check` reads its input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Input {
-    /// Assembly text, unless the text is hex words; binary if not text.
-    Auto,
-    /// Hex words (either form `fields` accepts), one or more per line.
-    Hex,
-    /// Raw binary.
-    Bin,
+/// Which rules `check` reports: `--rule` (only these) and `--skip`.
+#[derive(Clone, Debug, Default)]
+pub struct RuleFilter {
+    only: Vec<String>,
+    skip: Vec<String>,
 }
 
-/// Whether a line holds only hex word tokens (two-digit bytes or `0x`
-/// dwords).
-fn is_hex_line(line: &str) -> bool {
-    line.split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .all(|t| {
-            let digits = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"));
-            match digits {
-                Some(d) => !d.is_empty() && d.len() <= 8 && d.bytes().all(|b| b.is_ascii_hexdigit()),
-                None => t.len() == 2 && t.bytes().all(|b| b.is_ascii_hexdigit()),
+impl RuleFilter {
+    /// A filter of known rule ids; an unknown id is an error that says
+    /// where the ids are listed.
+    pub fn new(only: Vec<String>, skip: Vec<String>) -> Result<Self, CliError> {
+        for id in only.iter().chain(&skip) {
+            if find_rule(id).is_none() {
+                return Err(CliError::Usage(format!(
+                    "unknown rule `{id}`: expected a rule id as `geneu check --list-rules` prints (e.g. {})",
+                    rules().next().map_or("", |r| r.id)
+                )));
             }
-        })
+        }
+        Ok(RuleFilter { only, skip })
+    }
+
+    /// Whether violations of rule `id` are reported.
+    pub fn keeps(&self, id: &str) -> bool {
+        (self.only.is_empty() || self.only.iter().any(|r| r == id)) && !self.skip.iter().any(|r| r == id)
+    }
 }
 
-/// Whether a text is hex words rather than assembly.
-fn looks_like_hex(text: &str) -> bool {
-    let mut any = false;
-    for (_, line) in hex_lines(text) {
-        if !is_hex_line(line) {
-            return false;
-        }
-        any = true;
-    }
-    any
+/// The options of one `check` run.
+#[derive(Clone, Debug, Default)]
+pub struct CheckOptions {
+    /// Print one JSON document instead of lines.
+    pub json: bool,
+    /// Conservative violations fail the check too.
+    pub strict: bool,
+    /// The rules reported.
+    pub filter: RuleFilter,
 }
 
 /// Report accumulated for the whole input.
-struct Report {
+struct Report<'o> {
+    opts: &'o CheckOptions,
     out: String,
+    /// One JSON record per violation (or undecodable word), with `--json`.
+    records: Vec<Value>,
     violations: usize,
     /// Violations of conservative rules, and errors that fail the check
     /// (documented violations and undecodable words).
@@ -69,10 +75,40 @@ struct Report {
     insts: usize,
 }
 
-impl Report {
-    fn new() -> Self {
+/// Where an instruction is: a source position, or a word of hex or binary
+/// input.
+enum Place<'a> {
+    Text { file: &'a str, line: u32, column: u32 },
+    Hex { file: &'a str, line: usize, word: usize },
+    Bin { file: &'a str, word: usize },
+}
+
+impl Place<'_> {
+    fn json(&self) -> Value {
+        match *self {
+            Place::Text { file, line, column } => json!({"file": file, "line": line, "column": column}),
+            Place::Hex { file, line, word } => json!({"file": file, "line": line, "word": word, "offset": word * 16}),
+            Place::Bin { file, word } => json!({"file": file, "word": word, "offset": word * 16}),
+        }
+    }
+}
+
+impl std::fmt::Display for Place<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Place::Text { file, line, column } => write!(f, "{file}:{line}:{column}"),
+            Place::Hex { file, line, word } => write!(f, "{file}:{line}: word {word}"),
+            Place::Bin { file, word } => write!(f, "{file}: word {word} (offset {:#x})", word * 16),
+        }
+    }
+}
+
+impl<'o> Report<'o> {
+    fn new(opts: &'o CheckOptions) -> Self {
         Report {
+            opts,
             out: String::new(),
+            records: Vec::new(),
             violations: 0,
             conservative: 0,
             failing: 0,
@@ -81,27 +117,62 @@ impl Report {
         }
     }
 
-    /// Records the violations of one instruction, each prefixed by `at`.
-    fn violations(&mut self, at: &str, vs: &Violations, context: &str) {
+    /// Records the violations of one instruction (those the filter keeps),
+    /// each at `at`; `context` is the instruction's text.
+    fn violations(&mut self, at: &Place<'_>, vs: &Violations, context: &str) {
+        let kept: Vec<_> = vs.0.iter().filter(|v| self.opts.filter.keeps(v.rule)).collect();
+        if kept.is_empty() {
+            return;
+        }
         self.bad_insts += 1;
-        for v in &vs.0 {
+        for v in kept {
             self.violations += 1;
             if v.basis == Basis::Documented {
                 self.failing += 1;
             } else {
                 self.conservative += 1;
             }
-            let _ = writeln!(
-                self.out,
-                "{at}: violation [{}] {}: {} ({}: {})",
-                v.rule, v.operand, v.message, v.basis, v.source
-            );
+            if self.opts.json {
+                self.records.push(json!({
+                    "at": at.json(),
+                    "rule": v.rule,
+                    "basis": v.basis.name(),
+                    "operand": v.operand.to_string(),
+                    "message": v.message,
+                    "source": v.source,
+                    "instruction": context,
+                }));
+            } else {
+                let _ = writeln!(
+                    self.out,
+                    "{at}: violation [{}] {}: {} ({}: {})",
+                    v.rule, v.operand, v.message, v.basis, v.source
+                );
+            }
         }
-        let _ = writeln!(self.out, "    {context}");
+        if !self.opts.json {
+            let _ = writeln!(self.out, "    {context}");
+        }
+    }
+
+    /// Records a word that does not decode.
+    fn undecodable(&mut self, at: &Place<'_>, e: &geneu::DecodeError) {
+        self.bad_insts += 1;
+        self.violations += 1;
+        self.failing += 1;
+        if self.opts.json {
+            self.records.push(json!({
+                "at": at.json(),
+                "rule": "undecodable",
+                "message": e.to_string(),
+            }));
+        } else {
+            let _ = writeln!(self.out, "{at}: error [undecodable] {e}");
+        }
     }
 }
 
-fn check_text(p: Platform, file: &str, src: &str, rep: &mut Report) -> Result<(), String> {
+fn check_text(p: Platform, file: &str, src: &str, rep: &mut Report<'_>) -> Result<(), String> {
     let listing = assemble_listing(p, src, AsmOptions::UNCHECKED).map_err(|errs| {
         let lines = SourceLines::new(src);
         let mut msg = String::new();
@@ -121,14 +192,19 @@ fn check_text(p: Platform, file: &str, src: &str, rep: &mut Report) -> Result<()
                 .get(a.line)
                 .unwrap_or("")
                 .trim();
-            rep.violations(&format!("{file}:{}:{}", a.line, a.column), &vs, line);
+            let at = Place::Text {
+                file,
+                line: a.line,
+                column: a.column,
+            };
+            rep.violations(&at, &vs, line);
         }
     }
     Ok(())
 }
 
 /// Checks one word; `at` says where it is.
-fn check_word(p: Platform, w: Word, at: &str, rep: &mut Report) {
+fn check_word(p: Platform, w: Word, at: &Place<'_>, rep: &mut Report<'_>) {
     rep.insts += 1;
     match decode(p, &w.to_bytes()) {
         Ok(inst) => {
@@ -138,31 +214,35 @@ fn check_word(p: Platform, w: Word, at: &str, rep: &mut Report) {
                 rep.violations(at, &vs, first);
             }
         }
-        Err(e) => {
-            rep.bad_insts += 1;
-            rep.violations += 1;
-            rep.failing += 1;
-            let _ = writeln!(rep.out, "{at}: error [undecodable] {e}");
-        }
+        Err(e) => rep.undecodable(at, &e),
     }
 }
 
-fn check_hex(p: Platform, file: &str, text: &str, rep: &mut Report) -> Result<(), String> {
+fn check_hex(p: Platform, file: &str, text: &str, rep: &mut Report<'_>) -> Result<(), String> {
     let mut index = 0usize;
     for (n, line) in hex_lines(text) {
         let words = parse_words(&[line.to_string()]).map_err(|e| format!("{file}:{n}: error: {e}"))?;
         for w in words {
-            check_word(p, w, &format!("{file}:{n}: word {index}"), rep);
+            check_word(
+                p,
+                w,
+                &Place::Hex {
+                    file,
+                    line: n,
+                    word: index,
+                },
+                rep,
+            );
             index += 1;
         }
     }
     Ok(())
 }
 
-fn check_bin(p: Platform, file: &str, bytes: &[u8], rep: &mut Report) -> Result<(), String> {
+fn check_bin(p: Platform, file: &str, bytes: &[u8], rep: &mut Report<'_>) -> Result<(), String> {
     let rest = bytes.len() % 16;
     for (k, w) in Word::all_from_bytes(bytes).enumerate() {
-        check_word(p, w, &format!("{file}: word {k} (offset {:#x})", k * 16), rep);
+        check_word(p, w, &Place::Bin { file, word: k }, rep);
     }
     if rest != 0 {
         return Err(format!(
@@ -175,35 +255,90 @@ fn check_bin(p: Platform, file: &str, bytes: &[u8], rep: &mut Report) -> Result<
     Ok(())
 }
 
-/// Runs `check`; with `strict`, conservative violations fail it too.
-pub fn check(p: Platform, path: Option<&str>, input: Input, strict: bool) -> Result<ExitCode, CliError> {
+/// Runs `check`.
+pub fn check(p: Platform, path: Option<&str>, input: Input, opts: &CheckOptions) -> Result<ExitCode, CliError> {
     let file = display_name(path);
     let bytes = read_input(path)?;
     let text = std::str::from_utf8(&bytes).ok().filter(|t| !t.contains('\0'));
-    let mut rep = Report::new();
+    let mut rep = Report::new(opts);
     let r = match (input, text) {
         (Input::Bin, _) | (Input::Auto, None) => check_bin(p, file, &bytes, &mut rep),
         (Input::Hex, Some(t)) => check_hex(p, file, t, &mut rep),
-        (Input::Hex, None) => Err(format!("{file}: error: --hex input is not text")),
+        (Input::Hex, None) => Err(format!(
+            "{file}: error: --hex expects hex text, and the input is not text (--bin reads raw binary)"
+        )),
         (Input::Auto, Some(t)) if looks_like_hex(t) => check_hex(p, file, t, &mut rep),
         (Input::Auto, Some(t)) => check_text(p, file, t, &mut rep),
     };
-    write_output(None, [rep.out.as_bytes()])?;
+    if opts.json {
+        let doc = json!({
+            "platform": p.name(),
+            "file": file,
+            "instructions": rep.insts,
+            "bad_instructions": rep.bad_insts,
+            "conservative": rep.conservative,
+            "violations": rep.records,
+            "error": r.as_ref().err(),
+        });
+        let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+        s.push('\n');
+        write_output(None, [s.as_bytes()])?;
+    } else {
+        write_output(None, [rep.out.as_bytes()])?;
+    }
     if let Err(msg) = r {
-        eprintln!("{msg}");
+        if !opts.json {
+            eprintln!("{msg}");
+        }
         return Ok(ExitCode::from(2));
     }
     if rep.violations == 0 {
         return Ok(ExitCode::SUCCESS);
     }
-    eprintln!(
-        "geneu: {} violation(s) ({} conservative) in {} of {} instruction(s)",
-        rep.violations, rep.conservative, rep.bad_insts, rep.insts
-    );
-    if rep.failing > 0 || strict {
-        Ok(ExitCode::from(1))
-    } else {
-        eprintln!("geneu: only conservative rules are broken; --strict fails on them");
-        Ok(ExitCode::SUCCESS)
+    let fails = rep.failing > 0 || opts.strict;
+    if !opts.json {
+        eprintln!(
+            "geneu: {} violation(s) ({} conservative) in {} of {} instruction(s)",
+            rep.violations, rep.conservative, rep.bad_insts, rep.insts
+        );
+        if !fails {
+            eprintln!("geneu: only conservative rules are broken; --strict fails on them");
+        }
     }
+    Ok(if fails { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Runs `check --list-rules`: every rule with its id, basis, phase,
+/// family and citation, in the order they run.
+pub fn list_rules(json: bool) -> Result<ExitCode, CliError> {
+    let mut out = String::new();
+    if json {
+        let v: Vec<Value> = rules()
+            .map(|r| {
+                json!({
+                    "id": r.id,
+                    "basis": r.basis.name(),
+                    "phase": format!("{:?}", r.phase),
+                    "category": format!("{:?}", r.category),
+                    "source": r.source,
+                })
+            })
+            .collect();
+        out = serde_json::to_string_pretty(&v).unwrap_or_default();
+        out.push('\n');
+    } else {
+        for r in rules() {
+            let _ = writeln!(
+                out,
+                "{:<36} {:<12} {:<12} {:<16} {}",
+                r.id,
+                r.basis.name(),
+                format!("{:?}", r.phase),
+                format!("{:?}", r.category),
+                r.source
+            );
+        }
+    }
+    write_output(None, [out.as_bytes()])?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,4 +1,5 @@
-//! `geneu disasm`: a binary (or `.expected`-style hex) to Mesa's text.
+//! `geneu disasm`: a binary (or `.expected`-style hex, detected or forced
+//! with `--hex`) to Mesa's text.
 //!
 //! Exit status: 0 when every word decodes (and, with `--check`, passes
 //! validation); 1 when some word does not decode or breaks a rule; 2 for
@@ -12,14 +13,15 @@ use geneu::text::program::{Program, ProgramText, TextOptions, WORD_BYTES};
 use geneu::{Platform, Word};
 use serde_json::{json, Value};
 
-use super::{hex_lines, parse_words, read_input, CliError};
+use super::{hex_lines, looks_like_hex, parse_words, read_input, CliError, Input};
 
 /// Hex text, one or more words per line, in either form `fields` accepts
 /// (16 bytes in memory order, or four `0x` dwords). Blank lines and lines
 /// starting with `#` or `//` are skipped.
 pub(super) fn parse_hex(text: &[u8]) -> Result<Vec<u8>, CliError> {
-    let text =
-        std::str::from_utf8(text).map_err(|_| CliError::Hex("input is not text; drop --hex for binary".into()))?;
+    let text = std::str::from_utf8(text).map_err(|_| {
+        CliError::Hex("--hex expects hex text, and the input is not text (--bin reads raw binary)".into())
+    })?;
     let mut bytes = Vec::new();
     for (n, t) in hex_lines(text) {
         let words = parse_words(&[t.to_string()]).map_err(|e| match e {
@@ -120,9 +122,23 @@ fn put(out: &mut impl std::io::Write, text: &str) -> Result<bool, CliError> {
 }
 
 /// Runs `disasm`.
-pub fn disasm(p: Platform, path: Option<&str>, hex: bool, json: bool, check: bool) -> Result<ExitCode, CliError> {
-    let input = read_input(path)?;
-    let bytes = if hex { parse_hex(&input)? } else { input };
+pub fn disasm(
+    p: Platform,
+    path: Option<&str>,
+    input: Input,
+    json: bool,
+    opts: TextOptions,
+) -> Result<ExitCode, CliError> {
+    let check = opts.check;
+    let raw = read_input(path)?;
+    // Hex is detected as `check` detects it: text whose every line holds
+    // only hex word tokens.
+    let hex = match input {
+        Input::Hex => true,
+        Input::Bin => false,
+        Input::Auto => std::str::from_utf8(&raw).is_ok_and(|t| !t.contains('\0') && looks_like_hex(t)),
+    };
+    let bytes = if hex { parse_hex(&raw)? } else { raw };
     let words = bytes.len() / WORD_BYTES;
     let trailing = bytes.len() % WORD_BYTES;
     let mut out = std::io::stdout().lock();
@@ -137,7 +153,7 @@ pub fn disasm(p: Platform, path: Option<&str>, hex: bool, json: bool, check: boo
         bad
     } else {
         // The text goes out a chunk at a time, printed into one buffer.
-        let mut text = ProgramText::new(p, &bytes, TextOptions::with_check(check));
+        let mut text = ProgramText::new(p, &bytes, opts);
         let mut buf = String::with_capacity(CHUNK_WORDS * 256);
         loop {
             buf.clear();

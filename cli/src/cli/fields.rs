@@ -8,15 +8,8 @@ use geneu::fields::{describe, diff as field_diff, uncovered_diff_bits};
 use geneu::{decode_word, Platform, Word};
 use serde_json::{json, Value};
 
+use super::desc::{self, range, send_desc};
 use super::{emit, parse_words, CliError};
-
-fn range(frags: &[(u32, u32)]) -> String {
-    frags
-        .iter()
-        .map(|(h, l)| if h == l { format!("{h}") } else { format!("{h}:{l}") })
-        .collect::<Vec<_>>()
-        .join(",")
-}
 
 fn hex_bytes(w: Word) -> String {
     w.to_bytes()
@@ -46,12 +39,16 @@ pub fn fields(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliE
                     })
                 })
                 .collect();
-            docs.push(json!({
+            let mut doc = json!({
                 "word": hex_bytes(w),
                 "platform": p.name(),
                 "decode_error": decoded.as_ref().err().map(|e| e.to_string()),
                 "fields": fields,
-            }));
+            });
+            if let (Some((sfid, d)), Some(o)) = (send_desc(p, w), doc.as_object_mut()) {
+                o.insert("descriptor".into(), desc::json_of(p, sfid, d));
+            }
+            docs.push(doc);
         } else {
             let _ = writeln!(out, "word {}", hex_bytes(w));
             if let Err(e) = &decoded {
@@ -66,6 +63,12 @@ pub fn fields(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliE
                     r.raw,
                     r.meaning
                 );
+            }
+            if let Some((sfid, d)) = send_desc(p, w) {
+                let _ = writeln!(out, "  {}", desc::header(p, sfid, d));
+                for f in geneu::msg::desc_fields(p, sfid, d) {
+                    desc::write_row(&mut out, &f);
+                }
             }
         }
     }
@@ -90,8 +93,9 @@ pub fn diff(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliErr
     let diffs = field_diff(p, a, b);
     let mut out = String::new();
     let loose = uncovered_diff_bits(p, a, b);
+    let descs = desc_diff(p, a, b);
     if json {
-        let v = json!({
+        let mut v = json!({
             "a": hex_bytes(a),
             "b": hex_bytes(b),
             "platform": p.name(),
@@ -104,6 +108,22 @@ pub fn diff(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliErr
             })).collect::<Vec<_>>(),
             "other_bits": (0..128u32).rev().filter(|i| (loose >> i) & 1 == 1).collect::<Vec<_>>(),
         });
+        // Only for SENDs, whose descriptors are split into fields.
+        if let (false, Some(o)) = (descs.is_empty(), v.as_object_mut()) {
+            let list: Vec<Value> = descs
+                .iter()
+                .map(|d| {
+                    json!({
+                        "name": d.name,
+                        "bits": d.frags.iter().map(|(h, l)| json!([h, l])).collect::<Vec<_>>(),
+                        "a": d.a,
+                        "b": d.b,
+                        "changed_bits": d.bits,
+                    })
+                })
+                .collect();
+            o.insert("descriptor_fields".into(), Value::Array(list));
+        }
         out.push_str(&serde_json::to_string_pretty(&v).unwrap_or_default());
         out.push('\n');
     } else {
@@ -124,9 +144,69 @@ pub fn diff(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliErr
         if loose != 0 {
             let _ = writeln!(out, "bits outside any field: {}", BitList(loose));
         }
+        if !descs.is_empty() {
+            let _ = writeln!(out, "descriptor fields (descriptor bits 31:0):");
+        }
+        for d in &descs {
+            let v = |x: Option<u32>| x.map_or_else(|| "-".to_string(), |x| format!("{x:#x} ({x})"));
+            let bits: Vec<String> = d.bits.iter().map(|b| b.to_string()).collect();
+            let _ = writeln!(
+                out,
+                "  {:<18} [{}] {} -> {}  bits {}",
+                d.name,
+                range(d.frags),
+                v(d.a),
+                v(d.b),
+                bits.join(",")
+            );
+        }
     }
     emit(&out)?;
     Ok(if a == b { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// A message-descriptor field that differs between two SENDs (absent,
+/// `None`, on a side whose message has no such field).
+struct DescDiff {
+    name: &'static str,
+    frags: &'static [(u32, u32)],
+    a: Option<u32>,
+    b: Option<u32>,
+    /// The differing descriptor bits within the field, high first.
+    bits: Vec<u32>,
+}
+
+/// The descriptor fields that differ between two words, when either is a
+/// SEND with an immediate descriptor: the fields of both messages' layouts,
+/// in descriptor bits.
+fn desc_diff(p: Platform, a: Word, b: Word) -> Vec<DescDiff> {
+    let (da, db) = (send_desc(p, a), send_desc(p, b));
+    if da.is_none() && db.is_none() {
+        return Vec::new();
+    }
+    let fa = da.map(|(s, d)| geneu::msg::desc_fields(p, s, d)).unwrap_or_default();
+    let fb = db.map(|(s, d)| geneu::msg::desc_fields(p, s, d)).unwrap_or_default();
+    let changed = da.map_or(0, |x| x.1) ^ db.map_or(0, |x| x.1);
+    let mut out: Vec<DescDiff> = Vec::new();
+    for f in fa.iter().chain(fb.iter()) {
+        if out.iter().any(|d| d.name == f.field.name) {
+            continue;
+        }
+        let find = |fs: &[geneu::msg::DescField]| fs.iter().find(|g| g.field.name == f.field.name).map(|g| g.raw);
+        let (va, vb) = (find(&fa), find(&fb));
+        let m = f.field.mask() as u32 & changed;
+        if va == vb && m == 0 {
+            continue;
+        }
+        out.push(DescDiff {
+            name: f.field.name,
+            frags: f.field.frags,
+            a: va,
+            b: vb,
+            bits: (0..32u32).rev().filter(|&i| (m >> i) & 1 == 1).collect(),
+        });
+    }
+    out
 }
 
 /// Lists the tables and their fields, or prints the generated source.
@@ -156,6 +236,11 @@ pub fn tables(only: Option<&str>, source: bool) -> Result<ExitCode, CliError> {
         emit(&out)?;
         Ok(ExitCode::SUCCESS)
     } else {
-        Err(CliError::Usage(format!("no table named `{}`", only.unwrap_or(""))))
+        let names: Vec<&str> = geneu::word::fields::TABLES.iter().map(|(n, _)| *n).collect();
+        Err(CliError::Usage(format!(
+            "no table named `{}`; expected one of: {}",
+            only.unwrap_or(""),
+            names.join(", ")
+        )))
     }
 }

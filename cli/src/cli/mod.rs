@@ -3,6 +3,7 @@
 pub mod asm;
 mod asm_parallel;
 pub mod check;
+pub mod desc;
 pub mod disasm;
 pub mod fields;
 
@@ -139,4 +140,41 @@ pub fn parse_words(args: &[String]) -> Result<Vec<Word>, CliError> {
         bytes.push(u8::from_str_radix(t, 16).map_err(|_| CliError::Hex(format!("`{t}` is not a hex byte")))?);
     }
     Ok(Word::all_from_bytes(&bytes).collect())
+}
+
+/// How `check` and `disasm` read their input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Assembly text, unless the text is hex words; binary if not text.
+    Auto,
+    /// Hex words (either form `fields` accepts), one or more per line.
+    Hex,
+    /// Raw binary.
+    Bin,
+}
+
+/// Whether a line holds only hex word tokens (two-digit bytes or `0x`
+/// dwords).
+fn is_hex_line(line: &str) -> bool {
+    line.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .all(|t| {
+            let digits = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"));
+            match digits {
+                Some(d) => !d.is_empty() && d.len() <= 8 && d.bytes().all(|b| b.is_ascii_hexdigit()),
+                None => t.len() == 2 && t.bytes().all(|b| b.is_ascii_hexdigit()),
+            }
+        })
+}
+
+/// Whether a text is hex words rather than assembly or binary.
+pub fn looks_like_hex(text: &str) -> bool {
+    let mut any = false;
+    for (_, line) in hex_lines(text) {
+        if !is_hex_line(line) {
+            return false;
+        }
+        any = true;
+    }
+    any
 }

@@ -1,0 +1,178 @@
+//! SEND message descriptors field by field: `geneu desc`, and the
+//! descriptor rows that `fields` and `diff` add for a SEND.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use geneu::msg::Sfid;
+use geneu::msg::{desc_fields, DescField, Message};
+use geneu::{decode_word, Platform, Word};
+use serde_json::{json, Value};
+
+use super::{emit, CliError};
+
+/// The SFID and immediate descriptor of a word that decodes to a SEND or
+/// SENDC with its descriptor in the instruction (not in `a0.0`).
+pub fn send_desc(p: Platform, w: Word) -> Option<(u8, u32)> {
+    let inst = decode_word(p, w).ok()?;
+    (inst.opcode.is_send() && inst.src[1].is_imm()).then_some((inst.cond_modifier & 0xf, inst.imm as u32))
+}
+
+/// `hi:lo` (or `n` for one bit) of each fragment, joined by commas.
+pub fn range(frags: &[(u32, u32)]) -> String {
+    frags
+        .iter()
+        .map(|(h, l)| if h == l { format!("{h}") } else { format!("{h}:{l}") })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The SFID's name as Mesa prints it, or its number.
+pub fn sfid_name(sfid: u8) -> String {
+    Sfid::from_hw(sfid)
+        .and_then(Sfid::mesa_name)
+        .map_or_else(|| format!("sfid {sfid}"), str::to_string)
+}
+
+/// The message's text as Mesa's disassembler prints it after `MsgDesc:`'s
+/// SFID name, or why it cannot be printed.
+pub fn message_text(p: Platform, sfid: u8, desc: u32) -> String {
+    match Message::decode(p, sfid, desc).and_then(|m| m.mesa(p)) {
+        Ok(t) => t.to_string(),
+        Err(e) => format!("({e})"),
+    }
+}
+
+/// The line `fields` prints before the descriptor's rows.
+pub fn header(p: Platform, sfid: u8, desc: u32) -> String {
+    format!(
+        "descriptor {desc:#010x}, SFID {sfid} ({}): {}",
+        sfid_name(sfid),
+        message_text(p, sfid, desc)
+    )
+}
+
+/// One descriptor row: name, descriptor bits, raw value in hex and decimal.
+pub fn write_row(out: &mut String, f: &DescField) {
+    let _ = writeln!(
+        out,
+        "    {:<22} [{:>6}] {:>#12x}  {}",
+        f.field.name,
+        range(f.field.frags),
+        f.raw,
+        f.raw
+    );
+}
+
+/// The JSON of a descriptor: SFID, bits, Mesa's text and every field.
+pub fn json_of(p: Platform, sfid: u8, desc: u32) -> Value {
+    let typed = Message::decode_typed(p, sfid, desc);
+    json!({
+        "sfid": sfid,
+        "sfid_name": sfid_name(sfid),
+        "desc": format!("{desc:#010x}"),
+        "message": message_text(p, sfid, desc),
+        "typed": typed.is_ok(),
+        "not_typed_because": typed.err().map(|e| e.to_string()),
+        "fields": desc_fields(p, sfid, desc).iter().map(|f| json!({
+            "name": f.field.name,
+            "bits": f.field.frags.iter().map(|(h, l)| json!([h, l])).collect::<Vec<_>>(),
+            "raw": f.raw,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// Parses a 32-bit number: `0x` hex, or decimal.
+fn parse_u32(what: &str, s: &str) -> Result<u32, CliError> {
+    let r = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u32::from_str_radix(&h.replace('_', ""), 16),
+        None => s.replace('_', "").parse(),
+    };
+    r.map_err(|_| {
+        CliError::Usage(format!(
+            "bad {what} `{s}`: expected a 32-bit number, 0x-prefixed hex or decimal"
+        ))
+    })
+}
+
+/// Parses an SFID: its number (0..=15) or Mesa's name for it (`urb`,
+/// `sampler`, `data`, `dp data 1`, `render`, `const`, `gateway`, ...).
+pub fn parse_sfid(s: &str) -> Result<u8, CliError> {
+    let t = s.trim().to_ascii_lowercase();
+    if let Ok(n) = parse_u32("SFID", &t) {
+        if n < 16 {
+            return Ok(n as u8);
+        }
+    }
+    if let Some(f) = Sfid::ALL
+        .iter()
+        .find(|f| f.mesa_name().is_some_and(|n| n == t || n.replace(' ', "_") == t))
+    {
+        return Ok(f.hw());
+    }
+    let names: Vec<String> = Sfid::ALL
+        .iter()
+        .filter_map(|f| f.mesa_name().map(|n| format!("{} = {n}", f.hw())))
+        .collect();
+    Err(CliError::Usage(format!(
+        "unknown SFID `{s}`: expected a number 0..15 or a name ({})",
+        names.join(", ")
+    )))
+}
+
+/// Runs `desc`: decodes a bare descriptor. On Gen7/Gen8 the extended
+/// descriptor holds only the SFID (bits 3:0) and EOT (bit 5, the
+/// descriptor's bit 31 here); it may stand in for `--sfid`.
+pub fn desc(
+    p: Platform,
+    sfid: Option<&str>,
+    desc: &str,
+    exdesc: Option<&str>,
+    json: bool,
+) -> Result<ExitCode, CliError> {
+    let mut d = parse_u32("descriptor", desc)?;
+    let mut sfid = sfid.map(parse_sfid).transpose()?;
+    if let Some(x) = exdesc {
+        let x = parse_u32("extended descriptor", x)?;
+        if x & !0x2f != 0 {
+            return Err(CliError::Usage(format!(
+                "extended descriptor {x:#x} sets bits Gen7/Gen8 do not have: expected only the SFID (bits 3:0) and EOT (bit 5)"
+            )));
+        }
+        let xs = (x & 0xf) as u8;
+        if sfid.is_some_and(|s| s != xs) {
+            return Err(CliError::Usage(format!(
+                "--sfid {} disagrees with the extended descriptor's SFID {xs}: expected the same shared function",
+                sfid.unwrap_or(0)
+            )));
+        }
+        sfid = Some(xs);
+        if x & 0x20 != 0 {
+            d |= 1 << 31;
+        }
+    }
+    let Some(sfid) = sfid else {
+        return Err(CliError::Usage(
+            "no shared function: expected --sfid S or an extended descriptor holding the SFID".into(),
+        ));
+    };
+    let mut out = String::new();
+    if json {
+        let mut v = json_of(p, sfid, d);
+        if let Some(o) = v.as_object_mut() {
+            o.insert("platform".into(), json!(p.name()));
+        }
+        out = serde_json::to_string_pretty(&v).unwrap_or_default();
+        out.push('\n');
+    } else {
+        let _ = writeln!(out, "{}", header(p, sfid, d));
+        if let Err(e) = Message::decode_typed(p, sfid, d) {
+            let _ = writeln!(out, "  not typed: {e}");
+        }
+        for f in desc_fields(p, sfid, d) {
+            write_row(&mut out, &f);
+        }
+    }
+    emit(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
