@@ -31,6 +31,7 @@
 
 extern crate alloc;
 
+pub mod canon;
 pub mod check;
 mod checked;
 pub mod codec;

@@ -10,27 +10,20 @@
 //! # What the text decides, and what Mesa decides
 //!
 //! Everything the text shows is taken from the text. Bits that Mesa's
-//! printer does not show are set the way Mesa's assembler (`i965_asm`,
-//! through `brw_eu_emit.c`) sets them, so that text printed by Mesa
-//! assembles back to the same word:
+//! printer does not show are set by [`crate::canon::canonicalize`], the
+//! one home of Mesa's defaults (the program builder uses it too), so that
+//! text printed by Mesa assembles back to the same word. What the text
+//! itself decides beyond that:
 //!
-//! - an immediate in src0 of a one-source instruction also sets src1's
-//!   file to ARF and src1's type field to the immediate's type code
-//!   (32-bit immediates only);
-//! - `W`, `UW` and `HF` immediates are replicated into both 16-bit halves;
-//! - an align16 destination's horizontal stride is 1;
-//! - three-source scalar operands (`<0,1,0>`) use the swizzle `xxxx`;
-//! - `send` with an immediate descriptor: src1 is an immediate of type UD
-//!   holding the descriptor, with bit 31 replaced by the `EOT` option; the
-//!   shared function comes from its name after the descriptor, and the
+//! - `send` with an immediate descriptor: src1 is an immediate holding the
+//!   descriptor, with bit 31 replaced by the `EOT` option; the shared
+//!   function comes from its name after the descriptor, and the
 //!   `MsgDesc: ...` description is skipped;
 //! - `send` with a register descriptor (`a0<0,1,0>UD 0x00000200`): the
 //!   descriptor dword *is* the encoding of that register operand (and must
 //!   match it); src1's file and type fields stay zero;
-//! - `wait`: src0 repeats the destination (its swizzle derived from the
-//!   write mask) and src1 is `null<8,8,1>F`;
-//! - flow control: the hidden operands Mesa gives each opcode on Gen7 and
-//!   on Gen8 (see `branch` below), and JIP/UIP from the labels.
+//! - `math` written with one source: src1 is `null<8,8,1>F`;
+//! - flow control: JIP/UIP from the labels.
 //!
 //! Where Mesa's assembler would *change* something the text shows (for
 //! example it encodes every `acc<n>` as `acc0`, or rewrites the predicate's
@@ -295,14 +288,11 @@ impl Jump {
     }
 }
 
-/// Jump targets still to resolve, and the UIP half to use without one.
+/// Jump targets still to resolve.
 #[derive(Clone, Copy, Debug)]
 struct Fixup<'a> {
     jip: Option<Target<'a>>,
     uip: Option<Target<'a>>,
-    /// Gen8: bits 95:64 when no UIP is given (what Mesa's src0 immediate
-    /// left there).
-    uip_default: u32,
 }
 
 /// A flow-control instruction waiting for the labels: its index, the
@@ -313,7 +303,6 @@ struct Pending {
     inst: Instruction,
     jip: Option<Jump>,
     uip: Option<Jump>,
-    uip_default: u32,
     line: u32,
     column: u32,
 }
@@ -537,7 +526,6 @@ impl Assembler {
                                 inst: out.inst,
                                 jip: fix.jip.map(|t| Jump::new(text, t)),
                                 uip: fix.uip.map(|t| Jump::new(text, t)),
-                                uip_default: fix.uip_default,
                                 line: out.line,
                                 column: out.column,
                             });
@@ -699,7 +687,8 @@ fn resolve(gen8: bool, pd: &mut Pending, labels: &[Label]) -> Result<(), AsmErro
         None => None,
     };
     pd.inst.imm = if gen8 {
-        u64::from(jip) | u64::from(uip.unwrap_or(pd.uip_default)) << 32
+        // Without a UIP, bits 95:64 keep what canonicalization put there.
+        u64::from(jip) | uip.map_or(pd.inst.imm & !0xffff_ffff, |u| u64::from(u) << 32)
     } else {
         u64::from(jip) | u64::from(uip.unwrap_or(0)) << 16
     };
@@ -723,25 +712,8 @@ enum Mode {
     ThreeSrc,
 }
 
-/// `null` and `ip` as Mesa's emitter describes them, for operands the
-/// text does not show.
-#[derive(Clone, Copy)]
-enum Hidden {
-    /// `null`, `<8;8,1>`.
-    NullVec8,
-    /// `null`, `<0;1,0>`.
-    NullVec1,
-    /// `ip`, `<4;1,0>`.
-    Ip,
-}
+use crate::canon::{A16_HSTRIDE, A16_WIDTH, A16_ZERO};
 
-const ARF_NULL: u8 = 0x00;
-const ARF_IP: u8 = 0xa0;
-
-/// Align16 sources encode width 4 and horizontal stride 1 (the bits hold
-/// the z/w swizzle); the model carries them as these codes.
-const A16_WIDTH: u8 = 2;
-const A16_HSTRIDE: u8 = 1;
 /// The 3-source region without replicate control, `<4;4,1>`.
 const REGION_441: Region = Region {
     vstride: 3,
@@ -822,15 +794,8 @@ impl Lower<'_> {
         }
         let mut fix = None;
         match &a.ops {
-            Operands::None => {
-                // Mesa emits these with every operand field zero.
-                i.dst = zero_dst(a16);
-                if a16 {
-                    // As the codec reads zero source fields in align16.
-                    i.src[0] = a16_zero();
-                    i.src[1] = a16_zero();
-                }
-            }
+            // Every operand field is Mesa's (canonicalization below).
+            Operands::None => {}
             Operands::Alu { dst, src } => {
                 if op.is_three_src() {
                     self.three_src(i, dst, src)?;
@@ -848,26 +813,18 @@ impl Lower<'_> {
             Operands::Send(send) => self.send(i, send, a.opts.eot)?,
             Operands::Wait(dst) => self.wait(i, dst)?,
             Operands::Jmpi(src) => {
-                i.dst = self.hidden_dst(ARF_IP, Type::UD);
-                i.src[0] = self.hidden_src(Hidden::Ip, Type::UD, a16, a.exec);
                 let (s, imm) = self.src(src, a16)?;
                 i.src[1] = s;
                 if let Some(v) = imm {
                     i.imm = v;
-                    if s.ty.is_64bit() && self.p.is_gen8() {
-                        // Only beside an immediate src0 (typed UD here; the
-                        // text does not show it) can Gen8's src1 carry 64
-                        // bits: the low half is src0's, the high half sits
-                        // where src1's register fields would.
-                        i.src[0] = Src::imm(Type::UD);
-                    }
                 }
             }
-            Operands::Branch { jip, uip } => fix = Some(self.branch(i, a, *jip, *uip)?),
+            Operands::Branch { jip, uip } => fix = Some(self.branch(a, *jip, *uip)?),
         }
         if a.opts.eot && !op.is_send() {
             return Err(self.invalid(a.opts.pos, "EOT", "only SEND and SENDC end a thread"));
         }
+        crate::canon::canonicalize(self.p, i);
         Ok(fix)
     }
 
@@ -1081,8 +1038,7 @@ impl Lower<'_> {
             },
         };
         if a16 {
-            // Not printed; the hardware wants 1 (PRM, and Mesa's emitter).
-            d.hstride = 1;
+            // The stride is not printed (canonicalization sets 1).
             d.writemask = match o.chans {
                 None => WriteMask::XYZW,
                 Some(c) => self.writemask(&c)?,
@@ -1236,8 +1192,9 @@ impl Lower<'_> {
             } else {
                 32
             };
+            // A 16-bit value's copy in the upper half comes from
+            // canonicalization.
             let v = self.imm_bits(value, neg, bits, o.pos)?;
-            let v = if bits == 16 { v | v << 16 } else { v };
             *s = Src::imm(ty);
             return Ok(Some(v));
         }
@@ -1329,36 +1286,33 @@ impl Lower<'_> {
             return self.dim(i, s0);
         }
         let imm0 = self.src_into(s0, mode, &mut i.src[0])?;
-        if a16 {
-            // Unused fields as the codec reads them back in align16.
-            i.src[1] = a16_zero();
-            if imm0.is_some() && !self.p.is_gen8() {
-                // Gen7 keeps src0's region bits beside a 32-bit immediate.
-                i.src[0].region = a16_zero().region;
-            }
-        }
         let ty0 = i.src[0].ty;
         match (s1, imm0) {
-            (None, Some(v)) => {
-                // A one-source immediate: Mesa also sets src1's file to ARF
-                // and its type field to the immediate's type code.
-                i.imm = v;
-                // Only src1's file and type remain beside an immediate (none
-                // beside a 64-bit one, whose value fills bits 127:64).
-                i.src[1] = Src::ZERO;
-                if !ty0.is_64bit() {
-                    if let Some(t) = ty0.imm_hw(self.p).and_then(|c| Type::from_reg_hw(self.p, c)) {
-                        i.src[1] = Src {
-                            file: RegFile::Arf,
-                            ty: t,
-                            ..Src::ZERO
-                        };
-                    }
-                }
-            }
+            // A one-source immediate (src1's fields are canonical).
+            (None, Some(v)) => i.imm = v,
             (None, None) if i.opcode == Opcode::Math => {
-                // A one-operand function still reads src1 as `null` F.
-                i.src[1] = self.hidden_src(Hidden::NullVec8, Type::F, a16, i.exec_size);
+                // A one-operand function written without src1 still reads
+                // it as `null<8,8,1>F`, as Mesa's emitter sets it.
+                i.src[1] = Src {
+                    file: RegFile::Arf,
+                    ty: Type::F,
+                    addr: Addr::Direct { nr: 0, subnr: 0 },
+                    region: if a16 {
+                        Region {
+                            vstride: 3,
+                            width: A16_WIDTH,
+                            hstride: A16_HSTRIDE,
+                        }
+                    } else {
+                        Region {
+                            vstride: 4,
+                            width: 3,
+                            hstride: 1,
+                        }
+                    },
+                    swizzle: if a16 { Swizzle::XYZW } else { Swizzle(0) },
+                    mods: SrcMods::empty(),
+                };
             }
             (None, None) => {}
             (Some(s1), Some(v)) => {
@@ -1442,7 +1396,7 @@ impl Lower<'_> {
         i.src[0] = Src::imm(Type::F);
         if i.access_mode == AccessMode::Align16 {
             // Gen7 keeps src0's region bits beside an immediate.
-            i.src[0].region = a16_zero().region;
+            i.src[0].region = A16_ZERO.region;
         }
         i.src[1] = Src {
             file: RegFile::Arf,
@@ -1528,9 +1482,9 @@ impl Lower<'_> {
                 },
             };
             if scalar {
+                // Replicated operands read channel x (canonicalization
+                // sets Mesa's `xxxx`).
                 s.region = Region::SCALAR;
-                // Replicated operands read channel x (Mesa forces `xxxx`).
-                s.swizzle = Swizzle(0);
             } else {
                 s.region = REGION_441;
             }
@@ -1558,8 +1512,9 @@ impl Lower<'_> {
         self.dst_into(dst, a16, &mut i.dst)?;
         let imm = self.src_into(src0, mode, &mut i.src[0])?;
         if imm.is_some() && a16 && !self.p.is_gen8() {
-            // Gen7 keeps src0's region bits beside a 32-bit immediate.
-            i.src[0].region = a16_zero().region;
+            // Gen7 keeps src0's region bits beside a 32-bit immediate (set
+            // here as well: the word is encoded below).
+            i.src[0].region = A16_ZERO.region;
         }
         i.cond_modifier = sfid;
         if let Some(v) = imm {
@@ -1683,118 +1638,26 @@ impl Lower<'_> {
         let d = self.dst(dst, a16)?;
         // WAIT names a notification register `nN`; the assembler keeps
         // whatever register the text names, as the decoder does (the
-        // register is not a rule the validator checks).
+        // register is not a rule the validator checks). Its sources are
+        // canonical.
         i.dst = if dst.region.is_none() {
             Dst { hstride: 1, ..d }
         } else {
             d
         };
-        // src0 repeats the destination; in align16 it reads the written
-        // channels (Mesa's swizzle-for-mask: unset channels take the last
-        // set one before them, or the first set one).
-        let mut s0 = Src {
-            file: d.file,
-            ty: d.ty,
-            addr: d.addr,
-            ..Src::ZERO
-        };
-        if a16 {
-            let m = d.writemask.bits();
-            let mut last = if m == 0 { 0 } else { m.trailing_zeros() as u8 };
-            let mut sw = 0u8;
-            for ch in 0..4u8 {
-                if m & (1 << ch) != 0 {
-                    last = ch;
-                }
-                sw |= last << (2 * ch);
-            }
-            s0.swizzle = Swizzle(sw);
-            s0.region = Region {
-                vstride: 0,
-                width: A16_WIDTH,
-                hstride: A16_HSTRIDE,
-            };
-        }
-        i.src[0] = s0;
-        i.src[1] = self.hidden_src(Hidden::NullVec8, Type::F, a16, i.exec_size);
         Ok(())
     }
 
-    /// A destination the text does not show, set as Mesa's `brw_set_dest`
-    /// sets a `null`/`ip` register: stride 1, all channels.
-    fn hidden_dst(&self, nr: u8, ty: Type) -> Dst {
-        Dst {
-            file: RegFile::Arf,
-            ty,
-            addr: Addr::Direct { nr, subnr: 0 },
-            hstride: 1,
-            writemask: WriteMask::XYZW,
-        }
-    }
-
-    /// A source the text does not show, set as Mesa's `brw_set_src0/1`
-    /// set it: in align1 a width-1 region with execution size 1 becomes
-    /// `<0;1,0>`; in align16 a vertical stride of 8 is encoded as 4 and
-    /// the swizzle is `xyzw`.
-    fn hidden_src(&self, h: Hidden, ty: Type, a16: bool, exec: ExecSize) -> Src {
-        let (nr, region) = match h {
-            Hidden::NullVec8 => (
-                ARF_NULL,
-                Region {
-                    vstride: 4,
-                    width: 3,
-                    hstride: 1,
-                },
-            ),
-            Hidden::NullVec1 => (ARF_NULL, Region::SCALAR),
-            Hidden::Ip => (
-                ARF_IP,
-                Region {
-                    vstride: 3,
-                    width: 0,
-                    hstride: 0,
-                },
-            ),
-        };
-        let mut s = Src {
-            file: RegFile::Arf,
-            ty,
-            addr: Addr::Direct { nr, subnr: 0 },
-            ..Src::ZERO
-        };
-        if a16 {
-            s.swizzle = Swizzle::XYZW;
-            s.region = Region {
-                vstride: if region.vstride == 4 { 3 } else { region.vstride },
-                width: A16_WIDTH,
-                hstride: A16_HSTRIDE,
-            };
-        } else if region.width == 0 && exec == ExecSize::S1 {
-            s.region = Region::SCALAR;
-        } else {
-            s.region = region;
-        }
-        s
-    }
-
-    /// Flow control: Mesa's hidden operands, and the jump targets.
-    fn branch<'a>(
-        &self,
-        i: &mut Instruction,
-        a: &Inst<'a>,
-        jip: Option<Target<'a>>,
-        uip: Option<Target<'a>>,
-    ) -> LResult<Fixup<'a>> {
+    /// Flow control: the jump targets (the operands are canonical).
+    fn branch<'a>(&self, a: &Inst<'a>, jip: Option<Target<'a>>, uip: Option<Target<'a>>) -> LResult<Fixup<'a>> {
         use Opcode::*;
         let op = a.opcode;
-        let a16 = i.access_mode == AccessMode::Align16;
         let (need_uip, uip_ok) = match op {
             Break | Cont | Halt => (true, true),
             If | Else | Goto | Brc => (false, true),
             _ => (false, false),
         };
-        let supported = matches!(op, If | Else | Endif | While | Break | Cont | Halt);
-        if supported && jip.is_none() {
+        if crate::canon::shows_jip(op) && jip.is_none() {
             return Err(self.err(a.pos, AsmErrorKind::Jump("this instruction needs `JIP: <label>`")));
         }
         if need_uip && uip.is_none() {
@@ -1808,53 +1671,7 @@ impl Lower<'_> {
                 return Err(self.err(pos, AsmErrorKind::Jump("this instruction has no UIP")));
             }
         }
-        let mut uip_default = 0;
-        if !supported {
-            // Not in Mesa's grammar: every operand field zero.
-            i.dst = zero_dst(a16);
-            if a16 && !self.p.is_gen8() {
-                // As the Gen7 codec reads a zero src0 in align16 (src1 of a
-                // branch holds only a file and type).
-                i.src[0] = a16_zero();
-            }
-        } else if self.p.is_gen8() {
-            i.dst = match op {
-                Endif => zero_dst(a16),
-                Cont => self.hidden_dst(ARF_IP, Type::UD),
-                _ => self.hidden_dst(ARF_NULL, Type::D),
-            };
-            // src0 is the immediate 0D. Mesa's immediate src0 also typed
-            // src1 as D, in bits 95:64, which only a UIP overwrites.
-            i.src[0] = Src::imm(Type::D);
-            uip_default = u32::from(Type::D.reg_hw(self.p).unwrap_or(0)) << (gen8_native::SRC1_REG_TYPE_LO - 64);
-        } else {
-            let (dnr, dty, s0) = match op {
-                Cont => (ARF_IP, Type::UD, Hidden::Ip),
-                If => (ARF_NULL, Type::D, Hidden::NullVec1),
-                _ => (ARF_NULL, Type::D, Hidden::NullVec8),
-            };
-            i.dst = self.hidden_dst(dnr, dty);
-            i.src[0] = self.hidden_src(s0, dty, a16, i.exec_size);
-            i.src[1] = Src::imm(if matches!(op, If | Else | Endif | While) {
-                Type::W
-            } else {
-                Type::D
-            });
-        }
-        Ok(Fixup { jip, uip, uip_default })
-    }
-}
-
-/// An all-zero align16 source as the codec reads it back: the zero
-/// swizzle and the implied align16 width and stride.
-fn a16_zero() -> Src {
-    Src {
-        region: Region {
-            vstride: 0,
-            width: A16_WIDTH,
-            hstride: A16_HSTRIDE,
-        },
-        ..Src::ZERO
+        Ok(Fixup { jip, uip })
     }
 }
 
@@ -1863,17 +1680,6 @@ fn imm_bits(t: Type) -> u32 {
     match t {
         Type::V | Type::UV | Type::VF => 32,
         t => t.size() * 8,
-    }
-}
-
-/// A destination with every field zero (what Mesa leaves when it sets none).
-fn zero_dst(a16: bool) -> Dst {
-    Dst {
-        file: RegFile::Arf,
-        ty: Type::UD,
-        addr: Addr::Direct { nr: 0, subnr: 0 },
-        hstride: 0,
-        writemask: if a16 { WriteMask::empty() } else { WriteMask::XYZW },
     }
 }
 

@@ -1,0 +1,428 @@
+//! The canonical encoding: Mesa's values for the fields its assembly
+//! syntax does not show.
+//!
+//! Mesa's text shows most of a word, but not all of it: the operands of
+//! flow-control instructions, src1 of a one-source instruction (and its
+//! type field beside an immediate), the upper half of a 16-bit immediate,
+//! the swizzle of a replicated 3-source operand, and so on. Mesa's emitter
+//! (`brw_eu_emit.c`, through which its assembler `i965_asm` goes) always
+//! gives those fields the same values. [`canonicalize`] sets them to these
+//! values, given the fields the text shows, so that an [`Instruction`]
+//! built by hand, one built by the program builder and one assembled from
+//! text all get the same bytes.
+//!
+//! Both the program builder and the text assembler ([`crate::text`]) use
+//! [`canonicalize`]; the disassembler uses it to tell the words Mesa's
+//! emitter produces (printed exactly as Mesa prints them) from the others
+//! (printed with the extensions that keep every bit).
+
+use crate::model::*;
+use crate::word::fields::gen8_native;
+
+/// `null`, the ARF register number.
+const ARF_NULL: u8 = 0x00;
+/// `ip`, the ARF register number.
+const ARF_IP: u8 = 0xa0;
+
+/// Align16 sources encode width 4 and horizontal stride 1 (the bits hold
+/// the z/w swizzle); the model carries them as these codes.
+pub(crate) const A16_WIDTH: u8 = 2;
+/// See [`A16_WIDTH`].
+pub(crate) const A16_HSTRIDE: u8 = 1;
+
+/// An all-zero align16 source as the codec reads it back: the zero
+/// swizzle and the implied align16 width and stride.
+pub(crate) const A16_ZERO: Src = Src {
+    region: Region {
+        vstride: 0,
+        width: A16_WIDTH,
+        hstride: A16_HSTRIDE,
+    },
+    ..Src::ZERO
+};
+
+/// Whether Mesa's syntax shows a JIP for this opcode.
+pub const fn shows_jip(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::If | Opcode::Else | Opcode::Endif | Opcode::While | Opcode::Break | Opcode::Cont | Opcode::Halt
+    )
+}
+
+/// Whether Mesa's syntax shows a UIP for this opcode on `p` (`else` has
+/// one only on Gen8).
+pub const fn shows_uip(p: Platform, op: Opcode) -> bool {
+    match op {
+        Opcode::If | Opcode::Break | Opcode::Cont | Opcode::Halt => true,
+        Opcode::Else => p.is_gen8(),
+        _ => false,
+    }
+}
+
+/// Whether Mesa's syntax shows the flag register of `i`: through the
+/// predicate, or after a conditional modifier (except on `sel`, `csel`,
+/// `if` and `while`, where Mesa's printer leaves it out).
+pub const fn shows_flag(i: &Instruction) -> bool {
+    if i.pred_control != 0 {
+        return true;
+    }
+    let cmod = !matches!(i.opcode, Opcode::Math | Opcode::Send | Opcode::Sendc) && i.cond_modifier != 0;
+    cmod && !matches!(i.opcode, Opcode::Sel | Opcode::Csel | Opcode::If | Opcode::While)
+}
+
+/// Whether Mesa's syntax shows no operand at all for `op` (`nop`, and the
+/// opcodes its grammar writes without operands).
+pub const fn shows_no_operands(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::Nop | Opcode::Illegal | Opcode::Smov | Opcode::Call | Opcode::Calla | Opcode::Ret
+    )
+}
+
+/// Sets every field of `i` that Mesa's syntax does not show to the value
+/// Mesa's emitter gives it, leaving the fields the syntax shows as they
+/// are. Idempotent. The program builder and the text assembler both call
+/// it, so an instruction gets the same bytes whichever way it was made.
+///
+/// What it sets (everything else is left alone):
+/// - the predicate-inverse bit without a predicate, and the flag register
+///   where neither a predicate nor a printed conditional modifier names it
+///   (a `sel` with a condition, for example): zero; a SEND's saturate bit:
+///   clear;
+/// - the horizontal stride of an align16 (or 3-source) destination: 1;
+/// - src1 of a one-source instruction: zero fields, except beside a 32-bit
+///   immediate, where src1's file is ARF and its type field holds the
+///   immediate's type code (`brw_set_src0` copies it); the spare bits of
+///   DW3 when no immediate sits there: zero;
+/// - a source beside an immediate src0 holds only its file and type;
+///   the region fields of an immediate: zero (Gen7 align16 src0: the
+///   implied align16 width and stride, as the codec reads them);
+/// - `W`, `UW` and `HF` immediates: the 16 bits in both halves of the dword;
+///   Gen8's bits 95:64 beside a 32-bit src0 immediate: zero;
+/// - 3-source operands with the scalar region `<0,1,0>`: swizzle `xxxx`
+///   (Gen7's src1 keeps bits 4:3, which Mesa prints as the flag register),
+///   and Gen7's 3-source flag field: the conditional modifier's flag as
+///   printed, or f0.0;
+/// - SEND with an immediate descriptor: src1 typed UD;
+/// - `wait`: src0 repeats the destination (align16: swizzled from its
+///   write mask), src1 is `null<8;8,1>F`;
+/// - `jmpi`: the destination and src0 are `ip`;
+/// - `if`/`else`/`endif`/`while`/`break`/`cont`/`halt`: Mesa's hidden
+///   operands on Gen7 and on Gen8, and a UIP the syntax does not show;
+/// - the other flow control and the opcodes written without operands
+///   (`nop`, `call`, `ret`, ...): every operand field zero, and no jump.
+///
+/// Haswell's `dim` with an immediate is left alone beyond the header and
+/// destination: its 64-bit immediate fills src1's bits.
+pub fn canonicalize(p: Platform, i: &mut Instruction) {
+    let op = i.opcode;
+    let a16 = i.access_mode == AccessMode::Align16;
+    if i.pred_control == 0 {
+        i.controls.remove(Controls::PRED_INV);
+    }
+    if op.is_send() {
+        i.controls.remove(Controls::SATURATE);
+    }
+    if op.is_three_src() {
+        three_src(p, i);
+        return;
+    }
+    if !shows_flag(i) {
+        i.flag = FlagReg::default();
+    }
+    if shows_no_operands(op) || (op.is_branch() && !shows_jip(op)) {
+        i.dst = zero_dst(a16);
+        i.src = [Src::ZERO; 3];
+        if a16 {
+            // As the codec reads zero fields in align16 (Gen8 branches keep
+            // src0 in bits the immediate layout reads as file and type).
+            if !(op.is_branch() && p.is_gen8()) {
+                i.src[0] = A16_ZERO;
+            }
+            if !op.is_branch() {
+                i.src[1] = A16_ZERO;
+            }
+        }
+        i.imm = 0;
+        return;
+    }
+    if op.is_branch() {
+        branch(p, i, a16);
+        return;
+    }
+    if a16 {
+        i.dst.hstride = 1;
+    }
+    match op {
+        Opcode::Wait => {
+            wait(i, a16);
+            return;
+        }
+        Opcode::Jmpi => {
+            jmpi(p, i, a16);
+            return;
+        }
+        // Haswell's immediate form: the 64-bit value fills src1's bits.
+        Opcode::Dim if i.src[0].is_imm() => return,
+        _ => {}
+    }
+    let nsrc = if op.is_send() { 2 } else { op.num_srcs() };
+    let [s0, s1, _] = &mut i.src;
+    if s0.is_imm() {
+        *s0 = Src::imm(s0.ty);
+        if a16 && !p.is_gen8() {
+            // Gen7 keeps src0's region bits beside an immediate; the codec
+            // reads the zero ones as align16's implied width and stride.
+            s0.region = A16_ZERO.region;
+        }
+        if nsrc < 2 {
+            // src1's file and type beside a 32-bit immediate: ARF and the
+            // immediate's type code (none beside a 64-bit one, whose value
+            // fills bits 127:64).
+            *s1 = Src::ZERO;
+            if !s0.ty.is_64bit() {
+                if let Some(t) = s0.ty.imm_hw(p).and_then(|c| Type::from_reg_hw(p, c)) {
+                    *s1 = Src {
+                        file: RegFile::Arf,
+                        ty: t,
+                        ..Src::ZERO
+                    };
+                }
+            }
+        } else if !s1.is_imm() {
+            // The immediate fills src1's bits: only its file and type stay.
+            *s1 = Src {
+                file: s1.file,
+                ty: s1.ty,
+                ..Src::ZERO
+            };
+        }
+    } else if nsrc < 2 {
+        *s1 = if a16 { A16_ZERO } else { Src::ZERO };
+    }
+    if s1.is_imm() && !s0.is_imm() {
+        *s1 = Src::imm(if op.is_send() { Type::UD } else { s1.ty });
+    }
+    if op.is_send() {
+        // DW3 is the descriptor dword (or an immediate payload), or holds
+        // EOT beside a register descriptor: all of it shows.
+        return;
+    }
+    let imm_ty = match (s0.is_imm(), s1.is_imm()) {
+        (true, false) => Some(s0.ty),
+        (false, true) => Some(s1.ty),
+        // Two immediates (a word no emitter writes): their bits overlap.
+        (true, true) => return,
+        (false, false) => None,
+    };
+    canonical_imm(i, imm_ty);
+}
+
+/// The immediate payload beside an immediate of type `t` (or none): a
+/// 16-bit one in both halves of the dword, nothing above a 32-bit one, no
+/// bits at all without one.
+fn canonical_imm(i: &mut Instruction, t: Option<Type>) {
+    match t {
+        Some(t) if t.size() == 2 && !t.is_vector_imm() => {
+            let v = i.imm & 0xffff;
+            i.imm = v | v << 16;
+        }
+        Some(t) if !t.is_64bit() => i.imm &= 0xffff_ffff,
+        Some(_) => {}
+        None => i.imm = 0,
+    }
+}
+
+/// `jmpi`: the destination and src0 are `ip` (src0 an immediate UD on
+/// Gen8 beside a 64-bit src1 immediate, whose high half fills src0's
+/// place in bits 95:64).
+fn jmpi(p: Platform, i: &mut Instruction, a16: bool) {
+    i.dst = hidden_dst(ARF_IP, Type::UD);
+    let s1 = i.src[1];
+    let wide = p.is_gen8() && s1.is_imm() && s1.ty.is_64bit();
+    i.src[0] = if wide {
+        Src::imm(Type::UD)
+    } else {
+        hidden_src(Hidden::Ip, Type::UD, a16, i.exec_size)
+    };
+    if s1.is_imm() {
+        i.src[1] = Src::imm(s1.ty);
+    }
+    canonical_imm(i, s1.is_imm().then_some(s1.ty));
+}
+
+/// The 3-source part of [`canonicalize`].
+fn three_src(p: Platform, i: &mut Instruction) {
+    let gen7 = !p.is_gen8();
+    i.dst.hstride = 1;
+    // On Gen7 Mesa prints bits 4:3 of src1's swizzle as the flag register
+    // of a predicate or conditional modifier.
+    let flag_shown = i.pred_control != 0 || i.cond_modifier != 0;
+    for (k, s) in i.src.iter_mut().enumerate() {
+        if s.region == Region::SCALAR {
+            let keep = if gen7 && k == 1 && flag_shown { 0x18 } else { 0 };
+            s.swizzle = Swizzle(s.swizzle.0 & keep);
+        }
+    }
+    if gen7 {
+        // The real flag field takes the conditional modifier's flag, which
+        // Mesa prints from src1's swizzle bits.
+        let sw = i.src[1].swizzle.0;
+        i.flag = if i.cond_modifier != 0 {
+            FlagReg {
+                nr: (sw >> 4) & 1,
+                subnr: (sw >> 3) & 1,
+            }
+        } else {
+            FlagReg::default()
+        };
+    } else if !shows_flag(i) {
+        i.flag = FlagReg::default();
+    }
+}
+
+/// Flow control with a JIP: the hidden operands and the UIP that the
+/// syntax does not show.
+fn branch(p: Platform, i: &mut Instruction, a16: bool) {
+    use Opcode::*;
+    let op = i.opcode;
+    let uip_shown = shows_uip(p, op);
+    if p.is_gen8() {
+        i.dst = match op {
+            Endif => zero_dst(a16),
+            Cont => hidden_dst(ARF_IP, Type::UD),
+            _ => hidden_dst(ARF_NULL, Type::D),
+        };
+        // src0 is the immediate 0D. Mesa's immediate src0 also typed src1
+        // as D, in bits 95:64, which only a UIP overwrites.
+        i.src = [Src::imm(Type::D), Src::ZERO, Src::ZERO];
+        if !uip_shown {
+            let d = u64::from(Type::D.reg_hw(p).unwrap_or(0)) << (gen8_native::SRC1_REG_TYPE_LO - 64);
+            i.imm = i.imm & 0xffff_ffff | d << 32;
+        }
+    } else {
+        let (dnr, dty, s0) = match op {
+            Cont => (ARF_IP, Type::UD, Hidden::Ip),
+            If => (ARF_NULL, Type::D, Hidden::NullVec1),
+            _ => (ARF_NULL, Type::D, Hidden::NullVec8),
+        };
+        i.dst = hidden_dst(dnr, dty);
+        i.src = [
+            hidden_src(s0, dty, a16, i.exec_size),
+            Src::imm(if matches!(op, If | Else | Endif | While) {
+                Type::W
+            } else {
+                Type::D
+            }),
+            Src::ZERO,
+        ];
+        i.imm &= if uip_shown { 0xffff_ffff } else { 0xffff };
+    }
+}
+
+/// `wait`: src0 repeats the destination; in align16 it reads the written
+/// channels (Mesa's swizzle-for-mask: unset channels take the last set one
+/// before them, or the first set one). src1 is `null`.
+fn wait(i: &mut Instruction, a16: bool) {
+    let d = i.dst;
+    let mut s0 = Src {
+        file: d.file,
+        ty: d.ty,
+        addr: d.addr,
+        ..Src::ZERO
+    };
+    if a16 {
+        let m = d.writemask.bits();
+        let mut last = if m == 0 { 0 } else { m.trailing_zeros() as u8 };
+        let mut sw = 0u8;
+        for ch in 0..4u8 {
+            if m & (1 << ch) != 0 {
+                last = ch;
+            }
+            sw |= last << (2 * ch);
+        }
+        s0.swizzle = Swizzle(sw);
+        s0.region = A16_ZERO.region;
+    }
+    i.src = [s0, hidden_src(Hidden::NullVec8, Type::F, a16, i.exec_size), Src::ZERO];
+    i.imm = 0;
+}
+
+/// `null` and `ip` as Mesa's emitter describes them, for operands the
+/// text does not show.
+#[derive(Clone, Copy)]
+enum Hidden {
+    /// `null`, `<8;8,1>`.
+    NullVec8,
+    /// `null`, `<0;1,0>`.
+    NullVec1,
+    /// `ip`, `<4;1,0>`.
+    Ip,
+}
+
+/// A destination set as Mesa's `brw_set_dest` sets a `null`/`ip`
+/// register: stride 1, all channels.
+fn hidden_dst(nr: u8, ty: Type) -> Dst {
+    Dst {
+        file: RegFile::Arf,
+        ty,
+        addr: Addr::Direct { nr, subnr: 0 },
+        hstride: 1,
+        writemask: WriteMask::XYZW,
+    }
+}
+
+/// A source set as Mesa's `brw_set_src0/1` set it: in align1 a width-1
+/// region with execution size 1 becomes `<0;1,0>`; in align16 a vertical
+/// stride of 8 is encoded as 4 and the swizzle is `xyzw`.
+fn hidden_src(h: Hidden, ty: Type, a16: bool, exec: ExecSize) -> Src {
+    let (nr, region) = match h {
+        Hidden::NullVec8 => (
+            ARF_NULL,
+            Region {
+                vstride: 4,
+                width: 3,
+                hstride: 1,
+            },
+        ),
+        Hidden::NullVec1 => (ARF_NULL, Region::SCALAR),
+        Hidden::Ip => (
+            ARF_IP,
+            Region {
+                vstride: 3,
+                width: 0,
+                hstride: 0,
+            },
+        ),
+    };
+    let mut s = Src {
+        file: RegFile::Arf,
+        ty,
+        addr: Addr::Direct { nr, subnr: 0 },
+        ..Src::ZERO
+    };
+    if a16 {
+        s.swizzle = Swizzle::XYZW;
+        s.region = Region {
+            vstride: if region.vstride == 4 { 3 } else { region.vstride },
+            width: A16_WIDTH,
+            hstride: A16_HSTRIDE,
+        };
+    } else if region.width == 0 && exec == ExecSize::S1 {
+        s.region = Region::SCALAR;
+    } else {
+        s.region = region;
+    }
+    s
+}
+
+/// A destination with every field zero (what Mesa leaves when it sets none).
+fn zero_dst(a16: bool) -> Dst {
+    Dst {
+        file: RegFile::Arf,
+        ty: Type::UD,
+        addr: Addr::Direct { nr: 0, subnr: 0 },
+        hstride: 0,
+        writemask: if a16 { WriteMask::empty() } else { WriteMask::XYZW },
+    }
+}
