@@ -42,7 +42,9 @@ fn canonicalize_is_idempotent() {
 fn assembled_instructions_are_canonical() {
     for (name, path) in text_common::corpus_files() {
         let p = text_common::platform(&name);
-        let Ok(text) = std::fs::read_to_string(path.with_extension("asm")) else { continue };
+        let Ok(text) = std::fs::read_to_string(path.with_extension("asm")) else {
+            continue;
+        };
         let insts = assemble_with(p, &text, AsmOptions::UNCHECKED).unwrap();
         for i in insts {
             let mut c = i;
