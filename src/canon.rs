@@ -112,7 +112,7 @@ pub const fn shows_no_operands(op: Opcode) -> bool {
 /// - the other flow control and the opcodes written without operands
 ///   (`nop`, `call`, `ret`, ...): every operand field zero, and no jump.
 ///
-/// Haswell's `dim` with an immediate is left alone beyond the header and
+/// Haswell's `dim` with an F immediate is left alone beyond the header and
 /// destination: its 64-bit immediate fills src1's bits.
 pub fn canonicalize(p: Platform, i: &mut Instruction) {
     let op = i.opcode;
@@ -163,7 +163,7 @@ pub fn canonicalize(p: Platform, i: &mut Instruction) {
             return;
         }
         // Haswell's immediate form: the 64-bit value fills src1's bits.
-        Opcode::Dim if i.src[0].is_imm() => return,
+        Opcode::Dim if i.src[0].is_imm() && i.src[0].ty == Type::F => return,
         _ => {}
     }
     let nsrc = if op.is_send() { 2 } else { op.num_srcs() };
