@@ -170,7 +170,7 @@ pub fn canonicalize(p: Platform, i: &mut Instruction) {
     let [s0, s1, _] = &mut i.src;
     if s0.is_imm() {
         *s0 = Src::imm(s0.ty);
-        if a16 && !p.is_gen8() {
+        if a16 && !p.is_gen8() && op != Opcode::Dim {
             // Gen7 keeps src0's region bits beside an immediate; the codec
             // reads the zero ones as align16's implied width and stride.
             s0.region = A16_ZERO.region;
@@ -180,14 +180,14 @@ pub fn canonicalize(p: Platform, i: &mut Instruction) {
             // immediate's type code (none beside a 64-bit one, whose value
             // fills bits 127:64).
             *s1 = Src::ZERO;
-            if !s0.ty.is_64bit() {
-                if let Some(t) = s0.ty.imm_hw(p).and_then(|c| Type::from_reg_hw(p, c)) {
-                    *s1 = Src {
-                        file: RegFile::Arf,
-                        ty: t,
-                        ..Src::ZERO
-                    };
-                }
+            // The codec reads that code as an immediate type
+            // (Instruction::src1_type_copies_imm0).
+            if !s0.ty.is_64bit() && s0.ty.imm_hw(p).is_some() {
+                *s1 = Src {
+                    file: RegFile::Arf,
+                    ty: s0.ty,
+                    ..Src::ZERO
+                };
             }
         } else if !s1.is_imm() {
             // The immediate fills src1's bits: only its file and type stay.
@@ -199,6 +199,17 @@ pub fn canonicalize(p: Platform, i: &mut Instruction) {
         }
     } else if nsrc < 2 {
         *s1 = if a16 { A16_ZERO } else { Src::ZERO };
+    }
+    if op == Opcode::Dim {
+        // Beside dim's immediate (bits 127:64) the codec keeps only the
+        // sources' files and types.
+        for s in [&mut *s0, &mut *s1] {
+            *s = Src {
+                file: s.file,
+                ty: s.ty,
+                ..Src::ZERO
+            };
+        }
     }
     if s1.is_imm() && !s0.is_imm() {
         *s1 = Src::imm(if op.is_send() { Type::UD } else { s1.ty });

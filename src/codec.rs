@@ -442,6 +442,10 @@ macro_rules! codec {
         #[allow(dead_code)]
         const SRC1_FT_MASK: u64 = ((n::SRC1_REG_FILE.mask() | n::SRC1_REG_TYPE.mask()) >> 64) as u64;
 
+        /// Bits 95:64.
+        #[allow(dead_code)]
+        const DW2: u128 = 0xffff_ffff << 64;
+
         /// Spare bits of DW3 when src1 is a register.
         const SRC1_SPARE_SHIFT: u32 = n::SRC1_SPARE_LO - 96;
 
@@ -464,6 +468,28 @@ macro_rules! codec {
                 0 => Ok(()),
                 z => Err(DecodeError::ReservedBits(z)),
             }
+        }
+
+        /// Decodes the file and type of src1 beside an immediate src0 (or
+        /// beside `dim`'s immediate) into `i`, whose header and src0 file and
+        /// type are decoded: src1 has nothing else, and its type field may
+        /// hold an immediate type code ([`Instruction::src_type_is_imm_code`]).
+        ///
+        /// A second immediate is refused on every platform: the word has one
+        /// 32-bit immediate slot (DW3, or on Gen8 DW2..DW3 for a 64-bit value),
+        /// so the model could not say whose value it holds, and the hardware
+        /// documentation allows an immediate in one source only. (Gen8 used
+        /// to accept it while Gen7 refused it.)
+        #[inline(always)]
+        fn src1_beside_imm0(w: &Word, i: &mut Instruction) -> Result<(), DecodeError> {
+            let f1 = file(&n::SRC1_REG_FILE, n::src1_reg_file(w))?;
+            if f1 == RegFile::Imm && i.src[0].file == RegFile::Imm {
+                return Err(bad(&n::SRC1_REG_FILE, 3, "only one source can be an immediate"));
+            }
+            let code_file = if i.src1_type_copies_imm0() { RegFile::Imm } else { f1 };
+            i.src[1].file = f1;
+            i.src[1].ty = ty(&n::SRC1_REG_TYPE, code_file, n::src1_reg_type(w))?;
+            Ok(())
         }
 
         /// Decodes into `r`, which holds `Ok(BLANK)` on entry.
@@ -490,11 +516,17 @@ macro_rules! codec {
         #[inline(always)]
         fn decode_native(w: Word, opcode: Opcode, i: &mut Instruction) -> Result<(), DecodeError> {
             let w = &w;
-            let z = w.0 & n::ZERO_MASK;
+            // Haswell's `dim` holds its immediate in DW2, reserved bits included.
+            let dim = !GEN8 && matches!(opcode, Opcode::Dim);
+            let z = w.0 & n::ZERO_MASK & !((dim as u128).wrapping_neg() & DW2);
             if z != 0 {
                 return Err(DecodeError::ReservedBits(z));
             }
             header_into(opcode, w, false, i)?;
+            if dim {
+                // Gen7's flag register fields (bits 90:89) lie in dim's immediate.
+                i.flag = FlagReg::default();
+            }
             let a16 = i.access_mode == AccessMode::Align16;
             dec_dst(w, a16, &mut i.dst)?;
             unused_bits(w, &i.dst.addr, false, DST_INDIRECT_ONLY, 0)?;
@@ -505,21 +537,29 @@ macro_rules! codec {
             // Every source starts at Src::ZERO (BLANK).
             i.src[0].file = f0;
             i.src[0].ty = t0;
-            if GEN8 && (branch || f0 == RegFile::Imm) {
+            // Haswell's `dim` reads bits 127:64 as its 64-bit immediate
+            // whatever its source fields say (Mesa's `brw_DIM` and Intel's
+            // decoder): src0 and src1 keep only their files and types, in DW1.
+            if dim || GEN8 && (branch || f0 == RegFile::Imm) {
                 let dw2 = (w.0 >> 64) as u32 as u64;
-                if branch || t0.is_64bit() {
+                if dim || branch || t0.is_64bit() {
+                    if dim {
+                        src1_beside_imm0(w, i)?;
+                    }
                     // JIP/UIP, or a 64-bit value: bits 127:64 whole.
                     i.imm = if branch { imm32 | dw2 << 32 } else { imm32 << 32 | dw2 };
                 } else {
-                    let f1 = file(&n::SRC1_REG_FILE, n::src1_reg_file(w))?;
-                    let t1 = ty(&n::SRC1_REG_TYPE, f1, n::src1_reg_type(w))?;
-                    i.src[1].file = f1;
-                    i.src[1].ty = t1;
+                    src1_beside_imm0(w, i)?;
                     i.imm = imm32 | (dw2 & !SRC1_FT_MASK) << 32;
                 }
             } else {
                 dec_src0(w, &mut i.src[0], a16);
                 unused_bits(w, &i.src[0].addr, a16, SRC0_INDIRECT_ONLY, SRC0_ALIGN1_ONLY)?;
+                if f0 == RegFile::Imm && !branch {
+                    src1_beside_imm0(w, i)?;
+                    i.imm = imm32;
+                    return Ok(());
+                }
                 let f1 = file(&n::SRC1_REG_FILE, n::src1_reg_file(w))?;
                 let t1 = ty(&n::SRC1_REG_TYPE, f1, n::src1_reg_type(w))?;
                 if f1 == RegFile::Imm && f0 == RegFile::Imm {
@@ -538,6 +578,20 @@ macro_rules! codec {
                     i.imm = (n::src1_spare(w) as u64) << SRC1_SPARE_SHIFT;
                 }
             }
+            Ok(())
+        }
+
+        /// Encodes src1's file and type beside an immediate src0, the inverse
+        /// of `src1_beside_imm0`.
+        #[inline(always)]
+        fn enc_src1_beside_imm0(p: Platform, w: &mut Word, i: &Instruction) -> Result<(), EncodeError> {
+            let s1 = &i.src[1];
+            if i.src[0].is_imm() && s1.is_imm() {
+                return Err(unenc("src1", "only one source can be an immediate"));
+            }
+            n::or_src1_reg_file(w, s1.file.hw())?;
+            let code = i.src_type_hw(p, 1).ok_or_else(|| unenc("src1 type", "type has no encoding for this file on this platform"))?;
+            n::or_src1_reg_type(w, code)?;
             Ok(())
         }
 
@@ -561,19 +615,24 @@ macro_rules! codec {
             n::or_src0_reg_file(w, s0.file.hw())?;
             n::or_src0_reg_type(w, ty_hw(p, "src0 type", s0.file, s0.ty)?)?;
             let branch = i.opcode.is_branch();
-            if GEN8 && (branch || s0.is_imm()) {
+            // Haswell's `dim`: bits 127:64 are its immediate (see the decoder).
+            let dim = !GEN8 && matches!(i.opcode, Opcode::Dim);
+            if dim && i.flag != FlagReg::default() {
+                return Err(unenc("flag register", "dim's immediate fills bits 95:64, where Gen7 keeps the flag register"));
+            }
+            if dim || GEN8 && (branch || s0.is_imm()) {
                 only_file_type(s0, "src0")?;
-                if branch || s0.ty.is_64bit() {
-                    only_file_type(s1, "src1")?;
-                    if s1.file != RegFile::Arf || s1.ty != Type::UD {
+                only_file_type(s1, "src1")?;
+                if dim || branch || s0.ty.is_64bit() {
+                    if dim {
+                        enc_src1_beside_imm0(p, w, i)?;
+                    } else if s1.file != RegFile::Arf || s1.ty != Type::UD {
                         return Err(unenc("src1", "bits 95:64 hold the immediate or UIP here; src1 must be zero"));
                     }
                     let (dw3, dw2) = if branch { (i.imm as u32, (i.imm >> 32) as u32) } else { ((i.imm >> 32) as u32, i.imm as u32) };
                     w.0 |= (dw2 as u128) << 64 | (dw3 as u128) << 96;
                 } else {
-                    only_file_type(s1, "src1")?;
-                    n::or_src1_reg_file(w, s1.file.hw())?;
-                    n::or_src1_reg_type(w, ty_hw(p, "src1 type", s1.file, s1.ty)?)?;
+                    enc_src1_beside_imm0(p, w, i)?;
                     let hi = i.imm >> 32;
                     if hi & SRC1_FT_MASK != 0 {
                         return Err(unenc("immediate payload", "high bits overlap src1 file and type"));
@@ -582,16 +641,18 @@ macro_rules! codec {
                 }
                 return Ok(*w);
             }
-            if !(GEN8 && s0.is_imm()) {
-                enc_src0(w, s0, a16)?;
-            }
-            n::or_src1_reg_file(w, s1.file.hw())?;
-            n::or_src1_reg_type(w, ty_hw(p, "src1 type", s1.file, s1.ty)?)?;
+            enc_src0(w, s0, a16)?;
             if s0.is_imm() || s1.is_imm() || branch {
-                if s0.is_imm() && s1.is_imm() {
-                    return Err(unenc("src1", "only one source can be an immediate"));
-                }
                 only_file_type(s1, "src1")?;
+                if s0.is_imm() && !branch {
+                    enc_src1_beside_imm0(p, w, i)?;
+                } else {
+                    if s0.is_imm() && s1.is_imm() {
+                        return Err(unenc("src1", "only one source can be an immediate"));
+                    }
+                    n::or_src1_reg_file(w, s1.file.hw())?;
+                    n::or_src1_reg_type(w, ty_hw(p, "src1 type", s1.file, s1.ty)?)?;
+                }
                 if s0.is_imm() && s0.ty.is_64bit() || s1.is_imm() && s1.ty.is_64bit() {
                     return Err(unenc("immediate", "a 64-bit immediate needs Gen8 and src0"));
                 }
@@ -600,6 +661,8 @@ macro_rules! codec {
                 }
                 n::or_imm32(w, i.imm as u32)?;
             } else {
+                n::or_src1_reg_file(w, s1.file.hw())?;
+                n::or_src1_reg_type(w, ty_hw(p, "src1 type", s1.file, s1.ty)?)?;
                 enc_src1(w, s1, a16)?;
                 let spare = i.imm >> SRC1_SPARE_SHIFT;
                 if i.imm & ((1 << SRC1_SPARE_SHIFT) - 1) != 0 || spare >> 8 != 0 {
@@ -615,14 +678,14 @@ macro_rules! codec {
         }
 
         macro_rules! src3 {
-            ($w:expr, $rep:ident, $swz:ident, $sub:ident, $nr:ident, $abs:ident, $neg:ident, $ty:expr) => {{
+            ($p:expr, $w:expr, $k:literal, $rep:ident, $swz:ident, $nr:ident, $abs:ident, $neg:ident, $ty:expr) => {{
                 let mut mods = SrcMods::empty();
                 mods.set(SrcMods::ABS, t::$abs($w) != 0);
                 mods.set(SrcMods::NEGATE, t::$neg($w) != 0);
                 Src {
                     file: RegFile::Grf,
                     ty: $ty,
-                    addr: Addr::Direct { nr: t::$nr($w), subnr: t::$sub($w) * 4 },
+                    addr: Addr::Direct { nr: t::$nr($w), subnr: three_subreg($p, $w, $k) },
                     region: if t::$rep($w) != 0 { Region::SCALAR } else { REGION_441 },
                     swizzle: Swizzle(t::$swz($w)),
                     mods,
@@ -631,7 +694,7 @@ macro_rules! codec {
         }
 
         macro_rules! enc_src3 {
-            ($w:expr, $s:expr, $name:literal, $rep:ident, $swz:ident, $sub:ident, $nr:ident, $abs:ident, $neg:ident) => {{
+            ($p:expr, $w:expr, $s:expr, $k:literal, $name:literal, $rep:ident, $swz:ident, $nr:ident, $abs:ident, $neg:ident) => {{
                 let s: &Src = $s;
                 if s.file != RegFile::Grf {
                     return Err(unenc(concat!($name, " file"), "3-source operands are GRF registers"));
@@ -639,9 +702,6 @@ macro_rules! codec {
                 let Addr::Direct { nr, subnr } = s.addr else {
                     return Err(unenc(concat!($name, " address"), "3-source operands are directly addressed"));
                 };
-                if subnr % 4 != 0 {
-                    return Err(unenc(concat!($name, " subregister"), "3-source subregisters are dword aligned"));
-                }
                 let rep = if s.region == Region::SCALAR {
                     1
                 } else if s.region == REGION_441 {
@@ -651,7 +711,8 @@ macro_rules! codec {
                 };
                 t::$rep($w, rep)?;
                 t::$swz($w, s.swizzle.0)?;
-                t::$sub($w, subnr / 4)?;
+                set_three_subreg($p, $w, $k, subnr)
+                    .map_err(|why| unenc(concat!($name, " subregister"), why))?;
                 t::$nr($w, nr)?;
                 t::$abs($w, s.mods.contains(SrcMods::ABS) as u8)?;
                 t::$neg($w, s.mods.contains(SrcMods::NEGATE) as u8)?;
@@ -675,7 +736,7 @@ macro_rules! codec {
         /// Decodes a 3-source word into `i`, which must hold [`BLANK`].
         fn decode_3src(p: Platform, w: Word, opcode: Opcode, i: &mut Instruction) -> Result<(), DecodeError> {
             let w = &w;
-            let z = w.0 & t::ZERO_MASK;
+            let z = w.0 & three_src_zero_mask(p);
             if z != 0 {
                 return Err(DecodeError::ReservedBits(z));
             }
@@ -693,9 +754,9 @@ macro_rules! codec {
                 hstride: 1,
                 writemask: WriteMask::from_bits_truncate(t::dst_writemask(w)),
             };
-            i.src[0] = src3!(w, src0_rep_ctrl, src0_swizzle, src0_subreg_nr, src0_reg_nr, src0_abs, src0_negate, st);
-            i.src[1] = src3!(w, src1_rep_ctrl, src1_swizzle, src1_subreg_nr, src1_reg_nr, src1_abs, src1_negate, t1);
-            i.src[2] = src3!(w, src2_rep_ctrl, src2_swizzle, src2_subreg_nr, src2_reg_nr, src2_abs, src2_negate, t2);
+            i.src[0] = src3!(p, w, 0, src0_rep_ctrl, src0_swizzle, src0_reg_nr, src0_abs, src0_negate, st);
+            i.src[1] = src3!(p, w, 1, src1_rep_ctrl, src1_swizzle, src1_reg_nr, src1_abs, src1_negate, t1);
+            i.src[2] = src3!(p, w, 2, src2_rep_ctrl, src2_swizzle, src2_reg_nr, src2_abs, src2_negate, t2);
             Ok(())
         }
 
@@ -722,10 +783,10 @@ macro_rules! codec {
             t::or_dst_type(w, d.ty.three_src_hw(p).ok_or_else(|| unenc("dst type", "no 3-source encoding"))?)?;
             let st = i.src[0].ty;
             t::or_src_type(w, st.three_src_hw(p).ok_or_else(|| unenc("src0 type", "no 3-source encoding"))?)?;
-            set_three_src_types(w, st, i.src[1].ty, i.src[2].ty)?;
-            enc_src3!(w, &i.src[0], "src0", or_src0_rep_ctrl, or_src0_swizzle, or_src0_subreg_nr, or_src0_reg_nr, or_src0_abs, or_src0_negate);
-            enc_src3!(w, &i.src[1], "src1", or_src1_rep_ctrl, or_src1_swizzle, or_src1_subreg_nr, or_src1_reg_nr, or_src1_abs, or_src1_negate);
-            enc_src3!(w, &i.src[2], "src2", or_src2_rep_ctrl, or_src2_swizzle, or_src2_subreg_nr, or_src2_reg_nr, or_src2_abs, or_src2_negate);
+            set_three_src_types(p, w, st, i.src[1].ty, i.src[2].ty)?;
+            enc_src3!(p, w, &i.src[0], 0, "src0", or_src0_rep_ctrl, or_src0_swizzle, or_src0_reg_nr, or_src0_abs, or_src0_negate);
+            enc_src3!(p, w, &i.src[1], 1, "src1", or_src1_rep_ctrl, or_src1_swizzle, or_src1_reg_nr, or_src1_abs, or_src1_negate);
+            enc_src3!(p, w, &i.src[2], 2, "src2", or_src2_rep_ctrl, or_src2_swizzle, or_src2_reg_nr, or_src2_abs, or_src2_negate);
             Ok(*w)
         }
     };
@@ -740,25 +801,64 @@ mod gen7 {
         Ok((st, st))
     }
 
-    fn set_three_src_types(_w: &mut Word, st: Type, t1: Type, t2: Type) -> Result<(), EncodeError> {
-        if t1 != st || t2 != st {
+    fn set_three_src_types(p: Platform, _w: &mut Word, st: Type, t1: Type, t2: Type) -> Result<(), EncodeError> {
+        if Type::three_src_precision_bit(p, st, t1).is_none() || Type::three_src_precision_bit(p, st, t2).is_none() {
             return Err(unenc("3-source types", "on Gen7 all three sources share one type"));
         }
         Ok(())
+    }
+
+    /// The reserved bits of the 3-source layout.
+    #[inline(always)]
+    fn three_src_zero_mask(_p: Platform) -> u128 {
+        t::ZERO_MASK
+    }
+
+    /// Source `k`'s subregister in bytes: a dword number.
+    #[inline(always)]
+    fn three_subreg(_p: Platform, w: &Word, k: usize) -> u8 {
+        4 * match k {
+            0 => t::src0_subreg_nr(w),
+            1 => t::src1_subreg_nr(w),
+            _ => t::src2_subreg_nr(w),
+        }
+    }
+
+    fn set_three_subreg(_p: Platform, w: &mut Word, k: usize, subnr: u8) -> Result<(), &'static str> {
+        if subnr % 4 != 0 {
+            return Err("3-source subregisters are dword aligned");
+        }
+        let v = subnr / 4;
+        let r = match k {
+            0 => t::or_src0_subreg_nr(w, v),
+            1 => t::or_src1_subreg_nr(w, v),
+            _ => t::or_src2_subreg_nr(w, v),
+        };
+        r.map_err(|_| "beyond the register")
     }
 }
 
 mod gen8 {
     codec!(gen8_native, gen8_3src, true);
+    use crate::word::fields::chv_3src as chv;
 
-    /// Gen8 3-source src1/src2 may be HF while the shared type is F.
+    /// Gen8 3-source types: SrcType gives src0's type; when it is F or HF,
+    /// Src1Type and Src2Type (bits 36 and 35) give the precision of src1
+    /// and src2, 0 = F and 1 = HF (see [`Type::three_src_precision_bit`]);
+    /// otherwise they are zero and every source has src0's type.
     #[inline(always)]
     fn three_src_types(_p: Platform, w: &Word, st: Type) -> Result<(Type, Type), DecodeError> {
+        let mixed = matches!(st, Type::F | Type::HF);
         let one = |bit: u8, field: &'static FieldInfo| -> Result<Type, DecodeError> {
-            match (bit, st) {
-                (0, _) => Ok(st),
-                (_, Type::F) => Ok(Type::HF),
-                _ => Err(bad(field, 1, "a half-float source type needs a float shared type")),
+            match (mixed, bit) {
+                (true, 0) => Ok(Type::F),
+                (true, _) => Ok(Type::HF),
+                (false, 0) => Ok(st),
+                (false, _) => Err(bad(
+                    field,
+                    1,
+                    "Src1Type/Src2Type give a precision only when SrcType is F or HF",
+                )),
             }
         };
         Ok((
@@ -767,22 +867,77 @@ mod gen8 {
         ))
     }
 
-    fn set_three_src_types(w: &mut Word, st: Type, t1: Type, t2: Type) -> Result<(), EncodeError> {
-        let one = |ty: Type| -> Result<u8, EncodeError> {
-            if ty == st {
-                Ok(0)
-            } else if st == Type::F && ty == Type::HF {
-                Ok(1)
-            } else {
-                Err(unenc(
+    fn set_three_src_types(p: Platform, w: &mut Word, st: Type, t1: Type, t2: Type) -> Result<(), EncodeError> {
+        let one = |ty: Type| {
+            Type::three_src_precision_bit(p, st, ty).ok_or_else(|| {
+                unenc(
                     "3-source types",
-                    "src1/src2 share src0's type, or are HF with an F src0",
-                ))
-            }
+                    "src1/src2 are F or HF beside an F or HF src0, and share src0's type otherwise",
+                )
+            })
         };
         t::or_src1_type(w, one(t1)?)?;
         t::or_src2_type(w, one(t2)?)?;
         Ok(())
+    }
+
+    /// Cherryview's subregister low bits, which Broadwell reserves.
+    const CHV_SUBREG_LOW: u128 = (chv::SRC0_SUBREG_NR.mask() | chv::SRC1_SUBREG_NR.mask() | chv::SRC2_SUBREG_NR.mask())
+        & !(t::SRC0_SUBREG_NR.mask() | t::SRC1_SUBREG_NR.mask() | t::SRC2_SUBREG_NR.mask());
+    const _: () = assert!(CHV_SUBREG_LOW & t::ZERO_MASK == CHV_SUBREG_LOW);
+
+    /// The reserved bits of the 3-source layout on `p`.
+    #[inline(always)]
+    fn three_src_zero_mask(p: Platform) -> u128 {
+        if p == Platform::Chv {
+            t::ZERO_MASK & !CHV_SUBREG_LOW
+        } else {
+            t::ZERO_MASK
+        }
+    }
+
+    /// Source `k`'s subregister in bytes: a dword number on Broadwell, a
+    /// 2-byte one on Cherryview (see `tables/chv_3src.tbl`).
+    #[inline(always)]
+    fn three_subreg(p: Platform, w: &Word, k: usize) -> u8 {
+        if p == Platform::Chv {
+            2 * match k {
+                0 => chv::src0_subreg_nr(w),
+                1 => chv::src1_subreg_nr(w),
+                _ => chv::src2_subreg_nr(w),
+            }
+        } else {
+            4 * match k {
+                0 => t::src0_subreg_nr(w),
+                1 => t::src1_subreg_nr(w),
+                _ => t::src2_subreg_nr(w),
+            }
+        }
+    }
+
+    fn set_three_subreg(p: Platform, w: &mut Word, k: usize, subnr: u8) -> Result<(), &'static str> {
+        let r = if p == Platform::Chv {
+            if subnr % 2 != 0 {
+                return Err("Cherryview 3-source subregisters are 2-byte aligned");
+            }
+            let v = subnr / 2;
+            match k {
+                0 => chv::or_src0_subreg_nr(w, v),
+                1 => chv::or_src1_subreg_nr(w, v),
+                _ => chv::or_src2_subreg_nr(w, v),
+            }
+        } else {
+            if subnr % 4 != 0 {
+                return Err("3-source subregisters are dword aligned");
+            }
+            let v = subnr / 4;
+            match k {
+                0 => t::or_src0_subreg_nr(w, v),
+                1 => t::or_src1_subreg_nr(w, v),
+                _ => t::or_src2_subreg_nr(w, v),
+            }
+        };
+        r.map_err(|_| "beyond the register")
     }
 }
 

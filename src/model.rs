@@ -698,6 +698,26 @@ impl Type {
         })
     }
 
+    /// The Gen8 Src1Type/Src2Type bit (instruction bits 36 and 35) that gives
+    /// a 3-source source of type `t` beside src0 of type `src0`, or `None`
+    /// if the pair cannot be encoded.
+    ///
+    /// The documentation (3D Media GPGPU, Instruction fields, SrcType, as
+    /// quoted in Mesa's `brw_alu3`): "When SrcType field is set to :f or
+    /// :hf it defines precision for source 0 only, and fields Src1Type and
+    /// Src2Type define precision for other source operands: 0b = :f,
+    /// 1b = :hf." With another SrcType (and on Gen7, which has no such
+    /// bits) every source has src0's type and the bits are zero.
+    pub const fn three_src_precision_bit(p: Platform, src0: Type, t: Type) -> Option<u8> {
+        match (p.is_gen8() && matches!(src0, Type::F | Type::HF), t) {
+            (true, Type::F) => Some(0),
+            (true, Type::HF) => Some(1),
+            (true, _) => None,
+            (false, _) if t as u8 == src0 as u8 => Some(0),
+            (false, _) => None,
+        }
+    }
+
     /// The type of a 3-source type encoding.
     pub const fn from_three_src_hw(p: Platform, n: u8) -> Option<Type> {
         Some(match n {
@@ -1184,6 +1204,43 @@ impl Instruction {
         }
     }
 
+    /// Whether source `k`'s type field holds an immediate type code rather
+    /// than a register type code: an immediate source, and the unread src1
+    /// beside an immediate src0 ([`Instruction::src1_type_copies_imm0`]),
+    /// whose type field Mesa fills with the immediate's own type code (so
+    /// that Gen8's HF immediate, code 11, which no register type has, reads
+    /// back).
+    #[inline]
+    pub const fn src_type_is_imm_code(&self, k: usize) -> bool {
+        match k {
+            0 => self.src[0].is_imm(),
+            1 => self.src[1].is_imm() || self.src1_type_copies_imm0(),
+            _ => false,
+        }
+    }
+
+    /// Whether src1's type field holds a copy of an immediate src0's type
+    /// code: the opcode reads exactly one source (not SEND, whose src1 is
+    /// its descriptor, nor MATH, whose src1 its syntax shows), so src1 is
+    /// unused and Mesa's `brw_set_src0` fills the field with the
+    /// immediate's code. Any other src1 keeps a register type code.
+    #[inline]
+    pub const fn src1_type_copies_imm0(&self) -> bool {
+        self.src[0].is_imm() && !self.opcode.is_send() && self.opcode.num_srcs() == 1
+    }
+
+    /// The hardware code of source `k`'s type in its type field on `p`
+    /// (see [`Instruction::src_type_is_imm_code`]), or `None` if the type
+    /// has no code there.
+    pub fn src_type_hw(&self, p: Platform, k: usize) -> Option<u8> {
+        let t = self.src.get(k)?.ty;
+        if self.src_type_is_imm_code(k) {
+            t.imm_hw(p)
+        } else {
+            t.reg_hw(p)
+        }
+    }
+
     /// Index of the immediate source, if any.
     pub fn imm_src(&self) -> Option<usize> {
         if self.opcode.is_three_src() {
@@ -1255,23 +1312,32 @@ impl Instruction {
         }
     }
 
-    /// The 32-bit message descriptor immediate of a SEND/SENDC (bits 124:96
-    /// of the word: mlen, rlen, header present, function control; bit 31 of
-    /// the returned value is EOT), or `None` if the descriptor is in a
-    /// register.
+    /// The message descriptor immediate of a SEND/SENDC: bits 126:96 of the
+    /// word as descriptor bits 30:0 (mlen, rlen, header present, function
+    /// control, and bits 30:29, which Gen8's sampler uses for its return
+    /// format and which the codec keeps whatever their value), without EOT
+    /// (bit 127, see [`Instruction::eot`]), as Mesa's `brw_inst_send_desc`
+    /// reads it; `None` if the descriptor is in a register.
     #[inline]
     pub fn send_desc(&self) -> Option<u32> {
         if self.opcode.is_send() && self.src[1].is_imm() {
-            Some(self.imm as u32 & 0x1fff_ffff)
+            Some(self.imm as u32 & 0x7fff_ffff)
         } else {
             None
         }
     }
 
-    /// End of thread, for a SEND/SENDC.
+    /// End of thread, for a SEND/SENDC: bit 127 of the word, which is bit 31
+    /// of the immediate payload, or bit 63 when src0 is a 64-bit immediate
+    /// (whose value fills bits 127:64).
     #[inline]
     pub fn eot(&self) -> bool {
-        self.opcode.is_send() && (self.imm >> 31) & 1 == 1
+        let bit = if self.src[0].is_imm() && self.src[0].ty.is_64bit() {
+            63
+        } else {
+            31
+        };
+        self.opcode.is_send() && (self.imm >> bit) & 1 == 1
     }
 }
 

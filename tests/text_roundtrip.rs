@@ -306,25 +306,17 @@ fn word(hex: &str) -> [u8; 16] {
 }
 
 /// Words (found by the properties) of every form the assembler once
-/// refused or changed: each goes through [`check_asm_roundtrip`].
+/// refused or changed: each goes through [`check_asm_roundtrip`]. (Words
+/// with two immediate sources no longer decode on any platform; see
+/// `tests/fidelity_codec.rs`, class 6.)
 #[test]
 fn unusual_words_round_trip() {
     use Platform::*;
     let cases: &[(Platform, &str, &str)] = &[
         (
-            Chv,
-            "31 00 60 0e 4c 3e a0 20 00 80 8d 06 03 00 1c 02",
-            "SEND with an immediate payload",
-        ),
-        (
             Gen75,
             "32 00 80 05 e8 07 00 20 c0 4e 8d 00 06 10 0b 94",
             "SENDC, immediate payload, register src1",
-        ),
-        (
-            Chv,
-            "31 00 60 46 08 16 c0 25 28 00 8d 06 68 00 18 02",
-            "SEND, 16-bit immediate payload",
         ),
         (
             Chv,
@@ -340,11 +332,6 @@ fn unusual_words_round_trip() {
             Gen75,
             "11 01 67 20 e5 10 45 28 00 00 00 00 ff bf ff ff",
             "two-source, immediate src0",
-        ),
-        (
-            Chv,
-            "10 00 80 03 00 06 40 20 88 00 00 0e 1f 00 00 00",
-            "Gen8 two-source, both typed immediate",
         ),
         (
             Gen8,
@@ -427,21 +414,6 @@ fn unusual_words_round_trip() {
             "NOP with an invalid align16 predicate",
         ),
         (
-            Gen8,
-            "11 bb 35 32 af 16 d9 05 27 34 13 3e b2 45 52 f5",
-            "16-bit immediate src0, F src1",
-        ),
-        (
-            Chv,
-            "06 24 00 ea 81 5e 12 5b ce e5 c1 a6 bd 3d ef de",
-            "16-bit immediate src0, UV src1",
-        ),
-        (
-            Gen8,
-            "06 80 00 00 00 06 00 30 00 10 00 46 40 04 00 00",
-            "immediate src0, 64-bit src1",
-        ),
-        (
             Chv,
             "04 6f 32 d5 88 5e 6f 6f da 4a 57 50 60 b3 fa f4",
             "align16 one-source HF immediate",
@@ -450,11 +422,6 @@ fn unusual_words_round_trip() {
             Chv,
             "44 2b 02 65 0d 4f 18 62 12 7e 0e 86 3e e4 fa 4b",
             "align16 one-source 64-bit immediate",
-        ),
-        (
-            Gen8,
-            "20 31 97 31 25 0e 5d 1a 42 57 98 56 7f 6b 61 8c",
-            "JMPI with a 64-bit immediate",
         ),
         (
             Gen75,

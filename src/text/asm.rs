@@ -1393,35 +1393,15 @@ impl Lower<'_> {
             return Err(self.invalid(s0.pos, "dim", "the immediate's type is F (a 64-bit value)"));
         }
         let v = self.imm_bits(value, neg, 64, s0.pos)?;
+        // The codec reads bits 127:64 of `dim` as its immediate; src1 keeps
+        // its file and the immediate's type code, as Mesa writes them.
         i.src[0] = Src::imm(Type::F);
-        if i.access_mode == AccessMode::Align16 {
-            // Gen7 keeps src0's region bits beside an immediate.
-            i.src[0].region = A16_ZERO.region;
-        }
         i.src[1] = Src {
             file: RegFile::Arf,
             ty: Type::F,
             ..Src::ZERO
         };
-        i.imm = v >> 32;
-        if v as u32 != 0 {
-            // The low half lies in bits 95:64, which the codec reads as
-            // src1's register fields: decode them from there.
-            let refused = || {
-                self.invalid(
-                    s0.pos,
-                    "dim",
-                    "the low 32 bits of this immediate are not a src1 encoding the codec reads back",
-                )
-            };
-            let mut w = crate::encode_word(self.p, i).map_err(|e| self.err(s0.pos, AsmErrorKind::Encode(e)))?;
-            w.0 = w.0 & !(0xffff_ffff_u128 << 64) | u128::from(v as u32) << 64;
-            let i2 = crate::decode_word(self.p, w).map_err(|_| refused())?;
-            if crate::encode_word(self.p, &i2).ok() != Some(w) {
-                return Err(refused());
-            }
-            *i = i2;
-        }
+        i.imm = v;
         Ok(())
     }
 

@@ -114,12 +114,12 @@ pub fn reg_type_encoding_valid(c: &mut Checker<'_>) {
         c.report(OperandId::Dst, m);
     }
     for (k, s) in c.i.src.iter().take(2).enumerate() {
-        let (enc, what) = if s.is_imm() {
-            (s.ty.imm_hw(p), "immediate")
+        let what = if c.i.src_type_is_imm_code(k) {
+            "immediate"
         } else {
-            (s.ty.reg_hw(p), "register")
+            "register"
         };
-        if enc.is_none() {
+        if c.i.src_type_hw(p, k).is_none() {
             let m = format!("{} has no {what} encoding on {p}", s.ty);
             c.report(OperandId::Src(k as u8), m);
         }
@@ -127,8 +127,8 @@ pub fn reg_type_encoding_valid(c: &mut Checker<'_>) {
 }
 
 /// 3-source types: F, D, UD, DF (and HF on Gen8) for the destination and
-/// the shared source type; Gen7 sources share one type, Gen8 src1/src2
-/// may instead be HF when src0 is F.
+/// the shared source type; Gen7 sources share one type; on Gen8, beside an
+/// F or HF src0, src1 and src2 are each F or HF (Src1Type/Src2Type).
 pub fn three_src_type_encoding_valid(c: &mut Checker<'_>) {
     if !c.three_src() {
         return;
@@ -146,10 +146,9 @@ pub fn three_src_type_encoding_valid(c: &mut Checker<'_>) {
     }
     for k in 1..3u8 {
         let t = c.src_ty(k as usize);
-        let ok = t == st || (p.is_gen8() && st == Type::F && t == Type::HF);
-        if !ok {
+        if Type::three_src_precision_bit(p, st, t).is_none() {
             let m = if p.is_gen8() {
-                format!("src{k} is {t}: 3-source sources share src0's type ({st}), or are HF with an F src0")
+                format!("src{k} is {t}: 3-source sources are F or HF beside an F or HF src0, and share src0's type ({st}) otherwise")
             } else {
                 format!("src{k} is {t}: Gen7 3-source sources share one type ({st})")
             };

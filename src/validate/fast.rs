@@ -44,8 +44,6 @@ const fn type_mask(p: Platform, imm: bool) -> u16 {
 
 const REG_GEN7: u16 = type_mask(Platform::Gen7, false);
 const REG_GEN8: u16 = type_mask(Platform::Gen8, false);
-const IMM_GEN7: u16 = type_mask(Platform::Gen7, true);
-const IMM_GEN8: u16 = type_mask(Platform::Gen8, true);
 
 /// Types of at most 4 bytes other than HF and the vector immediates: no
 /// 64-bit, mixed-float or HF-conversion rule can concern them.
@@ -170,13 +168,12 @@ pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
     }
     // dst_not_immediate, reg_type_encoding_valid (src0 and src1 whatever
     // the source count).
-    let (reg, imm) = if p.is_gen8() {
-        (REG_GEN8, IMM_GEN8)
-    } else {
-        (REG_GEN7, IMM_GEN7)
-    };
-    let enc_ok = |s: &Src| has(if s.is_imm() { imm } else { reg }, s.ty);
-    if i.dst.file == RegFile::Imm || !has(reg, i.dst.ty) || !enc_ok(&i.src[0]) || !enc_ok(&i.src[1]) {
+    let reg = if p.is_gen8() { REG_GEN8 } else { REG_GEN7 };
+    if i.dst.file == RegFile::Imm
+        || !has(reg, i.dst.ty)
+        || i.src_type_hw(p, 0).is_none()
+        || i.src_type_hw(p, 1).is_none()
+    {
         return false;
     }
     if op.is_send() {
