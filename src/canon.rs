@@ -19,16 +19,10 @@
 use crate::model::*;
 use crate::word::fields::gen8_native;
 
-/// `null`, the ARF register number.
-const ARF_NULL: u8 = 0x00;
-/// `ip`, the ARF register number.
-const ARF_IP: u8 = 0xa0;
-
+use crate::isa::arf::{IP as ARF_IP, NULL as ARF_NULL};
 /// Align16 sources encode width 4 and horizontal stride 1 (the bits hold
 /// the z/w swizzle); the model carries them as these codes.
-pub(crate) const A16_WIDTH: u8 = 2;
-/// See [`A16_WIDTH`].
-pub(crate) const A16_HSTRIDE: u8 = 1;
+pub(crate) use crate::isa::region::{A16_HSTRIDE, A16_WIDTH};
 
 /// An all-zero align16 source as the codec reads it back: the zero
 /// swizzle and the implied align16 width and stride.

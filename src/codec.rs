@@ -103,14 +103,7 @@ fn sext(v: u32, bits: u32) -> i16 {
 
 /// The region an align16 source decodes to: `<vstride;4,1>`, the widths
 /// and strides align16 implies. Encoding requires exactly these.
-const A16_WIDTH: u8 = 2;
-const A16_HSTRIDE: u8 = 1;
-/// The region of a 3-source operand without replicate control: `<4;4,1>`.
-const REGION_441: Region = Region {
-    vstride: 3,
-    width: 2,
-    hstride: 1,
-};
+use crate::isa::region::{A16_HSTRIDE, A16_WIDTH};
 
 /// Generates the native and 3-source codec of one layout. `$n` is the
 /// native table module, `$t` the 3-source one.
@@ -686,7 +679,7 @@ macro_rules! codec {
                     file: RegFile::Grf,
                     ty: $ty,
                     addr: Addr::Direct { nr: t::$nr($w), subnr: three_subreg($p, $w, $k) },
-                    region: if t::$rep($w) != 0 { Region::SCALAR } else { REGION_441 },
+                    region: if t::$rep($w) != 0 { Region::SCALAR } else { Region::THREE_SRC },
                     swizzle: Swizzle(t::$swz($w)),
                     mods,
                 }
@@ -704,7 +697,7 @@ macro_rules! codec {
                 };
                 let rep = if s.region == Region::SCALAR {
                     1
-                } else if s.region == REGION_441 {
+                } else if s.region == Region::THREE_SRC {
                     0
                 } else {
                     return Err(unenc(concat!($name, " region"), "3-source regions are <4;4,1> or the scalar <0;1,0>"));

@@ -810,6 +810,13 @@ impl Region {
         hstride: 0,
     };
 
+    /// The 3-source region without replicate control, `<4;4,1>`.
+    pub const THREE_SRC: Region = Region {
+        vstride: crate::isa::region::VSTRIDE_4,
+        width: crate::isa::region::WIDTH_4,
+        hstride: crate::isa::region::HSTRIDE_1,
+    };
+
     /// Builds a region from element counts; `None` if a value has no encoding.
     pub const fn new(vstride: u32, width: u32, hstride: u32) -> Option<Region> {
         let v = match vstride {
@@ -1297,7 +1304,8 @@ impl Instruction {
 
     /// Sets JIP (and UIP where given) in the immediate payload, in the
     /// platform's units. Returns `false` if a value does not fit (Gen7/7.5
-    /// offsets are 16-bit).
+    /// offsets are 16-bit), leaving the payload as it was.
+    #[must_use = "a false result means the offsets did not fit and were not set"]
     pub fn set_branch(&mut self, p: Platform, jip: i32, uip: Option<i32>) -> bool {
         let uip = uip.unwrap_or(0);
         if p.is_gen8() {

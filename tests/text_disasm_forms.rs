@@ -406,7 +406,7 @@ fn options_block() {
     i.dst = Dst::null().with_type(Type::D);
     i.src[0] = Src::imm(Type::D);
     i.controls |= Controls::ACC_WR;
-    i.set_branch(G8, 32, Some(48));
+    assert!(i.set_branch(G8, 32, Some(48)));
     i.pred_control = 1;
     assert_eq!(
         text(G8, &i),
@@ -549,7 +549,7 @@ fn program_labels_and_out_of_range_targets() {
         let mut i = Instruction::new(op, ExecSize::S8);
         i.dst = Dst::null().with_type(Type::D);
         i.src[0] = Src::imm(Type::D);
-        i.set_branch(p, jip, uip);
+        assert!(i.set_branch(p, jip, uip));
         i
     };
     let insts = [
@@ -587,7 +587,7 @@ fn label_at_the_end_of_the_program() {
     i.dst = Dst::null().with_type(Type::D);
     i.src[0] = Src::grf(0, 0, Type::D, Region::new(8, 8, 1).unwrap()).with_file(RegFile::Arf);
     i.src[1] = Src::imm(Type::W);
-    i.set_branch(p, 2, None);
+    assert!(i.set_branch(p, 2, None));
     let prog = Program::from_words(p, [Word::from_bytes(encode_unchecked(p, &i).unwrap())]);
     let mut out = String::new();
     prog.write_text(&mut out, &TextOptions::default()).unwrap();

@@ -345,7 +345,7 @@ fn math_operand_types() {
 fn gen8_branch_offset_aligned() {
     let br = |jip: i32, uip: i32| {
         Instruction::new(Opcode::If, ExecSize::S8).with(|i| {
-            i.set_branch(Gen8, jip, Some(uip));
+            assert!(i.set_branch(Gen8, jip, Some(uip)));
             i.src[0] = Src::imm(D);
             i.dst.ty = D;
         })

@@ -714,13 +714,6 @@ enum Mode {
 
 use crate::canon::{A16_HSTRIDE, A16_WIDTH, A16_ZERO};
 
-/// The 3-source region without replicate control, `<4;4,1>`.
-const REGION_441: Region = Region {
-    vstride: 3,
-    width: 2,
-    hstride: 1,
-};
-
 impl Lower<'_> {
     fn err(&self, pos: Pos, kind: AsmErrorKind) -> AsmError {
         AsmError::new(self.src, pos, kind)
@@ -1103,7 +1096,7 @@ impl Lower<'_> {
                 )
             })
         };
-        const VXH: u8 = 0xf;
+        const VXH: u8 = crate::isa::region::VSTRIDE_VXH;
         let Some(r) = &o.region else {
             return Ok(if a16 {
                 Region {
@@ -1466,7 +1459,7 @@ impl Lower<'_> {
                 // sets Mesa's `xxxx`).
                 s.region = Region::SCALAR;
             } else {
-                s.region = REGION_441;
+                s.region = Region::THREE_SRC;
             }
             if let Some(slot) = i.src.get_mut(k) {
                 *slot = s;

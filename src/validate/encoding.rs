@@ -179,16 +179,11 @@ pub fn three_src_region_valid(c: &mut Checker<'_>) {
     if !c.three_src() {
         return;
     }
-    const R441: Region = Region {
-        vstride: 3,
-        width: 2,
-        hstride: 1,
-    };
     let bad = c.i.dst.hstride != 1;
     c.check(bad, OperandId::Dst, "3-source destinations have stride 1");
     for k in 0..3u8 {
         let Some(s) = c.i.src.get(k as usize) else { continue };
-        let bad = s.region != R441 && s.region != Region::SCALAR;
+        let bad = s.region != Region::THREE_SRC && s.region != Region::SCALAR;
         c.check(
             bad,
             OperandId::Src(k),

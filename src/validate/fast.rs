@@ -469,11 +469,6 @@ fn alu_src(cx: &SrcCx, s: &Src, last_src: bool) -> Option<Option<u32>> {
 /// MAD and LRP on F, BFE and BFI2 on D or UD, every operand of one type.
 #[inline(always)]
 fn three_src(p: Platform, i: &Instruction) -> bool {
-    const R441: Region = Region {
-        vstride: 3,
-        width: 2,
-        hstride: 1,
-    };
     let t = i.dst.ty;
     let ok = match i.opcode {
         Opcode::Mad | Opcode::Lrp => t == Type::F,
@@ -498,7 +493,7 @@ fn three_src(p: Platform, i: &Instruction) -> bool {
     }
     i.src.iter().all(|s| {
         s.ty == t
-            && (s.region == R441 || s.region == Region::SCALAR)
+            && (s.region == Region::THREE_SRC || s.region == Region::SCALAR)
             && in_range(s.file, s.addr, &|sub| a16_src_last(exec, s, sub))
     })
 }

@@ -432,7 +432,8 @@ pub fn is_null_src(s: &Src) -> bool {
 /// An accumulator (acc0, acc1, ...) source.
 #[inline]
 pub fn is_acc_src(s: &Src) -> bool {
-    s.file == RegFile::Arf && matches!(s.addr, Addr::Direct { nr, .. } if nr & 0xf0 == 0x20)
+    s.file == RegFile::Arf
+        && matches!(s.addr, Addr::Direct { nr, .. } if crate::isa::arf::class(nr) == crate::isa::arf::ACC)
 }
 
 /// The direct subregister byte offset, or `None` for indirect addressing.

@@ -15,12 +15,9 @@ use super::format::*;
 use super::vars::{a0_elements, Placement, VarTable, GRF_BYTES};
 use crate::model::*;
 
-/// The ARF number of `null`.
-pub(crate) const ARF_NULL: u8 = 0x00;
-/// The ARF number of the address register `a0`.
-pub(crate) const ARF_A0: u8 = 0x10;
-/// The ARF number of flag register `f0` (`f1` is one more).
-pub(crate) const ARF_F0: u8 = 0x30;
+/// The ARF numbers of `null`, the address register `a0` and flag register
+/// `f0` (`f1` is one more).
+pub(crate) use crate::isa::arf::{ADDRESS as ARF_A0, FLAG as ARF_F0, NULL as ARF_NULL};
 
 /// Where a placed register operand's data is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
