@@ -48,18 +48,34 @@ pub fn control_fields_in_range(c: &mut Checker<'_>) {
     );
 }
 
-/// A conditional modifier is one the hardware defines (0-9); MATH and
-/// SEND use these bits for the function and the SFID.
+/// Whether bits 27:24 of an instruction of opcode `op` hold a value the
+/// hardware defines: any 4-bit value for MATH (the function, judged by
+/// [`math_function_valid`]) and SEND (the SFID, judged by
+/// [`super::send::send_sfid_defined`]), else a conditional modifier of
+/// Gen6 and later: 0-6, 8 and 9 (7, `.r`, exists on Gen4-5 only).
+#[inline(always)]
+pub(crate) fn cond_field_defined(op: Opcode, v: u8) -> bool {
+    if op == Opcode::Math || op.is_send() {
+        return v <= 15;
+    }
+    !matches!(CondMod::from_hw(v), None | Some(CondMod::R))
+}
+
+/// A conditional modifier is one the hardware defines on Gen6 and later
+/// (0-6, 8, 9; `.r` is Gen4-5 only), for every opcode that carries one;
+/// MATH and SEND use these bits for the function and the SFID.
 #[inline(always)]
 pub fn cond_modifier_valid(c: &mut Checker<'_>) {
     let i = c.i;
-    if i.opcode == Opcode::Math || c.is_send() || i.cond_modifier > 15 {
+    if i.cond_modifier > 15 || cond_field_defined(i.opcode, i.cond_modifier) {
         return;
     }
-    if CondMod::from_hw(i.cond_modifier).is_none() {
-        let m = format!("conditional modifier {} is reserved", i.cond_modifier);
-        c.report(OperandId::Inst, m);
-    }
+    let m = if i.cond_modifier == CondMod::R.hw() {
+        format!("conditional modifier {} (.r) exists only before Gen6", i.cond_modifier)
+    } else {
+        format!("conditional modifier {} is reserved", i.cond_modifier)
+    };
+    c.report(OperandId::Inst, m);
 }
 
 /// A MATH function is defined on the platform: 1-7 and 9-13 everywhere,

@@ -162,8 +162,8 @@ pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
     // control_fields_in_range; cond_modifier_valid (not MATH, SEND).
     let a16 = i.access_mode == AccessMode::Align16;
     let max_pred = if a16 { 7 } else { 13 };
-    let max_cond = if op == Opcode::Math || op.is_send() { 15 } else { 9 };
-    if i.qtr_control > 3 || i.pred_control > max_pred || (i.flag.nr | i.flag.subnr) > 1 || i.cond_modifier > max_cond {
+    let cond_ok = super::encoding::cond_field_defined(op, i.cond_modifier);
+    if i.qtr_control > 3 || i.pred_control > max_pred || (i.flag.nr | i.flag.subnr) > 1 || !cond_ok {
         return false;
     }
     // dst_not_immediate, reg_type_encoding_valid (src0 and src1 whatever
@@ -238,6 +238,9 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
         return false;
     }
     // The SEND rules.
+    if !send::sfid_defined(p, i.cond_modifier) {
+        return false;
+    }
     // Always an immediate here (src1 was checked above).
     let Some(desc) = i.send_desc() else {
         return false;
@@ -340,7 +343,12 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
         }
         _ => true,
     };
-    if !op_ok {
+    // gen7_math_operands_direct_grf.
+    let grf = |file, addr| super::instruction::is_direct_grf(file, addr);
+    let math_ok = op != Opcode::Math
+        || gen8
+        || (grf(d.file, d.addr) && i.src.iter().take(nsrc as usize).all(|s| grf(s.file, s.addr)));
+    if !op_ok || !math_ok {
         return false;
     }
     // The destination: a plain type, no wider source, stride encoding 1-3
@@ -508,6 +516,10 @@ fn branch(p: Platform, i: &Instruction, a16: bool) -> bool {
     };
     let sub_ok = if a16 { subnr & !16 == 0 } else { subnr <= 31 };
     if d.file != RegFile::Arf || d.hstride > 3 || !sub_ok {
+        return false;
+    }
+    // brd_brc_dst_null.
+    if matches!(i.opcode, Opcode::Brd | Opcode::Brc) && !is_null_dst(d) {
         return false;
     }
     let uip = if i.opcode.has_uip() { i.imm >> 32 } else { 0 };

@@ -341,6 +341,33 @@ pub fn math_operand_types(c: &mut Checker<'_>) {
     }
 }
 
+/// Whether an operand is a directly addressed GRF.
+#[inline(always)]
+pub(crate) fn is_direct_grf(file: RegFile, addr: Addr) -> bool {
+    file == RegFile::Grf && matches!(addr, Addr::Direct { .. })
+}
+
+/// Gen7/7.5: MATH reads and writes directly addressed GRFs only (no ARF,
+/// no immediate, no indirect addressing); Gen8 relaxes it.
+pub fn gen7_math_operands_direct_grf(c: &mut Checker<'_>) {
+    if c.i.opcode != Opcode::Math || c.p.is_gen8() {
+        return;
+    }
+    let d = &c.i.dst;
+    c.check(
+        !is_direct_grf(d.file, d.addr),
+        OperandId::Dst,
+        "Gen7 math writes a directly addressed GRF",
+    );
+    for (k, s) in c.srcs() {
+        c.check(
+            !is_direct_grf(s.file, s.addr),
+            OperandId::Src(k),
+            "Gen7 math reads directly addressed GRFs",
+        );
+    }
+}
+
 /// Gen8 branch offsets count bytes and land on instruction boundaries
 /// (8-byte multiples).
 #[inline(always)]

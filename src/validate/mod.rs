@@ -39,6 +39,7 @@ use crate::model::*;
 pub mod double;
 pub mod encoding;
 mod fast;
+pub mod flow;
 pub mod instruction;
 pub mod mixed_float;
 pub mod operand_types;
@@ -871,6 +872,15 @@ mod gate {
     pub(super) fn math(c: &Checker<'_>) -> bool {
         c.i.opcode == Opcode::Math
     }
+
+    /// JMPI, BRD, BRC, CALL, CALLA, WAIT.
+    #[inline(always)]
+    pub(super) fn flow(c: &Checker<'_>) -> bool {
+        matches!(
+            c.i.opcode,
+            Opcode::Jmpi | Opcode::Brd | Opcode::Brc | Opcode::Call | Opcode::Calla | Opcode::Wait
+        )
+    }
 }
 
 rules! {
@@ -917,6 +927,8 @@ rules! {
             Sources sources::imm64_only_single_source => Documented(cite::IMMEDIATES),
         }
         send {
+            Send send::send_sfid_defined => Documented(cite::SFID),
+            Send send::send_desc_imm_or_a0 => Documented(cite::SEND_DESC_OPERAND),
             Send send::send_src0_direct => Documented(cite::SEND),
             Send send::send_src0_grf => Documented(cite::SEND),
             Send send::send_eot_src_g112_g127 => Documented(cite::SEND_EOT),
@@ -1028,11 +1040,19 @@ rules! {
             Instruction instruction::ivb_three_src_max_one_grf => Documented(cite::IVB_ALIGN16),
         }
         math {
+            Instruction instruction::gen7_math_operands_direct_grf => Documented(cite::MATH_GEN7),
             Instruction instruction::math_int_div_no_src_mods => Documented(cite::MATH),
             Instruction instruction::math_operand_types => Documented(cite::MATH),
         }
         always {
             Instruction instruction::gen8_branch_offset_aligned => Documented(cite::BRANCH),
+        }
+        flow {
+            Instruction flow::jmpi_simd1_nomask => Documented(cite::JMPI),
+            Instruction flow::jmpi_operands => Documented(cite::JMPI),
+            Instruction flow::brd_brc_dst_null => Documented(cite::BRD_BRC),
+            Instruction flow::call_src0_two_dwords => Documented(cite::CALL),
+            Instruction flow::wait_src0_scalar => Documented(cite::WAIT),
         }
         send {
             Send send::send_urb_header_present => Documented(cite::URB),
@@ -1158,6 +1178,22 @@ pub mod cite {
     pub const CSEL: &str = "BDW PRM Vol 2a, CSEL";
     /// IVB align16 limits.
     pub const IVB_ALIGN16: &str = "IVB PRM: in align16, no SIMD16 for dword operations and no SIMD8 for DF";
+    /// Shared function IDs.
+    pub const SFID: &str = "PRM Vol 2a, SEND: SFID encodings (1, 14 and 15 reserved; 12 and 13 from Haswell)";
+    /// The descriptor operand.
+    pub const SEND_DESC_OPERAND: &str =
+        "PRM Vol 2a, SEND: the message descriptor is an immediate or the address register a0.0";
+    /// Gen7 MATH operands.
+    pub const MATH_GEN7: &str = "IVB/HSW PRM Vol 2a, MATH: operands are directly addressed GRFs";
+    /// JMPI.
+    pub const JMPI: &str = "PRM Vol 2a, JMPI: SIMD1, NoMask, ip as src0 and a :d distance in src1 \
+         (Intel's decoder enforces it; Mesa's brw_JMPI emits it)";
+    /// BRD and BRC.
+    pub const BRD_BRC: &str = "PRM Vol 2a, BRD/BRC: the destination is the null register";
+    /// CALL and CALLA.
+    pub const CALL: &str = "PRM Vol 2a, CALL/CALLA: src0 is two dwords <2;2,1>:ud without modifiers";
+    /// WAIT.
+    pub const WAIT: &str = "PRM Vol 2a, WAIT: src0 is a scalar notification register";
     /// Branches.
     pub const BRANCH: &str = "BDW PRM Vol 2a, branch instructions: JIP/UIP in bytes, on instruction boundaries";
 }
@@ -1328,6 +1364,11 @@ mod tests {
             Opcode::Smov,
             Opcode::F32to16,
             Opcode::Illegal,
+            Opcode::Jmpi,
+            Opcode::Brd,
+            Opcode::Brc,
+            Opcode::Call,
+            Opcode::Wait,
         ];
         let files = [RegFile::Grf, RegFile::Arf, RegFile::Imm];
         for _ in 0..1 + r.below(3) {

@@ -2,6 +2,8 @@
 
 use alloc::format;
 
+use crate::isa::{arf, Sfid};
+
 use super::*;
 
 /// Message length (payload registers) of an immediate descriptor.
@@ -148,4 +150,46 @@ pub fn send_urb_opcode_valid(c: &mut Checker<'_>) {
     if let Some(why) = why {
         c.report(OperandId::Src(1), why);
     }
+}
+
+/// Whether the shared function with 4-bit ID `sfid` exists on `p`: 1
+/// (extended math, Gen4-5), 14 and 15 are reserved everywhere; data
+/// cache 1 (12) and the check and refinement engine (13) come with
+/// Haswell.
+#[inline(always)]
+pub(crate) fn sfid_defined(p: Platform, sfid: u8) -> bool {
+    match Sfid::from_hw(sfid) {
+        None | Some(Sfid::Math) => false,
+        Some(Sfid::DataCache1 | Sfid::Cre) => p.is_gen75_or_later(),
+        Some(_) => true,
+    }
+}
+
+/// A SEND names a shared function that exists on the platform (the
+/// disassembler prints `*** invalid SFID value` for the others).
+pub fn send_sfid_defined(c: &mut Checker<'_>) {
+    let sfid = c.i.cond_modifier;
+    if c.is_send() && sfid <= 15 && !sfid_defined(c.p, sfid) {
+        let m = format!("SFID {sfid} is reserved on {}", c.p);
+        c.report(OperandId::Inst, m);
+    }
+}
+
+/// Whether a SEND's src1 is a descriptor the hardware reads: an immediate
+/// or a directly addressed address register.
+#[inline(always)]
+pub(crate) fn desc_operand_ok(s: &Src) -> bool {
+    s.is_imm()
+        || (s.file == RegFile::Arf && matches!(s.addr, Addr::Direct { nr, .. } if arf::class(nr) == arf::ADDRESS))
+}
+
+/// The message descriptor (src1) is an immediate or an address register
+/// (`a0.0`).
+pub fn send_desc_imm_or_a0(c: &mut Checker<'_>) {
+    let bad = c.is_send() && !desc_operand_ok(&c.i.src[1]);
+    c.check(
+        bad,
+        OperandId::Src(1),
+        "the message descriptor is an immediate or an address register",
+    );
 }
