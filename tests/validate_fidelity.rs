@@ -199,9 +199,10 @@ fn call_src0_two_dwords() {
     bad(Gen8, &call.with(|i| i.src[0].ty = F), "call_src0_two_dwords");
     bad(
         Gen8,
-        &call.with(|i| i.src[0].region = Region::SCALAR),
+        &call.with(|i| i.src[0].region = rgn(8, 8, 1)),
         "call_src0_two_dwords",
     );
+    ok(Gen8, &call.with(|i| i.src[0].region = Region::SCALAR));
     let calla = call.with(|i| i.opcode = Opcode::Calla);
     for p in [Gen75, Gen8, Chv] {
         ok(p, &calla);

@@ -62,9 +62,10 @@ pub fn brd_brc_dst_null(c: &mut Checker<'_>) {
     c.check(bad, OperandId::Dst, "the brd/brc destination is the null register");
 }
 
-/// CALL and CALLA read their src0 as two dwords without modifiers: a D
-/// or UD operand with the region `<2;2,1>` (the layout of the return
-/// address they write).
+/// CALL and CALLA read their src0 as dwords without modifiers: a D or UD
+/// operand with the region `<2;2,1>` (the layout of the return address
+/// they write, as shipped kernels encode it) or the scalar `<0;1,0>` (the
+/// all-zero operand of a word that leaves src0 unset).
 pub fn call_src0_two_dwords(c: &mut Checker<'_>) {
     let i = c.i;
     if !writes_two_dwords(i.opcode) || c.align16() {
@@ -76,11 +77,12 @@ pub fn call_src0_two_dwords(c: &mut Checker<'_>) {
         width: 1,
         hstride: 1,
     };
-    let bad = !matches!(s.ty, Type::D | Type::UD) || !s.mods.is_empty() || (!s.is_imm() && s.region != R221);
+    let region_ok = s.is_imm() || s.region == R221 || s.region == Region::SCALAR;
+    let bad = !matches!(s.ty, Type::D | Type::UD) || !s.mods.is_empty() || !region_ok;
     c.check(
         bad,
         OperandId::Src(0),
-        "call/calla src0 is a :d or :ud with region <2;2,1> and no source modifier",
+        "call/calla src0 is a :d or :ud with region <2;2,1> (or <0;1,0>) and no source modifier",
     );
 }
 

@@ -1191,7 +1191,7 @@ pub mod cite {
     /// BRD and BRC.
     pub const BRD_BRC: &str = "PRM Vol 2a, BRD/BRC: the destination is the null register";
     /// CALL and CALLA.
-    pub const CALL: &str = "PRM Vol 2a, CALL/CALLA: src0 is two dwords <2;2,1>:ud without modifiers";
+    pub const CALL: &str = "PRM Vol 2a, CALL/CALLA: src0 is :ud dwords (<2;2,1>) without modifiers";
     /// WAIT.
     pub const WAIT: &str = "PRM Vol 2a, WAIT: src0 is a scalar notification register";
     /// Branches.
