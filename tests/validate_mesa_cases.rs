@@ -1396,3 +1396,37 @@ fn qword_low_power_no_depctrl() {
     }
     m.done();
 }
+
+/// Mesa `gfx11_no_byte_src_1_2`: the rows for these platforms (gfx 7:
+/// ivb and hsw; gfx 8: bdw and chv) are byte sources on Gen < 11 that pass.
+#[test]
+fn gfx11_no_byte_src_1_2() {
+    let mut m = Mesa::new("gfx11_no_byte_src_1_2", &[]);
+    // Region codes as Mesa writes them: vertical stride, width, horizontal stride.
+    let code = |v: u8, w: u8, h: u8| Region {
+        vstride: v,
+        width: w,
+        hstride: h,
+    };
+    // MOV(8) align16 g0<1>F g0<2;4,0>B (gfx 8).
+    let mut mov = Instruction::new(Opcode::Mov, ExecSize::S8);
+    mov.access_mode = AccessMode::Align16;
+    mov.dst = Dst::grf(0, 0, F);
+    mov.src[0] = Src::grf(0, 0, B, code(2, 2, 0));
+    mov.src[0].swizzle = Swizzle::XYZW;
+    for p in [Gen8, Chv] {
+        m.case(p, "mov(8) align16 F <- B <2;4,0>", &mov, true);
+    }
+    // ADD(8) align16 g0<1>UD g0<0;4,0>F g0<0;1,0>UB (gfx 7).
+    let mut add = Instruction::new(Opcode::Add, ExecSize::S8);
+    add.access_mode = AccessMode::Align16;
+    add.dst = Dst::grf(0, 0, UD);
+    add.src[0] = Src::grf(0, 0, F, code(0, 2, 0));
+    add.src[1] = Src::grf(0, 0, UB, code(0, 0, 0));
+    add.src[0].swizzle = Swizzle::XYZW;
+    add.src[1].swizzle = Swizzle::XYZW;
+    for p in [Gen7, Gen75] {
+        m.case(p, "add(8) align16 UD <- F <0;4,0>, UB <0;1,0>", &add, true);
+    }
+    m.done();
+}
