@@ -31,6 +31,7 @@
 
 extern crate alloc;
 
+pub mod build;
 pub mod canon;
 pub mod check;
 mod checked;

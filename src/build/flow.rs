@@ -1,0 +1,242 @@
+//! Branch offsets, filled in when the program is finished: given targets,
+//! Mesa's `patch_IF_ELSE` for structured IF/ELSE/ENDIF, the loop start for
+//! WHILE, and Mesa's `brw_set_uip_jip` for BREAK, CONT, ENDIF and HALT.
+
+use alloc::vec::Vec;
+
+use super::{BuildError, Builder, Fix, Target};
+use crate::model::{Instruction, Opcode, Platform};
+
+/// JIP/UIP units per instruction: bytes on Gen8, 8-byte units before.
+const fn unit(p: Platform) -> i64 {
+    if p.is_gen8() {
+        16
+    } else {
+        2
+    }
+}
+
+/// The offset `delta` instructions away, in the platform's units, if it
+/// fits the platform's field.
+fn units(p: Platform, delta: i64, index: usize) -> Result<i64, BuildError> {
+    let v = delta.saturating_mul(unit(p));
+    let (lo, hi, range) = if p.is_gen8() {
+        (i64::from(i32::MIN), i64::from(i32::MAX), "a signed 32-bit byte offset")
+    } else {
+        (
+            i64::from(i16::MIN),
+            i64::from(i16::MAX),
+            "a signed 16-bit offset in 8-byte units",
+        )
+    };
+    if !(lo..=hi).contains(&v) {
+        return Err(BuildError::JumpRange {
+            index,
+            offset: v,
+            range,
+        });
+    }
+    Ok(v)
+}
+
+fn set_jip(p: Platform, i: &mut Instruction, v: i64) {
+    if p.is_gen8() {
+        i.imm = i.imm & !0xffff_ffff | u64::from(v as i32 as u32);
+    } else {
+        i.imm = i.imm & !0xffff | u64::from(v as i16 as u16);
+    }
+}
+
+fn set_uip(p: Platform, i: &mut Instruction, v: i64) {
+    if p.is_gen8() {
+        i.imm = i.imm & 0xffff_ffff | u64::from(v as i32 as u32) << 32;
+    } else {
+        i.imm = i.imm & !0xffff_0000 | u64::from(v as i16 as u16) << 16;
+    }
+}
+
+/// A 32-bit immediate offset (JMPI's src1, CALL's JIP).
+fn set_imm32(i: &mut Instruction, v: i64) {
+    i.imm = i.imm & !0xffff_ffff | u64::from(v as i32 as u32);
+}
+
+/// The flow-control instructions that Mesa's block-end search looks at,
+/// with each IF's matching ENDIF, so a search skips nested blocks whole.
+struct Flow {
+    /// Indices of IF, ELSE, ENDIF, WHILE and HALT, in order.
+    at: Vec<usize>,
+    /// For an IF in `at`, the position in `at` of its ENDIF.
+    skip: Vec<Option<usize>>,
+}
+
+impl Flow {
+    fn new(insts: &[Instruction]) -> Flow {
+        let mut at = Vec::new();
+        for (k, i) in insts.iter().enumerate() {
+            if matches!(
+                i.opcode,
+                Opcode::If | Opcode::Else | Opcode::Endif | Opcode::While | Opcode::Halt
+            ) {
+                at.push(k);
+            }
+        }
+        let mut skip = alloc::vec![None; at.len()];
+        let mut stack = Vec::new();
+        for (f, &k) in at.iter().enumerate() {
+            match insts.get(k).map(|i| i.opcode) {
+                Some(Opcode::If) => stack.push(f),
+                Some(Opcode::Endif) => {
+                    if let Some(s) = stack.pop() {
+                        if let Some(x) = skip.get_mut(s) {
+                            *x = Some(f);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Flow { at, skip }
+    }
+
+    /// Whether the WHILE at `w` jumps back to `start` or before it.
+    fn while_jumps_before(p: Platform, insts: &[Instruction], w: usize, start: usize) -> bool {
+        let jip = insts.get(w).and_then(|i| i.jip(p)).unwrap_or(0);
+        (w as i64) * unit(p) + i64::from(jip) <= (start as i64) * unit(p)
+    }
+
+    /// Mesa's `brw_find_next_block_end`: the first ELSE, ENDIF or HALT
+    /// after `start` outside nested IF blocks, or WHILE of a loop that
+    /// encloses `start`.
+    fn next_block_end(&self, p: Platform, insts: &[Instruction], start: usize) -> Option<usize> {
+        let mut f = self.at.partition_point(|&k| k <= start);
+        while let Some(&k) = self.at.get(f) {
+            match insts.get(k).map(|i| i.opcode) {
+                Some(Opcode::If) => match self.skip.get(f).copied().flatten() {
+                    Some(e) => f = e,
+                    None => return None, // an IF never closed: no block end at depth 0
+                },
+                Some(Opcode::While) if !Self::while_jumps_before(p, insts, k, start) => {}
+                _ => return Some(k),
+            }
+            f += 1;
+        }
+        None
+    }
+
+    /// Mesa's `brw_find_loop_end`: the WHILE of the innermost loop
+    /// enclosing `start`.
+    fn loop_end(&self, p: Platform, insts: &[Instruction], start: usize) -> Option<usize> {
+        let f = self.at.partition_point(|&k| k <= start);
+        self.at.get(f..).unwrap_or(&[]).iter().copied().find(|&k| {
+            insts.get(k).map(|i| i.opcode) == Some(Opcode::While) && Self::while_jumps_before(p, insts, k, start)
+        })
+    }
+}
+
+/// Fills in every branch offset of `b`, collecting errors.
+pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
+    let p = b.p;
+    let jumps = core::mem::take(&mut b.jumps);
+    // Given targets and structured blocks first: the rules below read
+    // WHILE's JIP.
+    for j in &jumps {
+        let index = j.index;
+        let Some(op) = b.insts.get(index).map(|i| i.opcode) else {
+            continue;
+        };
+        let r = (|| -> Result<(), BuildError> {
+            let rel =
+                |t: Target| -> Result<i64, BuildError> { Ok(b.resolve_target(t, index, op)? as i64 - index as i64) };
+            let mut i = *b.insts.get(index).ok_or(BuildError::NoBlockEnd { index, opcode: op })?;
+            match j.fix {
+                Fix::Explicit { jip, uip } => {
+                    set_jip(p, &mut i, units(p, rel(jip)?, index)?);
+                    if let Some(u) = uip {
+                        set_uip(p, &mut i, units(p, rel(u)?, index)?);
+                    }
+                }
+                Fix::Jmpi(t) => set_imm32(&mut i, (rel(t)? - 1).saturating_mul(unit(p))),
+                Fix::Call(t) => set_imm32(&mut i, rel(t)?.saturating_mul(unit(p))),
+                Fix::If { else_, endif } => {
+                    let to_end = units(p, endif as i64 - index as i64, index)?;
+                    let jip = match else_ {
+                        Some(e) => units(p, e as i64 + 1 - index as i64, index)?,
+                        None => to_end,
+                    };
+                    set_jip(p, &mut i, jip);
+                    set_uip(p, &mut i, to_end);
+                }
+                Fix::Else { endif } => {
+                    let to_end = units(p, endif as i64 - index as i64, index)?;
+                    set_jip(p, &mut i, to_end);
+                    if p.is_gen8() {
+                        set_uip(p, &mut i, to_end);
+                    }
+                }
+                Fix::While { start } => set_jip(p, &mut i, units(p, start as i64 - index as i64, index)?),
+                Fix::Halt { uip } => set_uip(p, &mut i, units(p, rel(uip)?, index)?),
+                Fix::Rule => {}
+            }
+            if let Some(slot) = b.insts.get_mut(index) {
+                *slot = i;
+            }
+            Ok(())
+        })();
+        if let Err(e) = r {
+            errors.push(e);
+        }
+    }
+    if !errors.is_empty() {
+        return;
+    }
+    // Mesa's brw_set_uip_jip.
+    let flow = Flow::new(&b.insts);
+    for j in &jumps {
+        if !matches!(j.fix, Fix::Rule | Fix::Halt { .. }) {
+            continue;
+        }
+        let index = j.index;
+        let Some(mut i) = b.insts.get(index).copied() else {
+            continue;
+        };
+        let end = flow.next_block_end(p, &b.insts, index);
+        let r = (|| -> Result<(), BuildError> {
+            let no_end = BuildError::NoBlockEnd {
+                index,
+                opcode: i.opcode,
+            };
+            match i.opcode {
+                Opcode::Break | Opcode::Cont => {
+                    let end = end.ok_or(no_end.clone())?;
+                    let loop_end = flow.loop_end(p, &b.insts, index).ok_or(no_end)?;
+                    set_jip(p, &mut i, units(p, end as i64 - index as i64, index)?);
+                    set_uip(p, &mut i, units(p, loop_end as i64 - index as i64, index)?);
+                }
+                Opcode::Endif => {
+                    let jip = match end {
+                        Some(e) => units(p, e as i64 - index as i64, index)?,
+                        None => unit(p),
+                    };
+                    set_jip(p, &mut i, jip);
+                }
+                Opcode::Halt => {
+                    let jip = match end {
+                        Some(e) => units(p, e as i64 - index as i64, index)?,
+                        None => i64::from(i.uip(p).unwrap_or(0)),
+                    };
+                    set_jip(p, &mut i, jip);
+                }
+                _ => {}
+            }
+            Ok(())
+        })();
+        match r {
+            Ok(()) => {
+                if let Some(slot) = b.insts.get_mut(index) {
+                    *slot = i;
+                }
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+}

@@ -1,0 +1,1585 @@
+//! A program builder for compiler backends: registers as values, a default
+//! instruction state pushed and popped like Mesa's, one method per opcode
+//! family, labels and structured control flow with JIP/UIP computed when
+//! the program is finished, and SEND messages from typed descriptors.
+//!
+//! ```
+//! use geneu::build::{g, imm_f, null, Builder, Predicate};
+//! use geneu::{CondMod, Platform};
+//!
+//! let mut b = Builder::new(Platform::Gen8);
+//! b.add(g(10), g(2), imm_f(1.0))?;
+//! b.cmp(CondMod::L, null(), g(10), g(3))?;
+//! b.state_mut().predicate = Some(Predicate::normal(0, 0));
+//! b.if_()?;
+//! b.state_mut().predicate = None;
+//! b.mov(g(11), g(10))?;
+//! b.else_()?;
+//! b.mov(g(11), imm_f(0.0))?;
+//! b.endif()?;
+//! let prog = b.finish()?;
+//! assert_eq!(prog.bytes().len(), 7 * 16);
+//! // The IF jumps past the ELSE (JIP) and to the ENDIF (UIP), in bytes on Gen8.
+//! let iff = prog.instructions().nth(2).unwrap().1;
+//! assert_eq!((iff.jip(Platform::Gen8), iff.uip(Platform::Gen8)), (Some(48), Some(64)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # What the builder decides
+//!
+//! - Operands: a destination with horizontal stride 0 gets stride 1, and in
+//!   align1 a width-1 source of a SIMD1 instruction gets `<0;1,0>`, as
+//!   Mesa's `brw_set_dest`/`brw_set_src0` do. In align16 a source encodes
+//!   only its vertical stride (8 becomes 4) and its swizzle. Three-source
+//!   operands are `<4;4,1>`, or replicated when their region is scalar.
+//! - Hidden fields (the operands of flow control, src1 beside a one-source
+//!   immediate, 16-bit immediate replication) come from the crate's one
+//!   canonical function, so the builder, the text assembler and a caller
+//!   building an [`Instruction`] by hand get the same bytes.
+//! - Control flow follows Mesa's `patch_IF_ELSE` and `brw_set_uip_jip`:
+//!   IF's JIP is the instruction after the ELSE (the ENDIF without one), its
+//!   UIP the ENDIF; ELSE jumps to the ENDIF (JIP, and UIP on Gen8); WHILE's
+//!   JIP is the loop's first instruction; BREAK and CONT jump to the end of
+//!   the innermost block (JIP) and to the loop's WHILE (UIP); ENDIF to the
+//!   next block end or the next instruction; HALT's JIP is the innermost
+//!   block end, or its UIP outside any block. Offsets are in bytes on Gen8
+//!   and in 8-byte units on Gen7/7.5. (Newer Mesa points a Gen8 ELSE at a
+//!   NOP before the ENDIF for Wa_220160235, a Gen9+ erratum; the builder
+//!   keeps the Gen8-era rule that Mesa's Gen8 corpus shows.)
+//! - `if_` and the other branches take the current state as it is: the
+//!   predicate, execution size and channel group are the caller's.
+//! - JMPI's offset, in src1, counts from the instruction after the JMPI,
+//!   in the units of JIP. CALL writes the return address to its
+//!   destination and carries its JIP where the platform's branches carry
+//!   theirs; RET reads the register CALL wrote.
+//! - `finish` validates every instruction with [`crate::validate`] and
+//!   reports every violation with its instruction index and rule id.
+
+use alloc::vec::Vec;
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use crate::model::*;
+use crate::msg::{Channels, Dc0Op, Dc1Op, Message, SamplerSimd, SurfaceSimd, TypedSlotGroup, UrbOpcode};
+use crate::validate::OperandId;
+
+mod canon_shim;
+pub mod error;
+mod operand;
+mod state;
+
+pub use error::{BuildError, BuildErrors};
+pub use operand::{
+    acc, addr, arf, flag, g, imm_d, imm_df, imm_f, imm_hf, imm_q, imm_ud, imm_uq, imm_uv, imm_uw, imm_v, imm_vf, imm_w,
+    ip, notification, null, swz, Chan, Imm, Operand, Reg,
+};
+pub use state::{PredCtrl, Predicate, State};
+
+/// The canonical encoding of the fields the syntax does not show.
+#[inline]
+fn canonicalize(p: Platform, i: &mut Instruction) {
+    canon_shim::canonicalize(p, i)
+}
+
+static NEXT_BUILDER: AtomicU32 = AtomicU32::new(1);
+
+/// A jump target: a label, or an instruction index relative to the branch.
+///
+/// ```
+/// use geneu::build::{Builder, Target};
+/// let mut b = Builder::new(geneu::Platform::Gen8);
+/// let l = b.label();
+/// let t: Target = l.into();
+/// assert_eq!(t, Target::Label(l));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// A label of this builder.
+    Label(Label),
+    /// `n` instructions from the branch (0 is the branch itself).
+    Rel(i32),
+}
+
+impl From<Label> for Target {
+    fn from(l: Label) -> Self {
+        Target::Label(l)
+    }
+}
+
+/// A position in the program, bound with [`Builder::bind`].
+///
+/// ```
+/// let mut b = geneu::build::Builder::new(geneu::Platform::Gen7);
+/// let l = b.label();
+/// b.bind(l).unwrap();
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Label {
+    builder: u32,
+    n: u32,
+}
+
+impl Label {
+    /// The label's number in its builder (0, 1, ...).
+    pub const fn number(&self) -> usize {
+        self.n as usize
+    }
+}
+
+/// How a branch gets its offsets when the program is finished.
+#[derive(Clone, Copy, Debug)]
+enum Fix {
+    /// Given targets.
+    Explicit { jip: Target, uip: Option<Target> },
+    /// JMPI: src1, counted from the next instruction.
+    Jmpi(Target),
+    /// CALL: its JIP.
+    Call(Target),
+    /// A structured IF.
+    If { else_: Option<usize>, endif: usize },
+    /// A structured ELSE.
+    Else { endif: usize },
+    /// A structured WHILE.
+    While { start: usize },
+    /// BREAK, CONT or ENDIF: Mesa's `brw_set_uip_jip`.
+    Rule,
+    /// HALT: UIP given, JIP by rule.
+    Halt { uip: Target },
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Jump {
+    index: usize,
+    fix: Fix,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Open {
+    If { at: usize, else_: Option<usize> },
+    Do { start: usize },
+}
+
+/// A finished program: the bytes, and the instructions with their offsets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    platform: Platform,
+    bytes: Vec<u8>,
+    insts: Vec<Instruction>,
+}
+
+impl Program {
+    /// The platform.
+    pub fn platform(&self) -> Platform {
+        self.platform
+    }
+    /// The encoded program, 16 bytes per instruction.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+    /// The program's bytes, taken.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+    /// Each instruction with its byte offset.
+    pub fn instructions(&self) -> impl Iterator<Item = (usize, &Instruction)> + '_ {
+        self.insts.iter().enumerate().map(|(k, i)| (k * 16, i))
+    }
+    /// The number of instructions.
+    pub fn len(&self) -> usize {
+        self.insts.len()
+    }
+    /// Whether the program is empty.
+    pub fn is_empty(&self) -> bool {
+        self.insts.is_empty()
+    }
+}
+
+/// Builds a program for one platform. See the [module documentation](self).
+#[derive(Clone, Debug)]
+pub struct Builder {
+    p: Platform,
+    id: u32,
+    insts: Vec<Instruction>,
+    state: State,
+    saved: Vec<State>,
+    labels: Vec<Option<usize>>,
+    jumps: Vec<Jump>,
+    open: Vec<Open>,
+}
+
+macro_rules! alu1 {
+    ($($(#[$m:meta])* $name:ident => $op:ident;)*) => {
+        $( $(#[$m])*
+        pub fn $name(&mut self, dst: Reg, src: impl Into<Operand>) -> Result<usize, BuildError> {
+            self.alu(Opcode::$op, dst, &[src.into()], None)
+        } )*
+    };
+}
+
+macro_rules! alu2 {
+    ($($(#[$m:meta])* $name:ident => $op:ident;)*) => {
+        $( $(#[$m])*
+        pub fn $name(&mut self, dst: Reg, a: impl Into<Operand>, b: impl Into<Operand>) -> Result<usize, BuildError> {
+            self.alu(Opcode::$op, dst, &[a.into(), b.into()], None)
+        } )*
+    };
+}
+
+macro_rules! alu3 {
+    ($($(#[$m:meta])* $name:ident => $op:ident;)*) => {
+        $( $(#[$m])*
+        pub fn $name(&mut self, dst: Reg, a: Reg, b: Reg, c: Reg) -> Result<usize, BuildError> {
+            self.alu(Opcode::$op, dst, &[a.into(), b.into(), c.into()], None)
+        } )*
+    };
+}
+
+impl Builder {
+    /// An empty program for `p`, in the default [`State`].
+    ///
+    /// ```
+    /// let b = geneu::build::Builder::new(geneu::Platform::Gen75);
+    /// assert_eq!(b.len(), 0);
+    /// ```
+    pub fn new(p: Platform) -> Builder {
+        Builder::with_capacity(p, 0)
+    }
+
+    /// An empty program with room for `n` instructions.
+    ///
+    /// ```
+    /// let b = geneu::build::Builder::with_capacity(geneu::Platform::Gen8, 100);
+    /// assert!(b.is_empty());
+    /// ```
+    pub fn with_capacity(p: Platform, n: usize) -> Builder {
+        Builder {
+            p,
+            id: NEXT_BUILDER.fetch_add(1, Ordering::Relaxed),
+            insts: Vec::with_capacity(n),
+            state: State::default(),
+            saved: Vec::new(),
+            labels: Vec::new(),
+            jumps: Vec::new(),
+            open: Vec::new(),
+        }
+    }
+
+    /// The platform.
+    ///
+    /// ```
+    /// assert_eq!(geneu::build::Builder::new(geneu::Platform::Chv).platform(), geneu::Platform::Chv);
+    /// ```
+    pub fn platform(&self) -> Platform {
+        self.p
+    }
+
+    /// The number of instructions so far (the index of the next one).
+    ///
+    /// ```
+    /// let mut b = geneu::build::Builder::new(geneu::Platform::Gen8);
+    /// b.nop().unwrap();
+    /// assert_eq!(b.len(), 1);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.insts.len()
+    }
+
+    /// Whether no instruction was emitted yet.
+    ///
+    /// ```
+    /// assert!(geneu::build::Builder::new(geneu::Platform::Gen8).is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.insts.is_empty()
+    }
+
+    /// The instructions so far (branch offsets not yet filled in).
+    ///
+    /// ```
+    /// let mut b = geneu::build::Builder::new(geneu::Platform::Gen8);
+    /// b.nop().unwrap();
+    /// assert_eq!(b.instructions()[0].opcode, geneu::Opcode::Nop);
+    /// ```
+    pub fn instructions(&self) -> &[Instruction] {
+        &self.insts
+    }
+
+    // ---- state ----
+
+    /// The current state.
+    ///
+    /// ```
+    /// let b = geneu::build::Builder::new(geneu::Platform::Gen8);
+    /// assert_eq!(b.state().exec_size, geneu::ExecSize::S8);
+    /// ```
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The current state, to change.
+    ///
+    /// ```
+    /// let mut b = geneu::build::Builder::new(geneu::Platform::Gen8);
+    /// b.state_mut().exec_size = geneu::ExecSize::S16;
+    /// ```
+    pub fn state_mut(&mut self) -> &mut State {
+        &mut self.state
+    }
+
+    /// Replaces the current state.
+    ///
+    /// ```
+    /// use geneu::{build::{Builder, State}, ExecSize};
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// b.set_state(State::default().simd(ExecSize::S1).no_mask());
+    /// assert!(b.state().no_mask);
+    /// ```
+    pub fn set_state(&mut self, s: State) {
+        self.state = s;
+    }
+
+    /// Saves the current state (Mesa's `brw_push_insn_state`).
+    ///
+    /// ```
+    /// let mut b = geneu::build::Builder::new(geneu::Platform::Gen8);
+    /// b.push_state();
+    /// b.state_mut().no_mask = true;
+    /// b.pop_state().unwrap();
+    /// assert!(!b.state().no_mask);
+    /// ```
+    pub fn push_state(&mut self) {
+        self.saved.push(self.state);
+    }
+
+    /// Restores the last saved state (Mesa's `brw_pop_insn_state`).
+    ///
+    /// ```
+    /// let mut b = geneu::build::Builder::new(geneu::Platform::Gen8);
+    /// assert!(b.pop_state().is_err());
+    /// ```
+    pub fn pop_state(&mut self) -> Result<(), BuildError> {
+        self.state = self
+            .saved
+            .pop()
+            .ok_or(BuildError::StateUnderflow { index: self.len() })?;
+        Ok(())
+    }
+
+    /// Runs `f` in state `s`, then restores the current state.
+    ///
+    /// ```
+    /// use geneu::build::{g, imm_ud, Builder, State};
+    /// use geneu::ExecSize;
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// b.with_state(State::default().simd(ExecSize::S1).no_mask(), |b| b.mov(g(3).ud().vec1(), imm_ud(0)))?;
+    /// assert_eq!(b.state().exec_size, ExecSize::S8);
+    /// # Ok::<(), geneu::build::BuildError>(())
+    /// ```
+    pub fn with_state<T>(&mut self, s: State, f: impl FnOnce(&mut Builder) -> T) -> T {
+        let old = core::mem::replace(&mut self.state, s);
+        let r = f(self);
+        self.state = old;
+        r
+    }
+
+    // ---- instructions ----
+
+    /// A new instruction of `op` in the current state.
+    fn start(&self, op: Opcode) -> Result<Instruction, BuildError> {
+        let index = self.len();
+        if !op.exists_on(self.p) {
+            return Err(BuildError::Opcode {
+                index,
+                opcode: op,
+                why: "the platform does not have this opcode",
+            });
+        }
+        let mut i = Instruction::new(op, self.state.exec_size);
+        self.state.apply(&mut i, index)?;
+        Ok(i)
+    }
+
+    /// Appends `i` in its canonical encoding.
+    fn put(&mut self, mut i: Instruction) -> usize {
+        canonicalize(self.p, &mut i);
+        self.insts.push(i);
+        self.insts.len() - 1
+    }
+
+    /// Appends a hand-built instruction as it is, after the canonical
+    /// function has set the fields the syntax does not show. For
+    /// instructions no other method builds; checked by `finish` like the
+    /// others. Its branch offsets, if any, are kept.
+    ///
+    /// ```
+    /// use geneu::{build::Builder, ExecSize, Instruction, Opcode};
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// assert_eq!(b.emit(Instruction::new(Opcode::Nop, ExecSize::S1)).unwrap(), 0);
+    /// ```
+    pub fn emit(&mut self, i: Instruction) -> Result<usize, BuildError> {
+        if !i.opcode.exists_on(self.p) {
+            return Err(BuildError::Opcode {
+                index: self.len(),
+                opcode: i.opcode,
+                why: "the platform does not have this opcode",
+            });
+        }
+        Ok(self.put(i))
+    }
+
+    fn dst_of(&self, r: Reg, index: usize) -> Result<Dst, BuildError> {
+        let a16 = self.state.access_mode == AccessMode::Align16;
+        if r.file() == RegFile::Grf && r.nr() > 127 {
+            return Err(BuildError::Operand {
+                index,
+                operand: OperandId::Dst,
+                why: "general registers are g0-g127",
+            });
+        }
+        if !r.mods().is_empty() {
+            return Err(BuildError::Operand {
+                index,
+                operand: OperandId::Dst,
+                why: "a destination takes no source modifier",
+            });
+        }
+        let h = r.region().hstride;
+        Ok(Dst {
+            file: r.file(),
+            ty: r.ty(),
+            addr: Addr::Direct {
+                nr: r.nr(),
+                subnr: r.subnr(),
+            },
+            hstride: if a16 || h == 0 { 1 } else { h },
+            writemask: if a16 { r.writemask_of() } else { WriteMask::XYZW },
+        })
+    }
+
+    /// Lowers source `k`; returns the immediate's bits for an immediate.
+    fn src_of(&self, o: Operand, k: u8, three: bool, index: usize) -> Result<(Src, Option<u64>), BuildError> {
+        let operand = OperandId::Src(k);
+        match o {
+            Operand::Imm(imm) => {
+                if three {
+                    return Err(BuildError::Operand {
+                        index,
+                        operand,
+                        why: "three-source instructions take no immediate",
+                    });
+                }
+                if imm.ty().imm_hw(self.p).is_none() {
+                    return Err(BuildError::Immediate {
+                        index,
+                        ty: imm.ty(),
+                        platform: self.p,
+                    });
+                }
+                Ok((Src::imm(imm.ty()), Some(imm.bits())))
+            }
+            Operand::Reg(r) => {
+                if r.file() == RegFile::Grf && r.nr() > 127 {
+                    return Err(BuildError::Operand {
+                        index,
+                        operand,
+                        why: "general registers are g0-g127",
+                    });
+                }
+                let mut s = Src {
+                    file: r.file(),
+                    ty: r.ty(),
+                    addr: Addr::Direct {
+                        nr: r.nr(),
+                        subnr: r.subnr(),
+                    },
+                    region: r.region(),
+                    swizzle: Swizzle(0),
+                    mods: r.mods(),
+                };
+                if three {
+                    s.region = if r.region() == Region::SCALAR {
+                        Region::SCALAR
+                    } else {
+                        Region {
+                            vstride: 3,
+                            width: 2,
+                            hstride: 1,
+                        }
+                    };
+                    s.swizzle = r.swizzle_of();
+                } else if self.state.access_mode == AccessMode::Align16 {
+                    let v = r.region().vstride;
+                    s.region = Region {
+                        vstride: if v == 4 { 3 } else { v },
+                        width: 2,
+                        hstride: 1,
+                    };
+                    s.swizzle = r.swizzle_of();
+                } else if r.region().width == 0 && self.state.exec_size == ExecSize::S1 {
+                    s.region = Region::SCALAR;
+                }
+                Ok((s, None))
+            }
+        }
+    }
+
+    /// Any ALU instruction: `op dst srcs...` (1, 2 or 3 sources) with an
+    /// optional conditional modifier (written to the state's flag).
+    ///
+    /// ```
+    /// use geneu::build::{g, Builder};
+    /// use geneu::Opcode;
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// b.alu(Opcode::Add, g(4), &[g(2).into(), g(3).into()], None)?;
+    /// # Ok::<(), geneu::build::BuildError>(())
+    /// ```
+    pub fn alu(&mut self, op: Opcode, dst: Reg, srcs: &[Operand], cmod: Option<CondMod>) -> Result<usize, BuildError> {
+        let index = self.len();
+        let three = op.is_three_src();
+        let n = usize::from(op.num_srcs());
+        let family_ok = !op.is_branch()
+            && !op.is_send()
+            && !matches!(
+                op,
+                Opcode::Math | Opcode::Jmpi | Opcode::Call | Opcode::Calla | Opcode::Ret | Opcode::Wait | Opcode::Nop
+            )
+            && n > 0;
+        if !family_ok {
+            return Err(BuildError::Opcode {
+                index,
+                opcode: op,
+                why: "not an ALU opcode: use its own method",
+            });
+        }
+        if srcs.len() != n {
+            return Err(BuildError::Opcode {
+                index,
+                opcode: op,
+                why: "wrong number of sources for this opcode",
+            });
+        }
+        let mut i = self.start(op)?;
+        if three && i.access_mode != AccessMode::Align16 {
+            // Gen7-Gen8 three-source instructions are align16 only.
+            i.access_mode = AccessMode::Align16;
+            if let Some(p) = self.state.predicate {
+                i.pred_control = p.ctrl.hw(AccessMode::Align16).ok_or(BuildError::State {
+                    index,
+                    why: "this predicate combination does not exist in align16",
+                })?;
+            }
+        }
+        i.dst = if three {
+            let mut d = self.dst_of(dst, index)?;
+            d.hstride = 1;
+            d.writemask = dst.writemask_of();
+            d
+        } else {
+            self.dst_of(dst, index)?
+        };
+        let mut imm = None;
+        for (k, &s) in srcs.iter().enumerate() {
+            let (src, bits) = self.src_of(s, k as u8, three, index)?;
+            if let Some(b) = bits {
+                if imm.is_some() {
+                    return Err(BuildError::Operand {
+                        index,
+                        operand: OperandId::Src(k as u8),
+                        why: "an instruction holds one immediate",
+                    });
+                }
+                imm = Some(b);
+            }
+            if let Some(slot) = i.src.get_mut(k) {
+                *slot = src;
+            }
+        }
+        if let Some(b) = imm {
+            i.imm = b;
+        }
+        if let Some(c) = cmod {
+            i.cond_modifier = c.hw();
+        }
+        if matches!(op, Opcode::Cmp | Opcode::Cmpn) && !self.p.is_gen8() && dst.is_null() {
+            // Mesa (WaCMPInstNullDstForcesThreadSwitch, and the IVB PRM
+            // for CMPN): a CMP with a null destination uses {switch}.
+            i.thread_control = ThreadControl::Switch;
+        }
+        Ok(self.put(i))
+    }
+
+    alu1! {
+        /// `mov dst src`.
+        ///
+        /// ```
+        /// use geneu::build::{g, imm_w, Builder};
+        /// let mut b = Builder::new(geneu::Platform::Gen8);
+        /// b.mov(g(2).w(), imm_w(-2))?;
+        /// assert_eq!(b.instructions()[0].imm, 0xfffe_fffe); // replicated
+        /// # Ok::<(), geneu::build::BuildError>(())
+        /// ```
+        mov => Mov;
+        /// `not dst src`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).not(geneu::build::g(2).ud(), geneu::build::g(3).ud()).unwrap();
+        /// ```
+        not => Not;
+        /// `frc dst src`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).frc(geneu::build::g(2), geneu::build::g(3)).unwrap();
+        /// ```
+        frc => Frc;
+        /// `rndu dst src`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).rndu(geneu::build::g(2), geneu::build::g(3)).unwrap();
+        /// ```
+        rndu => Rndu;
+        /// `rndd dst src`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).rndd(geneu::build::g(2), geneu::build::g(3)).unwrap();
+        /// ```
+        rndd => Rndd;
+        /// `rnde dst src`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).rnde(geneu::build::g(2), geneu::build::g(3)).unwrap();
+        /// ```
+        rnde => Rnde;
+        /// `rndz dst src`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).rndz(geneu::build::g(2), geneu::build::g(3)).unwrap();
+        /// ```
+        rndz => Rndz;
+        /// `lzd dst src`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).lzd(geneu::build::g(2).ud(), geneu::build::g(3).ud()).unwrap();
+        /// ```
+        lzd => Lzd;
+        /// `fbh dst src`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).fbh(geneu::build::g(2).ud(), geneu::build::g(3).ud()).unwrap();
+        /// ```
+        fbh => Fbh;
+        /// `fbl dst src`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).fbl(geneu::build::g(2).ud(), geneu::build::g(3).ud()).unwrap();
+        /// ```
+        fbl => Fbl;
+        /// `cbit dst src`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).cbit(geneu::build::g(2).ud(), geneu::build::g(3).ud()).unwrap();
+        /// ```
+        cbit => Cbit;
+        /// `bfrev dst src`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).bfrev(geneu::build::g(2).ud(), geneu::build::g(3).ud()).unwrap();
+        /// ```
+        bfrev => Bfrev;
+    }
+
+    alu2! {
+        /// `add dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).add(geneu::build::g(2), geneu::build::g(3), geneu::build::imm_f(1.0)).unwrap();
+        /// ```
+        add => Add;
+        /// `mul dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).mul(geneu::build::g(2), geneu::build::g(3), geneu::build::g(4)).unwrap();
+        /// ```
+        mul => Mul;
+        /// `avg dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).avg(geneu::build::g(2).d(), geneu::build::g(3).d(), geneu::build::g(4).d()).unwrap();
+        /// ```
+        avg => Avg;
+        /// `and dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).and(geneu::build::g(2).ud(), geneu::build::g(3).ud(), geneu::build::imm_ud(1)).unwrap();
+        /// ```
+        and => And;
+        /// `or dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).or(geneu::build::g(2).ud(), geneu::build::g(3).ud(), geneu::build::imm_ud(1)).unwrap();
+        /// ```
+        or => Or;
+        /// `xor dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).xor(geneu::build::g(2).ud(), geneu::build::g(3).ud(), geneu::build::imm_ud(1)).unwrap();
+        /// ```
+        xor => Xor;
+        /// `shl dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).shl(geneu::build::g(2).ud(), geneu::build::g(3).ud(), geneu::build::imm_ud(2)).unwrap();
+        /// ```
+        shl => Shl;
+        /// `shr dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).shr(geneu::build::g(2).ud(), geneu::build::g(3).ud(), geneu::build::imm_ud(2)).unwrap();
+        /// ```
+        shr => Shr;
+        /// `asr dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).asr(geneu::build::g(2).d(), geneu::build::g(3).d(), geneu::build::imm_d(2)).unwrap();
+        /// ```
+        asr => Asr;
+        /// `mac dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).mac(geneu::build::g(2), geneu::build::g(3), geneu::build::g(4)).unwrap();
+        /// ```
+        mac => Mac;
+        /// `mach dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).mach(geneu::build::g(2).d(), geneu::build::g(3).d(), geneu::build::g(4).d()).unwrap();
+        /// ```
+        mach => Mach;
+        /// `addc dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).addc(geneu::build::g(2).ud(), geneu::build::g(3).ud(), geneu::build::g(4).ud()).unwrap();
+        /// ```
+        addc => Addc;
+        /// `subb dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).subb(geneu::build::g(2).ud(), geneu::build::g(3).ud(), geneu::build::g(4).ud()).unwrap();
+        /// ```
+        subb => Subb;
+        /// `sad2 dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).sad2(geneu::build::g(2).w(), geneu::build::g(3).ub(), geneu::build::g(4).ub()).unwrap();
+        /// ```
+        sad2 => Sad2;
+        /// `sada2 dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).sada2(geneu::build::g(2).w(), geneu::build::g(3).ub(), geneu::build::g(4).ub()).unwrap();
+        /// ```
+        sada2 => Sada2;
+        /// `dp4 dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).dp4(geneu::build::g(2), geneu::build::g(3), geneu::build::g(4)).unwrap();
+        /// ```
+        dp4 => Dp4;
+        /// `dph dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).dph(geneu::build::g(2), geneu::build::g(3), geneu::build::g(4)).unwrap();
+        /// ```
+        dph => Dph;
+        /// `dp3 dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).dp3(geneu::build::g(2), geneu::build::g(3), geneu::build::g(4)).unwrap();
+        /// ```
+        dp3 => Dp3;
+        /// `dp2 dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).dp2(geneu::build::g(2), geneu::build::g(3), geneu::build::g(4)).unwrap();
+        /// ```
+        dp2 => Dp2;
+        /// `line dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).line(geneu::build::g(2), geneu::build::g(3).vec1(), geneu::build::g(4)).unwrap();
+        /// ```
+        line => Line;
+        /// `pln dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).pln(geneu::build::g(2), geneu::build::g(3).vec1(), geneu::build::g(4)).unwrap();
+        /// ```
+        pln => Pln;
+        /// `bfi1 dst a b`.
+        ///
+        /// ```
+        /// geneu::build::Builder::new(geneu::Platform::Gen8).bfi1(geneu::build::g(2).ud(), geneu::build::g(3).ud(), geneu::build::g(4).ud()).unwrap();
+        /// ```
+        bfi1 => Bfi1;
+    }
+
+    alu3! {
+        /// `mad dst a b c` (align16, as three-source instructions are).
+        ///
+        /// ```
+        /// use geneu::build::{g, Builder};
+        /// Builder::new(geneu::Platform::Gen8).mad(g(2), g(3), g(4), g(5).vec1()).unwrap();
+        /// ```
+        mad => Mad;
+        /// `lrp dst a b c`.
+        ///
+        /// ```
+        /// use geneu::build::{g, Builder};
+        /// Builder::new(geneu::Platform::Gen8).lrp(g(2), g(3), g(4), g(5)).unwrap();
+        /// ```
+        lrp => Lrp;
+        /// `bfe dst a b c`.
+        ///
+        /// ```
+        /// use geneu::build::{g, Builder};
+        /// Builder::new(geneu::Platform::Gen8).bfe(g(2).ud(), g(3).ud(), g(4).ud(), g(5).ud()).unwrap();
+        /// ```
+        bfe => Bfe;
+        /// `bfi2 dst a b c`.
+        ///
+        /// ```
+        /// use geneu::build::{g, Builder};
+        /// Builder::new(geneu::Platform::Gen8).bfi2(g(2).ud(), g(3).ud(), g(4).ud(), g(5).ud()).unwrap();
+        /// ```
+        bfi2 => Bfi2;
+    }
+
+    /// `cmp.{cond}.{flag} dst a b`: compares and writes the state's flag.
+    ///
+    /// ```
+    /// use geneu::build::{g, null, Builder};
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// b.cmp(geneu::CondMod::L, null(), g(2), g(3))?;
+    /// # Ok::<(), geneu::build::BuildError>(())
+    /// ```
+    pub fn cmp(
+        &mut self,
+        cond: CondMod,
+        dst: Reg,
+        a: impl Into<Operand>,
+        b: impl Into<Operand>,
+    ) -> Result<usize, BuildError> {
+        self.alu(Opcode::Cmp, dst, &[a.into(), b.into()], Some(cond))
+    }
+
+    /// `cmpn.{cond}.{flag} dst a b` (NaN-aware compare).
+    ///
+    /// ```
+    /// use geneu::build::{g, null, Builder};
+    /// Builder::new(geneu::Platform::Gen8).cmpn(geneu::CondMod::Ge, null(), g(2), g(3)).unwrap();
+    /// ```
+    pub fn cmpn(
+        &mut self,
+        cond: CondMod,
+        dst: Reg,
+        a: impl Into<Operand>,
+        b: impl Into<Operand>,
+    ) -> Result<usize, BuildError> {
+        self.alu(Opcode::Cmpn, dst, &[a.into(), b.into()], Some(cond))
+    }
+
+    /// `sel dst a b`, choosing by the state's predicate.
+    ///
+    /// ```
+    /// use geneu::build::{g, Builder, Predicate};
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// b.state_mut().predicate = Some(Predicate::normal(0, 0));
+    /// b.sel(g(2), g(3), g(4)).unwrap();
+    /// ```
+    pub fn sel(&mut self, dst: Reg, a: impl Into<Operand>, b: impl Into<Operand>) -> Result<usize, BuildError> {
+        self.alu(Opcode::Sel, dst, &[a.into(), b.into()], None)
+    }
+
+    /// `sel.{cond} dst a b`: minimum (`L`) or maximum (`Ge`).
+    ///
+    /// ```
+    /// use geneu::build::{g, Builder};
+    /// Builder::new(geneu::Platform::Gen8).sel_cond(geneu::CondMod::L, g(2), g(3), g(4)).unwrap();
+    /// ```
+    pub fn sel_cond(
+        &mut self,
+        cond: CondMod,
+        dst: Reg,
+        a: impl Into<Operand>,
+        b: impl Into<Operand>,
+    ) -> Result<usize, BuildError> {
+        self.alu(Opcode::Sel, dst, &[a.into(), b.into()], Some(cond))
+    }
+
+    /// `csel.{cond} dst a b c` (Gen8): `a` where `c` compares true against 0, else `b`.
+    ///
+    /// ```
+    /// use geneu::build::{g, Builder};
+    /// Builder::new(geneu::Platform::Gen8).csel(geneu::CondMod::Nz, g(2), g(3), g(4), g(5)).unwrap();
+    /// assert!(Builder::new(geneu::Platform::Gen7).csel(geneu::CondMod::Nz, g(2), g(3), g(4), g(5)).is_err());
+    /// ```
+    pub fn csel(&mut self, cond: CondMod, dst: Reg, a: Reg, b: Reg, c: Reg) -> Result<usize, BuildError> {
+        self.alu(Opcode::Csel, dst, &[a.into(), b.into(), c.into()], Some(cond))
+    }
+
+    /// `math.{function} dst a [b]`: `b` is for the two-source functions
+    /// (fdiv, pow, integer division) and must be absent for the others,
+    /// whose src1 is `null` F as Mesa emits it.
+    ///
+    /// ```
+    /// use geneu::build::{g, Builder};
+    /// use geneu::MathFunction;
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// b.math(MathFunction::Inv, g(2), g(3), None)?;
+    /// assert!(b.math(MathFunction::Pow, g(2), g(3), None).is_err());
+    /// # Ok::<(), geneu::build::BuildError>(())
+    /// ```
+    pub fn math(
+        &mut self,
+        f: MathFunction,
+        dst: Reg,
+        a: impl Into<Operand>,
+        b: Option<Operand>,
+    ) -> Result<usize, BuildError> {
+        let index = self.len();
+        let b = match (f.num_srcs(), b) {
+            (2, Some(b)) => b,
+            (1, None) => Operand::Reg(null()),
+            _ if f == MathFunction::None => {
+                return Err(BuildError::Opcode {
+                    index,
+                    opcode: Opcode::Math,
+                    why: "a math instruction needs a function",
+                })
+            }
+            (2, None) => {
+                return Err(BuildError::Operand {
+                    index,
+                    operand: OperandId::Src(1),
+                    why: "this math function reads two sources",
+                })
+            }
+            _ => {
+                return Err(BuildError::Operand {
+                    index,
+                    operand: OperandId::Src(1),
+                    why: "this math function reads one source",
+                })
+            }
+        };
+        let mut i = self.start(Opcode::Math)?;
+        i.dst = self.dst_of(dst, index)?;
+        let mut imm = None;
+        for (k, o) in [a.into(), b].into_iter().enumerate() {
+            let (s, bits) = self.src_of(o, k as u8, false, index)?;
+            if bits.is_some() && imm.is_some() {
+                return Err(BuildError::Operand {
+                    index,
+                    operand: OperandId::Src(k as u8),
+                    why: "an instruction holds one immediate",
+                });
+            }
+            imm = imm.or(bits);
+            if let Some(slot) = i.src.get_mut(k) {
+                *slot = s;
+            }
+        }
+        i.imm = imm.unwrap_or(0);
+        i.cond_modifier = f.hw();
+        Ok(self.put(i))
+    }
+
+    /// `nop` (every field zero, as Mesa's `brw_NOP`).
+    ///
+    /// ```
+    /// let mut b = geneu::build::Builder::new(geneu::Platform::Gen7);
+    /// b.nop().unwrap();
+    /// ```
+    pub fn nop(&mut self) -> Result<usize, BuildError> {
+        Ok(self.put(Instruction::new(Opcode::Nop, ExecSize::S1)))
+    }
+
+    /// `wait n` on a notification register: SIMD1, NoMask, unpredicated,
+    /// src0 the same register and src1 `null`, as Mesa's `brw_WAIT`.
+    ///
+    /// ```
+    /// use geneu::build::{notification, Builder};
+    /// Builder::new(geneu::Platform::Gen8).wait(notification(0)).unwrap();
+    /// ```
+    pub fn wait(&mut self, n: Reg) -> Result<usize, BuildError> {
+        let s = State {
+            exec_size: ExecSize::S1,
+            qtr_control: 0,
+            nib_control: false,
+            no_mask: true,
+            predicate: None,
+            ..self.state
+        };
+        self.with_state(s, |b| {
+            let index = b.len();
+            let mut i = b.start(Opcode::Wait)?;
+            i.dst = b.dst_of(n, index)?;
+            i.src[0] = b.src_of(n.into(), 0, false, index)?.0;
+            i.src[1] = b.src_of(null().into(), 1, false, index)?.0;
+            Ok(b.put(i))
+        })
+    }
+
+    // ---- messages ----
+
+    /// `send dst payload` with the typed message `msg`: SFID, descriptor,
+    /// lengths, header and EOT all come from `msg`. Refused: a descriptor
+    /// that does not build, one built for another platform, a message
+    /// whose SIMD width or response length does not fit the execution size
+    /// and enabled channels, and an EOT send whose payload is not in
+    /// g112-g127.
+    ///
+    /// ```
+    /// use geneu::build::{g, null, Builder};
+    /// use geneu::msg::{Common, Message, Urb, UrbOpcode};
+    /// use geneu::Platform;
+    /// let mut b = Builder::new(Platform::Gen8);
+    /// let mut urb = Urb::new(Platform::Gen8, Common::new(5, 0, true).with_eot(), UrbOpcode::Simd8Write);
+    /// urb.global_offset = 1;
+    /// b.send(null(), g(123), &Message::Urb(urb))?;
+    /// assert!(b.send(null(), g(20), &Message::Urb(urb)).is_err()); // EOT from g20
+    /// # Ok::<(), geneu::build::BuildError>(())
+    /// ```
+    pub fn send(&mut self, dst: Reg, payload: Reg, msg: &Message) -> Result<usize, BuildError> {
+        self.send_op(Opcode::Send, dst, payload, msg)
+    }
+
+    /// `sendc`: as [`Builder::send`], waiting on the thread's dependencies.
+    ///
+    /// ```
+    /// use geneu::build::{g, Builder};
+    /// use geneu::msg::Message;
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// b.sendc(g(10), g(2), &Message::Unknown { sfid: 8, desc: 0x0210_0000 }).unwrap();
+    /// ```
+    pub fn sendc(&mut self, dst: Reg, payload: Reg, msg: &Message) -> Result<usize, BuildError> {
+        self.send_op(Opcode::Sendc, dst, payload, msg)
+    }
+
+    fn send_op(&mut self, op: Opcode, dst: Reg, payload: Reg, msg: &Message) -> Result<usize, BuildError> {
+        let index = self.len();
+        let desc = msg.desc().map_err(|error| BuildError::Message { index, error })?;
+        if msg.platform().is_some_and(|q| q != self.p) {
+            return Err(BuildError::MessageShape {
+                index,
+                why: "the descriptor was built for another platform",
+            });
+        }
+        check_message(msg, &self.state).map_err(|why| BuildError::MessageShape { index, why })?;
+        let common = msg.common();
+        if common.eot && (payload.file() != RegFile::Grf || payload.nr() < 112) {
+            return Err(BuildError::EotPayload {
+                index,
+                nr: payload.nr(),
+            });
+        }
+        let mut i = self.start(op)?;
+        i.dst = self.dst_of(dst, index)?;
+        i.src[0] = self.src_of(payload.into(), 0, false, index)?.0;
+        i.src[1] = Src::imm(Type::UD);
+        i.imm = u64::from(desc);
+        i.cond_modifier = msg.sfid();
+        Ok(self.put(i))
+    }
+
+    // ---- labels and control flow ----
+
+    /// A new, unbound label.
+    ///
+    /// ```
+    /// let mut b = geneu::build::Builder::new(geneu::Platform::Gen8);
+    /// assert_ne!(b.label(), b.label());
+    /// ```
+    pub fn label(&mut self) -> Label {
+        self.labels.push(None);
+        Label {
+            builder: self.id,
+            n: (self.labels.len() - 1) as u32,
+        }
+    }
+
+    /// Binds `l` to the next instruction's position.
+    ///
+    /// ```
+    /// use geneu::build::{BuildError, Builder};
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// let l = b.label();
+    /// b.bind(l)?;
+    /// assert!(matches!(b.bind(l), Err(BuildError::LabelBoundTwice { .. })));
+    /// # Ok::<(), BuildError>(())
+    /// ```
+    pub fn bind(&mut self, l: Label) -> Result<(), BuildError> {
+        let here = self.len();
+        let slot = self.label_slot(l, here)?;
+        match *slot {
+            Some(first) => Err(BuildError::LabelBoundTwice {
+                label: l.number(),
+                first,
+                second: here,
+            }),
+            None => {
+                *slot = Some(here);
+                Ok(())
+            }
+        }
+    }
+
+    fn label_slot(&mut self, l: Label, index: usize) -> Result<&mut Option<usize>, BuildError> {
+        if l.builder != self.id {
+            return Err(BuildError::ForeignLabel {
+                label: l.number(),
+                index,
+            });
+        }
+        self.labels.get_mut(l.number()).ok_or(BuildError::ForeignLabel {
+            label: l.number(),
+            index,
+        })
+    }
+
+    fn check_target(&mut self, t: Target, index: usize) -> Result<(), BuildError> {
+        if let Target::Label(l) = t {
+            self.label_slot(l, index)?;
+        }
+        Ok(())
+    }
+
+    fn branch(&mut self, op: Opcode, fix: Fix) -> Result<usize, BuildError> {
+        let i = self.start(op)?;
+        let index = self.put(i);
+        self.jumps.push(Jump { index, fix });
+        Ok(index)
+    }
+
+    /// A branch with given targets: `op` is IF, ELSE, ENDIF, WHILE, BREAK,
+    /// CONT or HALT (and, on Gen8, GOTO and JOIN); `uip` only for those
+    /// that have one. For code whose structure is not the builder's, such
+    /// as a program read from text.
+    ///
+    /// ```
+    /// use geneu::build::Builder;
+    /// use geneu::Opcode;
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// let end = b.label();
+    /// b.branch_to(Opcode::Break, end, Some(end.into()))?;
+    /// b.bind(end)?;
+    /// b.finish()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn branch_to(&mut self, op: Opcode, jip: impl Into<Target>, uip: Option<Target>) -> Result<usize, BuildError> {
+        let index = self.len();
+        if !op.is_branch() || matches!(op, Opcode::Brd | Opcode::Brc) {
+            return Err(BuildError::Opcode {
+                index,
+                opcode: op,
+                why: "not a JIP/UIP branch the builder places",
+            });
+        }
+        if uip.is_some() && !op.has_uip() {
+            return Err(BuildError::Opcode {
+                index,
+                opcode: op,
+                why: "this branch has no UIP",
+            });
+        }
+        let jip = jip.into();
+        self.check_target(jip, index)?;
+        if let Some(u) = uip {
+            self.check_target(u, index)?;
+        }
+        self.branch(op, Fix::Explicit { jip, uip })
+    }
+
+    /// `if`: opens a block, predicated by the state's predicate.
+    ///
+    /// ```
+    /// let mut b = geneu::build::Builder::new(geneu::Platform::Gen8);
+    /// b.if_()?;
+    /// b.endif()?;
+    /// b.finish()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn if_(&mut self) -> Result<usize, BuildError> {
+        let i = self.start(Opcode::If)?;
+        let at = self.put(i);
+        self.open.push(Open::If { at, else_: None });
+        Ok(at)
+    }
+
+    /// `else`: the other half of the innermost open `if_` (its execution
+    /// size is the IF's, as Mesa's `patch_IF_ELSE` sets it).
+    ///
+    /// ```
+    /// use geneu::build::{BuildError, Builder};
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// assert!(matches!(b.else_(), Err(BuildError::ElseWithoutIf { index: 0 })));
+    /// ```
+    pub fn else_(&mut self) -> Result<usize, BuildError> {
+        let index = self.len();
+        let Some(Open::If { at, else_: None }) = self.open.last().copied() else {
+            return Err(BuildError::ElseWithoutIf { index });
+        };
+        let mut i = self.start(Opcode::Else)?;
+        if let Some(iff) = self.insts.get(at) {
+            i.exec_size = iff.exec_size;
+        }
+        let e = self.put(i);
+        if let Some(Open::If { else_, .. }) = self.open.last_mut() {
+            *else_ = Some(e);
+        }
+        Ok(e)
+    }
+
+    /// `endif`: closes the innermost open `if_`.
+    ///
+    /// ```
+    /// use geneu::build::{BuildError, Builder};
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// assert!(matches!(b.endif(), Err(BuildError::EndifWithoutIf { index: 0 })));
+    /// ```
+    pub fn endif(&mut self) -> Result<usize, BuildError> {
+        let index = self.len();
+        let Some(Open::If { at, else_ }) = self.open.last().copied() else {
+            return Err(BuildError::EndifWithoutIf { index });
+        };
+        let i = self.start(Opcode::Endif)?;
+        self.open.pop();
+        let endif = self.put(i);
+        self.jumps.push(Jump {
+            index: at,
+            fix: Fix::If { else_, endif },
+        });
+        if let Some(e) = else_ {
+            self.jumps.push(Jump {
+                index: e,
+                fix: Fix::Else { endif },
+            });
+        }
+        self.jumps.push(Jump {
+            index: endif,
+            fix: Fix::Rule,
+        });
+        Ok(endif)
+    }
+
+    /// `do`: opens a loop at the next instruction (Gen7+ has no DO
+    /// instruction: nothing is emitted).
+    ///
+    /// ```
+    /// let mut b = geneu::build::Builder::new(geneu::Platform::Gen8);
+    /// b.do_();
+    /// b.break_()?;
+    /// b.while_()?;
+    /// b.finish()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn do_(&mut self) {
+        self.open.push(Open::Do { start: self.len() });
+    }
+
+    /// `while`: closes the innermost loop, jumping back to its start
+    /// (predicated by the state's predicate).
+    ///
+    /// ```
+    /// use geneu::build::{BuildError, Builder};
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// assert!(matches!(b.while_(), Err(BuildError::WhileWithoutDo { index: 0 })));
+    /// ```
+    pub fn while_(&mut self) -> Result<usize, BuildError> {
+        let index = self.len();
+        let Some(Open::Do { start }) = self.open.last().copied() else {
+            return Err(BuildError::WhileWithoutDo { index });
+        };
+        let w = self.branch(Opcode::While, Fix::While { start })?;
+        self.open.pop();
+        Ok(w)
+    }
+
+    fn in_loop(&self) -> bool {
+        self.open.iter().any(|o| matches!(o, Open::Do { .. }))
+    }
+
+    /// `break`: leaves the innermost loop.
+    ///
+    /// ```
+    /// use geneu::build::{BuildError, Builder};
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// assert!(matches!(b.break_(), Err(BuildError::OutsideLoop { .. })));
+    /// ```
+    pub fn break_(&mut self) -> Result<usize, BuildError> {
+        if !self.in_loop() {
+            return Err(BuildError::OutsideLoop {
+                index: self.len(),
+                opcode: Opcode::Break,
+            });
+        }
+        self.branch(Opcode::Break, Fix::Rule)
+    }
+
+    /// `cont`: goes on with the innermost loop's next iteration.
+    ///
+    /// ```
+    /// use geneu::build::{BuildError, Builder};
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// assert!(matches!(b.cont(), Err(BuildError::OutsideLoop { .. })));
+    /// ```
+    pub fn cont(&mut self) -> Result<usize, BuildError> {
+        if !self.in_loop() {
+            return Err(BuildError::OutsideLoop {
+                index: self.len(),
+                opcode: Opcode::Cont,
+            });
+        }
+        self.branch(Opcode::Cont, Fix::Rule)
+    }
+
+    /// `halt`: stops the channels until `uip` (where the halted channels
+    /// resume, usually the end of the program); its JIP is the end of the
+    /// innermost block, or `uip` outside every block.
+    ///
+    /// ```
+    /// let mut b = geneu::build::Builder::new(geneu::Platform::Gen8);
+    /// let end = b.label();
+    /// b.halt(end)?;
+    /// b.bind(end)?;
+    /// b.finish()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn halt(&mut self, uip: impl Into<Target>) -> Result<usize, BuildError> {
+        let uip = uip.into();
+        self.check_target(uip, self.len())?;
+        self.branch(Opcode::Halt, Fix::Halt { uip })
+    }
+
+    /// `jmpi target`: SIMD1, NoMask jump (predicated by the state's
+    /// predicate), as Mesa's `brw_JMPI`.
+    ///
+    /// ```
+    /// let mut b = geneu::build::Builder::new(geneu::Platform::Gen8);
+    /// let l = b.label();
+    /// b.jmpi(l)?;
+    /// b.bind(l)?;
+    /// b.nop()?;
+    /// b.finish()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn jmpi(&mut self, target: impl Into<Target>) -> Result<usize, BuildError> {
+        let index = self.len();
+        let t = target.into();
+        self.check_target(t, index)?;
+        let s = State {
+            exec_size: ExecSize::S1,
+            qtr_control: 0,
+            nib_control: false,
+            no_mask: true,
+            ..self.state
+        };
+        self.with_state(s, |b| {
+            let mut i = b.start(Opcode::Jmpi)?;
+            i.dst = b.dst_of(ip(), index)?;
+            i.src[0] = b.src_of(ip().into(), 0, false, index)?.0;
+            i.src[1] = Src::imm(Type::D);
+            let index = b.put(i);
+            b.jumps.push(Jump {
+                index,
+                fix: Fix::Jmpi(t),
+            });
+            Ok(index)
+        })
+    }
+
+    /// `call ret target`: jumps to `target`, writing the return address to
+    /// `ret` (typed UD).
+    ///
+    /// ```
+    /// use geneu::build::{g, Builder};
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// let f = b.label();
+    /// b.call(g(120).ud().vec1(), f)?;
+    /// b.bind(f)?;
+    /// b.ret(g(120).ud().vec1())?;
+    /// # Ok::<(), geneu::build::BuildError>(())
+    /// ```
+    pub fn call(&mut self, ret: Reg, target: impl Into<Target>) -> Result<usize, BuildError> {
+        let index = self.len();
+        let t = target.into();
+        self.check_target(t, index)?;
+        let mut i = self.start(Opcode::Call)?;
+        i.dst = self.dst_of(ret.ud(), index)?;
+        if self.p.is_gen8() {
+            i.src[0] = Src::imm(Type::D);
+        } else {
+            i.src[0] = self.src_of(ip().into(), 0, false, index)?.0;
+            i.src[1] = Src::imm(Type::D);
+        }
+        let index = self.put(i);
+        self.jumps.push(Jump {
+            index,
+            fix: Fix::Call(t),
+        });
+        Ok(index)
+    }
+
+    /// `ret ret`: returns to the address `call` wrote in `ret`.
+    ///
+    /// ```
+    /// use geneu::build::{g, Builder};
+    /// Builder::new(geneu::Platform::Gen7).ret(g(120).ud().vec1()).unwrap();
+    /// ```
+    pub fn ret(&mut self, ret: Reg) -> Result<usize, BuildError> {
+        let index = self.len();
+        let mut i = self.start(Opcode::Ret)?;
+        i.dst = self.dst_of(null().ud(), index)?;
+        i.src[0] = self.src_of(ret.ud().into(), 0, false, index)?.0;
+        Ok(self.put(i))
+    }
+
+    // ---- finishing ----
+
+    fn resolve_target(&self, t: Target, index: usize, op: Opcode) -> Result<usize, BuildError> {
+        let len = self.len();
+        let target = match t {
+            Target::Label(l) => match self.labels.get(l.number()) {
+                Some(Some(at)) if l.builder == self.id => return Ok(*at),
+                Some(None) if l.builder == self.id => {
+                    return Err(BuildError::UnboundLabel {
+                        label: l.number(),
+                        index,
+                    })
+                }
+                _ => {
+                    return Err(BuildError::ForeignLabel {
+                        label: l.number(),
+                        index,
+                    })
+                }
+            },
+            Target::Rel(n) => index as i64 + i64::from(n),
+        };
+        if target < 0 || target > len as i64 {
+            return Err(BuildError::LeavesProgram {
+                index,
+                opcode: op,
+                target,
+                len,
+            });
+        }
+        Ok(target as usize)
+    }
+
+    /// Finishes the program: fills in every branch offset, validates every
+    /// instruction and encodes them. All errors are reported together, each
+    /// with its instruction index (and rule id for a broken hardware rule).
+    ///
+    /// ```
+    /// use geneu::build::{BuildError, Builder};
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// b.if_()?;
+    /// let err = b.finish().unwrap_err();
+    /// assert_eq!(err.0, vec![BuildError::UnclosedIf { index: 0 }]);
+    /// # Ok::<(), BuildError>(())
+    /// ```
+    pub fn finish(mut self) -> Result<Program, BuildErrors> {
+        let mut errors = Vec::new();
+        for o in &self.open {
+            errors.push(match *o {
+                Open::If { at, .. } => BuildError::UnclosedIf { index: at },
+                Open::Do { start } => BuildError::UnclosedDo { index: start },
+            });
+        }
+        if errors.is_empty() {
+            flow::resolve(&mut self, &mut errors);
+        }
+        if !errors.is_empty() {
+            return Err(BuildErrors(errors));
+        }
+        let p = self.p;
+        let mut bytes = Vec::with_capacity(self.insts.len() * 16);
+        for (index, i) in self.insts.iter().enumerate() {
+            if let Err(violations) = crate::validate::validate(p, i) {
+                errors.push(BuildError::Invalid { index, violations });
+                continue;
+            }
+            match crate::codec::encode_word(p, i) {
+                Ok(w) => bytes.extend_from_slice(&w.to_bytes()),
+                Err(error) => errors.push(BuildError::Encode { index, error }),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(BuildErrors(errors));
+        }
+        Ok(Program {
+            platform: p,
+            bytes,
+            insts: self.insts,
+        })
+    }
+}
+
+mod flow;
+
+/// Whether the message's SIMD width and lengths fit the state.
+fn check_message(msg: &Message, s: &State) -> Result<(), &'static str> {
+    let exec = s.exec_size.channels();
+    let a16 = s.access_mode == AccessMode::Align16;
+    let rlen = u32::from(msg.common().rlen);
+    let surface = |channels: Channels, simd: SurfaceSimd, read: bool| -> Result<(), &'static str> {
+        let regs_per_channel = match simd {
+            SurfaceSimd::Simd16 if exec != 16 => return Err("a SIMD16 surface message needs execution size 16"),
+            SurfaceSimd::Simd8 if exec != 8 => return Err("a SIMD8 surface message needs execution size 8"),
+            SurfaceSimd::Simd4x2 if !a16 => return Err("a SIMD4x2 surface message needs align16"),
+            SurfaceSimd::Simd16 => 2,
+            _ => 1,
+        };
+        let want = if simd == SurfaceSimd::Simd4x2 {
+            1
+        } else {
+            channels.count() * regs_per_channel
+        };
+        if read && rlen != want {
+            return Err("the response length is not the enabled channels times the registers per channel");
+        }
+        if !read && rlen != 0 {
+            return Err("a surface write returns nothing (response length 0)");
+        }
+        Ok(())
+    };
+    match msg {
+        Message::Sampler(m) => match m.simd {
+            SamplerSimd::Simd8 if exec != 8 => Err("a SIMD8 sampler message needs execution size 8"),
+            SamplerSimd::Simd16 if exec != 16 => Err("a SIMD16 sampler message needs execution size 16"),
+            SamplerSimd::Simd4x2 if !a16 => Err("a SIMD4x2 sampler message needs align16"),
+            _ => Ok(()),
+        },
+        Message::Urb(u) if u.opcode == UrbOpcode::Simd8Write && exec != 8 => {
+            Err("a URB SIMD8 write needs execution size 8")
+        }
+        Message::DataCache0(m) => match m.op {
+            Dc0Op::UntypedSurfaceRead { channels, simd } => surface(channels, simd, true),
+            _ => Ok(()),
+        },
+        Message::DataCache1(m) => match m.op {
+            Dc1Op::UntypedSurfaceRead { channels, simd } | Dc1Op::A64UntypedSurfaceRead { channels, simd } => {
+                surface(channels, simd, true)
+            }
+            Dc1Op::UntypedSurfaceWrite { channels, simd } | Dc1Op::A64UntypedSurfaceWrite { channels, simd } => {
+                surface(channels, simd, false)
+            }
+            Dc1Op::TypedSurfaceRead { channels, slot_group }
+                if slot_group != TypedSlotGroup::Simd4x2 && rlen != channels.count() =>
+            {
+                Err("a typed surface read returns one register per enabled channel")
+            }
+            _ => Ok(()),
+        },
+        _ => Ok(()),
+    }
+}
