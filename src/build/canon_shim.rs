@@ -139,7 +139,10 @@ pub(crate) fn canonicalize(p: Platform, i: &mut Instruction) {
                 i.src[1] = A16_ZERO;
             }
             if let Some(k) = i.imm_src() {
-                if i.src.get(k).is_some_and(|s| matches!(s.ty, Type::W | Type::UW | Type::HF)) {
+                if i.src
+                    .get(k)
+                    .is_some_and(|s| matches!(s.ty, Type::W | Type::UW | Type::HF))
+                {
                     let lo = i.imm & 0xffff;
                     i.imm = lo | lo << 16;
                 }

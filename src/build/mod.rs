@@ -58,6 +58,7 @@
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicU32, Ordering};
 
+use crate::isa::region::{A16_HSTRIDE, A16_WIDTH, VSTRIDE_4};
 use crate::model::*;
 use crate::msg::{Channels, Dc0Op, Dc1Op, Message, SamplerSimd, SurfaceSimd, TypedSlotGroup, UrbOpcode};
 use crate::validate::OperandId;
@@ -500,18 +501,20 @@ impl Builder {
                         Region::SCALAR
                     } else {
                         Region {
-                            vstride: 3,
-                            width: 2,
-                            hstride: 1,
+                            vstride: VSTRIDE_4,
+                            width: A16_WIDTH,
+                            hstride: A16_HSTRIDE,
                         }
                     };
                     s.swizzle = r.swizzle_of();
                 } else if self.state.access_mode == AccessMode::Align16 {
                     let v = r.region().vstride;
+                    // Mesa's brw_set_src0: align16 reads rows of four, so a
+                    // vertical stride of 8 is encoded as 4.
                     s.region = Region {
-                        vstride: if v == 4 { 3 } else { v },
-                        width: 2,
-                        hstride: 1,
+                        vstride: if v == VSTRIDE_4 + 1 { VSTRIDE_4 } else { v },
+                        width: A16_WIDTH,
+                        hstride: A16_HSTRIDE,
                     };
                     s.swizzle = r.swizzle_of();
                 } else if r.region().width == 0 && self.state.exec_size == ExecSize::S1 {
@@ -1073,6 +1076,10 @@ impl Builder {
                 why: "the descriptor was built for another platform",
             });
         }
+        let sfid = Sfid::from_hw(msg.sfid()).ok_or(BuildError::MessageShape {
+            index,
+            why: "shared function IDs 14 and 15 are reserved",
+        })?;
         check_message(msg, &self.state).map_err(|why| BuildError::MessageShape { index, why })?;
         let common = msg.common();
         if common.eot && (payload.file() != RegFile::Grf || payload.nr() < 112) {
@@ -1086,7 +1093,7 @@ impl Builder {
         i.src[0] = self.src_of(payload.into(), 0, false, index)?.0;
         i.src[1] = Src::imm(Type::UD);
         i.imm = u64::from(desc);
-        i.cond_modifier = msg.sfid();
+        i.set_sfid(sfid);
         Ok(self.put(i))
     }
 

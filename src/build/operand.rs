@@ -17,16 +17,7 @@
 use crate::build::error::BuildError;
 use crate::model::{RegFile, Region, SrcMods, Swizzle, Type, WriteMask};
 
-/// Architecture register numbers used by the constructors below.
-// TODO(codec): name these from the ISA floor (`crate::isa::arf`) once it lands.
-mod arfnr {
-    pub const NULL: u8 = 0x00;
-    pub const ADDRESS: u8 = 0x10;
-    pub const ACC: u8 = 0x20;
-    pub const FLAG: u8 = 0x30;
-    pub const NOTIFICATION: u8 = 0x90;
-    pub const IP: u8 = 0xa0;
-}
+use crate::isa::arf as arfnr;
 
 /// Bytes in one GRF.
 const GRF_BYTES: u32 = 32;
