@@ -257,4 +257,7 @@ pub enum VisaError {
     /// The message layer refuses the message (descriptor or payload).
     #[error("message: {0}")]
     Message(MsgError),
+    /// The program builder refused an instruction.
+    #[error("{0}")]
+    Build(crate::build::BuildError),
 }

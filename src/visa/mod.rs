@@ -7,6 +7,8 @@
 //! - [`inst`]: instruction lowering, with DF pair channels and splitting.
 //! - [`gather`]: `GATHER4_TYPED`, payload moves and the typed-read SEND.
 //! - [`fuzz`]: the bad-input property, shared by tests and fuzz targets.
+//! - [`kernel`]: a whole kernel lowered through the program builder, with
+//!   labels, `JMP`, `CALL`/`RET`, Gen8 `GOTO` and the EOT send.
 //!
 //! `examples/visa_program.rs` lowers a small kernel end to end and prints
 //! it as Mesa-syntax assembly (`cargo run --release --example visa_program`).
@@ -17,6 +19,7 @@ pub mod format;
 pub mod fuzz;
 pub mod gather;
 pub mod inst;
+pub mod kernel;
 pub mod operand;
 pub mod vars;
 
@@ -26,5 +29,6 @@ pub use exec::{apply_mask, apply_pred, check_exec, pred_control, set_group};
 pub use format::*;
 pub use gather::{lower_gather4_typed, VisaGather4Typed, GATHER4_HEADER_MASK, GATHER4_PAYLOAD_GRFS};
 pub use inst::{lower, LowerCtx, RelOp, VisaInst, VisaOp};
+pub use kernel::Kernel;
 pub use operand::{df_pairs, lower_dst, lower_raw, lower_scalar_src, lower_src, HwSrc};
 pub use vars::{AddressVar, GeneralVar, Placement, PredicateVar, VarTable, GRF_BYTES, GRF_COUNT};
