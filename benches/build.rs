@@ -10,7 +10,8 @@ use geneu::{CondMod, MathFunction, Platform};
 const N: usize = 10_000;
 
 /// A program of about `N` instructions: ALU runs in nested if/else blocks
-/// and loops with break and continue, as a fragment shader's code is.
+/// and loops with break: 23 instructions per block, 6 of them flow
+/// control (a heavier share than a typical shader's).
 fn build(p: Platform) -> Builder {
     let mut b = Builder::with_capacity(p, N + 16);
     let pred = Predicate::normal(0, 0);
@@ -25,10 +26,15 @@ fn build(p: Platform) -> Builder {
         b.pop_state().unwrap();
         b.add(g(r), g(r + 1), imm_f(1.5)).unwrap();
         b.mul(g(r + 2), g(r), g(r + 1).vec1()).unwrap();
+        b.mad(g(r + 3), g(r), g(r + 1), g(r + 2)).unwrap();
+        b.add(g(r + 4), g(r + 3).neg(), g(r + 2)).unwrap();
         b.else_().unwrap();
         b.mov(g(r).w(), imm_w(-3)).unwrap();
+        b.mul(g(r + 2), g(r + 4), imm_f(0.25)).unwrap();
+        b.add(g(r + 3), g(r + 2), g(r + 4).abs()).unwrap();
         b.do_();
         b.and(g(r).ud(), g(r + 1).ud(), imm_ud(7)).unwrap();
+        b.add(g(r + 2), g(r + 2), imm_f(1.0)).unwrap();
         b.push_state();
         b.state_mut().predicate = Some(pred);
         b.break_().unwrap();
@@ -41,6 +47,9 @@ fn build(p: Platform) -> Builder {
         b.endif().unwrap();
         b.math(MathFunction::Inv, g(r + 4), g(r + 5), None).unwrap();
         b.sel_cond(CondMod::Ge, g(r + 6), g(r + 7), imm_f(0.0)).unwrap();
+        b.mul(g(r + 5), g(r + 6), g(r + 7)).unwrap();
+        b.add(g(r + 6), g(r + 5), g(r + 4)).unwrap();
+        b.mov(g(r + 7).ud(), g(r + 6).ud()).unwrap();
     }
     b
 }

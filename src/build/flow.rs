@@ -65,8 +65,11 @@ fn set_imm32(i: &mut Instruction, v: i64) {
 struct Flow {
     /// Indices of IF, ELSE, ENDIF, WHILE and HALT, in order.
     at: Vec<usize>,
-    /// For an IF in `at`, the position in `at` of its ENDIF.
-    skip: Vec<Option<usize>>,
+    /// For each position in `at`, the first position from there on that
+    /// is not an IF, after skipping each IF block whole (`None` past an
+    /// IF never closed, or at the end): where a block-end search from
+    /// there stops or, at a WHILE, may go on.
+    stop: Vec<Option<usize>>,
 }
 
 impl Flow {
@@ -95,7 +98,23 @@ impl Flow {
                 _ => {}
             }
         }
-        Flow { at, skip }
+        // Backwards, so the position after each IF's ENDIF is known.
+        let mut stop = alloc::vec![None; at.len()];
+        for f in (0..at.len()).rev() {
+            let is_if = at.get(f).and_then(|&k| insts.get(k)).map(|i| i.opcode) == Some(Opcode::If);
+            let v = if is_if {
+                skip.get(f)
+                    .copied()
+                    .flatten()
+                    .and_then(|e| stop.get(e + 1).copied().flatten())
+            } else {
+                Some(f)
+            };
+            if let Some(x) = stop.get_mut(f) {
+                *x = v;
+            }
+        }
+        Flow { at, stop }
     }
 
     /// Whether the WHILE at `w` jumps back to `start` or before it.
@@ -109,18 +128,18 @@ impl Flow {
     /// encloses `start`.
     fn next_block_end(&self, p: Platform, insts: &[Instruction], start: usize) -> Option<usize> {
         let mut f = self.at.partition_point(|&k| k <= start);
-        while let Some(&k) = self.at.get(f) {
-            match insts.get(k).map(|i| i.opcode) {
-                Some(Opcode::If) => match self.skip.get(f).copied().flatten() {
-                    Some(e) => f = e,
-                    None => return None, // an IF never closed: no block end at depth 0
-                },
-                Some(Opcode::While) if !Self::while_jumps_before(p, insts, k, start) => {}
-                _ => return Some(k),
+        loop {
+            // Nested IF blocks are skipped whole (their ELSE, ENDIF and
+            // HALT are not at depth 0); an IF never closed ends the search.
+            let s = self.stop.get(f).copied().flatten()?;
+            let k = *self.at.get(s)?;
+            if insts.get(k).map(|i| i.opcode) == Some(Opcode::While) && !Self::while_jumps_before(p, insts, k, start) {
+                // The end of a sibling loop: go on after it.
+                f = s + 1;
+                continue;
             }
-            f += 1;
+            return Some(k);
         }
-        None
     }
 
     /// Mesa's `brw_find_loop_end`: the WHILE of the innermost loop
@@ -144,46 +163,57 @@ pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
         let Some(op) = b.insts.get(index).map(|i| i.opcode) else {
             continue;
         };
-        let r = (|| -> Result<(), BuildError> {
+        let r = (|| -> Result<(Option<i64>, Option<i64>, Option<i64>), BuildError> {
             let rel =
                 |t: Target| -> Result<i64, BuildError> { Ok(b.resolve_target(t, index, op)? as i64 - index as i64) };
-            let mut i = *b.insts.get(index).ok_or(BuildError::NoBlockEnd { index, opcode: op })?;
+            // The offsets first, then written in place.
+            let mut jip = None;
+            let mut uip = None;
+            let mut imm32 = None;
             match j.fix {
-                Fix::Explicit { jip, uip } => {
-                    set_jip(p, &mut i, units(p, rel(jip)?, index)?);
-                    if let Some(u) = uip {
-                        set_uip(p, &mut i, units(p, rel(u)?, index)?);
+                Fix::Explicit { jip: j, uip: u } => {
+                    jip = Some(units(p, rel(j)?, index)?);
+                    if let Some(u) = u {
+                        uip = Some(units(p, rel(u)?, index)?);
                     }
                 }
-                Fix::Jmpi(t) => set_imm32(&mut i, (rel(t)? - 1).saturating_mul(unit(p))),
-                Fix::Call(t) => set_imm32(&mut i, rel(t)?.saturating_mul(unit(p))),
+                Fix::Jmpi(t) => imm32 = Some((rel(t)? - 1).saturating_mul(unit(p))),
+                Fix::Call(t) => imm32 = Some(rel(t)?.saturating_mul(unit(p))),
                 Fix::If { else_, endif } => {
                     let to_end = units(p, endif as i64 - index as i64, index)?;
-                    let jip = match else_ {
+                    jip = Some(match else_ {
                         Some(e) => units(p, e as i64 + 1 - index as i64, index)?,
                         None => to_end,
-                    };
-                    set_jip(p, &mut i, jip);
-                    set_uip(p, &mut i, to_end);
+                    });
+                    uip = Some(to_end);
                 }
                 Fix::Else { endif } => {
                     let to_end = units(p, endif as i64 - index as i64, index)?;
-                    set_jip(p, &mut i, to_end);
+                    jip = Some(to_end);
                     if p.is_gen8() {
-                        set_uip(p, &mut i, to_end);
+                        uip = Some(to_end);
                     }
                 }
-                Fix::While { start } => set_jip(p, &mut i, units(p, start as i64 - index as i64, index)?),
-                Fix::Halt { uip } => set_uip(p, &mut i, units(p, rel(uip)?, index)?),
+                Fix::While { start } => jip = Some(units(p, start as i64 - index as i64, index)?),
+                Fix::Halt { uip: u } => uip = Some(units(p, rel(u)?, index)?),
                 Fix::Rule => {}
             }
-            if let Some(slot) = b.insts.get_mut(index) {
-                *slot = i;
-            }
-            Ok(())
+            Ok((jip, uip, imm32))
         })();
-        if let Err(e) = r {
-            errors.push(e);
+        match (r, b.insts.get_mut(index)) {
+            (Ok((jip, uip, imm32)), Some(i)) => {
+                if let Some(v) = jip {
+                    set_jip(p, i, v);
+                }
+                if let Some(v) = uip {
+                    set_uip(p, i, v);
+                }
+                if let Some(v) = imm32 {
+                    set_imm32(i, v);
+                }
+            }
+            (Ok(_), None) => {}
+            (Err(e), _) => errors.push(e),
         }
     }
     if !errors.is_empty() {

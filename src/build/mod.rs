@@ -399,6 +399,28 @@ impl Builder {
         Ok(i)
     }
 
+    /// Appends a new instruction of `op` in the current state, built in
+    /// place, in its canonical encoding.
+    fn begin(&mut self, op: Opcode) -> Result<usize, BuildError> {
+        let index = self.len();
+        if !op.exists_on(self.p) {
+            return Err(BuildError::Opcode {
+                index,
+                opcode: op,
+                why: "the platform does not have this opcode",
+            });
+        }
+        self.insts.push(Instruction::new(op, self.state.exec_size));
+        let r = match self.insts.last_mut() {
+            Some(i) => self.state.apply(i, index).map(|()| canonicalize(self.p, i)),
+            None => Ok(()),
+        };
+        if r.is_err() {
+            self.insts.pop();
+        }
+        r.map(|()| index)
+    }
+
     /// Appends `i` in its canonical encoding.
     fn put(&mut self, mut i: Instruction) -> usize {
         canonicalize(self.p, &mut i);
@@ -560,28 +582,59 @@ impl Builder {
                 why: "wrong number of sources for this opcode",
             });
         }
-        let mut i = self.start(op)?;
-        if three && i.access_mode != AccessMode::Align16 {
-            // Gen7-Gen8 three-source instructions are align16 only.
-            i.access_mode = AccessMode::Align16;
-            if let Some(p) = self.state.predicate {
-                i.pred_control = p.ctrl.hw(AccessMode::Align16).ok_or(BuildError::State {
-                    index,
-                    why: "this predicate combination does not exist in align16",
-                })?;
-            }
+        if !op.exists_on(self.p) {
+            return Err(BuildError::Opcode {
+                index,
+                opcode: op,
+                why: "the platform does not have this opcode",
+            });
         }
-        i.dst = if three {
-            let mut d = self.dst_of(dst, index)?;
-            d.hstride = 1;
-            d.writemask = dst.writemask_of();
-            d
+        let state = if three && self.state.access_mode != AccessMode::Align16 {
+            // Gen7-Gen8 three-source instructions are align16 only.
+            State {
+                access_mode: AccessMode::Align16,
+                ..self.state
+            }
         } else {
-            self.dst_of(dst, index)?
+            self.state
         };
+        // Built in its place in the program (a copy of a value built field
+        // by field would be read back wider than it was written, which
+        // stalls); a refused instruction is taken out again.
+        let mut insts = core::mem::take(&mut self.insts);
+        insts.push(Instruction::new(op, state.exec_size));
+        let r = match insts.last_mut() {
+            Some(i) => self.alu_into(i, &state, dst, srcs, cmod, index),
+            None => Ok(()),
+        };
+        if r.is_err() {
+            insts.pop();
+        }
+        self.insts = insts;
+        r.map(|()| index)
+    }
+
+    /// Fills in `i` for [`Builder::alu`] and canonicalizes it.
+    fn alu_into(
+        &self,
+        i: &mut Instruction,
+        state: &State,
+        dst: Reg,
+        srcs: &[Operand],
+        cmod: Option<CondMod>,
+        index: usize,
+    ) -> Result<(), BuildError> {
+        let op = i.opcode;
+        let three = op.is_three_src();
+        state.apply(i, index)?;
+        i.dst = self.dst_of(dst, index)?;
+        if three {
+            i.dst.hstride = 1;
+            i.dst.writemask = dst.writemask_of();
+        }
         let mut imm = None;
-        for (k, &s) in srcs.iter().enumerate() {
-            let (src, bits) = self.src_of(s, k as u8, three, index)?;
+        for ((k, &s), slot) in srcs.iter().enumerate().zip(i.src.iter_mut()) {
+            let (v, bits) = self.src_of(s, k as u8, three, index)?;
             if let Some(b) = bits {
                 if imm.is_some() {
                     return Err(BuildError::Operand {
@@ -592,13 +645,9 @@ impl Builder {
                 }
                 imm = Some(b);
             }
-            if let Some(slot) = i.src.get_mut(k) {
-                *slot = src;
-            }
+            *slot = v;
         }
-        if let Some(b) = imm {
-            i.imm = b;
-        }
+        i.imm = imm.unwrap_or(0);
         if let Some(c) = cmod {
             i.cond_modifier = c.hw();
         }
@@ -607,7 +656,8 @@ impl Builder {
             // for CMPN): a CMP with a null destination uses {switch}.
             i.thread_control = ThreadControl::Switch;
         }
-        Ok(self.put(i))
+        canonicalize(self.p, i);
+        Ok(())
     }
 
     alu1! {
@@ -1160,8 +1210,7 @@ impl Builder {
     }
 
     fn branch(&mut self, op: Opcode, fix: Fix) -> Result<usize, BuildError> {
-        let i = self.start(op)?;
-        let index = self.put(i);
+        let index = self.begin(op)?;
         self.jumps.push(Jump { index, fix });
         Ok(index)
     }
@@ -1215,8 +1264,7 @@ impl Builder {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn if_(&mut self) -> Result<usize, BuildError> {
-        let i = self.start(Opcode::If)?;
-        let at = self.put(i);
+        let at = self.begin(Opcode::If)?;
         self.open.push(Open::If { at, else_: None });
         Ok(at)
     }
@@ -1234,11 +1282,11 @@ impl Builder {
         let Some(Open::If { at, else_: None }) = self.open.last().copied() else {
             return Err(BuildError::ElseWithoutIf { index });
         };
-        let mut i = self.start(Opcode::Else)?;
-        if let Some(iff) = self.insts.get(at) {
-            i.exec_size = iff.exec_size;
+        let exec = self.insts.get(at).map_or(self.state.exec_size, |i| i.exec_size);
+        let e = self.begin(Opcode::Else)?;
+        if let Some(i) = self.insts.get_mut(e) {
+            i.exec_size = exec;
         }
-        let e = self.put(i);
         if let Some(Open::If { else_, .. }) = self.open.last_mut() {
             *else_ = Some(e);
         }
@@ -1257,9 +1305,8 @@ impl Builder {
         let Some(Open::If { at, else_ }) = self.open.last().copied() else {
             return Err(BuildError::EndifWithoutIf { index });
         };
-        let i = self.start(Opcode::Endif)?;
+        let endif = self.begin(Opcode::Endif)?;
         self.open.pop();
-        let endif = self.put(i);
         self.jumps.push(Jump {
             index: at,
             fix: Fix::If { else_, endif },
