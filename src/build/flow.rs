@@ -152,6 +152,10 @@ impl Flow {
     }
 }
 
+/// JIP, UIP and a 32-bit immediate offset (JMPI, CALL) to write, in the
+/// platform's units.
+type Offsets = (Option<i64>, Option<i64>, Option<i64>);
+
 /// Fills in every branch offset of `b`, collecting errors.
 pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
     let p = b.p;
@@ -163,7 +167,7 @@ pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
         let Some(op) = b.insts.get(index).map(|i| i.opcode) else {
             continue;
         };
-        let r = (|| -> Result<(Option<i64>, Option<i64>, Option<i64>), BuildError> {
+        let r = (|| -> Result<Offsets, BuildError> {
             let rel =
                 |t: Target| -> Result<i64, BuildError> { Ok(b.resolve_target(t, index, op)? as i64 - index as i64) };
             // The offsets first, then written in place.

@@ -63,7 +63,6 @@ use crate::model::*;
 use crate::msg::{Channels, Dc0Op, Dc1Op, Message, SamplerSimd, SurfaceSimd, TypedSlotGroup, UrbOpcode};
 use crate::validate::OperandId;
 
-mod canon_shim;
 pub mod error;
 mod operand;
 mod state;
@@ -75,10 +74,15 @@ pub use operand::{
 };
 pub use state::{PredCtrl, Predicate, State};
 
-/// The canonical encoding of the fields the syntax does not show.
+/// The canonical encoding of the fields the syntax does not show: the
+/// crate's one function ([`crate::canon::canonicalize`]). CALL and RET are
+/// kept as built: Mesa's syntax shows none of their operands, so their
+/// canonical form has none, but the hardware needs the return register.
 #[inline]
 fn canonicalize(p: Platform, i: &mut Instruction) {
-    canon_shim::canonicalize(p, i)
+    if !matches!(i.opcode, Opcode::Call | Opcode::Calla | Opcode::Ret) {
+        crate::canon::canonicalize(p, i)
+    }
 }
 
 static NEXT_BUILDER: AtomicU32 = AtomicU32::new(1);
