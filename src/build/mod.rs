@@ -526,11 +526,7 @@ impl Builder {
                     s.region = if r.region() == Region::SCALAR {
                         Region::SCALAR
                     } else {
-                        Region {
-                            vstride: VSTRIDE_4,
-                            width: A16_WIDTH,
-                            hstride: A16_HSTRIDE,
-                        }
+                        Region::THREE_SRC
                     };
                     s.swizzle = r.swizzle_of();
                 } else if self.state.access_mode == AccessMode::Align16 {
