@@ -213,12 +213,7 @@ pub fn describe(p: Platform, w: Word) -> Vec<FieldRow> {
     let op = Opcode::from_hw(p, (w.0 & 0x7f) as u8);
     let three = op.is_some_and(|o| o.is_three_src());
     let branch = op.is_some_and(|o| o.is_branch());
-    let table: &[&'static FieldInfo] = match (p.is_gen8(), three) {
-        (true, true) => gen8_3src::FIELDS,
-        (true, false) => gen8_native::FIELDS,
-        (false, true) => gen7_3src::FIELDS,
-        (false, false) => gen7_native::FIELDS,
-    };
+    let [table, _] = layout(p, op);
     let mut rows = Vec::new();
     for &f in table {
         if !three && !native_field_used(f.name, &w, p) {
@@ -232,12 +227,7 @@ pub fn describe(p: Platform, w: Word) -> Vec<FieldRow> {
         });
     }
     if branch && !three {
-        let flow: &[&'static FieldInfo] = if p.is_gen8() {
-            gen8_flow::FIELDS
-        } else {
-            gen7_flow::FIELDS
-        };
-        for &f in flow {
+        for &f in layout(p, op)[1] {
             let raw = f.get(w.0);
             rows.push(FieldRow {
                 field: f,
@@ -247,6 +237,33 @@ pub fn describe(p: Platform, w: Word) -> Vec<FieldRow> {
         }
     }
     rows
+}
+
+/// The tables of the layout of a word with opcode `op` (read from bits
+/// 6:0; `None` if they name no opcode): the native or 3-source table, and
+/// the flow-control table of a branch (empty otherwise).
+pub fn layout(p: Platform, op: Option<Opcode>) -> [&'static [&'static FieldInfo]; 2] {
+    let three = op.is_some_and(|o| o.is_three_src());
+    let branch = op.is_some_and(|o| o.is_branch());
+    let table: &'static [&'static FieldInfo] = match (p.is_gen8(), three) {
+        (true, true) => gen8_3src::FIELDS,
+        (true, false) => gen8_native::FIELDS,
+        (false, true) => gen7_3src::FIELDS,
+        (false, false) => gen7_native::FIELDS,
+    };
+    let flow: &'static [&'static FieldInfo] = match (branch && !three, p.is_gen8()) {
+        (true, true) => gen8_flow::FIELDS,
+        (true, false) => gen7_flow::FIELDS,
+        _ => &[],
+    };
+    [table, flow]
+}
+
+/// The field called `name` in the layout of a word with opcode `op` (see
+/// [`layout`]): the first of that name, the native or 3-source table
+/// searched before the flow-control one.
+pub fn field_named(p: Platform, op: Option<Opcode>, name: &str) -> Option<&'static FieldInfo> {
+    layout(p, op).into_iter().flatten().copied().find(|f| f.name == name)
 }
 
 /// A field that differs between two words.

@@ -458,36 +458,38 @@ fn unusual_words_round_trip() {
     }
 }
 
-/// Mesa's text hides an align16 indirect operand's address: the assembler
-/// refuses it, saying so.
+/// Mesa prints an align16 indirect operand as "Indirect align16 address
+/// mode not supported"; geneu prints align1's form of it, with the align16
+/// region and swizzle, and reads it back byte for byte.
 #[test]
-fn align16_indirect_text_is_refused_clearly() {
+fn align16_indirect_operands_print_and_read_back() {
     let p = Platform::Gen75;
-    let text = disasm(
-        p,
-        [Word::from_bytes(word(
-            "31 01 60 02 a5 0f af 20 44 8e 6e 00 02 a2 10 02",
-        ))],
-    );
-    assert!(text.contains("Indirect align16 address mode not supported"), "{text}");
-    let e = assemble_words_with(p, &text, AsmOptions::UNCHECKED)
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("align16 indirect operand"), "{e}");
+    let hex = "31 01 60 02 a5 0f af 20 44 8e 6e 00 02 a2 10 02";
+    let text = disasm(p, [Word::from_bytes(word(hex))]);
+    assert!(!text.contains("not supported"), "{text}");
+    assert!(text.contains("g[a0.3 576]<4>F"), "{text}");
+    assert_eq!(assemble_words_with(p, &text, AsmOptions::UNCHECKED).unwrap(), [word(hex)]);
+    check_asm_roundtrip(p, &word(hex));
 }
 
 /// A subregister that is not a multiple of its type's size prints as the
-/// quotient (`g3.0<1>UD` for byte 2): the text assembles as the aligned
-/// word's does.
+/// quotient (`g3.0<1>UD` for byte 2), as Mesa prints it; Mesa's text alone
+/// assembles as the aligned word's does, and the field annotation keeps
+/// the remainder.
 #[test]
-fn misaligned_subregisters_assemble_rounded_down() {
+fn misaligned_subregisters_keep_their_bytes() {
     let p = Platform::Gen8;
     let mov = inst_of(p, "mov(8) g3<1>UD g4<8,8,1>UD { align1 1Q };");
-    for (dst_sub, src_sub, shown) in [(2u8, 0u8, "g3.0<1>UD"), (6, 0, "g3.1<1>UD"), (0, 3, "g4.0<8,8,1>UD")] {
+    for (dst_sub, src_sub, shown, note) in [
+        (2u8, 0u8, "g3.0<1>UD", "[dst_da1_subreg_nr=0x2]"),
+        (6, 0, "g3.1<1>UD", "[dst_da1_subreg_nr=0x6]"),
+        (0, 3, "g4.0<8,8,1>UD", "[src0_da1_subreg_nr=0x3]"),
+    ] {
         let mut i = mov;
         i.dst.addr = geneu::Addr::Direct { nr: 3, subnr: dst_sub };
         i.src[0].addr = geneu::Addr::Direct { nr: 4, subnr: src_sub };
-        let (_, text, back) = text_and_back(p, &i, shown);
+        let mesa = i.display(p).without_annotation().to_string();
+        assert!(mesa.contains(shown), "{mesa}");
         let mut aligned = i;
         aligned.dst.addr = geneu::Addr::Direct {
             nr: 3,
@@ -497,7 +499,12 @@ fn misaligned_subregisters_assemble_rounded_down() {
             nr: 4,
             subnr: src_sub & !3,
         };
-        assert_eq!(back, geneu::encode_unchecked(p, &aligned).unwrap(), "{text}");
+        let back = assemble_words_with(p, &mesa, AsmOptions::UNCHECKED).unwrap();
+        assert_eq!(back, [geneu::encode_unchecked(p, &aligned).unwrap()], "{mesa}");
+        let text = i.display(p).to_string();
+        assert!(text.contains(shown) && text.contains(note), "{text}");
+        let back = assemble_words_with(p, &text, AsmOptions::UNCHECKED).unwrap();
+        assert_eq!(back, [geneu::encode_unchecked(p, &i).unwrap()], "{text}");
         check_asm_roundtrip(p, &geneu::encode_unchecked(p, &i).unwrap());
     }
 }

@@ -38,7 +38,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use super::lex::Pos;
+use super::hidden::RawField;
+use super::lex::{Kind, Lexer, Pos};
 use super::parse::{Base, Chans, Flag, Inst, Num, Operand, Operands, Parser, RegName, SendOperands, Target};
 use crate::error::EncodeError;
 use crate::model::*;
@@ -303,6 +304,8 @@ struct Pending {
     inst: Instruction,
     jip: Option<Jump>,
     uip: Option<Jump>,
+    /// The field annotation's fields, written after encoding.
+    raw: Option<Vec<(RawField, u64)>>,
     line: u32,
     column: u32,
 }
@@ -508,8 +511,11 @@ impl Assembler {
                     out.line = ast.pos.line;
                     out.column = ast.pos.column(text);
                     out.word = [0; 16];
-                    match lower.inst_into(&ast, &mut out.inst) {
-                        Ok(None) => match lower.encode(&out.inst, ast.pos, self.opts) {
+                    let lowered = lower
+                        .inst_into(&ast, &mut out.inst)
+                        .and_then(|fix| Ok((fix, lower.raw_fields(&ast)?)));
+                    match lowered {
+                        Ok((None, raw)) => match lower.encode(&mut out.inst, raw.as_deref(), ast.pos, self.opts) {
                             Ok(word) if clean => {
                                 out.word = word.to_bytes();
                                 sink(idx, &out);
@@ -517,7 +523,7 @@ impl Assembler {
                             Ok(_) => {}
                             Err(e) => self.errors.push(e),
                         },
-                        Ok(Some(fix)) => {
+                        Ok((Some(fix), raw)) => {
                             if clean {
                                 sink(idx, &out);
                             }
@@ -526,6 +532,7 @@ impl Assembler {
                                 inst: out.inst,
                                 jip: fix.jip.map(|t| Jump::new(text, t)),
                                 uip: fix.uip.map(|t| Jump::new(text, t)),
+                                raw,
                                 line: out.line,
                                 column: out.column,
                             });
@@ -588,7 +595,7 @@ impl Assembler {
                 self.errors.push(e);
                 continue;
             }
-            match encode_kind(self.p, &pd.inst, self.opts) {
+            match encode_raw(self.p, &mut pd.inst, pd.raw.as_deref(), self.opts) {
                 Ok(word) if self.errors.is_empty() => sink(
                     pd.idx,
                     &Assembled {
@@ -624,6 +631,31 @@ fn encode_kind(p: Platform, i: &Instruction, opts: AsmOptions) -> Result<Word, A
         crate::validate::validate(p, i).map_err(AsmErrorKind::Rules)?;
     }
     crate::encode_word(p, i).map_err(AsmErrorKind::Encode)
+}
+
+/// [`encode_kind`], then the annotation's fields written into the word
+/// (`inst` becomes the word's instruction, validated when checked).
+fn encode_raw(
+    p: Platform,
+    i: &mut Instruction,
+    raw: Option<&[(RawField, u64)]>,
+    opts: AsmOptions,
+) -> Result<Word, AsmErrorKind> {
+    let Some(raw) = raw else {
+        return encode_kind(p, i, opts);
+    };
+    let mut w = crate::encode_word(p, i).map_err(AsmErrorKind::Encode)?;
+    for &(f, v) in raw {
+        w.0 = f.put(w.0, v);
+    }
+    *i = crate::decode_word(p, w).map_err(|_| AsmErrorKind::Invalid {
+        what: "field annotation",
+        why: "the word it gives does not decode",
+    })?;
+    if !opts.unchecked {
+        crate::validate::validate(p, i).map_err(AsmErrorKind::Rules)?;
+    }
+    Ok(w)
 }
 
 /// Fills in a flow-control instruction's JIP/UIP once every label is
@@ -723,8 +755,47 @@ impl Lower<'_> {
         self.err(pos, AsmErrorKind::Invalid { what, why })
     }
 
-    fn encode(&self, i: &Instruction, pos: Pos, opts: AsmOptions) -> LResult<Word> {
-        encode_kind(self.p, i, opts).map_err(|kind| self.err(pos, kind))
+    fn encode(&self, i: &mut Instruction, raw: Option<&[(RawField, u64)]>, pos: Pos, opts: AsmOptions) -> LResult<Word> {
+        encode_raw(self.p, i, raw, opts).map_err(|kind| self.err(pos, kind))
+    }
+
+    /// The fields of `a`'s annotation, if it has one (its syntax was
+    /// checked by the parser).
+    fn raw_fields(&self, a: &Inst<'_>) -> LResult<Option<Vec<(RawField, u64)>>> {
+        let Some(open) = a.raw else { return Ok(None) };
+        let mut l = Lexer::at(self.src, open.offset as usize, open.line);
+        let mut out = Vec::new();
+        // The `[`.
+        l.next_token();
+        loop {
+            let t = l.next_token();
+            match t.kind {
+                Kind::Comma => {}
+                Kind::Ident => {
+                    let f = RawField::by_name(self.p, a.opcode, t.text).ok_or_else(|| {
+                        self.invalid(
+                            t.pos,
+                            "field annotation",
+                            "no field of this name in the instruction's layout (see `geneu fields`), nor `bits_HI_LO`",
+                        )
+                    })?;
+                    l.next_token();
+                    let n = l.next_token();
+                    if f.width() < 64 && n.value >> f.width() != 0 {
+                        return Err(self.err(
+                            n.pos,
+                            AsmErrorKind::OutOfRange {
+                                what: "field value",
+                                value: i64::try_from(n.value).unwrap_or(i64::MAX),
+                                range: "the field's width",
+                            },
+                        ));
+                    }
+                    out.push((f, n.value));
+                }
+                _ => return Ok(Some(out)),
+            }
+        }
     }
 
     /// Lowers `a` into `i` (in place); a branch comes back with the jumps
@@ -1583,11 +1654,11 @@ impl Lower<'_> {
                     tw.0 = tw.0 & !(0xffff_ffff_u128 << 96) | u128::from(dword) << 96;
                     let fits = te == dword
                         || crate::decode_word(self.p, tw).is_ok_and(|i2| {
-                            let ours = alloc::format!("{}", t.display(self.p)).replace(
+                            let ours = alloc::format!("{}", t.display(self.p).without_annotation()).replace(
                                 alloc::format!("0x{te:08x}").as_str(),
                                 alloc::format!("0x{dword:08x}").as_str(),
                             );
-                            let same = ours == alloc::format!("{}", i2.display(self.p));
+                            let same = ours == alloc::format!("{}", i2.display(self.p).without_annotation());
                             if same {
                                 t = i2;
                             }

@@ -134,23 +134,7 @@ impl<W: Write + ?Sized> Write for Col<'_, W> {
     }
 }
 
-/// Whether Mesa prints a JIP for this opcode.
-pub const fn prints_jip(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::If | Opcode::Else | Opcode::Endif | Opcode::While | Opcode::Break | Opcode::Cont | Opcode::Halt
-    )
-}
-
-/// Whether Mesa prints a UIP for this opcode on `p` (`else` has one only
-/// on Gen8).
-pub const fn prints_uip(p: Platform, op: Opcode) -> bool {
-    match op {
-        Opcode::If | Opcode::Break | Opcode::Cont | Opcode::Halt => true,
-        Opcode::Else => p.is_gen8(),
-        _ => false,
-    }
-}
+pub use crate::canon::{shows_jip as prints_jip, shows_uip as prints_uip};
 
 /// Bytes per unit of JIP/UIP: 1 on Gen8, 8 on Gen7/7.5.
 const fn jump_unit(p: Platform) -> i64 {
@@ -260,6 +244,7 @@ pub struct Disasm<'a> {
     platform: Platform,
     inst: &'a Instruction,
     labels: Option<(&'a Labels, u64)>,
+    annotate: bool,
 }
 
 impl<'a> Disasm<'a> {
@@ -269,7 +254,16 @@ impl<'a> Disasm<'a> {
             platform,
             inst,
             labels: None,
+            annotate: true,
         }
+    }
+
+    /// Prints Mesa's text only, without the field annotation (see
+    /// [`super::hidden`]) that keeps the bits Mesa's syntax does not show
+    /// of a word Mesa's emitter would not produce: what Mesa itself prints.
+    pub fn without_annotation(mut self) -> Self {
+        self.annotate = false;
+        self
     }
 
     /// Prints jumps as labels; `offset` is this instruction's byte offset
@@ -285,6 +279,7 @@ impl<'a> Disasm<'a> {
             p: self.platform,
             i: self.inst,
             labels: self.labels,
+            annotate: self.annotate,
         }
         .inst(&mut Col::new(out))
     }
@@ -308,6 +303,7 @@ struct Printer<'a> {
     p: Platform,
     i: &'a Instruction,
     labels: Option<(&'a Labels, u64)>,
+    annotate: bool,
 }
 
 impl Printer<'_> {
@@ -396,6 +392,13 @@ impl Printer<'_> {
         o.pad(64)?;
         if op != Opcode::Nop {
             self.options(o)?;
+        }
+        if self.annotate {
+            if let Some(a) = super::hidden::annotation(self.p, i) {
+                o.s(" [")?;
+                o.s(&a)?;
+                o.s("]")?;
+            }
         }
         o.s(";")
     }
@@ -510,14 +513,25 @@ impl Printer<'_> {
         let d = &self.i.dst;
         let ty = d.ty;
         if self.i.access_mode == AccessMode::Align16 {
-            let Addr::Direct { nr, subnr } = d.addr else {
-                return o.s("Indirect align16 address mode not supported");
-            };
-            if !Self::reg(o, d.file, nr)? {
-                return Ok(());
-            }
-            if subnr != 0 {
-                Self::subreg(o, subnr, ty)?;
+            match d.addr {
+                Addr::Direct { nr, subnr } => {
+                    if !Self::reg(o, d.file, nr)? {
+                        return Ok(());
+                    }
+                    if subnr != 0 {
+                        Self::subreg(o, subnr, ty)?;
+                    }
+                }
+                // Mesa prints "Indirect align16 address mode not
+                // supported"; this is align1's form, which reads back.
+                Addr::Indirect { subnr, imm } => {
+                    o.s("g[a0")?;
+                    if subnr != 0 {
+                        Self::subreg(o, subnr, ty)?;
+                    }
+                    Self::addr_imm(o, imm)?;
+                    o.s("]")?;
+                }
             }
             o.s("<1>")?;
             o.s(names::WRITEMASK
@@ -636,14 +650,26 @@ impl Printer<'_> {
         let ty = s.ty;
         self.src_mods(o, s.mods)?;
         if self.i.access_mode == AccessMode::Align16 {
-            let Addr::Direct { nr, subnr } = s.addr else {
-                return o.s("Indirect align16 address mode not supported");
-            };
-            if !Self::reg(o, s.file, nr)? {
-                return Ok(());
-            }
-            if subnr != 0 {
-                Self::subreg(o, subnr, ty)?;
+            match s.addr {
+                Addr::Direct { nr, subnr } => {
+                    if !Self::reg(o, s.file, nr)? {
+                        return Ok(());
+                    }
+                    if subnr != 0 {
+                        Self::subreg(o, subnr, ty)?;
+                    }
+                }
+                // As for the destination: align1's form instead of Mesa's
+                // "not supported".
+                Addr::Indirect { subnr, imm } => {
+                    o.s("g[a0")?;
+                    if subnr != 0 {
+                        o.s(".")?;
+                        o.dec(subnr.into())?;
+                    }
+                    Self::addr_imm(o, imm)?;
+                    o.s("]")?;
+                }
             }
             o.s("<")?;
             Self::vstride(o, s.region.vstride)?;

@@ -276,6 +276,9 @@ pub(crate) struct Inst<'a> {
     pub exec: ExecSize,
     pub ops: Operands<'a>,
     pub opts: Options,
+    /// Where a field annotation `[name=value ...]` starts (its `[`), if
+    /// the statement has one (see `super::hidden`); lowering reads it.
+    pub raw: Option<Pos>,
 }
 
 impl Inst<'_> {
@@ -305,6 +308,7 @@ impl Inst<'_> {
             eot: false,
             pos: Pos { offset: 0, line: 0 },
         },
+        raw: None,
     };
 }
 
@@ -1100,6 +1104,7 @@ impl<'a> Parser<'a> {
         inst.math_fn = 0;
         inst.exec = ExecSize::S1;
         inst.opts = Options::default();
+        inst.raw = None;
         // `name(8)`, the commonest head: read from the bytes, straight on
         // to the operands.
         if self.plain && opcode != Opcode::Math && self.lex.peek_byte() == Some(b'(') {
@@ -1149,6 +1154,9 @@ impl<'a> Parser<'a> {
         self.operands(inst.opcode, &mut inst.ops)?;
         if self.tok.kind == Kind::LBrace {
             inst.opts = self.options()?;
+        }
+        if self.tok.kind == Kind::LBracket {
+            inst.raw = Some(self.raw_fields()?);
         }
         self.expect(Kind::Semi, "`;` ending the instruction")?;
         Ok(())
@@ -1469,6 +1477,29 @@ impl<'a> Parser<'a> {
     /// separated by spaces or commas, each a known option or a quarter
     /// control such as `1Q`, then `}`. Reads the bytes directly and gives
     /// what the token path gives; `None` (nothing consumed) otherwise.
+    /// A field annotation, `[name=value ...]` (items separated by spaces
+    /// or commas); gives where its `[` is. Lowering reads the items again
+    /// there, knowing the instruction's layout.
+    fn raw_fields(&mut self) -> PResult<Pos> {
+        let open = self.expect(Kind::LBracket, "`[`")?;
+        loop {
+            match self.tok.kind {
+                Kind::RBracket => {
+                    self.bump();
+                    return Ok(open.pos);
+                }
+                Kind::Comma => {
+                    self.bump();
+                }
+                _ => {
+                    self.expect(Kind::Ident, "a field name (`src1_reg_type`, `bits_95_64`, ...) or `]`")?;
+                    self.expect(Kind::Equals, "`=` after the field name")?;
+                    self.number("the field's value")?;
+                }
+            }
+        }
+    }
+
     fn plain_options(&mut self) -> Option<Options> {
         let open = self.tok;
         if open.kind != Kind::LBrace {
