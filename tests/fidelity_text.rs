@@ -11,7 +11,10 @@ use geneu::text::{assemble_words_with, check_asm_roundtrip, AsmOptions};
 use geneu::*;
 
 fn word(hex: &str) -> [u8; 16] {
-    let v: Vec<u8> = hex.split_whitespace().map(|t| u8::from_str_radix(t, 16).unwrap()).collect();
+    let v: Vec<u8> = hex
+        .split_whitespace()
+        .map(|t| u8::from_str_radix(t, 16).unwrap())
+        .collect();
     v.try_into().unwrap()
 }
 
@@ -73,7 +76,10 @@ fn call_and_ret_keep_their_operands() {
 fn indirect_address_subregister_is_kept() {
     let p = Platform::Gen8;
     let text = round_trip(p, word("01 00 20 00 28 0a 00 a2 60 00 45 00 00 00 00 00"));
-    assert!(text.contains("g[a0.0]<1>D") && text.contains("dst_ia_subreg_nr=0x1"), "{text}");
+    assert!(
+        text.contains("g[a0.0]<1>D") && text.contains("dst_ia_subreg_nr=0x1"),
+        "{text}"
+    );
     // A UW destination at a0.1.
     let w = changed(p, "mov(2) g[a0.1]<1>UW g3<2,2,1>UW { align1 1N };", |_| {});
     assert!(round_trip(p, w).contains("g[a0.1]<1>UW"));
@@ -172,13 +178,21 @@ fn upper_half_of_16_bit_immediate() {
 fn corpus_words_print_as_mesa_without_annotation() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa");
     let mut n = 0;
-    for (dir, p) in [("gen7", Platform::Gen7), ("gen7.5", Platform::Gen75), ("gen8", Platform::Gen8)] {
+    for (dir, p) in [
+        ("gen7", Platform::Gen7),
+        ("gen7.5", Platform::Gen75),
+        ("gen8", Platform::Gen8),
+    ] {
         for e in std::fs::read_dir(root.join(dir)).unwrap() {
             let path = e.unwrap().path();
-            if path.extension().is_none_or(|x| x != "expected") {
+            if !path.extension().is_some_and(|x| x == "expected") {
                 continue;
             }
-            for line in std::fs::read_to_string(&path).unwrap().lines().filter(|l| !l.trim().is_empty()) {
+            for line in std::fs::read_to_string(&path)
+                .unwrap()
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+            {
                 let w = word(line);
                 let text = round_trip(p, w);
                 assert!(!has_annotation(&text), "{}: {text}", path.display());

@@ -468,7 +468,10 @@ fn align16_indirect_operands_print_and_read_back() {
     let text = disasm(p, [Word::from_bytes(word(hex))]);
     assert!(!text.contains("not supported"), "{text}");
     assert!(text.contains("g[a0.3 576]<4>F"), "{text}");
-    assert_eq!(assemble_words_with(p, &text, AsmOptions::UNCHECKED).unwrap(), [word(hex)]);
+    assert_eq!(
+        assemble_words_with(p, &text, AsmOptions::UNCHECKED).unwrap(),
+        [word(hex)]
+    );
     check_asm_roundtrip(p, &word(hex));
 }
 

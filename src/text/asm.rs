@@ -755,7 +755,13 @@ impl Lower<'_> {
         self.err(pos, AsmErrorKind::Invalid { what, why })
     }
 
-    fn encode(&self, i: &mut Instruction, raw: Option<&[(RawField, u64)]>, pos: Pos, opts: AsmOptions) -> LResult<Word> {
+    fn encode(
+        &self,
+        i: &mut Instruction,
+        raw: Option<&[(RawField, u64)]>,
+        pos: Pos,
+        opts: AsmOptions,
+    ) -> LResult<Word> {
         encode_raw(self.p, i, raw, opts).map_err(|kind| self.err(pos, kind))
     }
 

@@ -139,7 +139,7 @@ fn prints_exactly(inst: &Instruction) -> bool {
             Addr::Direct { nr, subnr } => {
                 subnr % size == 0
                     && (file != RegFile::Arf
-                        || super::names::arf_class(nr).is_none_or(|c| !c.bare && (c.numbered || nr & 0xf == 0)))
+                        || !super::names::arf_class(nr).is_some_and(|c| c.bare || (!c.numbered && nr & 0xf != 0)))
             }
             Addr::Indirect { .. } => !a16,
         }
@@ -152,7 +152,10 @@ fn prints_exactly(inst: &Instruction) -> bool {
         let ty = inst.src[0].ty.size();
         return matches!(inst.dst.addr, Addr::Direct { .. })
             && fits(inst.dst.file, inst.dst.addr, inst.dst.ty.size())
-            && inst.src.iter().all(|s| matches!(s.addr, Addr::Direct { .. }) && fits(s.file, s.addr, ty));
+            && inst
+                .src
+                .iter()
+                .all(|s| matches!(s.addr, Addr::Direct { .. }) && fits(s.file, s.addr, ty));
     }
     let dst_ok = match inst.dst.addr {
         Addr::Indirect { subnr, .. } => !a16 && u32::from(subnr) % inst.dst.ty.size() == 0,
@@ -186,7 +189,10 @@ pub(crate) fn annotation(p: Platform, inst: &Instruction) -> Option<String> {
     let w = crate::codec::encode_word(p, inst).ok()?;
     // What the text alone assembles to.
     let mut text = String::new();
-    super::disasm::Disasm::new(p, inst).without_annotation().write_to(&mut text).ok()?;
+    super::disasm::Disasm::new(p, inst)
+        .without_annotation()
+        .write_to(&mut text)
+        .ok()?;
     let words = super::assemble_words_with(p, &text, super::AsmOptions::UNCHECKED).ok()?;
     let base = Word::from_bytes(*words.first()?);
     let mut left = w.0 ^ base.0;
@@ -197,7 +203,11 @@ pub(crate) fn annotation(p: Platform, inst: &Instruction) -> Option<String> {
     // The fields the word's view uses first, then any field of its layout.
     let rows = crate::fields::describe(p, w);
     let [table, flow] = crate::fields::layout(p, Some(inst.opcode));
-    let candidates = rows.iter().map(|r| r.field).chain(table.iter().copied()).chain(flow.iter().copied());
+    let candidates = rows
+        .iter()
+        .map(|r| r.field)
+        .chain(table.iter().copied())
+        .chain(flow.iter().copied());
     for f in candidates {
         let rf = RawField::Named(f);
         // Only a name the reader finds as this same field.
