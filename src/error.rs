@@ -14,6 +14,7 @@ use crate::word::{FieldError, FieldInfo};
 
 /// Why a word does not decode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub enum DecodeError {
     /// A field holds an encoding that is reserved or undefined on the platform.
@@ -45,6 +46,7 @@ pub enum DecodeError {
 
 /// Why an instruction does not encode.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub enum EncodeError {
     /// The opcode does not exist on the platform.
@@ -73,6 +75,7 @@ pub enum EncodeError {
 
 /// Which operand a violation concerns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum OperandId {
     /// The instruction as a whole.
@@ -100,6 +103,7 @@ impl fmt::Display for OperandId {
 /// encoding and assembly refuse both; `geneu check` fails on documented
 /// violations, and on conservative ones only with `--strict`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Basis {
     /// The platform's documentation states the restriction; the rule's
@@ -129,6 +133,7 @@ impl fmt::Display for Basis {
 /// A broken rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Violation {
     /// Stable identifier of the rule, e.g. `exec_size_ge_width`.
     pub rule: &'static str,
@@ -155,6 +160,7 @@ impl fmt::Display for Violation {
 
 /// Every violation found in one instruction.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Violations(pub Vec<Violation>);
 
 impl Violations {

@@ -19,6 +19,7 @@ macro_rules! hw_enum {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[repr(u8)]
         #[non_exhaustive]
         pub enum $name { $( $(#[$vm])* $v = $n, )* }

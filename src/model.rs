@@ -10,6 +10,7 @@ use core::fmt;
 /// A hardware generation with its own encoding rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Platform {
     /// Gen7, Ivy Bridge.
@@ -66,6 +67,7 @@ impl fmt::Display for Platform {
 
 /// A platform name that is not known.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[error("unknown platform `{0}` (expected ivb, byt, hsw, bdw, chv, bsw, 7, 7.5 or 8)")]
 pub struct UnknownPlatform(pub alloc::string::String);
 
@@ -91,6 +93,7 @@ macro_rules! opcodes {
         /// (`dim` on Haswell and `smov` on Gen8 share number 10).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[non_exhaustive]
         pub enum Opcode { $( $(#[$m])* $v, )* }
 
@@ -514,6 +517,7 @@ impl MathFunction {
 /// The data type of an operand, independent of its hardware encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u8)]
 #[non_exhaustive]
 pub enum Type {
@@ -763,6 +767,7 @@ impl fmt::Display for Type {
 /// register plus an immediate offset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Addr {
     /// Direct addressing: register number and subregister byte offset.
     Direct {
@@ -793,6 +798,7 @@ impl Default for Addr {
 /// width n → 2^n; hstride 0 → 0, n → 2^(n-1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Region {
     /// Vertical stride encoding (4 bits).
     pub vstride: u8,
@@ -880,6 +886,7 @@ impl Region {
 /// Align16 swizzle: four 2-bit channel selectors, x in the low bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Swizzle(pub u8);
 
 impl Swizzle {
@@ -901,6 +908,7 @@ impl Default for Swizzle {
 bitflags::bitflags! {
     /// Align16 destination write mask (channel enables).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
     pub struct WriteMask: u8 {
         /// Channel x.
         const X = 1;
@@ -931,6 +939,7 @@ impl<'a> arbitrary::Arbitrary<'a> for WriteMask {
 /// The destination operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Dst {
     /// Register file (ARF or GRF).
     pub file: RegFile,
@@ -977,6 +986,7 @@ impl Dst {
 bitflags::bitflags! {
     /// Source modifiers.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
     pub struct SrcMods: u8 {
         /// Negate (bitwise not for logic opcodes).
         const NEGATE = 1;
@@ -996,6 +1006,7 @@ impl<'a> arbitrary::Arbitrary<'a> for SrcMods {
 /// matters here: the value lives in [`Instruction::imm`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Src {
     /// Register file, or `Imm`.
     pub file: RegFile,
@@ -1065,6 +1076,7 @@ impl Src {
 bitflags::bitflags! {
     /// Single-bit instruction controls.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
     pub struct Controls: u16 {
         /// Mask control: execute on all channels (WE_all).
         const WE_ALL = 1 << 0;
@@ -1097,6 +1109,7 @@ impl<'a> arbitrary::Arbitrary<'a> for Controls {
 /// A flag subregister `f{nr}.{subnr}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FlagReg {
     /// Flag register (0 or 1).
     pub nr: u8,
@@ -1111,6 +1124,7 @@ pub struct FlagReg {
 /// A decoded or encodable instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Instruction {
     /// Opcode.
     pub opcode: Opcode,

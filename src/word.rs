@@ -67,6 +67,7 @@ impl fmt::Debug for Word {
 /// A field of a bit-range table: its name and its fragments, most
 /// significant first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct FieldInfo {
     /// The field's name in the table.
     pub name: &'static str,
@@ -123,6 +124,7 @@ impl fmt::Display for FieldInfo {
 
 /// A value that does not fit its field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[error("value {value:#x} does not fit field {field} ({} bits)", field.width)]
 pub struct FieldError {
     /// The field that refused the value.

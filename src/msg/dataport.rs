@@ -32,6 +32,7 @@ bitflags::bitflags! {
     /// descriptor stores the complement, a channel *disable* mask in bits
     /// 11:8; at least one channel must be enabled.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
     pub struct Channels: u8 {
         /// Red (X).
         const R = 1;
@@ -296,6 +297,7 @@ pub(crate) fn set_msg_control(w: &mut u32, v: u8) -> Result<(), MsgError> {
 /// A read-only data port message (sampler cache or constant cache).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum DpReadOp {
     /// OWord block read (type 0).
@@ -343,6 +345,7 @@ impl DpReadOp {
 /// 17:14 (Gen8: 18:14).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DpRead {
     /// Platform.
     pub platform: Platform,

@@ -61,6 +61,7 @@ impl ScratchRegs {
 /// A scratch block read or write (descriptor bit 18 set).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ScratchBlock {
     /// Write rather than read.
     pub write: bool,
@@ -78,6 +79,7 @@ pub struct ScratchBlock {
 /// and atomic messages that Haswell moved to data cache 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Dc0Op {
     /// OWord block read (type 0).
@@ -199,6 +201,7 @@ impl Dc0Op {
 /// in 11:0 and set bit 18.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DataCache0 {
     /// Platform.
     pub platform: Platform,

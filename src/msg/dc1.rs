@@ -21,6 +21,7 @@ hw_enum! {
 /// A data cache 1 message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Dc1Op {
     /// Untyped surface read (type 1).
@@ -177,6 +178,7 @@ impl Dc1Op {
 /// 13:8, message type 17:14 (Gen8: 18:14).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DataCache1 {
     /// Platform (Gen7.5 or later).
     pub platform: Platform,

@@ -24,6 +24,7 @@ use crate::model::{AccessMode, Controls, Dst, ExecSize, FlagReg, Instruction, Op
 /// The surface operand of a vISA surface message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Surface {
     /// A surface bound at this binding table index.
     Bti(u32),
@@ -36,6 +37,7 @@ pub enum Surface {
 /// A predicate: a flag subregister, normal or inverted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Predicate {
     /// The flag subregister.
     pub flag: FlagReg,
@@ -47,6 +49,7 @@ pub struct Predicate {
 /// always given). An operand that is not given is vISA's null variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GatherOffsets {
     /// V is given.
     pub v: bool,
@@ -76,6 +79,7 @@ impl GatherOffsets {
 /// registers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Gather4Typed {
     /// Execution size: 8 channels.
     pub exec_size: ExecSize,

@@ -44,6 +44,7 @@ impl GatewayOp {
 /// thread may end with it (EOT in [`Common`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Gateway {
     /// Platform.
     pub platform: Platform,
@@ -111,6 +112,7 @@ hw_enum! {
 /// resource select 4 (do not dereference the URB handle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ThreadSpawner {
     /// Platform.
     pub platform: Platform,
@@ -176,6 +178,7 @@ impl Descriptor for ThreadSpawner {
 /// A pixel interpolator query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum PiMessage {
     /// Interpolate at an offset shared by all pixels (type 0), in 1/16
@@ -223,6 +226,7 @@ impl PiMessage {
 /// 11, message type 13:12, no-perspective 14, SIMD16 16.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PixelInterp {
     /// Platform (Gen7.5 or later).
     pub platform: Platform,

@@ -179,6 +179,7 @@ impl ReservedBti {
 
 /// Why a descriptor cannot be built or decoded into a typed value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub enum MsgError {
     /// A value does not fit its descriptor field.
@@ -262,6 +263,7 @@ pub use crate::isa::Sfid;
 /// The descriptor fields every message has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Common {
     /// Message length in GRFs, header included (0..=15).
     pub mlen: u8,
@@ -384,6 +386,7 @@ pub(crate) use crate::isa::hw_enum;
 /// A typed SEND message: one variant per shared function, or the raw bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Message {
     /// Sampling engine (SFID 2).

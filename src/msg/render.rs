@@ -51,6 +51,7 @@ const RT_READ_OR_TYPED_WRITE: u8 = 13;
 /// A render cache message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum RenderOp {
     /// Render target write (type 12).
@@ -143,6 +144,7 @@ impl RenderOp {
 /// 13:8, message type 17:14 (Gen8: 18:14).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Render {
     /// Platform.
     pub platform: Platform,

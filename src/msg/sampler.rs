@@ -121,6 +121,7 @@ hw_enum! {
 /// return format in bit 30.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sampler {
     /// Platform.
     pub platform: Platform,

@@ -63,6 +63,7 @@ impl UrbOpcode {
 /// opcodes), per-slot offset 17; no "complete".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Urb {
     /// Platform.
     pub platform: Platform,
