@@ -194,6 +194,19 @@ impl fmt::Display for Violations {
 
 impl core::error::Error for Violations {}
 
+/// A name that no value of a type has (from `FromStr` of the vocabulary's
+/// enums and of [`crate::Word`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[error("unknown {what} `{name}`")]
+#[non_exhaustive]
+pub struct UnknownName {
+    /// What was being parsed: `opcode`, `type`, ...
+    pub what: &'static str,
+    /// The text given.
+    pub name: String,
+}
+
 /// Formats a bit mask as a list of bit ranges, high first: `95:91, 7`.
 pub struct BitList(pub u128);
 

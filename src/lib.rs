@@ -38,6 +38,7 @@ mod checked;
 pub mod codec;
 pub mod compact;
 mod decimal;
+mod display;
 pub mod error;
 pub mod fields;
 pub mod isa;
