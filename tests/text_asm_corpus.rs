@@ -2,6 +2,8 @@
 //! with checked encoding. Failures are listed per line, with the fields
 //! that differ.
 
+mod corpus;
+
 use std::path::{Path, PathBuf};
 
 use geneu::text::{assemble_words, AsmErrors};
@@ -102,16 +104,25 @@ fn hex(w: &[u8; 16]) -> String {
 
 #[test]
 fn gen7_corpus_assembles() {
+    if corpus::absent() {
+        return;
+    }
     check_gen("gen7", Platform::Gen7);
 }
 
 #[test]
 fn gen75_corpus_assembles() {
+    if corpus::absent() {
+        return;
+    }
     check_gen("gen7.5", Platform::Gen75);
 }
 
 #[test]
 fn gen8_corpus_assembles() {
+    if corpus::absent() {
+        return;
+    }
     check_gen("gen8", Platform::Gen8);
 }
 
