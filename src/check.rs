@@ -9,6 +9,7 @@
 //! | `text_roundtrip` | [`text_roundtrip`] | its own doc |
 //! | `descriptor_roundtrip` | [`crate::msg::fuzz_check`] | its own doc |
 //! | `visa_lower` | [`visa_lower`] | [`visa_input`] |
+//! | `compact_roundtrip` | [`compact_roundtrip`] | its own doc |
 //!
 //! Each function states one property of the library and **panics when the
 //! property is violated**; on inputs where it holds it returns normally.
@@ -657,5 +658,98 @@ pub fn visa_lower(data: &[u8]) {
         Err(e) => {
             let _ = e.to_string();
         }
+    }
+}
+
+/// Compaction symmetry, on one input (fuzz target `compact_roundtrip`).
+///
+/// Input: a platform byte ([`split_platform`]), then:
+/// - with [`MODE_BIT`]: a compacted word (8 bytes, CmptCtrl forced on),
+///   checked by [`compact_word_roundtrip`], then the rest as a stream of
+///   8- and 16-byte instructions, checked by [`compact_program_roundtrip`];
+/// - without: an instruction ([`instruction_input`]), checked by
+///   [`compact_instruction_roundtrip`].
+pub fn compact_roundtrip(data: &[u8]) {
+    let Some((p, rest)) = split_platform(data) else { return };
+    if data.first().is_some_and(|b| b & MODE_BIT != 0) {
+        if let Some((w, tail)) = rest.split_first_chunk::<8>() {
+            let mut w = *w;
+            w[3] |= 0x20;
+            compact_word_roundtrip(p, &w);
+            compact_program_roundtrip(p, tail);
+        }
+    } else if let Some((p, inst)) = instruction_input(data) {
+        compact_instruction_roundtrip(p, &inst);
+    }
+}
+
+/// A compacted word that decodes compacts back to the same 8 bytes, and
+/// decodes as its native form does, with `COMPACTED` set. Decoding never
+/// panics.
+pub fn compact_word_roundtrip(p: Platform, bytes: &[u8; 8]) {
+    use crate::compact::{compact, decode_compact, uncompact_word, CompactWord};
+    let Ok(inst) = decode_compact(p, bytes) else { return };
+    assert_eq!(
+        compact(p, &inst).map(|c| c.to_bytes()),
+        Some(*bytes),
+        "{p}: compact(decode(c)) != c; decoded {inst:?}"
+    );
+    let native = uncompact_word(p, CompactWord::from_bytes(*bytes))
+        .unwrap_or_else(|e| panic!("{p}: decoded but does not uncompact: {e}"));
+    let mut plain = inst;
+    plain.controls.remove(Controls::COMPACTED);
+    assert_eq!(
+        crate::codec::decode_word(p, native),
+        Ok(plain),
+        "{p}: the compacted word and its native form decode differently"
+    );
+}
+
+/// An instruction that compacts comes back from its compacted word, with
+/// `COMPACTED` set, and its native encoding uncompacts bit for bit.
+pub fn compact_instruction_roundtrip(p: Platform, inst: &Instruction) {
+    use crate::compact::{compact, decode_compact_word, uncompact_word};
+    let Some(c) = compact(p, inst) else { return };
+    let mut want = *inst;
+    want.controls.insert(Controls::COMPACTED);
+    assert_eq!(
+        decode_compact_word(p, c),
+        Ok(want),
+        "{p}: uncompact(compact(i)) != i for {c:?}"
+    );
+    let mut plain = *inst;
+    plain.controls.remove(Controls::COMPACTED);
+    let native =
+        crate::codec::encode_word(p, &plain).unwrap_or_else(|e| panic!("{p}: compacted but does not encode: {e}"));
+    assert_eq!(
+        uncompact_word(p, c),
+        Ok(native),
+        "{p}: {c:?} does not uncompact to the native word"
+    );
+}
+
+/// Any bytes as a stream of 8- and 16-byte instructions: decoding never
+/// panics and covers the input exactly; when the program compacts, the
+/// result decodes, and its native form is the input's native form (every
+/// branch lands on the same instruction).
+pub fn compact_program_roundtrip(p: Platform, bytes: &[u8]) {
+    use crate::compact::{compact_program, decode_stream, pieces, uncompact_program};
+    let covered: usize = pieces(bytes).map(|(_, piece)| piece.len()).sum();
+    assert_eq!(covered, bytes.len(), "{p}: the pieces do not cover the stream");
+    let items: Vec<_> = decode_stream(p, bytes).collect();
+    for (o, r) in &items {
+        if let Err(e) = r {
+            let _ = (o, e.to_string());
+        }
+    }
+    let Ok(c) = compact_program(p, bytes) else { return };
+    assert!(
+        decode_stream(p, &c.bytes).all(|(_, r)| r.is_ok()),
+        "{p}: a compacted program does not decode"
+    );
+    match (uncompact_program(p, bytes), uncompact_program(p, &c.bytes)) {
+        (Ok(a), Ok(b)) => assert_eq!(a.bytes, b.bytes, "{p}: compacting changed the program's native form"),
+        (Err(_), _) => {}
+        (Ok(_), Err(e)) => panic!("{p}: a compacted program does not uncompact: {e}"),
     }
 }

@@ -189,16 +189,35 @@ impl Labels {
     }
 
     /// Labels the targets of one instruction at byte `offset` of a program
-    /// of `len` bytes (nothing for an instruction that does not branch);
-    /// [`Labels::for_program`] does this for every instruction in order.
+    /// of `len` bytes of native words (nothing for an instruction that does
+    /// not branch); [`Labels::for_program`] does this for every instruction
+    /// in order.
     pub fn add_targets(&mut self, p: Platform, inst: &Instruction, offset: u64, len: u64) {
+        self.add_targets_where(p, inst, offset, len, |t| t % 16 == 0);
+    }
+
+    /// [`Labels::add_targets`] for a program whose instructions start at
+    /// `starts` (ascending byte offsets: native and compacted instructions
+    /// mixed).
+    pub fn add_targets_at(&mut self, p: Platform, inst: &Instruction, offset: u64, starts: &[u64], len: u64) {
+        self.add_targets_where(p, inst, offset, len, |t| starts.binary_search(&t).is_ok());
+    }
+
+    fn add_targets_where(
+        &mut self,
+        p: Platform,
+        inst: &Instruction,
+        offset: u64,
+        len: u64,
+        start: impl Fn(u64) -> bool,
+    ) {
         if !inst.opcode.is_branch() {
             return;
         }
         let [jip, uip] = branch_targets(p, inst, offset);
         for t in [uip, jip].into_iter().flatten() {
             if let Ok(t) = u64::try_from(t) {
-                if t <= len && t % 16 == 0 {
+                if t == len || t < len && start(t) {
                     self.add(t);
                 }
             }

@@ -19,6 +19,7 @@ use alloc::vec::Vec;
 
 use super::disasm::{Disasm, Labels};
 use crate::codec::decode_word;
+use crate::compact::{pieces, uncompact_word, Piece};
 use crate::error::DecodeError;
 use crate::model::{Instruction, Opcode, Platform};
 use crate::word::Word;
@@ -26,13 +27,44 @@ use crate::word::Word;
 /// Bytes per native instruction.
 pub const WORD_BYTES: usize = 16;
 
+/// One instruction of a program: its offset, its bytes, and its decoding.
+type Decoded = (u64, Piece, Result<Instruction, DecodeError>);
+
+/// The native word of a piece: a compacted word's uncompacted form (its
+/// own 64 bits when it has none).
+fn native_of(p: Platform, piece: &Piece) -> Word {
+    match *piece {
+        Piece::Native(w) => w,
+        Piece::Compact(c) => uncompact_word(p, c).unwrap_or(Word(u128::from(c.0))),
+        Piece::Short { .. } => Word(0),
+    }
+}
+
+/// The instructions of a stream of 8- and 16-byte instructions and the
+/// length of a trailing piece too short for its instruction.
+fn split(bytes: &[u8]) -> (Vec<(u64, Piece)>, usize) {
+    let mut trailing = 0;
+    let v = pieces(bytes)
+        .filter_map(|(o, piece)| match piece {
+            Piece::Short { have, .. } => {
+                trailing = have;
+                None
+            }
+            piece => Some((o as u64, piece)),
+        })
+        .collect();
+    (v, trailing)
+}
+
 /// A decoded program.
 #[derive(Clone, Debug)]
 pub struct Program {
     platform: Platform,
-    words: Vec<(Word, Result<Instruction, DecodeError>)>,
+    words: Vec<Decoded>,
     labels: Labels,
     trailing: usize,
+    /// Bytes of the complete instructions.
+    len: u64,
 }
 
 /// One word of a program.
@@ -40,8 +72,11 @@ pub struct Program {
 pub struct Entry<'a> {
     /// Byte offset in the program.
     pub offset: u64,
-    /// The raw word.
+    /// The raw word (for a compacted instruction, the native word it
+    /// stands for; its own bytes are in `piece`).
     pub word: Word,
+    /// The instruction's bytes as stored: native or compacted.
+    pub piece: Piece,
     /// The instruction, or why the word does not decode.
     pub inst: Result<&'a Instruction, &'a DecodeError>,
     /// The label defined at this offset, if a branch targets it.
@@ -99,35 +134,41 @@ pub struct Summary {
 }
 
 impl Program {
-    /// Decodes every complete 16-byte word of `bytes`; bytes after the
-    /// last complete word are counted by [`Program::trailing_bytes`].
+    /// Decodes every complete instruction of `bytes`, a stream of 16-byte
+    /// native and 8-byte compacted instructions (each one's CmptCtrl bit
+    /// gives its size); bytes after the last complete instruction are
+    /// counted by [`Program::trailing_bytes`].
     pub fn decode(p: Platform, bytes: &[u8]) -> Self {
-        let trailing = bytes.len() % WORD_BYTES;
-        let words: Vec<_> = Word::all_from_bytes(bytes).map(|w| (w, decode_word(p, w))).collect();
+        let (v, trailing) = split(bytes);
+        let words = v.into_iter().map(|(o, piece)| (o, piece, piece.decode(p))).collect();
         Self::from_parts(p, words, trailing)
     }
 
-    /// A program of already-split words.
+    /// A program of already-split native words.
     pub fn from_words(p: Platform, words: impl IntoIterator<Item = Word>) -> Self {
-        let words = words.into_iter().map(|w| (w, decode_word(p, w))).collect();
+        let words = words
+            .into_iter()
+            .enumerate()
+            .map(|(k, w)| ((k * WORD_BYTES) as u64, Piece::Native(w), decode_word(p, w)))
+            .collect();
         Self::from_parts(p, words, 0)
     }
 
-    fn from_parts(p: Platform, words: Vec<(Word, Result<Instruction, DecodeError>)>, trailing: usize) -> Self {
-        let len = (words.len() * WORD_BYTES) as u64;
-        let labels = Labels::for_program(
-            p,
-            words
-                .iter()
-                .enumerate()
-                .filter_map(|(k, (_, r))| r.as_ref().ok().map(|i| ((k * WORD_BYTES) as u64, i))),
-            len,
-        );
+    fn from_parts(p: Platform, words: Vec<Decoded>, trailing: usize) -> Self {
+        let len = words.last().map_or(0, |(o, piece, _)| o + piece.len() as u64);
+        let starts: Vec<u64> = words.iter().map(|(o, _, _)| *o).collect();
+        let mut labels = Labels::new();
+        for (o, _, r) in &words {
+            if let Ok(i) = r {
+                labels.add_targets_at(p, i, *o, &starts, len);
+            }
+        }
         Program {
             platform: p,
             words,
             labels,
             trailing,
+            len,
         }
     }
 
@@ -159,19 +200,17 @@ impl Program {
 
     /// Size in bytes of the complete words.
     pub fn byte_len(&self) -> u64 {
-        (self.words.len() * WORD_BYTES) as u64
+        self.len
     }
 
     /// The words in order.
     pub fn entries(&self) -> impl Iterator<Item = Entry<'_>> + '_ {
-        self.words.iter().enumerate().map(|(k, (w, r))| {
-            let offset = (k * WORD_BYTES) as u64;
-            Entry {
-                offset,
-                word: *w,
-                inst: r.as_ref(),
-                label: self.labels.get(offset),
-            }
+        self.words.iter().map(|(offset, piece, r)| Entry {
+            offset: *offset,
+            word: native_of(self.platform, piece),
+            piece: *piece,
+            inst: r.as_ref(),
+            label: self.labels.get(*offset),
         })
     }
 
@@ -187,8 +226,8 @@ impl Program {
     /// if a branch targets the end.
     pub fn write_text<W: Write + ?Sized>(&self, out: &mut W, opts: &TextOptions) -> Result<Summary, fmt::Error> {
         let mut t = Records::new(self.platform, &self.labels, *opts);
-        for (k, (w, r)) in self.words.iter().enumerate() {
-            t.entry(out, &self.labels, (k * WORD_BYTES) as u64, *w, r.as_ref())?;
+        for (o, piece, r) in &self.words {
+            t.entry(out, &self.labels, *o, piece, r.as_ref())?;
         }
         t.label(out, self.byte_len())?;
         Ok(t.sum)
@@ -247,8 +286,10 @@ pub fn write_bytes_text<W: Write + ?Sized>(
 pub struct ProgramText<'a> {
     bytes: &'a [u8],
     labels: Labels,
-    /// The index of the next word to print.
-    next_word: usize,
+    /// The byte offset of the next instruction to print.
+    next: usize,
+    /// Bytes of the complete instructions.
+    len: usize,
     records: Records,
 }
 
@@ -256,13 +297,21 @@ impl<'a> ProgramText<'a> {
     /// The text of the complete words of `bytes` (bytes after the last
     /// complete word are ignored).
     pub fn new(p: Platform, bytes: &'a [u8], opts: TextOptions) -> Self {
-        let len = (bytes.len() / WORD_BYTES * WORD_BYTES) as u64;
+        let (v, trailing) = split(bytes);
+        let len = bytes.len() - trailing;
         let mut labels = Labels::new();
-        for (k, w) in Word::all_from_bytes(bytes).enumerate() {
-            // Only a word whose opcode field names a branch decodes to one.
-            if Opcode::from_hw(p, raw_opcode(w)).is_some_and(Opcode::is_branch) {
-                if let Ok(i) = decode_word(p, w) {
-                    labels.add_targets(p, &i, (k * WORD_BYTES) as u64, len);
+        let starts: Vec<u64> = v.iter().map(|(o, _)| *o).collect();
+        for &(o, piece) in &v {
+            // Only a word whose opcode field (bits 6:0 of either size) names
+            // a branch decodes to one.
+            let op = match piece {
+                Piece::Native(w) => raw_opcode(w),
+                Piece::Compact(c) => (c.0 & 0x7f) as u8,
+                Piece::Short { .. } => continue,
+            };
+            if Opcode::from_hw(p, op).is_some_and(Opcode::is_branch) {
+                if let Ok(i) = piece.decode(p) {
+                    labels.add_targets_at(p, &i, o, &starts, len as u64);
                 }
             }
         }
@@ -270,7 +319,8 @@ impl<'a> ProgramText<'a> {
             bytes,
             records: Records::new(p, &labels, opts),
             labels,
-            next_word: 0,
+            next: 0,
+            len,
         }
     }
 
@@ -284,18 +334,19 @@ impl<'a> ProgramText<'a> {
     /// whether words remain.
     pub fn write_next<W: Write + ?Sized>(&mut self, out: &mut W, max_words: usize) -> Result<bool, fmt::Error> {
         let p = self.records.platform;
-        let from = self.next_word.saturating_mul(WORD_BYTES);
-        let rest = self.bytes.get(from..).unwrap_or(&[]);
-        for w in Word::all_from_bytes(rest).take(max_words) {
-            let offset = (self.next_word * WORD_BYTES) as u64;
-            self.next_word += 1;
+        let rest = self.bytes.get(self.next..self.len).unwrap_or(&[]);
+        let mut taken = 0;
+        for (o, piece) in pieces(rest).take(max_words) {
+            let offset = (self.next + o) as u64;
+            taken = o + piece.len();
             self.records
-                .entry(out, &self.labels, offset, w, decode_word(p, w).as_ref())?;
+                .entry(out, &self.labels, offset, &piece, piece.decode(p).as_ref())?;
         }
-        if self.next_word < self.bytes.len() / WORD_BYTES {
+        self.next += taken;
+        if self.next < self.len {
             return Ok(true);
         }
-        self.records.label(out, (self.next_word * WORD_BYTES) as u64)?;
+        self.records.label(out, self.next as u64)?;
         Ok(false)
     }
 
@@ -361,7 +412,7 @@ impl Records {
         out: &mut W,
         labels: &Labels,
         offset: u64,
-        w: Word,
+        piece: &Piece,
         r: Result<&Instruction, &DecodeError>,
     ) -> fmt::Result {
         self.label(out, offset)?;
@@ -383,7 +434,10 @@ impl Records {
             }
             Err(err) => {
                 self.sum.undecodable += 1;
-                write_undecodable(out, w, err)?;
+                match *piece {
+                    Piece::Compact(c) => write_undecodable_bytes(out, &c.to_bytes(), err)?,
+                    _ => write_undecodable(out, native_of(self.platform, piece), err)?,
+                }
             }
         }
         out.write_char('\n')
@@ -418,8 +472,14 @@ fn raw_opcode(w: Word) -> u8 {
 /// The comment printed for a word that does not decode: its 16 bytes in
 /// memory order and the reason.
 pub fn write_undecodable<W: Write + ?Sized>(out: &mut W, w: Word, err: &DecodeError) -> fmt::Result {
+    write_undecodable_bytes(out, &w.to_bytes(), err)
+}
+
+/// The comment printed for an instruction that does not decode, from its
+/// bytes in memory order (16, or 8 for a compacted word).
+pub fn write_undecodable_bytes<W: Write + ?Sized>(out: &mut W, bytes: &[u8], err: &DecodeError) -> fmt::Result {
     out.write_str("// undecodable word")?;
-    for b in w.to_bytes() {
+    for b in bytes {
         write!(out, " {b:02x}")?;
     }
     write!(out, ": {err}")

@@ -34,6 +34,10 @@
 
 use core::fmt;
 
+pub mod program;
+
+pub use program::{compact_program, uncompact_program, ProgramError, Rewritten};
+
 use crate::codec::{decode_word, encode_word};
 use crate::error::DecodeError;
 use crate::model::{Controls, Instruction, Opcode, Platform};
@@ -462,6 +466,15 @@ pub fn uncompact_word(p: Platform, c: CompactWord) -> Result<Word, DecodeError> 
     gen8_native::or_src0_da_reg_nr_unchecked(n, cw::src0_reg_nr(v));
     if has_immediate(p, n) {
         let imm = cw::imm13(v);
+        // Mesa never compacts a SEND that ends the thread; bit 12 of the
+        // immediate would set EOT (bit 127).
+        if opcode.is_send() && imm >> 12 != 0 {
+            return Err(bad(
+                &cw::IMM13,
+                u64::from(imm),
+                "a compacted SEND cannot end the thread",
+            ));
+        }
         // Only the first of the subregister entries that agree under an
         // immediate is read back: the native word cannot tell them apart.
         let sub = cw::subreg_index(v);

@@ -1,0 +1,356 @@
+//! Whole programs of 8- and 16-byte instructions: compacting and
+//! uncompacting them with every branch offset moved, so that each branch
+//! still lands on the same instruction.
+//!
+//! The offsets moved, in the platform's units (8 bytes on Gen7/Gen7.5,
+//! bytes on Gen8):
+//! - JIP of every branch (`if`, `else`, `endif`, `while`, `break`, `cont`,
+//!   `halt`, `brd`, `brc`, `goto`, `join`) and `call`, from the
+//!   instruction itself; UIP where the opcode has one (not Gen7's `else`,
+//!   whose UIP is unused, as in Mesa's `update_uip_jip`);
+//! - the immediate of `jmpi`, from the instruction after it.
+//!
+//! A branch whose target is outside the program or between two
+//! instructions, or a `jmpi` whose distance is in a register, is an error
+//! naming it: its meaning could not be kept.
+//!
+//! Unlike Mesa's `brw_compact_instructions`, which compacts each
+//! instruction with its old offsets and then fixes them in place, a branch
+//! here is compacted only if it still compacts with its final offsets
+//! (a Gen8 UIP lies under table indices): branches that stop fitting are
+//! written native and the layout is computed again, until nothing changes.
+//! Gen7 and Gen8 require no alignment of branch targets beyond the 8 bytes
+//! every instruction has (only G45 wanted 16); the end of the program is not
+//! padded.
+
+use alloc::vec::Vec;
+
+use super::{compact_word, pieces, CompactWord, Piece, COMPACT_BYTES, NATIVE_BYTES};
+use crate::codec::decode_word;
+use crate::error::DecodeError;
+use crate::model::{Opcode, Platform};
+use crate::word::fields::{gen7_flow, gen7_native, gen8_flow, gen8_native};
+use crate::word::Word;
+
+/// Why a program cannot be compacted or uncompacted.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProgramError {
+    /// An instruction does not decode.
+    #[error("offset {offset}: {error}")]
+    Decode {
+        /// Byte offset of the instruction.
+        offset: usize,
+        /// Why it does not decode.
+        error: DecodeError,
+    },
+    /// A branch lands outside the program or between instructions.
+    #[error("offset {offset}: {opcode} {field} lands on byte {target}, {why}")]
+    Target {
+        /// Byte offset of the branch.
+        offset: usize,
+        /// Its opcode.
+        opcode: Opcode,
+        /// `JIP`, `UIP` or `jump`.
+        field: &'static str,
+        /// The byte offset it lands on.
+        target: i64,
+        /// Why that is refused.
+        why: &'static str,
+    },
+    /// A moved offset does not fit its field (16 bits on Gen7/Gen7.5).
+    #[error("offset {offset}: {opcode} {field} of {value} units does not fit its field")]
+    Range {
+        /// Byte offset of the branch in the input.
+        offset: usize,
+        /// Its opcode.
+        opcode: Opcode,
+        /// `JIP`, `UIP` or `jump`.
+        field: &'static str,
+        /// The offset that does not fit.
+        value: i64,
+    },
+    /// A `jmpi` or `call` whose distance is not an immediate.
+    #[error("offset {offset}: {opcode} jumps by a register value, whose target cannot be kept")]
+    Indirect {
+        /// Byte offset of the branch.
+        offset: usize,
+        /// Its opcode.
+        opcode: Opcode,
+    },
+}
+
+/// A program rewritten by [`compact_program`] or [`uncompact_program`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rewritten {
+    /// The new program.
+    pub bytes: Vec<u8>,
+    /// Instructions in it.
+    pub instructions: usize,
+    /// Instructions written compacted.
+    pub compacted: usize,
+    /// Input length minus output length (negative when the program grew).
+    pub saved_bytes: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Field {
+    Jip,
+    Uip,
+}
+
+/// One offset of a branch: which field, the target (an instruction index,
+/// or the number of instructions for the end), and whether it counts from
+/// the next instruction (`jmpi`).
+#[derive(Clone, Copy, Debug)]
+struct Jump {
+    field: Field,
+    target: usize,
+    from_next: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Item {
+    offset: usize,
+    opcode: Opcode,
+    word: Word,
+    jumps: [Option<Jump>; 2],
+}
+
+/// Bytes per offset unit.
+const fn unit(p: Platform) -> i64 {
+    if p.is_gen8() {
+        1
+    } else {
+        8
+    }
+}
+
+fn get(p: Platform, w: &Word, f: Field) -> i64 {
+    match (p.is_gen8(), f) {
+        (true, Field::Jip) => i64::from(gen8_flow::jip(w) as i32),
+        (true, Field::Uip) => i64::from(gen8_flow::uip(w) as i32),
+        (false, Field::Jip) => i64::from(gen7_flow::jip(w) as i16),
+        (false, Field::Uip) => i64::from(gen7_flow::uip(w) as i16),
+    }
+}
+
+/// Writes an offset; `false` if it does not fit.
+fn set(p: Platform, w: &mut Word, f: Field, v: i64) -> bool {
+    if p.is_gen8() {
+        let Ok(v) = i32::try_from(v) else { return false };
+        match f {
+            Field::Jip => gen8_flow::set_jip_unchecked(w, v as u32),
+            Field::Uip => gen8_flow::set_uip_unchecked(w, v as u32),
+        }
+    } else {
+        let Ok(v) = i16::try_from(v) else { return false };
+        match f {
+            Field::Jip => gen7_flow::set_jip_unchecked(w, v as u16),
+            Field::Uip => gen7_flow::set_uip_unchecked(w, v as u16),
+        }
+    }
+    true
+}
+
+const fn field_name(f: Field, from_next: bool) -> &'static str {
+    match (f, from_next) {
+        (_, true) => "jump",
+        (Field::Jip, false) => "JIP",
+        (Field::Uip, false) => "UIP",
+    }
+}
+
+/// The offset fields of an instruction, by opcode: `(field, from_next)`.
+fn offset_fields(p: Platform, op: Opcode, w: &Word, offset: usize) -> Result<[Option<(Field, bool)>; 2], ProgramError> {
+    let src_imm = || {
+        if p.is_gen8() {
+            gen8_native::src0_reg_file(w) == 3 || gen8_native::src1_reg_file(w) == 3
+        } else {
+            gen7_native::src0_reg_file(w) == 3 || gen7_native::src1_reg_file(w) == 3
+        }
+    };
+    Ok(match op {
+        Opcode::Jmpi | Opcode::Call if !src_imm() => return Err(ProgramError::Indirect { offset, opcode: op }),
+        Opcode::Jmpi => [Some((Field::Jip, true)), None],
+        Opcode::Call => [Some((Field::Jip, false)), None],
+        op if op.is_branch() => {
+            let uip = op.has_uip() && (op != Opcode::Else || p.is_gen8());
+            [Some((Field::Jip, false)), uip.then_some((Field::Uip, false))]
+        }
+        _ => [None, None],
+    })
+}
+
+/// Reads a program into native words with their offsets, and resolves
+/// every branch to the instruction it lands on.
+fn read(p: Platform, bytes: &[u8]) -> Result<Vec<Item>, ProgramError> {
+    let mut items = Vec::new();
+    let mut raw: Vec<[Option<(Field, bool, i64)>; 2]> = Vec::new();
+    for (offset, piece) in pieces(bytes) {
+        let (word, size) = match piece {
+            Piece::Native(w) => (w, NATIVE_BYTES),
+            Piece::Compact(c) => (
+                super::uncompact_word(p, c).map_err(|error| ProgramError::Decode { offset, error })?,
+                COMPACT_BYTES,
+            ),
+            Piece::Short { need, have } => {
+                return Err(ProgramError::Decode {
+                    offset,
+                    error: DecodeError::Truncated { need, have },
+                })
+            }
+        };
+        let inst = decode_word(p, word).map_err(|error| ProgramError::Decode { offset, error })?;
+        let fields = offset_fields(p, inst.opcode, &word, offset)?;
+        let base = |from_next: bool| offset as i64 + if from_next { size as i64 } else { 0 };
+        raw.push(
+            fields.map(|f| {
+                f.map(|(field, from_next)| (field, from_next, base(from_next) + get(p, &word, field) * unit(p)))
+            }),
+        );
+        items.push(Item {
+            offset,
+            opcode: inst.opcode,
+            word,
+            jumps: [None, None],
+        });
+    }
+    let end = bytes.len() as i64;
+    for (k, r) in raw.iter().enumerate() {
+        for (slot, j) in r.iter().enumerate() {
+            let Some((field, from_next, target)) = *j else { continue };
+            let found = if target == end {
+                Ok(items.len())
+            } else {
+                items.binary_search_by(|it| (it.offset as i64).cmp(&target))
+            };
+            let Some(item) = items.get(k) else { continue };
+            let target_index = found.map_err(|_| ProgramError::Target {
+                offset: item.offset,
+                opcode: item.opcode,
+                field: field_name(field, from_next),
+                target,
+                why: if target < 0 || target > end {
+                    "outside the program"
+                } else {
+                    "between two instructions"
+                },
+            })?;
+            if let Some(it) = items.get_mut(k) {
+                if let Some(s) = it.jumps.get_mut(slot) {
+                    *s = Some(Jump {
+                        field,
+                        target: target_index,
+                        from_next,
+                    });
+                }
+            }
+        }
+    }
+    Ok(items)
+}
+
+/// The words of a layout: each item's word with its offsets for the new
+/// offsets `at` (one per item, then the end).
+fn moved(p: Platform, it: &Item, k: usize, at: &[usize], size: usize) -> Result<Word, ProgramError> {
+    let mut w = it.word;
+    let here = at.get(k).copied().unwrap_or(0) as i64;
+    for j in it.jumps.iter().flatten() {
+        let base = here + if j.from_next { size as i64 } else { 0 };
+        let target = at.get(j.target).copied().unwrap_or(0) as i64;
+        // Targets are instruction starts, 8-byte aligned: the division is exact.
+        let v = (target - base) / unit(p);
+        if !set(p, &mut w, j.field, v) {
+            return Err(ProgramError::Range {
+                offset: it.offset,
+                opcode: it.opcode,
+                field: field_name(j.field, j.from_next),
+                value: v,
+            });
+        }
+    }
+    Ok(w)
+}
+
+fn layout(small: &[bool]) -> Vec<usize> {
+    let mut at = Vec::with_capacity(small.len() + 1);
+    let mut o = 0;
+    for &s in small {
+        at.push(o);
+        o += if s { COMPACT_BYTES } else { NATIVE_BYTES };
+    }
+    at.push(o);
+    at
+}
+
+/// Writes the program with the instructions marked `small` compacted.
+fn rewrite(p: Platform, bytes: &[u8], items: &[Item], mut small: Vec<bool>) -> Result<Rewritten, ProgramError> {
+    let mut words: Vec<(Word, Option<CompactWord>)> = Vec::with_capacity(items.len());
+    loop {
+        let at = layout(&small);
+        words.clear();
+        let mut changed = false;
+        for (k, it) in items.iter().enumerate() {
+            let s = small.get(k).copied().unwrap_or(false);
+            let size = if s { COMPACT_BYTES } else { NATIVE_BYTES };
+            let w = moved(p, it, k, &at, size)?;
+            let c = if s { compact_word(p, w) } else { None };
+            if s && c.is_none() {
+                // Sizes only grow from here, so this ends.
+                if let Some(x) = small.get_mut(k) {
+                    *x = false;
+                }
+                changed = true;
+            }
+            words.push((w, c));
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut out = Rewritten::default();
+    for (w, c) in &words {
+        match c {
+            Some(c) => {
+                out.bytes.extend_from_slice(&c.to_bytes());
+                out.compacted += 1;
+            }
+            None => out.bytes.extend_from_slice(&w.to_bytes()),
+        }
+    }
+    out.instructions = words.len();
+    out.saved_bytes = bytes.len() as i64 - out.bytes.len() as i64;
+    Ok(out)
+}
+
+/// Compacts every instruction of a program of 8- and 16-byte instructions
+/// that the platform can express in 8 bytes, moving branch offsets so that
+/// every branch lands on the same instruction (see the module docs).
+///
+/// ```
+/// use geneu::compact::program::compact_program;
+/// use geneu::Platform;
+/// // mov(8) g17<1>F g12<8,8,1>F, twice.
+/// let mov = [0x01, 0x00, 0x60, 0x00, 0xe8, 0x3a, 0x20, 0x22,
+///            0x80, 0x01, 0x8d, 0x00, 0x00, 0x00, 0x00, 0x00];
+/// let r = compact_program(Platform::Gen8, &[mov, mov].concat()).unwrap();
+/// assert_eq!((r.instructions, r.compacted, r.saved_bytes), (2, 2, 16));
+/// ```
+pub fn compact_program(p: Platform, bytes: &[u8]) -> Result<Rewritten, ProgramError> {
+    let items = read(p, bytes)?;
+    // Branches start hopeful: whether they compact depends on the layout.
+    let small = items
+        .iter()
+        .map(|it| it.jumps.iter().any(Option::is_some) || compact_word(p, it.word).is_some())
+        .collect();
+    rewrite(p, bytes, &items, small)
+}
+
+/// Writes every instruction of a program native, moving branch offsets so
+/// that every branch lands on the same instruction.
+pub fn uncompact_program(p: Platform, bytes: &[u8]) -> Result<Rewritten, ProgramError> {
+    let items = read(p, bytes)?;
+    let small = alloc::vec![false; items.len()];
+    rewrite(p, bytes, &items, small)
+}

@@ -1,0 +1,194 @@
+//! Programs of 8- and 16-byte instructions: the stream decoder, whole
+//! programs compacted and uncompacted with their branches kept, and the
+//! disassembly of compacted programs.
+
+use std::path::PathBuf;
+
+use geneu::compact::{compact_program, decode_stream, pieces, uncompact_program, Piece, ProgramError};
+use geneu::text::program::{Program, TextOptions};
+use geneu::*;
+
+fn corpus_file(gen: &str, name: &str) -> Option<Vec<u8>> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/mesa")
+        .join(gen)
+        .join(name);
+    let text = std::fs::read_to_string(&path).ok()?;
+    Some(
+        text.split_whitespace()
+            .map(|b| u8::from_str_radix(b, 16).unwrap())
+            .collect(),
+    )
+}
+
+fn text(p: Platform, bytes: &[u8]) -> String {
+    let mut s = String::new();
+    Program::decode(p, bytes)
+        .write_text(&mut s, &TextOptions::default())
+        .unwrap();
+    s
+}
+
+const LABEL_FILES: [&str; 7] = ["if", "else", "endif", "while", "break", "cont", "halt"];
+
+#[test]
+fn label_files_compacted_and_uncompacted_keep_every_branch() {
+    let mut compacted_branches = 0;
+    let mut files = 0;
+    for (gen, p) in [
+        ("gen7", Platform::Gen7),
+        ("gen7.5", Platform::Gen75),
+        ("gen8", Platform::Gen8),
+        ("gen8", Platform::Chv),
+    ] {
+        for name in LABEL_FILES {
+            let Some(native) = corpus_file(gen, &format!("{name}.expected")) else {
+                continue;
+            };
+            files += 1;
+            let c = compact_program(p, &native).unwrap_or_else(|e| panic!("{p} {name}: {e}"));
+            assert_eq!(c.saved_bytes, (native.len() - c.bytes.len()) as i64);
+            assert_eq!(c.saved_bytes, 8 * c.compacted as i64, "{p} {name}");
+            assert!(decode_stream(p, &c.bytes).all(|(_, r)| r.is_ok()), "{p} {name}");
+            // Uncompacting gives the very words back: every JIP and UIP
+            // lands where it did.
+            let u = uncompact_program(p, &c.bytes).unwrap();
+            assert_eq!(u.bytes, native, "{p} {name}: uncompact(compact(program)) differs");
+            assert_eq!(u.compacted, 0);
+            // The text is the same but for the `compacted` option.
+            let t = text(p, &c.bytes);
+            assert_eq!(t.replace(" compacted", ""), text(p, &native), "{p} {name}");
+            compacted_branches += pieces(&c.bytes)
+                .filter(|(_, piece)| matches!(piece, Piece::Compact(w) if Opcode::from_hw(p, (w.0 & 0x7f) as u8).is_some_and(Opcode::is_branch)))
+                .count();
+        }
+    }
+    assert!(files >= 12, "only {files} label files");
+    eprintln!("compacted branches: {compacted_branches}");
+}
+
+/// `n` times `mov(8) g17<1>F g12<8,8,1>F`, which compacts on every platform.
+fn movs(p: Platform, n: usize) -> Vec<u8> {
+    let mut i = Instruction::new(Opcode::Mov, ExecSize::S8);
+    i.dst = Dst::grf(17, 0, Type::F);
+    i.src[0] = Src::grf(12, 0, Type::F, Region::new(8, 8, 1).unwrap());
+    let w = encode_word(p, &i).unwrap();
+    assert!(geneu::compact::compact_word(p, w).is_some(), "{p}");
+    w.to_bytes().repeat(n)
+}
+
+fn endif(p: Platform, jip: i32) -> Vec<u8> {
+    let mut i = Instruction::new(Opcode::Endif, ExecSize::S8);
+    i.dst = Dst {
+        ty: Type::D,
+        ..Dst::null()
+    };
+    if p.is_gen8() {
+        i.src[0] = Src::imm(Type::D);
+    } else {
+        i.src[0] = Src {
+            ty: Type::D,
+            ..Src::ZERO
+        };
+        i.src[1] = Src::imm(Type::D);
+    }
+    assert!(i.set_branch(p, jip, None));
+    encode_word(p, &i).unwrap().to_bytes().to_vec()
+}
+
+#[test]
+fn a_branch_between_instructions_or_outside_is_named() {
+    for p in Platform::ALL {
+        let unit = if p.is_gen8() { 1 } else { 8 };
+        // endif jumping 8 bytes: into the middle of the next native word.
+        let mut prog = endif(p, 8 / unit);
+        prog.extend(movs(p, 2));
+        let e = compact_program(p, &prog).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ProgramError::Target {
+                    offset: 0,
+                    opcode: Opcode::Endif,
+                    field: "JIP",
+                    ..
+                }
+            ),
+            "{p}: {e}"
+        );
+        assert!(e.to_string().contains("between two instructions"), "{e}");
+        // endif jumping past the end.
+        let mut prog = endif(p, 64 / unit);
+        prog.extend(movs(p, 1));
+        let e = uncompact_program(p, &prog).unwrap_err();
+        assert!(e.to_string().contains("outside the program"), "{p}: {e}");
+        // endif to the end of the program is fine, and moves when the
+        // movs between shrink.
+        let mut prog = endif(p, 48 / unit);
+        prog.extend(movs(p, 2));
+        let c = compact_program(p, &prog).unwrap();
+        let first = decode_stream(p, &c.bytes).next().unwrap().1.unwrap();
+        let len = c.bytes.len() as i32;
+        assert_eq!(first.jip(p).map(|j| j * unit), Some(len), "{p}");
+        assert_eq!(uncompact_program(p, &c.bytes).unwrap().bytes, prog);
+    }
+}
+
+#[test]
+fn the_stream_decoder_skips_bad_words_by_their_size_and_names_a_short_tail() {
+    let p = Platform::Gen8;
+    let mut bytes = Vec::new();
+    // A compacted word with reserved bit 28: an error 8 bytes long.
+    bytes.extend_from_slice(&(0x3000_0000u64 | 0x7e).to_le_bytes());
+    // A compacted nop.
+    bytes.extend_from_slice(&(0x2000_0000u64 | 0x7e).to_le_bytes());
+    // A native mov.
+    bytes.extend(movs(p, 1));
+    // Three bytes of a compacted word.
+    bytes.extend_from_slice(&[0x7e, 0, 0x00, 0x20][..3]);
+    let items: Vec<_> = decode_stream(p, &bytes).collect();
+    let offsets: Vec<usize> = items.iter().map(|(o, _)| *o).collect();
+    assert_eq!(offsets, [0, 8, 16, 32]);
+    assert!(items[0].1.as_ref().unwrap_err().to_string().contains("28"));
+    assert!(items[1].1.as_ref().unwrap().controls.contains(Controls::COMPACTED));
+    assert_eq!(items[2].1.as_ref().unwrap().opcode, Opcode::Mov);
+    let e = items[3].1.as_ref().unwrap_err();
+    assert_eq!(*e, DecodeError::Truncated { need: 8, have: 3 });
+    assert!(e.to_string().contains("truncated"), "{e}");
+    // Five bytes whose CmptCtrl is clear: a native word cut short.
+    let items: Vec<_> = decode_stream(p, &movs(p, 1)[..5]).collect();
+    assert_eq!(items[0].1, Err(DecodeError::Truncated { need: 16, have: 5 }));
+    // The disassembler prints the undecodable compacted word's 8 bytes.
+    let t = text(p, &bytes);
+    assert!(t.starts_with("// undecodable word 7e 00 00 30 00 00 00 00:"), "{t}");
+    assert!(t.contains("nop"), "{t}");
+}
+
+#[test]
+fn programs_that_grow_past_a_gen7_jump_range_are_refused() {
+    // JIP is 16 bits of 8-byte units on Gen7: a compacted program whose
+    // branch spans more than 32767 units cannot be uncompacted.
+    let p = Platform::Gen7;
+    let nop = (0x2000_0000u64 | 0x7e).to_le_bytes();
+    let mut prog = endif(p, 0);
+    let n = 20_000;
+    assert!(prog.len() == 16);
+    let mut i = decode(p, prog[..16].try_into().unwrap()).unwrap();
+    assert!(i.set_branch(p, 2 + n, None));
+    prog = encode_word(p, &i).unwrap().to_bytes().to_vec();
+    for _ in 0..n {
+        prog.extend_from_slice(&nop);
+    }
+    let e = uncompact_program(p, &prog).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ProgramError::Range {
+                opcode: Opcode::Endif,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(compact_program(p, &prog).is_ok());
+}
