@@ -71,8 +71,10 @@ fn truncated_binary_is_an_error_after_the_complete_words() {
 fn undecodable_word_is_a_comment_and_disassembly_continues() {
     let mut bin = corpus_bin("gen8/mov.expected");
     bin.truncate(32);
-    // Opcode 0x7f does not exist; bit 7 is reserved as well.
-    let bad = [0xffu8; 16];
+    // Opcode 0x7f does not exist; bit 7 is reserved as well. CmptCtrl
+    // (bit 29) is clear: a native word.
+    let mut bad = [0xffu8; 16];
+    bad[3] = 0xdf;
     bin.splice(16..16, bad);
     let (code, out, _) = geneu(&["disasm", "--gen", "bdw"], &bin);
     assert_eq!(code, 1);
@@ -82,7 +84,7 @@ fn undecodable_word_is_a_comment_and_disassembly_continues() {
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0], want[0]);
     assert!(
-        lines[1].starts_with("// undecodable word ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff: "),
+        lines[1].starts_with("// undecodable word ff ff ff df ff ff ff ff ff ff ff ff ff ff ff ff: "),
         "{}",
         lines[1]
     );
