@@ -417,7 +417,8 @@ impl Records {
     ) -> fmt::Result {
         self.label(out, offset)?;
         if self.opts.print_offset || self.opts.print_bytes {
-            write_columns(out, &self.opts, offset, w)?;
+            let (bytes, n) = piece_bytes(piece);
+            write_columns(out, &self.opts, offset, bytes.get(..n).unwrap_or(&bytes))?;
         }
         match r {
             Ok(i) => {
@@ -448,7 +449,7 @@ impl Records {
 /// text still assembles): `/* 0010 */`, `/* 01 00 .. 00 */` or both,
 /// `/* 0010: 01 00 .. 00 */`.
 #[inline(never)]
-fn write_columns<W: Write + ?Sized>(out: &mut W, opts: &TextOptions, offset: u64, w: Word) -> fmt::Result {
+fn write_columns<W: Write + ?Sized>(out: &mut W, opts: &TextOptions, offset: u64, bytes: &[u8]) -> fmt::Result {
     out.write_str("/*")?;
     if opts.print_offset {
         write!(out, " {offset:04x}")?;
@@ -457,11 +458,26 @@ fn write_columns<W: Write + ?Sized>(out: &mut W, opts: &TextOptions, offset: u64
         }
     }
     if opts.print_bytes {
-        for b in w.to_bytes() {
+        for b in bytes {
             write!(out, " {b:02x}")?;
         }
     }
     out.write_str(" */ ")
+}
+
+/// An instruction's bytes as stored (the first 16, or 8 when compacted).
+fn piece_bytes(piece: &Piece) -> ([u8; 16], usize) {
+    let mut b = [0u8; 16];
+    match *piece {
+        Piece::Native(w) => (w.to_bytes(), 16),
+        Piece::Compact(c) => {
+            for (d, s) in b.iter_mut().zip(c.to_bytes()) {
+                *d = s;
+            }
+            (b, 8)
+        }
+        Piece::Short { .. } => (b, 0),
+    }
 }
 
 /// The opcode field, bits 6:0 on every platform.
