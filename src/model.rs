@@ -971,6 +971,28 @@ impl Dst {
         }
     }
 
+    /// The horizontal stride in elements (0, 1, 2 or 4), from its code.
+    pub const fn hstride_elems(&self) -> u32 {
+        match self.hstride {
+            0 => 0,
+            n => 1 << (n - 1),
+        }
+    }
+
+    /// The same destination with a horizontal stride of `elems` elements,
+    /// so that no caller writes the stride's code; `None` if the stride has
+    /// no encoding (0, 1, 2 and 4 have one; 0 is for the validator to judge).
+    pub const fn with_hstride(mut self, elems: u32) -> Option<Dst> {
+        self.hstride = match elems {
+            0 => 0,
+            1 => 1,
+            2 => 2,
+            4 => 3,
+            _ => return None,
+        };
+        Some(self)
+    }
+
     /// A GRF destination `g{nr}.{subnr}<hstride>{ty}` with an align1 stride of 1.
     pub const fn grf(nr: u8, subnr: u8, ty: Type) -> Dst {
         Dst {
@@ -1368,6 +1390,19 @@ static_assertions::const_assert!(core::mem::size_of::<Instruction>() <= 64);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dst_stride_in_elements() {
+        let d = Dst::grf(2, 0, Type::W);
+        assert_eq!(d.hstride_elems(), 1);
+        for e in [0, 1, 2, 4] {
+            assert_eq!(d.with_hstride(e).map(|d| d.hstride_elems()), Some(e));
+        }
+        assert_eq!(d.with_hstride(2).map(|d| d.hstride), Some(2));
+        assert_eq!(d.with_hstride(4).map(|d| d.hstride), Some(3));
+        assert_eq!(d.with_hstride(3), None);
+        assert_eq!(d.with_hstride(8), None);
+    }
 
     #[test]
     fn sfid_accessor_reads_and_writes_bits_27_24() {
