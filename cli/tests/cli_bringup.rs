@@ -7,6 +7,7 @@
 mod cli_common;
 use cli_common::*;
 
+use geneu::Platform;
 use serde_json::Value;
 
 /// A Gen8 SIMD8 URB write (global offset 1, mlen 5, EOT) from the corpus.
@@ -108,10 +109,16 @@ fn fields_decode_a_send_descriptor_in_descriptor_bits() {
     let d = &v[0]["descriptor"];
     assert_eq!(d["sfid"], 6);
     assert_eq!(d["desc"], "0x8a080017");
+    // The descriptor's fields and typed message are the library's values
+    // through their Serialize derives.
+    let fields = geneu::msg::desc_fields(Platform::Gen8, 6, 0x8a08_0017);
+    assert_eq!(d["fields"], serde_json::to_value(&fields).unwrap());
     let f = d["fields"].as_array().unwrap();
     let off = f.iter().find(|f| f["name"] == "global_offset").unwrap();
-    assert_eq!(off["bits"], serde_json::json!([[14, 4]]));
+    assert_eq!(off["frags"], serde_json::json!([[14, 4]]));
     assert_eq!(off["raw"], 1);
+    let m = geneu::msg::Message::decode(Platform::Gen8, 6, 0x8a08_0017).unwrap();
+    assert_eq!(d["message"], serde_json::to_value(m).unwrap());
     // A word that is not a SEND has no descriptor.
     let mov = "01 00 60 00 e8 3a 20 22 80 01 8d 00 00 00 00 00";
     let (_, out, _) = geneu(&["fields", "--gen", "bdw", mov], b"");
@@ -171,8 +178,9 @@ fn desc_decodes_a_bare_descriptor() {
     assert_eq!(geneu(&["desc", "--gen", "bdw", "0x0a080017", "0x26"], b""), by_name);
     let (_, out, _) = geneu(&["desc", "--gen", "bdw", "--json", "0x8a080017", "6"], b"");
     let v = json(&out);
-    assert_eq!(v["platform"], "bdw");
-    assert_eq!(v["typed"], true);
+    assert_eq!(v["platform"], serde_json::to_value(Platform::Gen8).unwrap());
+    assert!(v["message"].is_object(), "{out}");
+    assert!(v["not_typed_because"].is_null(), "{out}");
     assert!(v["fields"]
         .as_array()
         .unwrap()
@@ -233,8 +241,14 @@ fn check_json() {
     let first = vs.iter().find(|v| v["rule"] == "dst_hstride_nonzero").unwrap();
     assert_eq!(first["at"]["line"], 2);
     assert_eq!(first["at"]["column"], 1);
-    assert_eq!(first["operand"], "dst");
-    assert_eq!(first["basis"], "documented");
+    assert_eq!(
+        first["operand"],
+        serde_json::to_value(geneu::validate::OperandId::Dst).unwrap()
+    );
+    assert_eq!(
+        first["basis"],
+        serde_json::to_value(geneu::validate::Basis::Documented).unwrap()
+    );
     // Binary input: word index and offset.
     let (_, bin, _) = geneu_bytes(&["asm", "--gen", "bdw", "--unchecked", "--type", "bin"], BAD.as_bytes());
     let (_, out, _) = geneu(&["check", "--gen", "bdw", "--json"], &bin);
@@ -306,7 +320,7 @@ fn check_lists_every_rule() {
     assert_eq!(rules.len(), geneu::validate::RULES.len());
     for (r, info) in rules.iter().zip(geneu::validate::list_rules()) {
         assert_eq!(r["id"], info.id);
-        assert_eq!(r["basis"], info.basis.name());
+        assert_eq!(r["basis"], serde_json::to_value(info.basis).unwrap());
         assert_eq!(r["source"], info.source);
     }
 }
@@ -359,5 +373,37 @@ fn every_command_help_has_an_example() {
         assert_eq!(code, 0, "{cmd}: {err}");
         assert!(out.contains("Example"), "{cmd}: {out}");
         assert!(out.contains(&format!("geneu {cmd} ")), "{cmd}: {out}");
+    }
+}
+
+fn snapshot(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/tests/snapshots/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// Reviewed JSON of `desc` and `check`: the library's Message, DescField,
+/// Violation, Basis and OperandId through their Serialize derives.
+#[test]
+fn json_snapshots_through_the_serde_types() {
+    let (code, out, err) = geneu(&["desc", "--gen", "bdw", "--json", "--sfid", "urb", "0x8a080017"], b"");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, snapshot("desc_gen8_urb_json.txt"));
+    let (code, out, _) = geneu(&["check", "--gen", "bdw", "--json"], BAD.as_bytes());
+    assert_eq!(code, 1);
+    assert_eq!(out, snapshot("check_gen8_json.txt"));
+    // Each violation record is the Violation's own serialization plus its
+    // place and text.
+    let v = json(&out);
+    let rec = &v["violations"][1];
+    let inst = geneu::text::assemble_listing(
+        Platform::Gen8,
+        "mov(4) g2<1>F g3<8,8,1>F { align1 1N };",
+        geneu::text::AsmOptions::UNCHECKED,
+    )
+    .unwrap();
+    let vs = geneu::validate::validate(Platform::Gen8, &inst[0].inst).unwrap_err();
+    let mut want = serde_json::to_value(&vs.0[0]).unwrap();
+    let rec_obj = rec.as_object().unwrap();
+    for (k, val) in want.as_object_mut().unwrap() {
+        assert_eq!(rec_obj.get(k), Some(&*val), "{k}");
     }
 }

@@ -21,9 +21,12 @@ use crate::word::FieldInfo;
 
 /// One field of a message descriptor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct DescField {
-    /// The field's table entry: its name and bit ranges in descriptor bits.
+    /// The field's table entry: its name and bit ranges in descriptor bits
+    /// (serialized flat, beside `raw`).
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub field: &'static FieldInfo,
     /// The value of those bits.
     pub raw: u32,

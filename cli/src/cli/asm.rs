@@ -198,12 +198,39 @@ pub fn asm(
     Ok(ExitCode::SUCCESS)
 }
 
+/// One instruction of `asm --json`.
+#[derive(serde::Serialize)]
+struct AsmJsonInst {
+    line: u32,
+    column: u32,
+    offset: usize,
+    bytes: String,
+}
+
+/// One error of `asm --json`; a hardware-rule error lists the library's
+/// [`Violation`](geneu::validate::Violation)s by their Serialize derive.
+#[derive(serde::Serialize)]
+struct AsmJsonError<'a> {
+    line: u32,
+    column: u32,
+    message: String,
+    violations: &'a [geneu::validate::Violation],
+}
+
+/// The document `asm --json` prints.
+#[derive(serde::Serialize)]
+struct AsmJson<'a> {
+    platform: Platform,
+    file: &'a str,
+    instructions: Vec<AsmJsonInst>,
+    errors: Vec<AsmJsonError<'a>>,
+}
+
 /// Runs `asm --json`: one JSON document, on success every instruction
 /// with its line, column, byte offset and bytes, otherwise every error
 /// with its line and column (and, for hardware-rule violations, each
 /// rule). Exit status as for `asm`.
 pub fn asm_json(p: Platform, path: Option<&str>, unchecked: bool, output: Option<&str>) -> Result<ExitCode, CliError> {
-    use serde_json::json;
     let opts = if unchecked {
         AsmOptions::UNCHECKED
     } else {
@@ -211,49 +238,43 @@ pub fn asm_json(p: Platform, path: Option<&str>, unchecked: bool, output: Option
     };
     let file = display_name(path);
     let src = read_text(path)?;
-    let (doc, code) = match geneu::text::assemble_listing(p, &src, opts) {
+    let result = geneu::text::assemble_listing(p, &src, opts);
+    let mut doc = AsmJson {
+        platform: p,
+        file,
+        instructions: Vec::new(),
+        errors: Vec::new(),
+    };
+    let code = match &result {
         Ok(list) => {
-            let insts: Vec<_> = list
+            doc.instructions = list
                 .iter()
                 .enumerate()
-                .map(|(k, a)| {
-                    json!({
-                        "line": a.line,
-                        "column": a.column,
-                        "offset": k * 16,
-                        "bytes": a.word.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" "),
-                    })
+                .map(|(k, a)| AsmJsonInst {
+                    line: a.line,
+                    column: a.column,
+                    offset: k * 16,
+                    bytes: a.word.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" "),
                 })
                 .collect();
-            (
-                json!({"platform": p.name(), "file": file, "instructions": insts, "errors": []}),
-                ExitCode::SUCCESS,
-            )
+            ExitCode::SUCCESS
         }
         Err(errs) => {
             let rules_only = errs.0.iter().all(|e| matches!(e.kind, AsmErrorKind::Rules(_)));
-            let list: Vec<_> = errs
+            doc.errors = errs
                 .0
                 .iter()
-                .map(|e| {
-                    let rules: Vec<_> = match &e.kind {
-                        AsmErrorKind::Rules(vs) => {
-                            vs.0.iter()
-                                .map(|v| {
-                                    json!({"rule": v.rule, "operand": v.operand.to_string(),
-                                       "message": v.message, "source": v.source})
-                                })
-                                .collect()
-                        }
-                        _ => Vec::new(),
-                    };
-                    json!({"line": e.line, "column": e.column, "message": e.kind.to_string(), "violations": rules})
+                .map(|e| AsmJsonError {
+                    line: e.line,
+                    column: e.column,
+                    message: e.kind.to_string(),
+                    violations: match &e.kind {
+                        AsmErrorKind::Rules(vs) => &vs.0,
+                        _ => &[],
+                    },
                 })
                 .collect();
-            (
-                json!({"platform": p.name(), "file": file, "instructions": [], "errors": list}),
-                ExitCode::from(if rules_only { 1 } else { 2 }),
-            )
+            ExitCode::from(if rules_only { 1 } else { 2 })
         }
     };
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();

@@ -14,9 +14,9 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use geneu::text::{assemble_listing, AsmOptions};
-use geneu::validate::{find_rule, list_rules as rules, validate, Basis, Violations};
+use geneu::validate::{find_rule, list_rules as rules, validate, Basis, Violation, Violations};
 use geneu::{decode, Platform, Word};
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use super::asm::{display_name, write_error};
 use super::{hex_lines, looks_like_hex, parse_words, read_input, write_output, CliError, Input, SourceLines};
@@ -65,7 +65,7 @@ struct Report<'o> {
     opts: &'o CheckOptions,
     out: String,
     /// One JSON record per violation (or undecodable word), with `--json`.
-    records: Vec<Value>,
+    records: Vec<Record<'o>>,
     violations: usize,
     /// Violations of conservative rules, and errors that fail the check
     /// (documented violations and undecodable words).
@@ -76,29 +76,65 @@ struct Report<'o> {
 }
 
 /// Where an instruction is: a source position, or a word of hex or binary
-/// input.
+/// input (serialized as its fields: `file`, `line`, `column`, or `file`,
+/// [`line`], `word`, `offset`).
+#[derive(Clone, Copy, Serialize)]
+#[serde(untagged)]
 enum Place<'a> {
-    Text { file: &'a str, line: u32, column: u32 },
-    Hex { file: &'a str, line: usize, word: usize },
-    Bin { file: &'a str, word: usize },
+    Text {
+        file: &'a str,
+        line: u32,
+        column: u32,
+    },
+    Hex {
+        file: &'a str,
+        line: usize,
+        word: usize,
+        offset: usize,
+    },
+    Bin {
+        file: &'a str,
+        word: usize,
+        offset: usize,
+    },
 }
 
-impl Place<'_> {
-    fn json(&self) -> Value {
-        match *self {
-            Place::Text { file, line, column } => json!({"file": file, "line": line, "column": column}),
-            Place::Hex { file, line, word } => json!({"file": file, "line": line, "word": word, "offset": word * 16}),
-            Place::Bin { file, word } => json!({"file": file, "word": word, "offset": word * 16}),
-        }
-    }
+/// One record of `check --json`: a violation (the library's
+/// [`Violation`], serialized by its derive) or a word that does not decode.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Record<'a> {
+    Violation {
+        at: Place<'a>,
+        #[serde(flatten)]
+        violation: Violation,
+        instruction: String,
+    },
+    Undecodable {
+        at: Place<'a>,
+        rule: &'static str,
+        error: geneu::DecodeError,
+    },
+}
+
+/// The document `check --json` prints.
+#[derive(Serialize)]
+struct Doc<'a> {
+    platform: Platform,
+    file: &'a str,
+    instructions: usize,
+    bad_instructions: usize,
+    conservative: usize,
+    violations: &'a [Record<'a>],
+    error: Option<&'a str>,
 }
 
 impl std::fmt::Display for Place<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
             Place::Text { file, line, column } => write!(f, "{file}:{line}:{column}"),
-            Place::Hex { file, line, word } => write!(f, "{file}:{line}: word {word}"),
-            Place::Bin { file, word } => write!(f, "{file}: word {word} (offset {:#x})", word * 16),
+            Place::Hex { file, line, word, .. } => write!(f, "{file}:{line}: word {word}"),
+            Place::Bin { file, word, offset } => write!(f, "{file}: word {word} (offset {offset:#x})"),
         }
     }
 }
@@ -119,7 +155,7 @@ impl<'o> Report<'o> {
 
     /// Records the violations of one instruction (those the filter keeps),
     /// each at `at`; `context` is the instruction's text.
-    fn violations(&mut self, at: &Place<'_>, vs: &Violations, context: &str) {
+    fn violations(&mut self, at: &Place<'o>, vs: &Violations, context: &str) {
         let kept: Vec<_> = vs.0.iter().filter(|v| self.opts.filter.keeps(v.rule)).collect();
         if kept.is_empty() {
             return;
@@ -133,15 +169,11 @@ impl<'o> Report<'o> {
                 self.conservative += 1;
             }
             if self.opts.json {
-                self.records.push(json!({
-                    "at": at.json(),
-                    "rule": v.rule,
-                    "basis": v.basis.name(),
-                    "operand": v.operand.to_string(),
-                    "message": v.message,
-                    "source": v.source,
-                    "instruction": context,
-                }));
+                self.records.push(Record::Violation {
+                    at: *at,
+                    violation: v.clone(),
+                    instruction: context.to_string(),
+                });
             } else {
                 let _ = writeln!(
                     self.out,
@@ -156,23 +188,23 @@ impl<'o> Report<'o> {
     }
 
     /// Records a word that does not decode.
-    fn undecodable(&mut self, at: &Place<'_>, e: &geneu::DecodeError) {
+    fn undecodable(&mut self, at: &Place<'o>, e: &geneu::DecodeError) {
         self.bad_insts += 1;
         self.violations += 1;
         self.failing += 1;
         if self.opts.json {
-            self.records.push(json!({
-                "at": at.json(),
-                "rule": "undecodable",
-                "message": e.to_string(),
-            }));
+            self.records.push(Record::Undecodable {
+                at: *at,
+                rule: "undecodable",
+                error: *e,
+            });
         } else {
             let _ = writeln!(self.out, "{at}: error [undecodable] {e}");
         }
     }
 }
 
-fn check_text(p: Platform, file: &str, src: &str, rep: &mut Report<'_>) -> Result<(), String> {
+fn check_text<'a>(p: Platform, file: &'a str, src: &str, rep: &mut Report<'a>) -> Result<(), String> {
     let listing = assemble_listing(p, src, AsmOptions::UNCHECKED).map_err(|errs| {
         let lines = SourceLines::new(src);
         let mut msg = String::new();
@@ -204,7 +236,7 @@ fn check_text(p: Platform, file: &str, src: &str, rep: &mut Report<'_>) -> Resul
 }
 
 /// Checks one word; `at` says where it is.
-fn check_word(p: Platform, w: Word, at: &Place<'_>, rep: &mut Report<'_>) {
+fn check_word<'a>(p: Platform, w: Word, at: &Place<'a>, rep: &mut Report<'a>) {
     rep.insts += 1;
     match decode(p, &w.to_bytes()) {
         Ok(inst) => {
@@ -218,7 +250,7 @@ fn check_word(p: Platform, w: Word, at: &Place<'_>, rep: &mut Report<'_>) {
     }
 }
 
-fn check_hex(p: Platform, file: &str, text: &str, rep: &mut Report<'_>) -> Result<(), String> {
+fn check_hex<'a>(p: Platform, file: &'a str, text: &str, rep: &mut Report<'a>) -> Result<(), String> {
     let mut index = 0usize;
     for (n, line) in hex_lines(text) {
         let words = parse_words(&[line.to_string()]).map_err(|e| format!("{file}:{n}: error: {e}"))?;
@@ -230,6 +262,7 @@ fn check_hex(p: Platform, file: &str, text: &str, rep: &mut Report<'_>) -> Resul
                     file,
                     line: n,
                     word: index,
+                    offset: index * 16,
                 },
                 rep,
             );
@@ -239,10 +272,19 @@ fn check_hex(p: Platform, file: &str, text: &str, rep: &mut Report<'_>) -> Resul
     Ok(())
 }
 
-fn check_bin(p: Platform, file: &str, bytes: &[u8], rep: &mut Report<'_>) -> Result<(), String> {
+fn check_bin<'a>(p: Platform, file: &'a str, bytes: &[u8], rep: &mut Report<'a>) -> Result<(), String> {
     let rest = bytes.len() % 16;
     for (k, w) in Word::all_from_bytes(bytes).enumerate() {
-        check_word(p, w, &Place::Bin { file, word: k }, rep);
+        check_word(
+            p,
+            w,
+            &Place::Bin {
+                file,
+                word: k,
+                offset: k * 16,
+            },
+            rep,
+        );
     }
     if rest != 0 {
         return Err(format!(
@@ -271,15 +313,15 @@ pub fn check(p: Platform, path: Option<&str>, input: Input, opts: &CheckOptions)
         (Input::Auto, Some(t)) => check_text(p, file, t, &mut rep),
     };
     if opts.json {
-        let doc = json!({
-            "platform": p.name(),
-            "file": file,
-            "instructions": rep.insts,
-            "bad_instructions": rep.bad_insts,
-            "conservative": rep.conservative,
-            "violations": rep.records,
-            "error": r.as_ref().err(),
-        });
+        let doc = Doc {
+            platform: p,
+            file,
+            instructions: rep.insts,
+            bad_instructions: rep.bad_insts,
+            conservative: rep.conservative,
+            violations: &rep.records,
+            error: r.as_ref().err().map(String::as_str),
+        };
         let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
         s.push('\n');
         write_output(None, [s.as_bytes()])?;
@@ -313,15 +355,23 @@ pub fn check(p: Platform, path: Option<&str>, input: Input, opts: &CheckOptions)
 pub fn list_rules(json: bool) -> Result<ExitCode, CliError> {
     let mut out = String::new();
     if json {
-        let v: Vec<Value> = rules()
-            .map(|r| {
-                json!({
-                    "id": r.id,
-                    "basis": r.basis.name(),
-                    "phase": format!("{:?}", r.phase),
-                    "category": format!("{:?}", r.category),
-                    "source": r.source,
-                })
+        /// A rule of `check --list-rules --json` (the registry's entry
+        /// without its check function).
+        #[derive(Serialize)]
+        struct RuleJson {
+            id: &'static str,
+            basis: Basis,
+            phase: String,
+            category: String,
+            source: &'static str,
+        }
+        let v: Vec<RuleJson> = rules()
+            .map(|r| RuleJson {
+                id: r.id,
+                basis: r.basis,
+                phase: format!("{:?}", r.phase),
+                category: format!("{:?}", r.category),
+                source: r.source,
             })
             .collect();
         out = serde_json::to_string_pretty(&v).unwrap_or_default();

@@ -5,9 +5,9 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use geneu::msg::Sfid;
-use geneu::msg::{desc_fields, DescField, Message};
+use geneu::msg::{desc_fields, DescField, Message, MsgError};
 use geneu::{decode_word, Platform, Word};
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use super::{emit, CliError};
 
@@ -64,22 +64,37 @@ pub fn write_row(out: &mut String, f: &DescField) {
     );
 }
 
-/// The JSON of a descriptor: SFID, bits, Mesa's text and every field.
-pub fn json_of(p: Platform, sfid: u8, desc: u32) -> Value {
-    let typed = Message::decode_typed(p, sfid, desc);
-    json!({
-        "sfid": sfid,
-        "sfid_name": sfid_name(sfid),
-        "desc": format!("{desc:#010x}"),
-        "message": message_text(p, sfid, desc),
-        "typed": typed.is_ok(),
-        "not_typed_because": typed.err().map(|e| e.to_string()),
-        "fields": desc_fields(p, sfid, desc).iter().map(|f| json!({
-            "name": f.field.name,
-            "bits": f.field.frags.iter().map(|(h, l)| json!([h, l])).collect::<Vec<_>>(),
-            "raw": f.raw,
-        })).collect::<Vec<_>>(),
-    })
+/// The JSON of a descriptor: the SFID, the bits, Mesa's text, the typed
+/// [`Message`] (or the [`MsgError`] that says why there is none) and every
+/// [`DescField`], by the library types' Serialize derives.
+#[derive(Serialize)]
+pub struct DescJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    platform: Option<Platform>,
+    sfid: u8,
+    sfid_name: String,
+    desc: String,
+    text: String,
+    message: Option<Message>,
+    not_typed_because: Option<MsgError>,
+    fields: Vec<DescField>,
+}
+
+impl DescJson {
+    /// The descriptor `desc` of a message to `sfid` on `p`.
+    pub fn new(p: Platform, sfid: u8, desc: u32) -> Self {
+        let typed = Message::decode_typed(p, sfid, desc);
+        DescJson {
+            platform: None,
+            sfid,
+            sfid_name: sfid_name(sfid),
+            desc: format!("{desc:#010x}"),
+            text: message_text(p, sfid, desc),
+            not_typed_because: typed.as_ref().err().copied(),
+            message: typed.ok(),
+            fields: desc_fields(p, sfid, desc),
+        }
+    }
 }
 
 /// Parses a 32-bit number: `0x` hex, or decimal.
@@ -158,10 +173,10 @@ pub fn desc(
     };
     let mut out = String::new();
     if json {
-        let mut v = json_of(p, sfid, d);
-        if let Some(o) = v.as_object_mut() {
-            o.insert("platform".into(), json!(p.name()));
-        }
+        let v = DescJson {
+            platform: Some(p),
+            ..DescJson::new(p, sfid, d)
+        };
         out = serde_json::to_string_pretty(&v).unwrap_or_default();
         out.push('\n');
     } else {

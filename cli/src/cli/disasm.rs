@@ -10,8 +10,10 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use geneu::text::program::{Program, ProgramText, TextOptions, WORD_BYTES};
+use geneu::validate::Violation;
+use geneu::DecodeError;
 use geneu::{Platform, Word};
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use super::{hex_lines, looks_like_hex, parse_words, read_input, CliError, Input};
 
@@ -44,65 +46,81 @@ fn hex_bytes(w: Word) -> String {
     s
 }
 
-fn json_doc(prog: &Program, check: bool) -> (Value, bool) {
+/// One word of `disasm --json`: the library's [`DecodeError`] and
+/// [`Violation`]s by their Serialize derives.
+#[derive(Serialize)]
+struct JsonEntry {
+    offset: u64,
+    bytes: String,
+    label: Option<String>,
+    text: Option<String>,
+    error: Option<DecodeError>,
+    violations: Vec<Violation>,
+}
+
+/// A branch target of `disasm --json`.
+#[derive(Serialize)]
+struct JsonLabel {
+    name: String,
+    offset: u64,
+}
+
+/// The document `disasm --json` prints.
+#[derive(Serialize)]
+struct JsonDoc {
+    platform: Platform,
+    instructions: Vec<JsonEntry>,
+    labels: Vec<JsonLabel>,
+    trailing_bytes: usize,
+}
+
+fn json_doc(prog: &Program, check: bool) -> (JsonDoc, bool) {
     let p = prog.platform();
     let mut bad = false;
-    let insts: Vec<Value> = prog
+    let instructions = prog
         .entries()
         .map(|e| {
             let (text, error, violations) = match (prog.disasm(&e), e.inst) {
                 (Some(d), Ok(i)) => {
-                    let v: Vec<Value> = if check {
-                        geneu::validate::validate(p, i)
-                            .err()
-                            .map(|vs| {
-                                vs.0.iter()
-                                    .map(|v| {
-                                        json!({
-                                            "rule": v.rule,
-                                            "basis": v.basis.name(),
-                                            "operand": v.operand.to_string(),
-                                            "message": v.message,
-                                            "source": v.source,
-                                        })
-                                    })
-                                    .collect()
-                            })
-                            .unwrap_or_default()
+                    let v = if check {
+                        geneu::validate::validate(p, i).err().map(|vs| vs.0).unwrap_or_default()
                     } else {
                         Vec::new()
                     };
                     bad |= !v.is_empty();
-                    (Value::String(d.to_string()), Value::Null, v)
+                    (Some(d.to_string()), None, v)
                 }
                 (_, Err(err)) => {
                     bad = true;
-                    (Value::Null, Value::String(err.to_string()), Vec::new())
+                    (None, Some(*err), Vec::new())
                 }
-                (None, Ok(_)) => (Value::Null, Value::Null, Vec::new()),
+                (None, Ok(_)) => (None, None, Vec::new()),
             };
-            json!({
-                "offset": e.offset,
-                "bytes": hex_bytes(e.word),
-                "label": e.label.map(|n| format!("LABEL{n}")),
-                "text": text,
-                "error": error,
-                "violations": violations,
-            })
+            JsonEntry {
+                offset: e.offset,
+                bytes: hex_bytes(e.word),
+                label: e.label.map(|n| format!("LABEL{n}")),
+                text,
+                error,
+                violations,
+            }
         })
         .collect();
-    let labels: Vec<Value> = prog
+    let labels = prog
         .labels()
         .iter()
-        .map(|(offset, n)| json!({"name": format!("LABEL{n}"), "offset": offset}))
+        .map(|(offset, n)| JsonLabel {
+            name: format!("LABEL{n}"),
+            offset,
+        })
         .collect();
     (
-        json!({
-            "platform": p.name(),
-            "instructions": insts,
-            "labels": labels,
-            "trailing_bytes": prog.trailing_bytes(),
-        }),
+        JsonDoc {
+            platform: p,
+            instructions,
+            labels,
+            trailing_bytes: prog.trailing_bytes(),
+        },
         bad,
     )
 }

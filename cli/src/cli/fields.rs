@@ -6,10 +6,12 @@ use std::process::ExitCode;
 use geneu::error::BitList;
 use geneu::fields::{describe, diff as field_diff, uncovered_diff_bits};
 use geneu::{decode_word, Platform, Word};
-use serde_json::{json, Value};
 
-use super::desc::{self, range, send_desc};
+use super::desc::{self, range, send_desc, DescJson};
 use super::{emit, parse_words, CliError};
+use geneu::word::FieldInfo;
+use geneu::DecodeError;
+use serde::Serialize;
 
 fn hex_bytes(w: Word) -> String {
     w.to_bytes()
@@ -17,6 +19,27 @@ fn hex_bytes(w: Word) -> String {
         .map(|b| format!("{b:02x}"))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// One field of `fields --json`: the library's [`FieldInfo`] (name, bit
+/// fragments, width, aliases) with the raw value and its meaning.
+#[derive(Serialize)]
+struct RowJson {
+    #[serde(flatten)]
+    field: &'static FieldInfo,
+    raw: u64,
+    meaning: String,
+}
+
+/// One word of `fields --json`.
+#[derive(Serialize)]
+struct WordJson {
+    word: String,
+    platform: Platform,
+    decode_error: Option<DecodeError>,
+    fields: Vec<RowJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    descriptor: Option<DescJson>,
 }
 
 /// Prints every field of each word.
@@ -28,27 +51,20 @@ pub fn fields(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliE
         let decoded = decode_word(p, w);
         let rows = describe(p, w);
         if json {
-            let fields: Vec<Value> = rows
-                .iter()
-                .map(|r| {
-                    json!({
-                        "name": r.field.name,
-                        "bits": r.field.frags.iter().map(|(h, l)| json!([h, l])).collect::<Vec<_>>(),
-                        "raw": r.raw,
-                        "meaning": r.meaning,
+            docs.push(WordJson {
+                word: hex_bytes(w),
+                platform: p,
+                decode_error: decoded.as_ref().err().copied(),
+                fields: rows
+                    .iter()
+                    .map(|r| RowJson {
+                        field: r.field,
+                        raw: r.raw,
+                        meaning: r.meaning.clone(),
                     })
-                })
-                .collect();
-            let mut doc = json!({
-                "word": hex_bytes(w),
-                "platform": p.name(),
-                "decode_error": decoded.as_ref().err().map(|e| e.to_string()),
-                "fields": fields,
+                    .collect(),
+                descriptor: send_desc(p, w).map(|(sfid, d)| DescJson::new(p, sfid, d)),
             });
-            if let (Some((sfid, d)), Some(o)) = (send_desc(p, w), doc.as_object_mut()) {
-                o.insert("descriptor".into(), desc::json_of(p, sfid, d));
-            }
-            docs.push(doc);
         } else {
             let _ = writeln!(out, "word {}", hex_bytes(w));
             if let Err(e) = &decoded {
@@ -73,7 +89,7 @@ pub fn fields(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliE
         }
     }
     if json {
-        out = serde_json::to_string_pretty(&Value::Array(docs)).unwrap_or_default();
+        out = serde_json::to_string_pretty(&docs).unwrap_or_default();
         out.push('\n');
     }
     emit(&out)?;
@@ -95,35 +111,28 @@ pub fn diff(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliErr
     let loose = uncovered_diff_bits(p, a, b);
     let descs = desc_diff(p, a, b);
     if json {
-        let mut v = json!({
-            "a": hex_bytes(a),
-            "b": hex_bytes(b),
-            "platform": p.name(),
-            "fields": diffs.iter().map(|d| json!({
-                "name": d.field.name,
-                "bits": d.field.frags.iter().map(|(h, l)| json!([h, l])).collect::<Vec<_>>(),
-                "a": {"raw": d.a.0, "meaning": d.a.1},
-                "b": {"raw": d.b.0, "meaning": d.b.1},
-                "changed_bits": d.bits,
-            })).collect::<Vec<_>>(),
-            "other_bits": (0..128u32).rev().filter(|i| (loose >> i) & 1 == 1).collect::<Vec<_>>(),
-        });
-        // Only for SENDs, whose descriptors are split into fields.
-        if let (false, Some(o)) = (descs.is_empty(), v.as_object_mut()) {
-            let list: Vec<Value> = descs
+        let v = DiffJson {
+            a: hex_bytes(a),
+            b: hex_bytes(b),
+            platform: p,
+            fields: diffs
                 .iter()
-                .map(|d| {
-                    json!({
-                        "name": d.name,
-                        "bits": d.frags.iter().map(|(h, l)| json!([h, l])).collect::<Vec<_>>(),
-                        "a": d.a,
-                        "b": d.b,
-                        "changed_bits": d.bits,
-                    })
+                .map(|d| FieldDiffJson {
+                    field: d.field,
+                    a: Side {
+                        raw: d.a.0,
+                        meaning: &d.a.1,
+                    },
+                    b: Side {
+                        raw: d.b.0,
+                        meaning: &d.b.1,
+                    },
+                    changed_bits: &d.bits,
                 })
-                .collect();
-            o.insert("descriptor_fields".into(), Value::Array(list));
-        }
+                .collect(),
+            other_bits: (0..128u32).rev().filter(|i| (loose >> i) & 1 == 1).collect(),
+            descriptor_fields: &descs,
+        };
         out.push_str(&serde_json::to_string_pretty(&v).unwrap_or_default());
         out.push('\n');
     } else {
@@ -149,12 +158,12 @@ pub fn diff(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliErr
         }
         for d in &descs {
             let v = |x: Option<u32>| x.map_or_else(|| "-".to_string(), |x| format!("{x:#x} ({x})"));
-            let bits: Vec<String> = d.bits.iter().map(|b| b.to_string()).collect();
+            let bits: Vec<String> = d.changed_bits.iter().map(|b| b.to_string()).collect();
             let _ = writeln!(
                 out,
                 "  {:<18} [{}] {} -> {}  bits {}",
-                d.name,
-                range(d.frags),
+                d.field.name,
+                range(d.field.frags),
                 v(d.a),
                 v(d.b),
                 bits.join(",")
@@ -165,15 +174,47 @@ pub fn diff(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliErr
     Ok(if a == b { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
+/// One side of a differing field in `diff --json`.
+#[derive(Serialize)]
+struct Side<'a> {
+    raw: u64,
+    meaning: &'a str,
+}
+
+/// A differing field in `diff --json`: the library's [`FieldInfo`] with
+/// both values.
+#[derive(Serialize)]
+struct FieldDiffJson<'a> {
+    #[serde(flatten)]
+    field: &'static FieldInfo,
+    a: Side<'a>,
+    b: Side<'a>,
+    changed_bits: &'a [u32],
+}
+
+/// The document `diff --json` prints; `descriptor_fields` only for SENDs,
+/// whose descriptors are split into fields.
+#[derive(Serialize)]
+struct DiffJson<'a> {
+    a: String,
+    b: String,
+    platform: Platform,
+    fields: Vec<FieldDiffJson<'a>>,
+    other_bits: Vec<u32>,
+    #[serde(skip_serializing_if = "<[DescDiff]>::is_empty")]
+    descriptor_fields: &'a [DescDiff],
+}
+
 /// A message-descriptor field that differs between two SENDs (absent,
 /// `None`, on a side whose message has no such field).
+#[derive(Serialize)]
 struct DescDiff {
-    name: &'static str,
-    frags: &'static [(u32, u32)],
+    #[serde(flatten)]
+    field: &'static FieldInfo,
     a: Option<u32>,
     b: Option<u32>,
     /// The differing descriptor bits within the field, high first.
-    bits: Vec<u32>,
+    changed_bits: Vec<u32>,
 }
 
 /// The descriptor fields that differ between two words, when either is a
@@ -189,7 +230,7 @@ fn desc_diff(p: Platform, a: Word, b: Word) -> Vec<DescDiff> {
     let changed = da.map_or(0, |x| x.1) ^ db.map_or(0, |x| x.1);
     let mut out: Vec<DescDiff> = Vec::new();
     for f in fa.iter().chain(fb.iter()) {
-        if out.iter().any(|d| d.name == f.field.name) {
+        if out.iter().any(|d| d.field.name == f.field.name) {
             continue;
         }
         let find = |fs: &[geneu::msg::DescField]| fs.iter().find(|g| g.field.name == f.field.name).map(|g| g.raw);
@@ -199,11 +240,10 @@ fn desc_diff(p: Platform, a: Word, b: Word) -> Vec<DescDiff> {
             continue;
         }
         out.push(DescDiff {
-            name: f.field.name,
-            frags: f.field.frags,
+            field: f.field,
             a: va,
             b: vb,
-            bits: (0..32u32).rev().filter(|&i| (m >> i) & 1 == 1).collect(),
+            changed_bits: (0..32u32).rev().filter(|&i| (m >> i) & 1 == 1).collect(),
         });
     }
     out
