@@ -27,11 +27,10 @@ pub fn range(frags: &[(u32, u32)]) -> String {
         .join(",")
 }
 
-/// The SFID's name as Mesa prints it, or its number.
+/// The SFID's name as Mesa prints it (the library's `Display`), or its
+/// number for a reserved encoding.
 pub fn sfid_name(sfid: u8) -> String {
-    Sfid::from_hw(sfid)
-        .and_then(Sfid::mesa_name)
-        .map_or_else(|| format!("sfid {sfid}"), str::to_string)
+    Sfid::from_hw(sfid).map_or_else(|| format!("sfid {sfid}"), |f| f.to_string())
 }
 
 /// The message's text as Mesa's disassembler prints it after `MsgDesc:`'s
@@ -110,25 +109,20 @@ fn parse_u32(what: &str, s: &str) -> Result<u32, CliError> {
     })
 }
 
-/// Parses an SFID: its number (0..=15) or Mesa's name for it (`urb`,
-/// `sampler`, `data`, `dp data 1`, `render`, `const`, `gateway`, ...).
+/// Parses an SFID: its number (0..=15) or its name as the library's
+/// `FromStr` reads it (Mesa's: `urb`, `sampler`, `data`, `dp data 1`,
+/// `render`, `const`, `gateway`, ...; `_` may stand for a space).
 pub fn parse_sfid(s: &str) -> Result<u8, CliError> {
-    let t = s.trim().to_ascii_lowercase();
-    if let Ok(n) = parse_u32("SFID", &t) {
+    let t = s.trim();
+    if let Ok(n) = parse_u32("SFID", t) {
         if n < 16 {
             return Ok(n as u8);
         }
     }
-    if let Some(f) = Sfid::ALL
-        .iter()
-        .find(|f| f.mesa_name().is_some_and(|n| n == t || n.replace(' ', "_") == t))
-    {
+    if let Ok(f) = t.parse::<Sfid>().or_else(|_| t.replace('_', " ").parse::<Sfid>()) {
         return Ok(f.hw());
     }
-    let names: Vec<String> = Sfid::ALL
-        .iter()
-        .filter_map(|f| f.mesa_name().map(|n| format!("{} = {n}", f.hw())))
-        .collect();
+    let names: Vec<String> = Sfid::ALL.iter().map(|f| format!("{} = {f}", f.hw())).collect();
     Err(CliError::Usage(format!(
         "unknown SFID `{s}`: expected a number 0..15 or a name ({})",
         names.join(", ")
