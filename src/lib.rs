@@ -33,6 +33,7 @@ extern crate alloc;
 
 pub mod build;
 pub mod canon;
+#[cfg(feature = "check")]
 pub mod check;
 mod checked;
 pub mod codec;

@@ -137,7 +137,17 @@ pub struct FieldError {
 /// compiled into this crate (`geneu tables --source` prints it).
 pub const GENERATED_SOURCE: &str = include_str!(concat!(env!("OUT_DIR"), "/fields.rs"));
 
+/// Every bit-range table, by name, with its fields.
+pub const TABLES: &[(&str, &[&FieldInfo])] = fields::TABLES;
+
 /// The generated accessors, one module per table.
+///
+/// **Unstable, not part of the public API**: the names, signatures and
+/// tables change from one release to the next. Hidden from the
+/// documentation; public only so that the command line and the tests can
+/// plant raw field values. Use [`TABLES`] and [`FieldInfo`] to read fields
+/// by name.
+#[doc(hidden)]
 #[allow(clippy::all, missing_docs)]
 pub mod fields {
     include!(concat!(env!("OUT_DIR"), "/fields.rs"));

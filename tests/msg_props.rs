@@ -1,7 +1,9 @@
 //! Property tests of the message descriptors: decode(build(d)) == d for
 //! arbitrary typed descriptors, and decoding arbitrary bits never fails
 //! and, when typed, re-builds the same 32 bits.
+#![cfg(feature = "check")] // the shared property checks (`geneu::check`)
 
+use geneu::check::msg::{arbitrary_message, fuzz_check, ByteSource};
 use geneu::msg::*;
 use geneu::Platform;
 use proptest::prelude::*;

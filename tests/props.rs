@@ -11,6 +11,7 @@
 //!
 //! A failure prints the arbtest seed; replay it with
 //! `arbtest(prop).seed(SEED)` (see FUZZING.md).
+#![cfg(feature = "check")] // the shared property checks (`geneu::check`)
 
 use std::sync::OnceLock;
 

@@ -2,6 +2,7 @@
 //! gives (instructions, words, positions and every error), wherever the
 //! pieces are cut, as `geneu asm` cuts a large file: after a line end,
 //! a piece growing when no statement completes in it.
+#![cfg(feature = "check")] // the shared property checks (`geneu::check`)
 
 use geneu::check;
 use geneu::text::{assemble_listing, AsmOptions, Assembler};

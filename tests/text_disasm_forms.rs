@@ -606,6 +606,7 @@ fn label_at_the_end_of_the_program() {
 }
 
 #[test]
+#[cfg(feature = "check")]
 fn check_disasm_property_holds_on_samples() {
     let mut state = 0x1234_5678_9abc_def0u64;
     for p in Platform::ALL {
@@ -617,7 +618,7 @@ fn check_disasm_property_holds_on_samples() {
                 state ^= state << 17;
                 *x = state as u8;
             }
-            geneu::text::check_disasm(p, &b);
+            geneu::check::text::check_disasm(p, &b);
         }
     }
 }

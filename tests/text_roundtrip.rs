@@ -3,7 +3,7 @@
 //! - `asm(disasm(w)) == w`: every corpus file disassembled as a program
 //!   (labels included) assembles back to its words, checked and unchecked;
 //!   every corpus word alone goes through
-//!   [`geneu::text::check_asm_roundtrip`] (text fixpoint, exact word);
+//!   [`geneu::check::text::check_asm_roundtrip`] (text fixpoint, exact word);
 //!   and, as properties, so do random words and corpus words with bits
 //!   flipped.
 //!
@@ -31,11 +31,13 @@
 //!   column of `UIP:` there were edited by hand.
 //!
 //! Failures are listed per line.
+#![cfg(feature = "check")] // the shared property checks (`geneu::check`)
 
 use std::fs;
 
+use geneu::check::text::check_asm_roundtrip;
 use geneu::text::program::Program;
-use geneu::text::{assemble_words_with, check_asm_roundtrip, AsmOptions};
+use geneu::text::{assemble_words_with, AsmOptions};
 use geneu::{Platform, Word};
 
 mod text_common;

@@ -4,6 +4,7 @@
 mod validate_util;
 use validate_util::*;
 
+#[cfg(feature = "check")]
 use geneu::check::validate_no_panic;
 use geneu::validate::{info, validate_category, Category, OperandId, Phase, RULES};
 
@@ -110,6 +111,7 @@ fn validate_category_selects_a_family() {
 }
 
 #[test]
+#[cfg(feature = "check")]
 fn validate_no_panic_holds_on_clean_and_broken_instructions() {
     for p in ALL {
         validate_no_panic(p, &alu(Opcode::Add));

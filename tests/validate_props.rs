@@ -1,5 +1,6 @@
 //! Validation never panics, whatever the instruction holds, and an
 //! instruction that encodes passed validation (`validate_no_panic`).
+#![cfg(feature = "check")] // the shared property checks (`geneu::check`)
 
 use geneu::check::validate_no_panic;
 use geneu::validate::validate;

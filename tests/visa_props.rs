@@ -2,6 +2,7 @@
 //! typed operands against arbitrary variable tables give `Ok` or a typed
 //! error, never a panic, and every lowered instruction validates and
 //! round-trips through the codec. Same check as the fuzz target.
+#![cfg(feature = "check")] // the shared property checks (`geneu::check`)
 
 use std::time::Duration;
 
@@ -9,7 +10,7 @@ use std::time::Duration;
 fn arbitrary_vars_and_operands_lower_to_valid_words_or_errors() {
     arbtest::arbtest(|u| {
         let data: Vec<u8> = u.arbitrary()?;
-        geneu::visa::fuzz::check(&data);
+        geneu::check::visa::check(&data);
         Ok(())
     })
     .budget(Duration::from_secs(3));
@@ -18,7 +19,7 @@ fn arbitrary_vars_and_operands_lower_to_valid_words_or_errors() {
 /// Enough cases lower successfully for the property to mean something.
 #[test]
 fn the_generator_reaches_successful_lowerings() {
-    use geneu::visa::fuzz::{arbitrary_case, CaseOp};
+    use geneu::check::visa::{arbitrary_case, CaseOp};
     use geneu::visa::{lower, lower_gather4_typed};
     let (mut ok, mut gathers_ok) = (0, 0);
     let mut state = 0x1234_5678_9abc_def0_u64;
@@ -39,7 +40,7 @@ fn the_generator_reaches_successful_lowerings() {
             }
             _ => {}
         }
-        geneu::visa::fuzz::check(&data);
+        geneu::check::visa::check(&data);
     }
     assert!(ok >= 40, "only {ok} instructions lowered");
     assert!(gathers_ok >= 1, "no gather lowered");

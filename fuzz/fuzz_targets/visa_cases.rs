@@ -1,9 +1,9 @@
 //! Structured vISA cases (variable tables, operands from raw bytes,
 //! format round trips and typed gathers) never make lowering panic, and
 //! whatever it yields validates and round-trips
-//! (`geneu::visa::fuzz::check`, shared with `tests/visa_props.rs`).
+//! (`geneu::check::visa::check`, shared with `tests/visa_props.rs`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| geneu::visa::fuzz::check(data));
+fuzz_target!(|data: &[u8]| geneu::check::visa::check(data));

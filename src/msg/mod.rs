@@ -97,7 +97,6 @@ use crate::model::Platform;
 use crate::word::fields::desc_common as dc;
 use crate::word::{FieldError, FieldInfo};
 
-mod check;
 mod dataport;
 mod dc0;
 mod dc1;
@@ -109,7 +108,6 @@ mod render;
 mod sampler;
 mod urb;
 
-pub use check::{arbitrary_message, fuzz_check, ByteSource};
 pub use dataport::{
     AtomicOp, Channels, DpRead, DpReadOp, DualBlockSize, OwordBlockSize, ScatteredDataSize, SurfaceSimd, TypedSlotGroup,
 };

@@ -31,7 +31,7 @@ use crate::model::*;
 const SPACES: &str = "                                                                ";
 
 /// A writer that tracks Mesa's output column.
-pub struct Col<'w, W: Write + ?Sized> {
+pub(crate) struct Col<'w, W: Write + ?Sized> {
     out: &'w mut W,
     col: usize,
 }
@@ -43,6 +43,7 @@ impl<'w, W: Write + ?Sized> Col<'w, W> {
     }
 
     /// The current (counted) column.
+    #[cfg(test)]
     pub fn column(&self) -> usize {
         self.col
     }

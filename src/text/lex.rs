@@ -70,13 +70,6 @@ pub enum Kind {
     UnterminatedComment,
 }
 
-impl Kind {
-    /// Whether the token is one of the error kinds.
-    pub fn is_error(self) -> bool {
-        matches!(self, Kind::BadChar | Kind::BadNumber | Kind::UnterminatedComment)
-    }
-}
-
 /// Where a token starts: byte offset and 1-based line (the column is
 /// computed from these and the source on demand, so that positions stay
 /// small). Offsets saturate at 4 GiB.
@@ -316,6 +309,7 @@ fn is_lower_hex(b: u8) -> bool {
 
 impl<'a> Lexer<'a> {
     /// A lexer at the start of `src`.
+    #[cfg(test)]
     pub fn new(src: &'a str) -> Self {
         Lexer { src, pos: 0, line: 1 }
     }

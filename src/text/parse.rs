@@ -315,6 +315,7 @@ impl Inst<'_> {
 /// A statement.
 #[allow(clippy::large_enum_variant)] // transient, one at a time
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg(any(test, feature = "check"))]
 pub(crate) enum Stmt<'a> {
     /// `name:` — marks the next instruction's offset.
     Label(&'a str, Pos),
@@ -606,6 +607,7 @@ fn named_option(o: &mut Options, s: &[u8]) -> bool {
 /// reads the text. The two must give the same statements, positions
 /// included, and the same errors: [`crate::check::assemble_no_panic`]
 /// checks it on fuzzed text, and the tests on the corpus.
+#[cfg(any(test, feature = "check"))]
 pub(crate) fn statements(p: Platform, src: &str, plain: bool) -> (Vec<Stmt<'_>>, Vec<AsmError>) {
     let mut parser = Parser::at(p, src, 0, 1);
     parser.plain = plain;

@@ -36,17 +36,17 @@ use alloc::vec::Vec;
 
 use crate::model::*;
 
-pub mod double;
-pub mod encoding;
+pub(crate) mod double;
+pub(crate) mod encoding;
 mod fast;
-pub mod flow;
-pub mod instruction;
-pub mod mixed_float;
-pub mod operand_types;
-pub mod regions;
-pub mod send;
-pub mod sources;
-pub mod vector_imm;
+pub(crate) mod flow;
+pub(crate) mod instruction;
+pub(crate) mod mixed_float;
+pub(crate) mod operand_types;
+pub(crate) mod regions;
+pub(crate) mod send;
+pub(crate) mod sources;
+pub(crate) mod vector_imm;
 
 pub use crate::error::{Basis, OperandId, Violation, Violations};
 
@@ -1274,19 +1274,6 @@ pub fn validate_category(p: Platform, i: &Instruction, cat: Category) -> Result<
 /// the even-split rules (plus the encoding checks they rely on).
 pub fn validate_reg(p: Platform, i: &Instruction) -> Result<(), Violations> {
     validate_category(p, i, Category::Region)
-}
-
-/// The previous name of the rule module, kept as a path to every rule.
-pub mod rules {
-    pub use super::double::*;
-    pub use super::encoding::*;
-    pub use super::instruction::*;
-    pub use super::mixed_float::*;
-    pub use super::operand_types::*;
-    pub use super::regions::*;
-    pub use super::send::*;
-    pub use super::sources::*;
-    pub use super::vector_imm::*;
 }
 
 #[cfg(test)]

@@ -6,7 +6,6 @@
 //! - [`exec`]: mask control and predication.
 //! - [`inst`]: instruction lowering, with DF pair channels and splitting.
 //! - [`gather`]: `GATHER4_TYPED`, payload moves and the typed-read SEND.
-//! - [`fuzz`]: the bad-input property, shared by tests and fuzz targets.
 //! - [`kernel`]: a whole kernel lowered through the program builder, with
 //!   labels, `JMP`, `CALL`/`RET`, Gen8 `GOTO` and the EOT send.
 //!
@@ -16,7 +15,6 @@
 pub mod error;
 pub mod exec;
 pub mod format;
-pub mod fuzz;
 pub mod gather;
 pub mod inst;
 pub mod kernel;

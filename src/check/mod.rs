@@ -1,5 +1,15 @@
 //! Property checks shared by the fuzz targets (`fuzz/`) and the property
-//! tests (`tests/props.rs`).
+//! tests (`tests/props.rs` and the other `*_props.rs`), behind the `check`
+//! feature (as cranelift keeps its fuzzing oracles behind `fuzz`).
+//!
+//! **Unstable**: these functions follow the library's internals and change
+//! with them; they are not part of the stable API.
+//!
+//! - this module: the codec, validation, text and vISA-lowering properties
+//!   of whole instructions and fuzzer inputs;
+//! - [`msg`]: the message-descriptor property and its byte reader;
+//! - [`text`]: the disassembler's and assembler's properties of one word;
+//! - [`visa`]: structured vISA lowering cases.
 //!
 //! | fuzz target | check | input |
 //! |---|---|---|
@@ -7,7 +17,7 @@
 //! | `encode_roundtrip` | [`encode_roundtrip`] | [`instruction_input`] |
 //! | `validate` | [`validate_no_panic`] | [`instruction_input`] |
 //! | `text_roundtrip` | [`text_roundtrip`] | its own doc |
-//! | `descriptor_roundtrip` | [`crate::msg::fuzz_check`] | its own doc |
+//! | `descriptor_roundtrip` | [`msg::fuzz_check`] | its own doc |
 //! | `visa_lower` | [`visa_lower`] | [`visa_input`] |
 //! | `compact_roundtrip` | [`compact_roundtrip`] | its own doc |
 //!
@@ -21,6 +31,10 @@
 // Panicking on a broken property is the whole point of this module: the
 // fuzzer and the test harness detect violations as panics.
 #![allow(clippy::panic)]
+
+pub mod msg;
+pub mod text;
+pub mod visa;
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -498,14 +512,14 @@ pub fn assemble_in_parts(
 }
 
 /// Disassembly never panics and prints one well-formed record
-/// ([`crate::text::check_disasm`]), and for a word that decodes, its text
-/// assembles back to it ([`crate::text::check_asm_roundtrip`], whose
+/// ([`text::check_disasm`]), and for a word that decodes, its text
+/// assembles back to it ([`text::check_asm_roundtrip`], whose
 /// documentation gives the exact property and its one documented limit:
 /// bits that Mesa's text does not show come back in their canonical form,
 /// which then round-trips exactly).
 pub fn disasm_asm_fixpoint(p: Platform, bytes: &[u8; 16]) {
-    crate::text::check_disasm(p, bytes);
-    crate::text::check_asm_roundtrip(p, bytes);
+    text::check_disasm(p, bytes);
+    text::check_asm_roundtrip(p, bytes);
 }
 
 // ---------------------------------------------------------------------------
@@ -654,7 +668,7 @@ pub fn visa_lower(data: &[u8]) {
         return;
     };
     match lower(p, &vars, &ctx, &inst) {
-        Ok(out) => crate::visa::fuzz::check_lowered(p, &out, &(&inst, &vars)),
+        Ok(out) => visa::check_lowered(p, &out, &(&inst, &vars)),
         Err(e) => {
             let _ = e.to_string();
         }

@@ -17,15 +17,16 @@
 use alloc::format;
 use alloc::vec::Vec;
 
-use super::format::*;
-use super::gather::{lower_gather4_typed, VisaGather4Typed};
-use super::inst::{lower, LowerCtx, RelOp, VisaInst, VisaOp};
-use super::operand::{lower_dst, lower_scalar_src, lower_src};
-use super::vars::{AddressVar, GeneralVar, Placement, PredicateVar, VarTable};
+use super::msg::ByteSource;
 use crate::codec::decode;
 use crate::encode;
 use crate::model::{ExecSize, FlagReg, Instruction, Platform};
-use crate::msg::{ByteSource, Surface};
+use crate::msg::Surface;
+use crate::visa::format::*;
+use crate::visa::gather::{lower_gather4_typed, VisaGather4Typed};
+use crate::visa::inst::{lower, LowerCtx, RelOp, VisaInst, VisaOp};
+use crate::visa::operand::{lower_dst, lower_scalar_src, lower_src};
+use crate::visa::vars::{AddressVar, GeneralVar, Placement, PredicateVar, VarTable};
 
 /// What a case lowers.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,8 @@
 use alloc::string::String;
 use core::fmt::Write;
 
-use super::*;
+use crate::model::Platform;
+use crate::msg::*;
 
 /// Reads values from fuzzer bytes; reads past the end give zeros.
 #[derive(Clone, Debug)]
