@@ -55,3 +55,8 @@ pub use codec::{decode, decode_slice, decode_word, encode_unchecked, encode_word
 pub use error::{DecodeError, EncodeError};
 pub use model::*;
 pub use word::Word;
+
+/// The README's examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
