@@ -357,6 +357,19 @@ pub struct DpRead {
     pub op: DpReadOp,
 }
 
+impl DpRead {
+    /// A read-only data port message to binding table entry `bti`.
+    #[must_use]
+    pub const fn new(platform: Platform, common: Common, bti: u8, op: DpReadOp) -> DpRead {
+        DpRead {
+            platform,
+            common,
+            bti,
+            op,
+        }
+    }
+}
+
 impl Descriptor for DpRead {
     const SFIDS: &'static [Sfid] = &[Sfid::SamplerCache, Sfid::ConstantCache];
 

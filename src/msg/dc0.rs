@@ -214,6 +214,28 @@ pub struct DataCache0 {
     pub op: Dc0Op,
 }
 
+impl DataCache0 {
+    /// A data cache message to binding table entry `bti` (0 for scratch
+    /// messages, which have none).
+    ///
+    /// ```
+    /// use geneu::msg::{Common, DataCache0, Dc0Op, Descriptor, BTI_STATELESS};
+    /// use geneu::Platform;
+    /// let op = Dc0Op::DwordScatteredRead { simd16: true };
+    /// let m = DataCache0::new(Platform::Gen75, Common::new(2, 2, false), BTI_STATELESS, op);
+    /// assert_eq!(DataCache0::decode_desc(Platform::Gen75, m.desc().unwrap()), Ok(m));
+    /// ```
+    #[must_use]
+    pub const fn new(platform: Platform, common: Common, bti: u8, op: Dc0Op) -> DataCache0 {
+        DataCache0 {
+            platform,
+            common,
+            bti,
+            op,
+        }
+    }
+}
+
 fn byte_scattered(p: Platform, desc: u32) -> Result<(bool, ScatteredDataSize), MsgError> {
     let s = blk::scattered_data_size(desc);
     Ok((

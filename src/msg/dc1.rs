@@ -190,6 +190,27 @@ pub struct DataCache1 {
     pub op: Dc1Op,
 }
 
+impl DataCache1 {
+    /// A data cache 1 message (Gen7.5+) to binding table entry `bti`.
+    ///
+    /// ```
+    /// use geneu::msg::{Channels, Common, DataCache1, Dc1Op, Descriptor, SurfaceSimd};
+    /// use geneu::Platform;
+    /// let op = Dc1Op::UntypedSurfaceRead { channels: Channels::first(4), simd: SurfaceSimd::Simd8 };
+    /// let m = DataCache1::new(Platform::Gen8, Common::new(1, 4, false), 3, op);
+    /// assert_eq!(DataCache1::decode_desc(Platform::Gen8, m.desc().unwrap()), Ok(m));
+    /// ```
+    #[must_use]
+    pub const fn new(platform: Platform, common: Common, bti: u8, op: Dc1Op) -> DataCache1 {
+        DataCache1 {
+            platform,
+            common,
+            bti,
+            op,
+        }
+    }
+}
+
 fn atomic(p: Platform, desc: u32) -> Result<(AtomicOp, bool, bool), MsgError> {
     Ok((
         AtomicOp::decode(p, at::atomic_op(desc))?,

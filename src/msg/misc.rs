@@ -242,6 +242,21 @@ pub struct PixelInterp {
     pub slot_group_high: bool,
 }
 
+impl PixelInterp {
+    /// A perspective-correct SIMD8 query of the low slot group.
+    #[must_use]
+    pub const fn new(platform: Platform, common: Common, msg: PiMessage) -> PixelInterp {
+        PixelInterp {
+            platform,
+            common,
+            msg,
+            linear: false,
+            simd16: false,
+            slot_group_high: false,
+        }
+    }
+}
+
 /// Sign-extends a 4-bit offset.
 const fn sext4(v: u8) -> i8 {
     ((v << 4) as i8) >> 4

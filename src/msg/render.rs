@@ -156,6 +156,28 @@ pub struct Render {
     pub op: RenderOp,
 }
 
+impl Render {
+    /// A render cache message to binding table entry `bti`.
+    ///
+    /// ```
+    /// use geneu::msg::{Common, Descriptor, Render, RenderOp, RtWriteSubtype};
+    /// use geneu::Platform;
+    /// let op = RenderOp::RtWrite { subtype: RtWriteSubtype::Simd16, slot_group_high: false, last_rt: true };
+    /// let rt = Render::new(Platform::Gen8, Common::new(10, 0, true), 0, op);
+    /// let desc = rt.desc().unwrap();
+    /// assert_eq!(Render::decode_desc(Platform::Gen8, desc), Ok(rt));
+    /// ```
+    #[must_use]
+    pub const fn new(platform: Platform, common: Common, bti: u8, op: RenderOp) -> Render {
+        Render {
+            platform,
+            common,
+            bti,
+            op,
+        }
+    }
+}
+
 impl Descriptor for Render {
     const SFIDS: &'static [Sfid] = &[Sfid::RenderCache];
 
