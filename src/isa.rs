@@ -102,7 +102,7 @@ impl Sfid {
 
 /// Architecture register numbers: the register number of an ARF operand.
 /// The high nibble picks the register, the low nibble its number (`acc1`
-/// is `ACC | 1`); [`class`] gives the high nibble.
+/// is `ACC | 1`); [`arf::class`] gives the high nibble.
 pub mod arf {
     /// The null register.
     pub const NULL: u8 = 0x00;

@@ -16,7 +16,7 @@
 //!   with [`Controls::COMPACTED`] set, and `compact` of that gives the same
 //!   eight bytes back.
 //! - [`Pieces`] and [`decode_stream`]: a byte stream of both sizes.
-//! - [`compact_program`] / [`uncompact_program`]: whole programs, every
+//! - `compact_program` / `uncompact_program`: whole programs, every
 //!   branch offset moved so that each branch lands where it did.
 //!
 //! ```

@@ -1,6 +1,6 @@
 //! The assembler: Mesa's EU assembly text → [`Instruction`]s → words.
 //!
-//! [`assemble`] parses the text with the grammar of [`super::parse`],
+//! [`assemble`] parses the text with the grammar of `text::parse`,
 //! lowers each instruction to the typed model, resolves labels, and
 //! encodes every instruction with [`crate::encode`] (validated against
 //! the hardware rules) or, with [`AsmOptions::unchecked`], with

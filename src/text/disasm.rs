@@ -5,7 +5,7 @@
 //! 64 (UIP to 38). A pad always writes at least one space. Some text is
 //! written without advancing the column (error messages of table look-ups,
 //! the raw SEND descriptor, the indent of the SEND continuation line);
-//! [`Col`] reproduces both kinds of output so that every space lands where
+//! `Col` reproduces both kinds of output so that every space lands where
 //! Mesa puts it.
 //!
 //! ```

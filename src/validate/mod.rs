@@ -5,7 +5,7 @@
 //! identifier is that name, stable across releases. [`validate`] runs them
 //! all and collects every violation, in three phases like Mesa's validator:
 //!
-//! 1. the opcode must exist on the platform ([`encoding::opcode_exists`]);
+//! 1. the opcode must exist on the platform (rule `opcode_exists`);
 //! 2. the fields must hold values the hardware can encode (reserved region
 //!    encodings, out-of-range registers, types without an encoding, ...);
 //! 3. only when both passed, the restrictions proper (regions, operand
@@ -351,7 +351,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Whether the instruction mixes F and HF (see
-    /// [`operand_types::is_mixed_float`]).
+    /// `operand_types::is_mixed_float`).
     #[inline]
     pub fn mixed_float(&self) -> bool {
         self.flags & F_MIXED != 0

@@ -1,6 +1,6 @@
 //! vISA operands and instructions, lowered to the instruction model.
 //!
-//! - [`format`]: the vISA operand formats, typed and as bytes.
+//! - [`format`](mod@format): the vISA operand formats, typed and as bytes.
 //! - [`vars`]: the caller's variable table (types, sizes, placements).
 //! - [`operand`]: operand lowering to hardware registers and regions.
 //! - [`exec`]: mask control and predication.

@@ -4,8 +4,8 @@
 //! placed operand (a register file location, a hardware type, and a
 //! region in elements) with every vISA rule checked. Instruction lowering
 //! then cuts placed operands into the channel ranges of the hardware
-//! instructions it emits and converts them with [`src_to_hw`] /
-//! [`dst_to_hw`], which pick legal encodings of the same elements.
+//! instructions it emits and converts them with `src_to_hw` /
+//! `dst_to_hw`, which pick legal encodings of the same elements.
 //!
 //! The public functions ([`lower_src`], [`lower_dst`], [`lower_raw`]) do
 //! both steps for an operand of an instruction that is not split.
