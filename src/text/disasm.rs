@@ -279,7 +279,7 @@ impl<'a> Disasm<'a> {
     }
 
     /// Prints Mesa's text only, without the field annotation (see
-    /// [`super::hidden`]) that keeps the bits Mesa's syntax does not show
+    /// the `hidden` module) that keeps the bits Mesa's syntax does not show
     /// of a word Mesa's emitter would not produce: what Mesa itself prints.
     pub fn without_annotation(mut self) -> Self {
         self.annotate = false;
