@@ -12,6 +12,7 @@ use crate::word::{FieldInfo, Word};
 
 /// One field of a word.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct FieldRow {
     /// The field's table entry (name and bit fragments).
     pub field: &'static FieldInfo,

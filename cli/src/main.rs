@@ -54,7 +54,14 @@ enum Cmd {
     /// Print every field of instruction words: name, bits, raw value,
     /// meaning; a SEND's immediate descriptor is decoded into its fields,
     /// numbered in descriptor bits.
-    #[command(after_help = "Example:\n  geneu fields --gen bdw 31 00 60 06 e0 3a 00 20 60 0f 8d 06 17 00 08 8a")]
+    ///
+    /// A compacted instruction (8 bytes, or 2 dwords; CmptCtrl, bit 29,
+    /// set) shows its own fields first, each table index with the entry it
+    /// selects and the native fields that entry fills, then the fields of
+    /// its native form. Several instructions of either size may follow
+    /// each other.
+    #[command(after_help = "Examples:\n  geneu fields --gen bdw 31 00 60 06 e0 3a 00 20 60 0f 8d 06 17 00 08 8a\n  \
+                            geneu fields --gen bdw 01 03 00 20 02 0c 11 00    (a compacted mov)")]
     Fields {
         #[command(flatten)]
         gen: Gen,
@@ -71,7 +78,12 @@ enum Cmd {
     /// Input is raw binary, or hex text (detected, or forced with --hex).
     /// Exit status 0 if every word decodes (and passes --check), 1 if some
     /// word does not decode or breaks a rule, 2 on bad or truncated input.
-    #[command(after_help = "Example:\n  geneu disasm --gen bdw --print-offset examples/kernel.hex")]
+    ///
+    /// The input may mix 16-byte native and 8-byte compacted instructions
+    /// (each one's CmptCtrl bit, bit 29, gives its size); a compacted one
+    /// is printed with the `compacted` option, as Mesa prints it.
+    #[command(after_help = "Examples:\n  geneu disasm --gen bdw --print-offset examples/kernel.hex\n  \
+                            geneu disasm --gen bdw --uncompact --print-bytes kernel.bin")]
     Disasm {
         #[command(flatten)]
         gen: Gen,
@@ -87,10 +99,14 @@ enum Cmd {
         /// (`/* 0010 */`; iga64's -Xprint-pc).
         #[arg(long)]
         print_offset: bool,
-        /// Start each instruction with its 16 bytes, as a comment
-        /// (iga64's -Xprint-bits).
+        /// Start each instruction with its bytes (16, or 8 when
+        /// compacted), as a comment (iga64's -Xprint-bits).
         #[arg(long)]
         print_bytes: bool,
+        /// Uncompact the program first: every instruction is shown as its
+        /// 16-byte native word, branch offsets moved to match.
+        #[arg(long)]
+        uncompact: bool,
         /// Input file; `-` or none reads stdin.
         file: Option<String>,
     },
@@ -103,7 +119,10 @@ enum Cmd {
     /// Exit status: 0 on success; 1 if the text is well-formed but an
     /// instruction breaks a hardware rule (see --unchecked); 2 for
     /// malformed text, unreadable input or unwritable output.
-    #[command(after_help = "Example:\n  geneu asm --gen bdw --type c -o kernel.c examples/kernel.asm")]
+    ///
+    /// Without --compact every instruction is a 16-byte native word.
+    #[command(after_help = "Examples:\n  geneu asm --gen bdw --type c -o kernel.c examples/kernel.asm\n  \
+                            geneu asm --gen bdw --compact --type bin -o kernel.bin examples/kernel.asm")]
     Asm {
         #[command(flatten)]
         gen: Gen,
@@ -119,6 +138,12 @@ enum Cmd {
         /// Encode without checking the hardware rules (bring-up experiments).
         #[arg(long)]
         unchecked: bool,
+        /// Compact every instruction the platform can express in 8 bytes
+        /// (branch offsets moved to match); the number compacted and the
+        /// bytes saved are reported on stderr (and, with --json, in the
+        /// document's `compaction`).
+        #[arg(long)]
+        compact: bool,
         /// Output file; `-` or none writes stdout.
         #[arg(short = 'o', long = "output")]
         output: Option<String>,
@@ -133,6 +158,10 @@ enum Cmd {
     /// for assembly, the line and word index for hex, the word index and
     /// byte offset for binary) and the rule's stable identifier.
     ///
+    /// Binary and hex input may mix 16-byte native and 8-byte compacted
+    /// instructions: a compacted one is validated through its native form
+    /// and reported at its own byte offset, marked `compacted`.
+    ///
     /// Each violation names its basis: `documented` (the platform's
     /// documentation states it) or `conservative` (stricter than the
     /// documentation, or borrowed from another platform's).
@@ -142,6 +171,7 @@ enum Cmd {
     /// decode); 2 for unreadable or malformed input (assembly syntax
     /// errors, bad hex, truncated binary).
     #[command(after_help = "Examples:\n  geneu check --gen hsw kernel.asm\n  \
+                            geneu check --gen bdw --bin compacted-kernel.bin\n  \
                             geneu check --gen bdw --skip dst_stride_exec_type --json kernel.hex\n  \
                             geneu check --list-rules")]
     Check {
@@ -171,6 +201,10 @@ enum Cmd {
     },
     /// Print the fields that differ between two words, with their bits;
     /// for SENDs also the differing fields of the message descriptors.
+    ///
+    /// Either may be a compacted instruction (8 bytes): two compacted ones
+    /// first show their own differing fields (table indices with the
+    /// entries they select), then both are compared as native forms.
     #[command(after_help = "Example:\n  geneu diff --gen bdw \
                             '31 00 60 06 e0 3a 00 20 60 0f 8d 06 17 00 08 8a' \
                             '31 00 60 06 e0 3a 00 20 60 0f 8d 06 27 00 08 8a'")]
@@ -230,25 +264,27 @@ fn main() -> ExitCode {
             check,
             print_offset,
             print_bytes,
+            uncompact,
             file,
         } => {
             let opts = TextOptions::with_check(check)
                 .with_offset(print_offset)
                 .with_bytes(print_bytes);
-            cli::disasm::disasm(gen.platform, file.as_deref(), input.input(), json, opts)
+            cli::disasm::disasm(gen.platform, file.as_deref(), input.input(), json, uncompact, opts)
         }
         Cmd::Asm {
             gen,
             ty,
             json,
             unchecked,
+            compact,
             output,
             file,
         } => {
             if json {
-                cli::asm::asm_json(gen.platform, file.as_deref(), unchecked, output.as_deref())
+                cli::asm::asm_json(gen.platform, file.as_deref(), unchecked, compact, output.as_deref())
             } else {
-                cli::asm::asm(gen.platform, file.as_deref(), ty, unchecked, output.as_deref())
+                cli::asm::asm(gen.platform, file.as_deref(), ty, unchecked, compact, output.as_deref())
             }
         }
         Cmd::Check {

@@ -77,7 +77,10 @@ fn binary_violations_give_word_index_and_offset() {
 #[test]
 fn undecodable_words_are_reported() {
     let mut bin = corpus_bin("gen8/mov.expected");
-    bin.extend_from_slice(&[0xff; 16]);
+    // Opcode 0x7f is undefined; CmptCtrl (bit 29) clear: a native word.
+    let mut bad = [0xff; 16];
+    bad[3] = 0xdf;
+    bin.extend_from_slice(&bad);
     let words = bin.len() / 16;
     let (code, out, _) = geneu(&["check", "--gen", "bdw", "--bin"], &bin);
     assert_eq!(code, 1, "{out}");

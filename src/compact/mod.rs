@@ -15,6 +15,8 @@
 //!   Decoding a compacted word gives what decoding its native form gives,
 //!   with [`Controls::COMPACTED`] set, and `compact` of that gives the same
 //!   eight bytes back.
+//! - [`describe`]: a compacted word's own fields, each table index with
+//!   the entry it selects and the native fields it fills.
 //! - [`Pieces`] and [`decode_stream`]: a byte stream of both sizes.
 //! - `compact_program` / `uncompact_program`: whole programs, every
 //!   branch offset moved so that each branch lands where it did.
@@ -35,8 +37,10 @@
 use core::fmt;
 
 pub mod program;
+mod view;
 
 pub use program::{compact_program, uncompact_program, ProgramError, Rewritten};
+pub use view::{describe, CompactFieldRow, IndexSelection};
 
 use crate::codec::{decode_word, encode_word};
 use crate::error::DecodeError;

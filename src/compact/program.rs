@@ -80,10 +80,13 @@ pub enum ProgramError {
     },
 }
 
-/// A program rewritten by [`compact_program`] or [`uncompact_program`].
+/// A program rewritten by [`compact_program`] or [`uncompact_program`]
+/// (serialized without its bytes: the counts).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Rewritten {
     /// The new program.
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub bytes: Vec<u8>,
     /// Instructions in it.
     pub instructions: usize,

@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
+use geneu::compact::{compact_program, pieces, Piece, ProgramError, Rewritten};
 use geneu::text::{AsmError, AsmErrorKind, AsmOptions, Assembler};
 use geneu::Platform;
 
@@ -62,7 +63,8 @@ pub fn write_error(out: &mut String, file: &str, src: &SourceLines<'_>, e: &AsmE
     }
 }
 
-/// Bytes of one instruction in each output form (the C form's body).
+/// Bytes of one native instruction's record in each output form (the C
+/// form's body).
 fn record_len(ty: OutType) -> usize {
     match ty {
         OutType::Hex => 48,
@@ -71,11 +73,10 @@ fn record_len(ty: OutType) -> usize {
     }
 }
 
-/// Writes instruction `k`'s record of the output form `ty` into `out`,
-/// appending it or, for a flow-control instruction given again once its
-/// jumps are resolved, replacing its placeholder. Every record of a form
-/// has the same length, so record `k` starts at `k` times that length.
-pub(super) fn put_record(out: &mut Vec<u8>, ty: OutType, k: usize, w: &[u8; 16]) {
+/// The record of one instruction of 16 or 8 (compacted) bytes in the
+/// output form `ty`, and its length: hex bytes and a line end, the raw
+/// bytes, or a C line of dwords (four, or two).
+fn format_record(ty: OutType, w: &[u8]) -> ([u8; 52], usize) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     /// Each byte's two hex digits and a space.
     const HEX: [[u8; 4]; 256] = {
@@ -88,18 +89,25 @@ pub(super) fn put_record(out: &mut Vec<u8>, ty: OutType, k: usize, w: &[u8; 16])
         }
         t
     };
+    let w = w.get(..16).unwrap_or(w);
     let mut rec = [b' '; 52];
-    let len = record_len(ty);
-    match ty {
+    let len = match ty {
         OutType::Hex => {
             // `xx xx ... xx\n`: each byte's digits and a space, the last
             // space a line end.
             for (o, &b) in rec.chunks_exact_mut(3).zip(w) {
                 o.copy_from_slice(&HEX[usize::from(b)][..3]);
             }
-            rec[47] = b'\n';
+            let len = 3 * w.len();
+            if let Some(end) = rec.get_mut(len.saturating_sub(1)) {
+                *end = b'\n';
+            }
+            len
         }
-        OutType::Bin => rec[..16].copy_from_slice(w),
+        OutType::Bin => {
+            rec[..w.len()].copy_from_slice(w);
+            w.len()
+        }
         OutType::C => {
             // `    0x%08x, 0x%08x, 0x%08x, 0x%08x,\n`, DW0 first.
             for (o, d) in rec[3..51].chunks_exact_mut(12).zip(w.chunks_exact(4)) {
@@ -111,9 +119,23 @@ pub(super) fn put_record(out: &mut Vec<u8>, ty: OutType, k: usize, w: &[u8; 16])
                 }
                 o[11] = b',';
             }
-            rec[51] = b'\n';
+            let len = 3 + 12 * (w.len() / 4) + 1;
+            if let Some(end) = rec.get_mut(len - 1) {
+                *end = b'\n';
+            }
+            len
         }
-    }
+    };
+    (rec, len)
+}
+
+/// Writes instruction `k`'s record of the output form `ty` into `out`,
+/// appending it or, for a flow-control instruction given again once its
+/// jumps are resolved, replacing its placeholder. Every record of a form
+/// has the same length, so record `k` starts at `k` times that length.
+pub(super) fn put_record(out: &mut Vec<u8>, ty: OutType, k: usize, w: &[u8; 16]) {
+    let (rec, len) = format_record(ty, w);
+    debug_assert_eq!(len, record_len(ty));
     let rec = &rec[..len];
     let at = k * len;
     match out.get_mut(at..at + len) {
@@ -136,6 +158,7 @@ pub fn asm(
     path: Option<&str>,
     ty: OutType,
     unchecked: bool,
+    compact: bool,
     output: Option<&str>,
 ) -> Result<ExitCode, CliError> {
     let opts = if unchecked {
@@ -146,16 +169,18 @@ pub fn asm(
     let mut src = None;
     let a = Assembler::new(p, opts);
     let threads = asm_parallel::threads();
+    // Compaction works on the native words: assembled as binary first.
+    let native_ty = if compact { OutType::Bin } else { ty };
     let (a, mut out) = match path {
-        Some(f) if f != "-" => asm_parallel::assemble_file(f, a, threads, ty)?,
+        Some(f) if f != "-" => asm_parallel::assemble_file(f, a, threads, native_ty)?,
         _ => {
             let text = read_text(path)?;
-            let r = asm_parallel::assemble_text(text.as_bytes(), display_name(path), a, threads, ty)?;
+            let r = asm_parallel::assemble_text(text.as_bytes(), display_name(path), a, threads, native_ty)?;
             src = Some(text);
             r
         }
     };
-    let result = a.finish(|k, x| out.put(ty, k, &x.word));
+    let result = a.finish(|k, x| out.put(native_ty, k, &x.word));
     let count = match result {
         Ok(n) => n,
         Err(errs) => {
@@ -191,11 +216,59 @@ pub fn asm(
         String::new()
     };
     let footer: &[u8] = if ty == OutType::C { b"};\n" } else { b"" };
+    if compact {
+        let native: Vec<u8> = out.slices().flatten().copied().collect();
+        let r = match compact_native(p, native) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("geneu: cannot compact: {e}; nothing written");
+                return Ok(ExitCode::from(2));
+            }
+        };
+        let mut body = Vec::with_capacity(r.bytes.len() * 3);
+        for (_, piece) in pieces(&r.bytes) {
+            let (rec, len) = format_record(ty, &piece_bytes(&piece));
+            body.extend_from_slice(rec.get(..len).unwrap_or(&[]));
+        }
+        write_output(output, [header.as_bytes(), &body, footer])?;
+        eprintln!("{}", compaction_report(&r));
+        return Ok(ExitCode::SUCCESS);
+    }
     let parts = std::iter::once(header.as_bytes())
         .chain(out.slices())
         .chain(std::iter::once(footer));
     write_output(output, parts)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Compacts an assembled program of native words through the library's
+/// program compaction (branch offsets moved). A word the text marked
+/// `compacted` has CmptCtrl set in its native encoding: it is cleared, the
+/// instruction compacted like every other when the tables allow it.
+fn compact_native(p: Platform, mut native: Vec<u8>) -> Result<Rewritten, ProgramError> {
+    for w in native.chunks_exact_mut(16) {
+        if let Some(b3) = w.get_mut(3) {
+            *b3 &= !0x20;
+        }
+    }
+    compact_program(p, &native)
+}
+
+/// The line `asm --compact` prints on stderr.
+fn compaction_report(r: &Rewritten) -> String {
+    format!(
+        "geneu: compacted {} of {} instruction(s), {} bytes saved",
+        r.compacted, r.instructions, r.saved_bytes
+    )
+}
+
+/// The bytes of an instruction as stored (8 when compacted).
+fn piece_bytes(piece: &Piece) -> Vec<u8> {
+    match piece {
+        Piece::Native(w) => w.to_bytes().to_vec(),
+        Piece::Compact(c) => c.to_bytes().to_vec(),
+        Piece::Short { .. } => Vec::new(),
+    }
 }
 
 /// One instruction of `asm --json`.
@@ -205,6 +278,9 @@ struct AsmJsonInst {
     column: u32,
     offset: usize,
     bytes: String,
+    /// With `--compact`: whether the instruction was compacted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compacted: Option<bool>,
 }
 
 /// One error of `asm --json`; a hardware-rule error lists the library's
@@ -217,20 +293,29 @@ struct AsmJsonError<'a> {
     violations: &'a [geneu::validate::Violation],
 }
 
-/// The document `asm --json` prints.
+/// The document `asm --json` prints; `compaction` (the library's
+/// [`Rewritten`] counts) with `--compact`.
 #[derive(serde::Serialize)]
 struct AsmJson<'a> {
     platform: Platform,
     file: &'a str,
     instructions: Vec<AsmJsonInst>,
     errors: Vec<AsmJsonError<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compaction: Option<Rewritten>,
 }
 
 /// Runs `asm --json`: one JSON document, on success every instruction
 /// with its line, column, byte offset and bytes, otherwise every error
 /// with its line and column (and, for hardware-rule violations, each
 /// rule). Exit status as for `asm`.
-pub fn asm_json(p: Platform, path: Option<&str>, unchecked: bool, output: Option<&str>) -> Result<ExitCode, CliError> {
+pub fn asm_json(
+    p: Platform,
+    path: Option<&str>,
+    unchecked: bool,
+    compact: bool,
+    output: Option<&str>,
+) -> Result<ExitCode, CliError> {
     let opts = if unchecked {
         AsmOptions::UNCHECKED
     } else {
@@ -244,8 +329,40 @@ pub fn asm_json(p: Platform, path: Option<&str>, unchecked: bool, output: Option
         file,
         instructions: Vec::new(),
         errors: Vec::new(),
+        compaction: None,
     };
+    let hex = |b: &[u8]| b.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ");
     let code = match &result {
+        Ok(list) if compact => {
+            let native: Vec<u8> = list.iter().flat_map(|a| a.word).collect();
+            match compact_native(p, native) {
+                Ok(r) => {
+                    doc.instructions = list
+                        .iter()
+                        .zip(pieces(&r.bytes))
+                        .map(|(a, (offset, piece))| AsmJsonInst {
+                            line: a.line,
+                            column: a.column,
+                            offset,
+                            bytes: hex(&piece_bytes(&piece)),
+                            compacted: Some(matches!(piece, Piece::Compact(_))),
+                        })
+                        .collect();
+                    eprintln!("{}", compaction_report(&r));
+                    doc.compaction = Some(r);
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    doc.errors.push(AsmJsonError {
+                        line: 0,
+                        column: 0,
+                        message: format!("cannot compact: {e}"),
+                        violations: &[],
+                    });
+                    ExitCode::from(2)
+                }
+            }
+        }
         Ok(list) => {
             doc.instructions = list
                 .iter()
@@ -254,7 +371,8 @@ pub fn asm_json(p: Platform, path: Option<&str>, unchecked: bool, output: Option
                     line: a.line,
                     column: a.column,
                     offset: k * 16,
-                    bytes: a.word.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" "),
+                    bytes: hex(&a.word),
+                    compacted: None,
                 })
                 .collect();
             ExitCode::SUCCESS

@@ -7,19 +7,22 @@
 //! `--strict`, nor a conservative one); 1 when some instruction does (or,
 //! in binary/hex input, some word does not decode); 2
 //! for unreadable or malformed input (assembly syntax errors, bad hex,
-//! binary input that is not a multiple of 16 bytes; the complete words
-//! before the cut are still checked).
+//! binary input whose last instruction is cut short; the complete
+//! instructions before the cut are still checked). Compacted (8-byte)
+//! instructions are validated through their native form and reported at
+//! their own byte offset, marked `compacted`.
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use geneu::text::{assemble_listing, AsmOptions};
 use geneu::validate::{find_rule, list_rules as rules, validate, Basis, Violation, Violations};
-use geneu::{decode, Platform, Word};
+use geneu::compact::{pieces, Piece};
+use geneu::Platform;
 use serde::Serialize;
 
 use super::asm::{display_name, write_error};
-use super::{hex_lines, looks_like_hex, parse_words, read_input, write_output, CliError, Input, SourceLines};
+use super::{looks_like_hex, parse_hex_text, read_input, write_output, CliError, Input, SourceLines};
 
 /// Which rules `check` reports: `--rule` (only these) and `--skip`.
 #[derive(Clone, Debug, Default)]
@@ -91,11 +94,15 @@ enum Place<'a> {
         line: usize,
         word: usize,
         offset: usize,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        compacted: bool,
     },
     Bin {
         file: &'a str,
         word: usize,
         offset: usize,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        compacted: bool,
     },
 }
 
@@ -133,8 +140,23 @@ impl std::fmt::Display for Place<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
             Place::Text { file, line, column } => write!(f, "{file}:{line}:{column}"),
-            Place::Hex { file, line, word, .. } => write!(f, "{file}:{line}: word {word}"),
-            Place::Bin { file, word, offset } => write!(f, "{file}: word {word} (offset {offset:#x})"),
+            Place::Hex {
+                file,
+                line,
+                word,
+                compacted,
+                ..
+            } => write!(f, "{file}:{line}: word {word}{}", if compacted { " (compacted)" } else { "" }),
+            Place::Bin {
+                file,
+                word,
+                offset,
+                compacted,
+            } => write!(
+                f,
+                "{file}: word {word} (offset {offset:#x}{})",
+                if compacted { ", compacted" } else { "" }
+            ),
         }
     }
 }
@@ -235,10 +257,11 @@ fn check_text<'a>(p: Platform, file: &'a str, src: &str, rep: &mut Report<'a>) -
     Ok(())
 }
 
-/// Checks one word; `at` says where it is.
-fn check_word<'a>(p: Platform, w: Word, at: &Place<'a>, rep: &mut Report<'a>) {
+/// Checks one instruction, native or compacted (validated through its
+/// uncompacted form); `at` says where it is.
+fn check_piece<'a>(p: Platform, piece: &Piece, at: &Place<'a>, rep: &mut Report<'a>) {
     rep.insts += 1;
-    match decode(p, &w.to_bytes()) {
+    match piece.decode(p) {
         Ok(inst) => {
             if let Err(vs) = validate(p, &inst) {
                 let text = inst.display(p).to_string();
@@ -250,51 +273,49 @@ fn check_word<'a>(p: Platform, w: Word, at: &Place<'a>, rep: &mut Report<'a>) {
     }
 }
 
-fn check_hex<'a>(p: Platform, file: &'a str, text: &str, rep: &mut Report<'a>) -> Result<(), String> {
-    let mut index = 0usize;
-    for (n, line) in hex_lines(text) {
-        let words = parse_words(&[line.to_string()]).map_err(|e| format!("{file}:{n}: error: {e}"))?;
-        for w in words {
-            check_word(
-                p,
-                w,
-                &Place::Hex {
-                    file,
-                    line: n,
-                    word: index,
-                    offset: index * 16,
-                },
-                rep,
-            );
-            index += 1;
+/// Checks every instruction of a stream of 8- and 16-byte instructions;
+/// `place` says where the instruction of index `k` at byte `offset` is.
+/// A trailing piece too short for its instruction is an error.
+fn check_stream<'a>(
+    p: Platform,
+    file: &str,
+    bytes: &[u8],
+    rep: &mut Report<'a>,
+    place: impl Fn(usize, usize, bool) -> Place<'a>,
+) -> Result<(), String> {
+    let mut k = 0;
+    for (offset, piece) in pieces(bytes) {
+        if let Piece::Short { need, have } = piece {
+            return Err(format!(
+                "{file}: error: truncated input: {have} byte(s) at offset {offset:#x}, where the instruction \
+                 needs {need}; the {k} complete instruction(s) before it were checked"
+            ));
         }
+        let compacted = matches!(piece, Piece::Compact(_));
+        check_piece(p, &piece, &place(k, offset, compacted), rep);
+        k += 1;
     }
     Ok(())
 }
 
+fn check_hex<'a>(p: Platform, file: &'a str, text: &str, rep: &mut Report<'a>) -> Result<(), String> {
+    let hex = parse_hex_text(text).map_err(|(n, e)| format!("{file}:{n}: error: {e}"))?;
+    check_stream(p, file, &hex.bytes, rep, |word, offset, compacted| Place::Hex {
+        file,
+        line: hex.line_of(offset),
+        word,
+        offset,
+        compacted,
+    })
+}
+
 fn check_bin<'a>(p: Platform, file: &'a str, bytes: &[u8], rep: &mut Report<'a>) -> Result<(), String> {
-    let rest = bytes.len() % 16;
-    for (k, w) in Word::all_from_bytes(bytes).enumerate() {
-        check_word(
-            p,
-            w,
-            &Place::Bin {
-                file,
-                word: k,
-                offset: k * 16,
-            },
-            rep,
-        );
-    }
-    if rest != 0 {
-        return Err(format!(
-            "{file}: error: truncated input: {rest} byte(s) after the last complete 16-byte word at offset {:#x}; \
-             the {} complete word(s) before it were checked",
-            bytes.len() - rest,
-            bytes.len() / 16
-        ));
-    }
-    Ok(())
+    check_stream(p, file, bytes, rep, |word, offset, compacted| Place::Bin {
+        file,
+        word,
+        offset,
+        compacted,
+    })
 }
 
 /// Runs `check`.

@@ -9,35 +9,33 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use geneu::text::program::{Program, ProgramText, TextOptions, WORD_BYTES};
+use geneu::compact::{pieces, uncompact_program, Piece};
+use geneu::text::program::{Program, ProgramText, TextOptions};
 use geneu::validate::Violation;
 use geneu::DecodeError;
-use geneu::{Platform, Word};
+use geneu::Platform;
 use serde::Serialize;
 
-use super::{hex_lines, looks_like_hex, parse_words, read_input, CliError, Input};
+use super::{looks_like_hex, parse_hex_text, read_input, CliError, Input};
 
-/// Hex text, one or more words per line, in either form `fields` accepts
-/// (16 bytes in memory order, or four `0x` dwords). Blank lines and lines
-/// starting with `#` or `//` are skipped.
+/// Hex text, one or more instructions per line, in either form `fields`
+/// accepts (bytes in memory order, or `0x` dwords; 16 bytes per native
+/// instruction, 8 per compacted one). Blank lines and lines starting with
+/// `#` or `//` are skipped.
 pub(super) fn parse_hex(text: &[u8]) -> Result<Vec<u8>, CliError> {
     let text = std::str::from_utf8(text).map_err(|_| {
         CliError::Hex("--hex expects hex text, and the input is not text (--bin reads raw binary)".into())
     })?;
-    let mut bytes = Vec::new();
-    for (n, t) in hex_lines(text) {
-        let words = parse_words(&[t.to_string()]).map_err(|e| match e {
-            CliError::Hex(m) => CliError::Hex(format!("line {n}: {m}")),
-            e => e,
-        })?;
-        bytes.extend(words.iter().flat_map(|w: &Word| w.to_bytes()));
-    }
-    Ok(bytes)
+    let h = parse_hex_text(text).map_err(|(n, e)| match e {
+        CliError::Hex(m) => CliError::Hex(format!("line {n}: {m}")),
+        e => e,
+    })?;
+    Ok(h.bytes)
 }
 
-fn hex_bytes(w: Word) -> String {
+fn hex_bytes(b: &[u8]) -> String {
     let mut s = String::with_capacity(48);
-    for (k, b) in w.to_bytes().iter().enumerate() {
+    for (k, b) in b.iter().enumerate() {
         if k > 0 {
             s.push(' ');
         }
@@ -46,12 +44,27 @@ fn hex_bytes(w: Word) -> String {
     s
 }
 
+/// The bytes of a piece as stored.
+fn piece_bytes(piece: &Piece) -> Vec<u8> {
+    match piece {
+        Piece::Native(w) => w.to_bytes().to_vec(),
+        Piece::Compact(c) => c.to_bytes().to_vec(),
+        Piece::Short { .. } => Vec::new(),
+    }
+}
+
 /// One word of `disasm --json`: the library's [`DecodeError`] and
 /// [`Violation`]s by their Serialize derives.
 #[derive(Serialize)]
 struct JsonEntry {
     offset: u64,
+    /// The instruction's bytes as stored (8 when compacted).
     bytes: String,
+    /// Whether it is a compacted instruction (CmptCtrl set).
+    compacted: bool,
+    /// A compacted instruction's native form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    native: Option<String>,
     label: Option<String>,
     text: Option<String>,
     error: Option<DecodeError>,
@@ -96,9 +109,12 @@ fn json_doc(prog: &Program, check: bool) -> (JsonDoc, bool) {
                 }
                 (None, Ok(_)) => (None, None, Vec::new()),
             };
+            let compacted = matches!(e.piece, Piece::Compact(_));
             JsonEntry {
                 offset: e.offset,
-                bytes: hex_bytes(e.word),
+                bytes: hex_bytes(&piece_bytes(&e.piece)),
+                compacted,
+                native: (compacted && e.inst.is_ok()).then(|| hex_bytes(&e.word.to_bytes())),
                 label: e.label.map(|n| format!("LABEL{n}")),
                 text,
                 error,
@@ -145,6 +161,7 @@ pub fn disasm(
     path: Option<&str>,
     input: Input,
     json: bool,
+    uncompact: bool,
     opts: TextOptions,
 ) -> Result<ExitCode, CliError> {
     let check = opts.check;
@@ -156,9 +173,22 @@ pub fn disasm(
         Input::Bin => false,
         Input::Auto => std::str::from_utf8(&raw).is_ok_and(|t| !t.contains('\0') && looks_like_hex(t)),
     };
-    let bytes = if hex { parse_hex(&raw)? } else { raw };
-    let words = bytes.len() / WORD_BYTES;
-    let trailing = bytes.len() % WORD_BYTES;
+    let mut bytes = if hex { parse_hex(&raw)? } else { raw };
+    if uncompact {
+        // Every instruction native, branch offsets moved with them.
+        let r = uncompact_program(p, &bytes)
+            .map_err(|e| CliError::Input(format!("cannot uncompact the program: {e}")))?;
+        bytes = r.bytes;
+    }
+    // The complete instructions, and the bytes of a trailing piece too
+    // short for its instruction.
+    let (mut count, mut trailing, mut need, mut at) = (0usize, 0usize, 0usize, 0usize);
+    for (o, piece) in pieces(&bytes) {
+        match piece {
+            Piece::Short { need: n, have } => (trailing, need, at) = (have, n, o),
+            _ => count += 1,
+        }
+    }
     let mut out = std::io::stdout().lock();
     let bad = if json {
         let prog = Program::decode(p, &bytes);
@@ -196,9 +226,8 @@ pub fn disasm(
         return Err(CliError::Io(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             format!(
-                "truncated input: {trailing} byte(s) after the last complete 16-byte word at offset {:#x}; \
-                 the {words} complete word(s) before it were disassembled",
-                words * WORD_BYTES,
+                "truncated input: {trailing} byte(s) at offset {at:#x}, where the instruction needs {need}; \
+                 the {count} complete instruction(s) before it were disassembled",
             ),
         )));
     }

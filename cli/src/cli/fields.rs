@@ -8,17 +8,14 @@ use geneu::fields::{describe, diff as field_diff, uncovered_diff_bits};
 use geneu::{decode_word, Platform, Word};
 
 use super::desc::{self, range, send_desc, DescJson};
-use super::{emit, parse_words, CliError};
+use super::{emit, parse_pieces, CliError};
+use geneu::compact::{describe as describe_compact, uncompact_word, CompactFieldRow, CompactWord, IndexSelection, Piece};
 use geneu::word::FieldInfo;
 use geneu::DecodeError;
 use serde::Serialize;
 
-fn hex_bytes(w: Word) -> String {
-    w.to_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect::<Vec<_>>()
-        .join(" ")
+fn hex_bytes(b: &[u8]) -> String {
+    b.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ")
 }
 
 /// One field of `fields --json`: the library's [`FieldInfo`] (name, bit
@@ -31,30 +28,109 @@ struct RowJson {
     meaning: String,
 }
 
-/// One word of `fields --json`.
+/// A compacted instruction's own fields in `fields --json`: its 8 bytes and the library's [`CompactFieldRow`]s.
+#[derive(Serialize)]
+struct CompactJson {
+    bytes: String,
+    fields: Vec<CompactFieldRow>,
+}
+
+/// One instruction of `fields --json`: for a compacted one, `compacted`
+/// holds its own fields and `word` its native form.
 #[derive(Serialize)]
 struct WordJson {
     word: String,
     platform: Platform,
     decode_error: Option<DecodeError>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compacted: Option<CompactJson>,
     fields: Vec<RowJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     descriptor: Option<DescJson>,
 }
 
-/// Prints every field of each word.
+/// An instruction as given, and its native form: the word itself, or the
+/// word a compacted one uncompacts to (`Err` when it does not).
+struct Given {
+    bytes: Vec<u8>,
+    compact: Option<CompactWord>,
+    native: Result<Word, DecodeError>,
+}
+
+fn given(p: Platform, piece: Piece) -> Given {
+    match piece {
+        Piece::Compact(c) => Given {
+            bytes: c.to_bytes().to_vec(),
+            compact: Some(c),
+            native: uncompact_word(p, c),
+        },
+        Piece::Native(w) => Given {
+            bytes: w.to_bytes().to_vec(),
+            compact: None,
+            native: Ok(w),
+        },
+        // parse_pieces refuses short pieces.
+        Piece::Short { need, have } => Given {
+            bytes: Vec::new(),
+            compact: None,
+            native: Err(DecodeError::Truncated { need, have }),
+        },
+    }
+}
+
+/// Writes a compacted word's own fields: each table index with the entry
+/// it selects and the native fields in the entry's bits.
+fn write_compact_rows(out: &mut String, rows: &[CompactFieldRow]) {
+    for r in rows {
+        let _ = write!(out, "  {:<20} [{:>8}] {:>#12x}", r.field.name, range(r.field.frags), r.raw);
+        match &r.selects {
+            Some(s) => {
+                let _ = writeln!(
+                    out,
+                    "  {}[{}] = {:#0w$b} (native bits {}; {})",
+                    s.table,
+                    r.raw,
+                    s.entry,
+                    range(s.native_bits),
+                    s.source,
+                    w = s.width as usize + 2
+                );
+                for f in &s.native_fields {
+                    let _ = writeln!(
+                        out,
+                        "      {:<20} [{:>8}] {:>#12x}  {}",
+                        f.field.name,
+                        range(f.field.frags),
+                        f.raw,
+                        f.meaning
+                    );
+                }
+            }
+            None => out.push('\n'),
+        }
+    }
+}
+
+/// Prints every field of each instruction; a compacted one's own fields
+/// first, then its native form's.
 pub fn fields(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliError> {
-    let words = parse_words(args)?;
+    let pieces = parse_pieces(args)?;
     let mut out = String::new();
     let mut docs = Vec::new();
-    for w in words {
-        let decoded = decode_word(p, w);
-        let rows = describe(p, w);
+    for (offset, piece) in pieces {
+        let g = given(p, piece);
+        let decoded = g.native.and_then(|w| decode_word(p, w));
+        let rows = g.native.map(|w| describe(p, w)).unwrap_or_default();
+        let compact_rows = g.compact.map(|c| describe_compact(p, c));
         if json {
             docs.push(WordJson {
-                word: hex_bytes(w),
+                word: hex_bytes(&g.native.map_or_else(|_| g.bytes.clone(), |w| w.to_bytes().to_vec())),
                 platform: p,
                 decode_error: decoded.as_ref().err().copied(),
+                compacted: compact_rows.map(|fields| CompactJson {
+                    bytes: hex_bytes(&g.bytes),
+                    fields,
+                }),
                 fields: rows
                     .iter()
                     .map(|r| RowJson {
@@ -63,28 +139,46 @@ pub fn fields(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliE
                         meaning: r.meaning.clone(),
                     })
                     .collect(),
-                descriptor: send_desc(p, w).map(|(sfid, d)| DescJson::new(p, sfid, d)),
+                descriptor: g
+                    .native
+                    .ok()
+                    .and_then(|w| send_desc(p, w))
+                    .map(|(sfid, d)| DescJson::new(p, sfid, d)),
             });
-        } else {
-            let _ = writeln!(out, "word {}", hex_bytes(w));
-            if let Err(e) = &decoded {
-                let _ = writeln!(out, "  does not decode: {e}");
-            }
-            for r in &rows {
-                let _ = writeln!(
-                    out,
-                    "  {:<20} [{:>8}] {:>#12x}  {}",
-                    r.field.name,
-                    range(r.field.frags),
-                    r.raw,
-                    r.meaning
-                );
-            }
-            if let Some((sfid, d)) = send_desc(p, w) {
-                let _ = writeln!(out, "  {}", desc::header(p, sfid, d));
-                for f in geneu::msg::desc_fields(p, sfid, d) {
-                    desc::write_row(&mut out, &f);
+            continue;
+        }
+        if let Some(crows) = &compact_rows {
+            let _ = writeln!(out, "compacted word {} (byte {offset})", hex_bytes(&g.bytes));
+            write_compact_rows(&mut out, crows);
+            match g.native {
+                Ok(w) => {
+                    let _ = writeln!(out, "native form {}", hex_bytes(&w.to_bytes()));
                 }
+                Err(e) => {
+                    let _ = writeln!(out, "  does not uncompact: {e}");
+                    continue;
+                }
+            }
+        } else {
+            let _ = writeln!(out, "word {}", hex_bytes(&g.bytes));
+        }
+        if let Err(e) = &decoded {
+            let _ = writeln!(out, "  does not decode: {e}");
+        }
+        for r in &rows {
+            let _ = writeln!(
+                out,
+                "  {:<20} [{:>8}] {:>#12x}  {}",
+                r.field.name,
+                range(r.field.frags),
+                r.raw,
+                r.meaning
+            );
+        }
+        if let Some((sfid, d)) = g.native.ok().and_then(|w| send_desc(p, w)) {
+            let _ = writeln!(out, "  {}", desc::header(p, sfid, d));
+            for f in geneu::msg::desc_fields(p, sfid, d) {
+                desc::write_row(&mut out, &f);
             }
         }
     }
@@ -96,25 +190,94 @@ pub fn fields(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliE
     Ok(ExitCode::SUCCESS)
 }
 
-/// Prints the fields that differ between two words. Exit status 1 when the
-/// words differ, 0 when they are equal.
+/// A compacted word's field that differs between two compacted words in
+/// `diff`: both raw values and, for an index, both selected entries.
+#[derive(Serialize)]
+struct CompactDiffJson<'a> {
+    #[serde(flatten)]
+    field: &'static FieldInfo,
+    a: CompactSide<'a>,
+    b: CompactSide<'a>,
+}
+
+/// One side of a differing compacted field in `diff --json`: the raw
+/// value and, for an index, the library's [`IndexSelection`].
+#[derive(Serialize)]
+struct CompactSide<'a> {
+    raw: u64,
+    selects: &'a Option<IndexSelection>,
+}
+
+impl<'a> From<&'a CompactFieldRow> for CompactSide<'a> {
+    fn from(r: &'a CompactFieldRow) -> Self {
+        CompactSide {
+            raw: r.raw,
+            selects: &r.selects,
+        }
+    }
+}
+
+/// The compacted words' own fields that differ (by name; a field only one
+/// side shows, such as `imm13`, differs when shown).
+fn compact_diff<'a>(a: &'a [CompactFieldRow], b: &'a [CompactFieldRow]) -> Vec<(&'a CompactFieldRow, &'a CompactFieldRow)> {
+    a.iter()
+        .filter_map(|ra| {
+            let rb = b.iter().find(|rb| rb.field.name == ra.field.name)?;
+            (ra.raw != rb.raw).then_some((ra, rb))
+        })
+        .collect()
+}
+
+fn side_name(g: &Given) -> &'static str {
+    if g.compact.is_some() {
+        "compacted"
+    } else {
+        "native"
+    }
+}
+
+/// Prints the fields that differ between two instructions: for compacted
+/// ones, their own fields first, then the fields of the native forms.
+/// Exit status 1 when the instructions differ, 0 when they are equal.
 pub fn diff(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliError> {
-    let words = parse_words(args)?;
-    let [a, b] = words[..] else {
+    let pieces = parse_pieces(args)?;
+    let [(_, pa), (_, pb)] = pieces[..] else {
         return Err(CliError::Hex(format!(
-            "diff takes exactly two words, got {}",
-            words.len()
+            "diff takes exactly two instructions, got {}",
+            pieces.len()
         )));
     };
+    let (ga, gb) = (given(p, pa), given(p, pb));
+    let native = |g: &Given, which: &str| {
+        g.native
+            .map_err(|e| CliError::Input(format!("instruction {which} ({}) does not uncompact: {e}", hex_bytes(&g.bytes))))
+    };
+    let (a, b) = (native(&ga, "a")?, native(&gb, "b")?);
+    let (ca, cb) = (
+        ga.compact.map(|c| describe_compact(p, c)).unwrap_or_default(),
+        gb.compact.map(|c| describe_compact(p, c)).unwrap_or_default(),
+    );
+    let cdiff = compact_diff(&ca, &cb);
     let diffs = field_diff(p, a, b);
     let mut out = String::new();
     let loose = uncovered_diff_bits(p, a, b);
     let descs = desc_diff(p, a, b);
+    let mixed = ga.compact.is_some() || gb.compact.is_some();
     if json {
         let v = DiffJson {
-            a: hex_bytes(a),
-            b: hex_bytes(b),
+            a: hex_bytes(&ga.bytes),
+            b: hex_bytes(&gb.bytes),
             platform: p,
+            compacted: mixed.then_some([ga.compact.is_some(), gb.compact.is_some()]),
+            compact_fields: cdiff
+                .iter()
+                .map(|&(ra, rb)| CompactDiffJson {
+                    field: ra.field,
+                    a: ra.into(),
+                    b: rb.into(),
+                })
+                .collect(),
+            native: mixed.then(|| [hex_bytes(&a.to_bytes()), hex_bytes(&b.to_bytes())]),
             fields: diffs
                 .iter()
                 .map(|d| FieldDiffJson {
@@ -136,6 +299,32 @@ pub fn diff(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliErr
         out.push_str(&serde_json::to_string_pretty(&v).unwrap_or_default());
         out.push('\n');
     } else {
+        if mixed {
+            let _ = writeln!(out, "a is {}, b is {}", side_name(&ga), side_name(&gb));
+        }
+        if !cdiff.is_empty() {
+            let _ = writeln!(out, "compacted fields:");
+        }
+        for (ra, rb) in &cdiff {
+            let sel = |r: &CompactFieldRow| {
+                r.selects
+                    .as_ref()
+                    .map_or_else(String::new, |s| format!(" ({}[{}] = {:#x})", s.table, r.raw, s.entry))
+            };
+            let _ = writeln!(
+                out,
+                "  {:<18} [{}] {:#x}{} -> {:#x}{}",
+                ra.field.name,
+                range(ra.field.frags),
+                ra.raw,
+                sel(ra),
+                rb.raw,
+                sel(rb)
+            );
+        }
+        if mixed {
+            let _ = writeln!(out, "native forms:{}", if a == b { " equal" } else { "" });
+        }
         for d in &diffs {
             let bits: Vec<String> = d.bits.iter().map(|b| b.to_string()).collect();
             let _ = writeln!(
@@ -171,7 +360,11 @@ pub fn diff(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliErr
         }
     }
     emit(&out)?;
-    Ok(if a == b { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if ga.bytes == gb.bytes {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// One side of a differing field in `diff --json`.
@@ -199,6 +392,15 @@ struct DiffJson<'a> {
     a: String,
     b: String,
     platform: Platform,
+    /// Whether a and b are compacted (only when either is).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compacted: Option<[bool; 2]>,
+    /// The compacted words' own fields that differ (both compacted).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    compact_fields: Vec<CompactDiffJson<'a>>,
+    /// The native forms compared below (only when either is compacted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    native: Option<[String; 2]>,
     fields: Vec<FieldDiffJson<'a>>,
     other_bits: Vec<u32>,
     #[serde(skip_serializing_if = "<[DescDiff]>::is_empty")]

@@ -7,7 +7,7 @@ pub mod desc;
 pub mod disasm;
 pub mod fields;
 
-use geneu::Word;
+use geneu::compact::{pieces, Piece, COMPACT_BYTES};
 
 /// A command-line failure, printed as `geneu: <message>`.
 #[derive(Debug, thiserror::Error)]
@@ -96,10 +96,13 @@ pub fn hex_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-/// Parses words given as 16 two-digit hex bytes each (memory order, the
-/// `.expected` form) or as four `0x`-prefixed 32-bit dwords each (DW0
-/// first). Tokens may be split across arguments or joined by spaces.
-pub fn parse_words(args: &[String]) -> Result<Vec<Word>, CliError> {
+/// Parses instructions given as two-digit hex bytes (memory order, the
+/// `.expected` form: 16 per native instruction, 8 per compacted one) or
+/// as `0x`-prefixed 32-bit dwords (DW0 first: four per native
+/// instruction, two per compacted one) into their bytes. Tokens may be
+/// split across arguments or joined by spaces. Which instruction is which
+/// size is left to the stream's reader (each one's CmptCtrl bit).
+pub fn parse_bytes(args: &[String]) -> Result<Vec<u8>, CliError> {
     let tokens: Vec<&str> = args
         .iter()
         .flat_map(|a| a.split(|c: char| c.is_whitespace() || c == ','))
@@ -109,26 +112,23 @@ pub fn parse_words(args: &[String]) -> Result<Vec<Word>, CliError> {
         return Err(CliError::Hex("no words given".into()));
     }
     if tokens.iter().all(|t| t.starts_with("0x") || t.starts_with("0X")) {
-        if tokens.len() % 4 != 0 {
+        if tokens.len() % 2 != 0 {
             return Err(CliError::Hex(format!(
-                "{} dwords given; a word is 4 dwords",
+                "{} dwords given; an instruction is 4 dwords (2 when compacted)",
                 tokens.len()
             )));
         }
-        let mut d = Vec::with_capacity(tokens.len());
+        let mut bytes = Vec::with_capacity(tokens.len() * 4);
         for t in &tokens {
             let v = u32::from_str_radix(&t[2..], 16)
                 .map_err(|_| CliError::Hex(format!("`{t}` is not a 32-bit hex dword")))?;
-            d.push(v);
+            bytes.extend_from_slice(&v.to_le_bytes());
         }
-        return Ok(d
-            .chunks_exact(4)
-            .map(|c| Word::from_dwords([c[0], c[1], c[2], c[3]]))
-            .collect());
+        return Ok(bytes);
     }
-    if tokens.len() % 16 != 0 {
+    if tokens.len() % 8 != 0 {
         return Err(CliError::Hex(format!(
-            "{} bytes given; a word is 16 bytes",
+            "{} bytes given; an instruction is 16 bytes (8 when compacted)",
             tokens.len()
         )));
     }
@@ -139,7 +139,56 @@ pub fn parse_words(args: &[String]) -> Result<Vec<Word>, CliError> {
         }
         bytes.push(u8::from_str_radix(t, 16).map_err(|_| CliError::Hex(format!("`{t}` is not a hex byte")))?);
     }
-    Ok(Word::all_from_bytes(&bytes).collect())
+    Ok(bytes)
+}
+
+/// The instructions of a stream given on the command line: each with its
+/// byte offset and piece. A trailing piece shorter than its instruction
+/// (a native word cut to 8 bytes, say) is an error that says so.
+pub fn parse_pieces(args: &[String]) -> Result<Vec<(usize, Piece)>, CliError> {
+    let bytes = parse_bytes(args)?;
+    let mut out = Vec::new();
+    for (offset, piece) in pieces(&bytes) {
+        if let Piece::Short { need, have } = piece {
+            return Err(CliError::Hex(format!(
+                "the instruction at byte {offset} needs {need} bytes (its CmptCtrl bit 29 is {}), and {have} are left",
+                u8::from(need == COMPACT_BYTES)
+            )));
+        }
+        out.push((offset, piece));
+    }
+    Ok(out)
+}
+
+/// Hex text (either form [`parse_bytes`] reads, one or more instructions
+/// per line; blank lines and lines starting with `#` or `//` skipped) as
+/// bytes, with the line number of each line's first byte; an error comes
+/// with its line number.
+pub fn parse_hex_text(text: &str) -> Result<HexText, (usize, CliError)> {
+    let mut h = HexText::default();
+    for (n, t) in hex_lines(text) {
+        let b = parse_bytes(&[t.to_string()]).map_err(|e| (n, e))?;
+        h.lines.push((h.bytes.len(), n));
+        h.bytes.extend_from_slice(&b);
+    }
+    Ok(h)
+}
+
+/// Bytes read from hex text, and where each line's bytes start.
+#[derive(Debug, Default)]
+pub struct HexText {
+    /// The bytes of every line, in order.
+    pub bytes: Vec<u8>,
+    /// `(byte offset, line number)` of each line with bytes.
+    lines: Vec<(usize, usize)>,
+}
+
+impl HexText {
+    /// The line holding byte `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        let k = self.lines.partition_point(|&(o, _)| o <= offset);
+        self.lines.get(k.saturating_sub(1)).map_or(0, |&(_, n)| n)
+    }
 }
 
 /// How `check` and `disasm` read their input.
