@@ -60,8 +60,10 @@ enum Cmd {
     /// selects and the native fields that entry fills, then the fields of
     /// its native form. Several instructions of either size may follow
     /// each other.
-    #[command(after_help = "Examples:\n  geneu fields --gen bdw 31 00 60 06 e0 3a 00 20 60 0f 8d 06 17 00 08 8a\n  \
-                            geneu fields --gen bdw 01 03 00 20 02 0c 11 00    (a compacted mov)")]
+    #[command(
+        after_help = "Examples:\n  geneu fields --gen bdw 31 00 60 06 e0 3a 00 20 60 0f 8d 06 17 00 08 8a\n  \
+                            geneu fields --gen bdw 01 03 00 20 02 0c 11 00    (a compacted mov)"
+    )]
     Fields {
         #[command(flatten)]
         gen: Gen,
@@ -82,8 +84,10 @@ enum Cmd {
     /// The input may mix 16-byte native and 8-byte compacted instructions
     /// (each one's CmptCtrl bit, bit 29, gives its size); a compacted one
     /// is printed with the `compacted` option, as Mesa prints it.
-    #[command(after_help = "Examples:\n  geneu disasm --gen bdw --print-offset examples/kernel.hex\n  \
-                            geneu disasm --gen bdw --uncompact --print-bytes kernel.bin")]
+    #[command(
+        after_help = "Examples:\n  geneu disasm --gen bdw --print-offset examples/kernel.hex\n  \
+                            geneu disasm --gen bdw --uncompact --print-bytes kernel.bin"
+    )]
     Disasm {
         #[command(flatten)]
         gen: Gen,
@@ -121,8 +125,10 @@ enum Cmd {
     /// malformed text, unreadable input or unwritable output.
     ///
     /// Without --compact every instruction is a 16-byte native word.
-    #[command(after_help = "Examples:\n  geneu asm --gen bdw --type c -o kernel.c examples/kernel.asm\n  \
-                            geneu asm --gen bdw --compact --type bin -o kernel.bin examples/kernel.asm")]
+    #[command(
+        after_help = "Examples:\n  geneu asm --gen bdw --type c -o kernel.c examples/kernel.asm\n  \
+                            geneu asm --gen bdw --compact --type bin -o kernel.bin examples/kernel.asm"
+    )]
     Asm {
         #[command(flatten)]
         gen: Gen,

@@ -57,7 +57,10 @@ fn asm_compact_keeps_every_program_s_meaning() {
             let f = f.to_str().unwrap();
             let (native, err) = run_ok(&["asm", "--gen", p, "--type", "bin", f], b"");
             assert!(err.is_empty(), "{err}");
-            assert!(sizes(&native).iter().all(|&n| n == 16), "{f}: asm without --compact gives native words");
+            assert!(
+                sizes(&native).iter().all(|&n| n == 16),
+                "{f}: asm without --compact gives native words"
+            );
             let (small, report) = run_ok(&["asm", "--gen", p, "--compact", "--type", "bin", f], b"");
             let s = sizes(&small);
             let compacted = s.iter().filter(|&&n| n == 8).count();
@@ -79,7 +82,10 @@ fn asm_compact_keeps_every_program_s_meaning() {
             let unc = text(run_ok(&["disasm", "--gen", p, "--uncompact"], &small).0);
             assert_eq!(unc, want, "{f}");
             let again = run_ok(&["asm", "--gen", p, "--compact", "--type", "bin"], got.as_bytes()).0;
-            assert_eq!(again, small, "{f}: the disassembly of a compacted stream assembles back to it");
+            assert_eq!(
+                again, small,
+                "{f}: the disassembly of a compacted stream assembles back to it"
+            );
         }
     }
     assert!(total > 100, "the corpus compacts ({total} instructions)");
@@ -101,7 +107,10 @@ fn asm_compact_hex_and_c_forms_write_8_byte_records() {
     assert_eq!(rows[0].matches("0x").count(), 2, "{c}");
     assert_eq!(rows[1].matches("0x").count(), 4, "{c}");
     // The C dwords are the hex bytes, DW0 first.
-    let b: Vec<u8> = lines[0].split(' ').map(|t| u8::from_str_radix(t, 16).unwrap()).collect();
+    let b: Vec<u8> = lines[0]
+        .split(' ')
+        .map(|t| u8::from_str_radix(t, 16).unwrap())
+        .collect();
     let dw0 = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
     assert!(rows[0].trim_start().starts_with(&format!("0x{dw0:08x},")), "{c}");
 }
@@ -110,7 +119,10 @@ fn asm_compact_hex_and_c_forms_write_8_byte_records() {
 fn asm_compact_json_reports_the_compaction() {
     // The kernel example: if/else/endif and a SEND among ALU instructions.
     let f = std::path::PathBuf::from(format!("{}/../examples/kernel.asm", env!("CARGO_MANIFEST_DIR")));
-    let (out, err) = run_ok(&["asm", "--gen", "bdw", "--compact", "--json", f.to_str().unwrap()], b"");
+    let (out, err) = run_ok(
+        &["asm", "--gen", "bdw", "--compact", "--json", f.to_str().unwrap()],
+        b"",
+    );
     assert!(err.starts_with("geneu: compacted "), "{err}");
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let insts = v["instructions"].as_array().unwrap();
@@ -187,7 +199,11 @@ fn check_reports_a_compacted_violation_at_its_own_offset() {
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let at = &v["violations"][0]["at"];
-    assert_eq!((at["line"].as_u64(), at["offset"].as_u64()), (Some(3), Some(0x18)), "{out}");
+    assert_eq!(
+        (at["line"].as_u64(), at["offset"].as_u64()),
+        (Some(3), Some(0x18)),
+        "{out}"
+    );
     // A native violation is not marked.
     let (_, out, _) = geneu(
         &["check", "--gen", "bdw"],
@@ -247,9 +263,15 @@ fn truncated_mixed_streams_say_what_is_missing() {
     // A native word given as 8 bytes to `fields`.
     let (code, _, err) = geneu(&["fields", "--gen", "bdw", "01 00 60 00 e8 3a 40 21"], b"");
     assert_eq!(code, 2);
-    assert!(err.contains("needs 16 bytes (its CmptCtrl bit 29 is 0), and 8 are left"), "{err}");
+    assert!(
+        err.contains("needs 16 bytes (its CmptCtrl bit 29 is 0), and 8 are left"),
+        "{err}"
+    );
     // --uncompact of a stream that does not decode names the offset.
-    let (code, _, err) = geneu(&["disasm", "--gen", "bdw", "--uncompact"], &[0x7f, 0, 0, 0x20, 0, 0, 0, 0]);
+    let (code, _, err) = geneu(
+        &["disasm", "--gen", "bdw", "--uncompact"],
+        &[0x7f, 0, 0, 0x20, 0, 0, 0, 0],
+    );
     assert_eq!(code, 2);
     assert!(err.contains("cannot uncompact the program: offset 0:"), "{err}");
 }
@@ -285,7 +307,10 @@ fn fields_of_a_compacted_word_show_indices_and_their_entries() {
     assert_eq!(code, 0);
     assert!(out.contains("compacted word 01 0b 01 20 07 0a 02 00 (byte 0)"));
     assert!(out.contains(&format!("\nword {NATIVE_MOV}\n")));
-    assert!(out.contains("compacted word 41 4b 02 20 07 0b 0a 03 (byte 24)"), "{out}");
+    assert!(
+        out.contains("compacted word 41 4b 02 20 07 0b 0a 03 (byte 24)"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -296,9 +321,17 @@ fn fields_json_of_a_compacted_word() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let c = &v[0]["compacted"];
     assert_eq!(c["bytes"], COMPACT_MUL);
-    let control = c["fields"].as_array().unwrap().iter().find(|f| f["name"] == "control_index").unwrap();
+    let control = c["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "control_index")
+        .unwrap();
     assert_eq!(control["selects"]["table"], "control");
-    assert!(control["selects"]["source"].as_str().unwrap().starts_with("tables/compact_gen8.idx:"));
+    assert!(control["selects"]["source"]
+        .as_str()
+        .unwrap()
+        .starts_with("tables/compact_gen8.idx:"));
     let exec = control["selects"]["native_fields"]
         .as_array()
         .unwrap()
@@ -320,7 +353,12 @@ fn diff_of_compacted_words() {
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["compacted"], serde_json::json!([true, true]));
-    let dt = v["compact_fields"].as_array().unwrap().iter().find(|f| f["name"] == "datatype_index").unwrap();
+    let dt = v["compact_fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "datatype_index")
+        .unwrap();
     assert_eq!((dt["a"]["raw"].as_u64(), dt["b"]["raw"].as_u64()), (Some(8), Some(18)));
     assert_eq!(dt["a"]["selects"]["table"], "datatype");
     assert!(v["fields"].as_array().unwrap().iter().any(|f| f["name"] == "opcode"));

@@ -105,7 +105,10 @@ fn fields_reports_undecodable_word_and_still_lists_fields() {
 fn fields_rejects_truncated_hex() {
     let (code, _, err) = geneu(&["fields", "--gen", "bdw", "01", "02"]);
     assert_eq!(code, 2);
-    assert_eq!(err, "geneu: bad hex input: 2 bytes given; an instruction is 16 bytes (8 when compacted)\n");
+    assert_eq!(
+        err,
+        "geneu: bad hex input: 2 bytes given; an instruction is 16 bytes (8 when compacted)\n"
+    );
     let (code, _, err) = geneu(&["fields", "--gen", "skl", "01"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown platform `skl`"), "{err}");

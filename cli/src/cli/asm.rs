@@ -15,7 +15,7 @@ use geneu::text::{AsmError, AsmErrorKind, AsmOptions, Assembler};
 use geneu::Platform;
 
 use super::asm_parallel;
-use super::{read_input, write_output, CliError, SourceLines};
+use super::{piece_bytes, read_input, write_output, CliError, SourceLines};
 
 /// Output format of `asm`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -260,15 +260,6 @@ fn compaction_report(r: &Rewritten) -> String {
         "geneu: compacted {} of {} instruction(s), {} bytes saved",
         r.compacted, r.instructions, r.saved_bytes
     )
-}
-
-/// The bytes of an instruction as stored (8 when compacted).
-fn piece_bytes(piece: &Piece) -> Vec<u8> {
-    match piece {
-        Piece::Native(w) => w.to_bytes().to_vec(),
-        Piece::Compact(c) => c.to_bytes().to_vec(),
-        Piece::Short { .. } => Vec::new(),
-    }
 }
 
 /// One instruction of `asm --json`.

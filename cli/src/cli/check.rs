@@ -15,9 +15,9 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
+use geneu::compact::{pieces, Piece};
 use geneu::text::{assemble_listing, AsmOptions};
 use geneu::validate::{find_rule, list_rules as rules, validate, Basis, Violation, Violations};
-use geneu::compact::{pieces, Piece};
 use geneu::Platform;
 use serde::Serialize;
 
@@ -146,7 +146,11 @@ impl std::fmt::Display for Place<'_> {
                 word,
                 compacted,
                 ..
-            } => write!(f, "{file}:{line}: word {word}{}", if compacted { " (compacted)" } else { "" }),
+            } => write!(
+                f,
+                "{file}:{line}: word {word}{}",
+                if compacted { " (compacted)" } else { "" }
+            ),
             Place::Bin {
                 file,
                 word,
@@ -283,8 +287,7 @@ fn check_stream<'a>(
     rep: &mut Report<'a>,
     place: impl Fn(usize, usize, bool) -> Place<'a>,
 ) -> Result<(), String> {
-    let mut k = 0;
-    for (offset, piece) in pieces(bytes) {
+    for (k, (offset, piece)) in pieces(bytes).enumerate() {
         if let Piece::Short { need, have } = piece {
             return Err(format!(
                 "{file}: error: truncated input: {have} byte(s) at offset {offset:#x}, where the instruction \
@@ -293,7 +296,6 @@ fn check_stream<'a>(
         }
         let compacted = matches!(piece, Piece::Compact(_));
         check_piece(p, &piece, &place(k, offset, compacted), rep);
-        k += 1;
     }
     Ok(())
 }

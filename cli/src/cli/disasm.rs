@@ -16,7 +16,7 @@ use geneu::DecodeError;
 use geneu::Platform;
 use serde::Serialize;
 
-use super::{looks_like_hex, parse_hex_text, read_input, CliError, Input};
+use super::{looks_like_hex, parse_hex_text, piece_bytes, read_input, CliError, Input};
 
 /// Hex text, one or more instructions per line, in either form `fields`
 /// accepts (bytes in memory order, or `0x` dwords; 16 bytes per native
@@ -42,15 +42,6 @@ fn hex_bytes(b: &[u8]) -> String {
         let _ = write!(s, "{b:02x}");
     }
     s
-}
-
-/// The bytes of a piece as stored.
-fn piece_bytes(piece: &Piece) -> Vec<u8> {
-    match piece {
-        Piece::Native(w) => w.to_bytes().to_vec(),
-        Piece::Compact(c) => c.to_bytes().to_vec(),
-        Piece::Short { .. } => Vec::new(),
-    }
 }
 
 /// One word of `disasm --json`: the library's [`DecodeError`] and
@@ -176,8 +167,8 @@ pub fn disasm(
     let mut bytes = if hex { parse_hex(&raw)? } else { raw };
     if uncompact {
         // Every instruction native, branch offsets moved with them.
-        let r = uncompact_program(p, &bytes)
-            .map_err(|e| CliError::Input(format!("cannot uncompact the program: {e}")))?;
+        let r =
+            uncompact_program(p, &bytes).map_err(|e| CliError::Input(format!("cannot uncompact the program: {e}")))?;
         bytes = r.bytes;
     }
     // The complete instructions, and the bytes of a trailing piece too

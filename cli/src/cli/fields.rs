@@ -4,12 +4,14 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use geneu::error::BitList;
-use geneu::fields::{describe, diff as field_diff, uncovered_diff_bits};
+use geneu::fields::{describe, diff as field_diff, uncovered_diff_bits, FieldRow};
 use geneu::{decode_word, Platform, Word};
 
 use super::desc::{self, range, send_desc, DescJson};
 use super::{emit, parse_pieces, CliError};
-use geneu::compact::{describe as describe_compact, uncompact_word, CompactFieldRow, CompactWord, IndexSelection, Piece};
+use geneu::compact::{
+    describe as describe_compact, uncompact_word, CompactFieldRow, CompactWord, IndexSelection, Piece,
+};
 use geneu::word::FieldInfo;
 use geneu::DecodeError;
 use serde::Serialize;
@@ -78,11 +80,29 @@ fn given(p: Platform, piece: Piece) -> Given {
     }
 }
 
+/// One field of a native word: name, bits, raw value, meaning.
+fn write_field_row(out: &mut String, indent: &str, r: &FieldRow) {
+    let _ = writeln!(
+        out,
+        "{indent}{:<20} [{:>8}] {:>#12x}  {}",
+        r.field.name,
+        range(r.field.frags),
+        r.raw,
+        r.meaning
+    );
+}
+
 /// Writes a compacted word's own fields: each table index with the entry
 /// it selects and the native fields in the entry's bits.
 fn write_compact_rows(out: &mut String, rows: &[CompactFieldRow]) {
     for r in rows {
-        let _ = write!(out, "  {:<20} [{:>8}] {:>#12x}", r.field.name, range(r.field.frags), r.raw);
+        let _ = write!(
+            out,
+            "  {:<20} [{:>8}] {:>#12x}",
+            r.field.name,
+            range(r.field.frags),
+            r.raw
+        );
         match &r.selects {
             Some(s) => {
                 let _ = writeln!(
@@ -96,14 +116,7 @@ fn write_compact_rows(out: &mut String, rows: &[CompactFieldRow]) {
                     w = s.width as usize + 2
                 );
                 for f in &s.native_fields {
-                    let _ = writeln!(
-                        out,
-                        "      {:<20} [{:>8}] {:>#12x}  {}",
-                        f.field.name,
-                        range(f.field.frags),
-                        f.raw,
-                        f.meaning
-                    );
+                    write_field_row(out, "      ", f);
                 }
             }
             None => out.push('\n'),
@@ -166,14 +179,7 @@ pub fn fields(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliE
             let _ = writeln!(out, "  does not decode: {e}");
         }
         for r in &rows {
-            let _ = writeln!(
-                out,
-                "  {:<20} [{:>8}] {:>#12x}  {}",
-                r.field.name,
-                range(r.field.frags),
-                r.raw,
-                r.meaning
-            );
+            write_field_row(&mut out, "  ", r);
         }
         if let Some((sfid, d)) = g.native.ok().and_then(|w| send_desc(p, w)) {
             let _ = writeln!(out, "  {}", desc::header(p, sfid, d));
@@ -219,7 +225,10 @@ impl<'a> From<&'a CompactFieldRow> for CompactSide<'a> {
 
 /// The compacted words' own fields that differ (by name; a field only one
 /// side shows, such as `imm13`, differs when shown).
-fn compact_diff<'a>(a: &'a [CompactFieldRow], b: &'a [CompactFieldRow]) -> Vec<(&'a CompactFieldRow, &'a CompactFieldRow)> {
+fn compact_diff<'a>(
+    a: &'a [CompactFieldRow],
+    b: &'a [CompactFieldRow],
+) -> Vec<(&'a CompactFieldRow, &'a CompactFieldRow)> {
     a.iter()
         .filter_map(|ra| {
             let rb = b.iter().find(|rb| rb.field.name == ra.field.name)?;
@@ -249,8 +258,12 @@ pub fn diff(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliErr
     };
     let (ga, gb) = (given(p, pa), given(p, pb));
     let native = |g: &Given, which: &str| {
-        g.native
-            .map_err(|e| CliError::Input(format!("instruction {which} ({}) does not uncompact: {e}", hex_bytes(&g.bytes))))
+        g.native.map_err(|e| {
+            CliError::Input(format!(
+                "instruction {which} ({}) does not uncompact: {e}",
+                hex_bytes(&g.bytes)
+            ))
+        })
     };
     let (a, b) = (native(&ga, "a")?, native(&gb, "b")?);
     let (ca, cb) = (

@@ -160,6 +160,15 @@ pub fn parse_pieces(args: &[String]) -> Result<Vec<(usize, Piece)>, CliError> {
     Ok(out)
 }
 
+/// The bytes of an instruction as stored (8 when compacted).
+pub fn piece_bytes(piece: &Piece) -> Vec<u8> {
+    match piece {
+        Piece::Native(w) => w.to_bytes().to_vec(),
+        Piece::Compact(c) => c.to_bytes().to_vec(),
+        Piece::Short { .. } => Vec::new(),
+    }
+}
+
 /// Hex text (either form [`parse_bytes`] reads, one or more instructions
 /// per line; blank lines and lines starting with `#` or `//` skipped) as
 /// bytes, with the line number of each line's first byte; an error comes
