@@ -9,7 +9,10 @@
 //!   operand's register number picks the register);
 //! - [`region`]: the codes of a region's vertical stride, width and
 //!   horizontal stride;
-//! - `hw_enum!`: the one macro for enums with hardware encodings.
+//! - `hw_enum!`: the one macro for enums with hardware encodings;
+//! - [`Platform`]: the hardware generations;
+//! - [`dataport`]: the data port message types each shared function
+//!   defines, and the response sizes their descriptors determine.
 
 /// Declares an enum whose variants carry their hardware encodings, with
 /// `ALL`, `hw()` and `from_hw()`. `#[derive(Default)]` on the enum and
@@ -155,3 +158,87 @@ pub mod region {
     /// The horizontal stride an align16 source decodes to.
     pub const A16_HSTRIDE: u8 = HSTRIDE_1;
 }
+
+use core::fmt;
+
+/// A hardware generation with its own encoding rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum Platform {
+    /// Gen7, Ivy Bridge.
+    Gen7,
+    /// Gen7.5, Haswell.
+    Gen75,
+    /// Gen8, Broadwell.
+    Gen8,
+    /// Cherryview: Gen8 LP, Gen8's layout with extra 64-bit restrictions.
+    Chv,
+}
+
+impl Platform {
+    /// Every platform, oldest first.
+    pub const ALL: [Platform; 4] = [Platform::Gen7, Platform::Gen75, Platform::Gen8, Platform::Chv];
+
+    /// `true` on Gen8 and Cherryview.
+    #[inline]
+    pub const fn is_gen8(self) -> bool {
+        matches!(self, Platform::Gen8 | Platform::Chv)
+    }
+
+    /// `true` on Gen7.5 and later.
+    #[inline]
+    pub const fn is_gen75_or_later(self) -> bool {
+        !matches!(self, Platform::Gen7)
+    }
+
+    /// Version times ten: 70, 75, 80 (80 for Cherryview too).
+    pub const fn verx10(self) -> u32 {
+        match self {
+            Platform::Gen7 => 70,
+            Platform::Gen75 => 75,
+            Platform::Gen8 | Platform::Chv => 80,
+        }
+    }
+
+    /// The short name used on the command line: `ivb`, `hsw`, `bdw`, `chv`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Platform::Gen7 => "ivb",
+            Platform::Gen75 => "hsw",
+            Platform::Gen8 => "bdw",
+            Platform::Chv => "chv",
+        }
+    }
+}
+
+impl fmt::Display for Platform {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A platform name that is not known.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[error("unknown platform `{0}` (expected ivb, byt, hsw, bdw, chv, bsw, 7, 7.5 or 8)")]
+pub struct UnknownPlatform(pub alloc::string::String);
+
+/// Mesa's platform names (`intel_device_info`) and the numeric forms.
+/// Bay Trail (`byt`) has Ivy Bridge's EU encoding and Braswell (`bsw`) is
+/// Cherryview's.
+impl core::str::FromStr for Platform {
+    type Err = UnknownPlatform;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s.to_ascii_lowercase().as_str() {
+            "ivb" | "byt" | "7" | "gen7" => Platform::Gen7,
+            "hsw" | "7.5" | "75" | "gen7.5" | "gen75" => Platform::Gen75,
+            "bdw" | "8" | "gen8" => Platform::Gen8,
+            "chv" | "bsw" | "gen8lp" => Platform::Chv,
+            _ => return Err(UnknownPlatform(s.into())),
+        })
+    }
+}
+
+pub mod dataport;

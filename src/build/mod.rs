@@ -60,7 +60,7 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use crate::isa::region::{A16_HSTRIDE, A16_WIDTH, VSTRIDE_4};
 use crate::model::*;
-use crate::msg::{Channels, Dc0Op, Dc1Op, Message, SamplerSimd, SurfaceSimd, TypedSlotGroup, UrbOpcode};
+use crate::msg::{Channels, Dc0Op, Dc1Op, Message, SamplerSimd, SurfaceSimd, UrbOpcode};
 use crate::validate::OperandId;
 
 pub mod error;
@@ -1586,18 +1586,13 @@ fn check_message(msg: &Message, s: &State) -> Result<(), &'static str> {
     let a16 = s.access_mode == AccessMode::Align16;
     let rlen = u32::from(msg.common().rlen);
     let surface = |channels: Channels, simd: SurfaceSimd, read: bool| -> Result<(), &'static str> {
-        let regs_per_channel = match simd {
+        match simd {
             SurfaceSimd::Simd16 if exec != 16 => return Err("a SIMD16 surface message needs execution size 16"),
             SurfaceSimd::Simd8 if exec != 8 => return Err("a SIMD8 surface message needs execution size 8"),
             SurfaceSimd::Simd4x2 if !a16 => return Err("a SIMD4x2 surface message needs align16"),
-            SurfaceSimd::Simd16 => 2,
-            _ => 1,
-        };
-        let want = if simd == SurfaceSimd::Simd4x2 {
-            1
-        } else {
-            channels.count() * regs_per_channel
-        };
+            _ => {}
+        }
+        let want = crate::isa::dataport::surface_read_regs(channels.count(), simd);
         if read && rlen != want {
             return Err("the response length is not the enabled channels times the registers per channel");
         }
@@ -1628,7 +1623,7 @@ fn check_message(msg: &Message, s: &State) -> Result<(), &'static str> {
                 surface(channels, simd, false)
             }
             Dc1Op::TypedSurfaceRead { channels, slot_group }
-                if slot_group != TypedSlotGroup::Simd4x2 && rlen != channels.count() =>
+                if rlen != crate::isa::dataport::typed_read_regs(channels.count(), slot_group) =>
             {
                 Err("a typed surface read returns one register per enabled channel")
             }

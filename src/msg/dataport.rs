@@ -5,14 +5,9 @@ use super::{flag, hw_enum, known, verified, Common, Descriptor, MsgError, Sfid};
 use crate::model::Platform;
 use crate::word::fields::{desc_dp_block as blk, desc_dp_gen7 as dp7, desc_dp_gen8 as dp8, desc_dp_surface as surf};
 
-/// The data port message type: descriptor bits 17:14 on Gen7/7.5, 18:14 on Gen8.
-pub(crate) const fn msg_type(p: Platform, desc: u32) -> u8 {
-    if p.is_gen8() {
-        dp8::msg_type(desc)
-    } else {
-        dp7::msg_type(desc)
-    }
-}
+/// The data port message type: descriptor bits 17:14 on Gen7/7.5, 18:14 on
+/// Gen8 (read where the validator reads it).
+pub(crate) use crate::validate::send::dp_msg_type as msg_type;
 
 /// The common data port fields: binding table index, message type, and
 /// the common fields. Message control is set by the caller.
@@ -162,30 +157,9 @@ impl AtomicOp {
     }
 }
 
-hw_enum! {
-    /// SIMD mode of untyped surface read/write (message control bits 5:4).
-    SurfaceSimd {
-        /// SIMD4x2 (vec4 shaders).
-        Simd4x2 = 0,
-        /// SIMD16.
-        Simd16 = 1,
-        /// SIMD8.
-        Simd8 = 2,
-    }
-}
-
-hw_enum! {
-    /// Slot group of Gen7.5+ typed surface read/write (message control
-    /// bits 5:4). Typed messages are at most eight slots wide on Gen7-Gen8.
-    TypedSlotGroup {
-        /// SIMD4x2 (align16).
-        Simd4x2 = 0,
-        /// Slots 0-7.
-        Low = 1,
-        /// Slots 8-15.
-        High = 2,
-    }
-}
+/// The SIMD mode and slot group of surface messages live on the ISA floor
+/// (the validator reads them too).
+pub use crate::isa::dataport::{SurfaceSimd, TypedSlotGroup};
 
 hw_enum! {
     /// OWord block size (message control bits 2:0).

@@ -5,6 +5,7 @@ use super::dataport::{
     OwordBlockSize, ScatteredDataSize, SurfaceSimd,
 };
 use super::{flag, hw_enum, known, reserved, verified, Common, Descriptor, MsgError, Sfid};
+use crate::isa::dataport::dc0;
 use crate::model::Platform;
 use crate::word::fields::{
     desc_dp_atomic as at, desc_dp_block as blk, desc_dp_gen7 as dp7, desc_dp_scratch as scr, desc_dp_surface as surf,
@@ -167,31 +168,29 @@ impl Dc0Op {
     /// The message type encoding (`None` for scratch, which uses bit 18).
     pub const fn msg_type(&self) -> Option<u8> {
         Some(match self {
-            Dc0Op::OwordBlockRead { .. } => 0,
-            Dc0Op::UnalignedOwordBlockRead { .. } => 1,
-            Dc0Op::OwordDualBlockRead { .. } => 2,
-            Dc0Op::DwordScatteredRead { .. } => 3,
-            Dc0Op::ByteScatteredRead { .. } => 4,
-            Dc0Op::UntypedSurfaceRead { .. } => 5,
-            Dc0Op::UntypedAtomic { .. } => 6,
-            Dc0Op::MemoryFence { .. } => 7,
-            Dc0Op::OwordBlockWrite { .. } => 8,
-            Dc0Op::OwordDualBlockWrite { .. } => 10,
-            Dc0Op::DwordScatteredWrite { .. } => 11,
-            Dc0Op::ByteScatteredWrite { .. } => 12,
-            Dc0Op::UntypedSurfaceWrite { .. } => 13,
+            Dc0Op::OwordBlockRead { .. } => dc0::OWORD_BLOCK_READ,
+            Dc0Op::UnalignedOwordBlockRead { .. } => dc0::UNALIGNED_OWORD_BLOCK_READ,
+            Dc0Op::OwordDualBlockRead { .. } => dc0::OWORD_DUAL_BLOCK_READ,
+            Dc0Op::DwordScatteredRead { .. } => dc0::DWORD_SCATTERED_READ,
+            Dc0Op::ByteScatteredRead { .. } => dc0::BYTE_SCATTERED_READ,
+            Dc0Op::UntypedSurfaceRead { .. } => dc0::UNTYPED_SURFACE_READ,
+            Dc0Op::UntypedAtomic { .. } => dc0::UNTYPED_ATOMIC,
+            Dc0Op::MemoryFence { .. } => dc0::MEMORY_FENCE,
+            Dc0Op::OwordBlockWrite { .. } => dc0::OWORD_BLOCK_WRITE,
+            Dc0Op::OwordDualBlockWrite { .. } => dc0::OWORD_DUAL_BLOCK_WRITE,
+            Dc0Op::DwordScatteredWrite { .. } => dc0::DWORD_SCATTERED_WRITE,
+            Dc0Op::ByteScatteredWrite { .. } => dc0::BYTE_SCATTERED_WRITE,
+            Dc0Op::UntypedSurfaceWrite { .. } => dc0::UNTYPED_SURFACE_WRITE,
             Dc0Op::Scratch(_) => return None,
         })
     }
 
     /// Whether the message exists on `p` (the untyped messages are Ivy
-    /// Bridge only).
+    /// Bridge only), by the data port table of [`crate::isa::dataport`].
     pub const fn exists_on(&self, p: Platform) -> bool {
-        match self {
-            Dc0Op::UntypedSurfaceRead { .. } | Dc0Op::UntypedAtomic { .. } | Dc0Op::UntypedSurfaceWrite { .. } => {
-                matches!(p, Platform::Gen7)
-            }
-            _ => true,
+        match self.msg_type() {
+            Some(t) => crate::isa::dataport::defined(p, Sfid::DataCache, t),
+            None => true,
         }
     }
 }
@@ -275,48 +274,48 @@ impl Descriptor for DataCache0 {
         }
         let t = msg_type(p, desc);
         let op = match t {
-            0 => Dc0Op::OwordBlockRead {
+            dc0::OWORD_BLOCK_READ => Dc0Op::OwordBlockRead {
                 size: OwordBlockSize::decode(p, desc)?,
             },
-            1 => Dc0Op::UnalignedOwordBlockRead {
+            dc0::UNALIGNED_OWORD_BLOCK_READ => Dc0Op::UnalignedOwordBlockRead {
                 size: OwordBlockSize::decode(p, desc)?,
             },
-            2 => Dc0Op::OwordDualBlockRead {
+            dc0::OWORD_DUAL_BLOCK_READ => Dc0Op::OwordDualBlockRead {
                 size: DualBlockSize::decode(p, desc)?,
             },
-            3 => Dc0Op::DwordScatteredRead {
+            dc0::DWORD_SCATTERED_READ => Dc0Op::DwordScatteredRead {
                 simd16: dword_scattered_decode(desc)?,
             },
-            4 => {
+            dc0::BYTE_SCATTERED_READ => {
                 let (simd16, size) = byte_scattered(p, desc)?;
                 Dc0Op::ByteScatteredRead { simd16, size }
             }
-            5 => {
+            dc0::UNTYPED_SURFACE_READ => {
                 let (channels, simd) = untyped_surface(p, desc)?;
                 Dc0Op::UntypedSurfaceRead { channels, simd }
             }
-            6 => Dc0Op::UntypedAtomic {
+            dc0::UNTYPED_ATOMIC => Dc0Op::UntypedAtomic {
                 op: AtomicOp::decode(p, at::atomic_op(desc))?,
                 simd8: flag(at::atomic_simd8(desc)),
                 return_data: flag(at::return_data(desc)),
             },
-            7 => Dc0Op::MemoryFence {
+            dc0::MEMORY_FENCE => Dc0Op::MemoryFence {
                 commit: flag(blk::fence_commit(desc)),
             },
-            8 => Dc0Op::OwordBlockWrite {
+            dc0::OWORD_BLOCK_WRITE => Dc0Op::OwordBlockWrite {
                 size: OwordBlockSize::decode(p, desc)?,
             },
-            10 => Dc0Op::OwordDualBlockWrite {
+            dc0::OWORD_DUAL_BLOCK_WRITE => Dc0Op::OwordDualBlockWrite {
                 size: DualBlockSize::decode(p, desc)?,
             },
-            11 => Dc0Op::DwordScatteredWrite {
+            dc0::DWORD_SCATTERED_WRITE => Dc0Op::DwordScatteredWrite {
                 simd16: dword_scattered_decode(desc)?,
             },
-            12 => {
+            dc0::BYTE_SCATTERED_WRITE => {
                 let (simd16, size) = byte_scattered(p, desc)?;
                 Dc0Op::ByteScatteredWrite { simd16, size }
             }
-            13 => {
+            dc0::UNTYPED_SURFACE_WRITE => {
                 let (channels, simd) = untyped_surface(p, desc)?;
                 Dc0Op::UntypedSurfaceWrite { channels, simd }
             }

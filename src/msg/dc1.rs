@@ -2,6 +2,7 @@
 
 use super::dataport::{dp_desc, msg_type, set_msg_control, AtomicOp, Channels, SurfaceSimd, TypedSlotGroup};
 use super::{flag, hw_enum, known, reserved, verified, Common, Descriptor, MsgError, Sfid};
+use crate::isa::dataport::dc1;
 use crate::model::Platform;
 use crate::word::fields::{desc_dp_atomic as at, desc_dp_block as blk, desc_dp_gen7 as dp7, desc_dp_surface as surf};
 
@@ -149,28 +150,29 @@ impl Dc1Op {
     /// The message type encoding.
     pub const fn msg_type(&self) -> u8 {
         match self {
-            Dc1Op::UntypedSurfaceRead { .. } => 1,
-            Dc1Op::UntypedAtomic { .. } => 2,
-            Dc1Op::UntypedAtomicSimd4x2 { .. } => 3,
-            Dc1Op::MediaBlockRead { .. } => 4,
-            Dc1Op::TypedSurfaceRead { .. } => 5,
-            Dc1Op::TypedAtomic { .. } => 6,
-            Dc1Op::TypedAtomicSimd4x2 { .. } => 7,
-            Dc1Op::UntypedSurfaceWrite { .. } => 9,
-            Dc1Op::MediaBlockWrite { .. } => 10,
-            Dc1Op::AtomicCounter { .. } => 11,
-            Dc1Op::AtomicCounterSimd4x2 { .. } => 12,
-            Dc1Op::TypedSurfaceWrite { .. } => 13,
-            Dc1Op::A64UntypedSurfaceRead { .. } => 0x11,
-            Dc1Op::A64UntypedAtomic { .. } => 0x12,
-            Dc1Op::A64UntypedSurfaceWrite { .. } => 0x19,
-            Dc1Op::A64ScatteredWrite { .. } => 0x1a,
+            Dc1Op::UntypedSurfaceRead { .. } => dc1::UNTYPED_SURFACE_READ,
+            Dc1Op::UntypedAtomic { .. } => dc1::UNTYPED_ATOMIC,
+            Dc1Op::UntypedAtomicSimd4x2 { .. } => dc1::UNTYPED_ATOMIC_SIMD4X2,
+            Dc1Op::MediaBlockRead { .. } => dc1::MEDIA_BLOCK_READ,
+            Dc1Op::TypedSurfaceRead { .. } => dc1::TYPED_SURFACE_READ,
+            Dc1Op::TypedAtomic { .. } => dc1::TYPED_ATOMIC,
+            Dc1Op::TypedAtomicSimd4x2 { .. } => dc1::TYPED_ATOMIC_SIMD4X2,
+            Dc1Op::UntypedSurfaceWrite { .. } => dc1::UNTYPED_SURFACE_WRITE,
+            Dc1Op::MediaBlockWrite { .. } => dc1::MEDIA_BLOCK_WRITE,
+            Dc1Op::AtomicCounter { .. } => dc1::ATOMIC_COUNTER,
+            Dc1Op::AtomicCounterSimd4x2 { .. } => dc1::ATOMIC_COUNTER_SIMD4X2,
+            Dc1Op::TypedSurfaceWrite { .. } => dc1::TYPED_SURFACE_WRITE,
+            Dc1Op::A64UntypedSurfaceRead { .. } => dc1::A64_UNTYPED_SURFACE_READ,
+            Dc1Op::A64UntypedAtomic { .. } => dc1::A64_UNTYPED_ATOMIC,
+            Dc1Op::A64UntypedSurfaceWrite { .. } => dc1::A64_UNTYPED_SURFACE_WRITE,
+            Dc1Op::A64ScatteredWrite { .. } => dc1::A64_SCATTERED_WRITE,
         }
     }
 
-    /// Whether the message exists on `p` (the A64 messages need Gen8).
+    /// Whether the message exists on `p` (the A64 messages need Gen8), by
+    /// the data port table of [`crate::isa::dataport`].
     pub const fn exists_on(&self, p: Platform) -> bool {
-        p.is_gen75_or_later() && (self.msg_type() < 16 || p.is_gen8())
+        crate::isa::dataport::defined(p, Sfid::DataCache1, self.msg_type())
     }
 }
 
@@ -251,29 +253,32 @@ impl Descriptor for DataCache1 {
         }
         let t = msg_type(p, desc);
         let op = match t {
-            1 | 0x11 | 9 | 0x19 => {
+            dc1::UNTYPED_SURFACE_READ
+            | dc1::A64_UNTYPED_SURFACE_READ
+            | dc1::UNTYPED_SURFACE_WRITE
+            | dc1::A64_UNTYPED_SURFACE_WRITE => {
                 let (channels, simd) = untyped(p, desc)?;
                 match t {
-                    1 => Dc1Op::UntypedSurfaceRead { channels, simd },
-                    0x11 => Dc1Op::A64UntypedSurfaceRead { channels, simd },
-                    9 => Dc1Op::UntypedSurfaceWrite { channels, simd },
+                    dc1::UNTYPED_SURFACE_READ => Dc1Op::UntypedSurfaceRead { channels, simd },
+                    dc1::A64_UNTYPED_SURFACE_READ => Dc1Op::A64UntypedSurfaceRead { channels, simd },
+                    dc1::UNTYPED_SURFACE_WRITE => Dc1Op::UntypedSurfaceWrite { channels, simd },
                     _ => Dc1Op::A64UntypedSurfaceWrite { channels, simd },
                 }
             }
-            2 | 6 | 11 | 0x12 => {
+            dc1::UNTYPED_ATOMIC | dc1::TYPED_ATOMIC | dc1::ATOMIC_COUNTER | dc1::A64_UNTYPED_ATOMIC => {
                 let (op, bit4, return_data) = atomic(p, desc)?;
                 match t {
-                    2 => Dc1Op::UntypedAtomic {
+                    dc1::UNTYPED_ATOMIC => Dc1Op::UntypedAtomic {
                         op,
                         simd8: bit4,
                         return_data,
                     },
-                    6 => Dc1Op::TypedAtomic {
+                    dc1::TYPED_ATOMIC => Dc1Op::TypedAtomic {
                         op,
                         high_slot_group: bit4,
                         return_data,
                     },
-                    11 => Dc1Op::AtomicCounter {
+                    dc1::ATOMIC_COUNTER => Dc1Op::AtomicCounter {
                         op,
                         simd8: bit4,
                         return_data,
@@ -285,21 +290,21 @@ impl Descriptor for DataCache1 {
                     },
                 }
             }
-            3 | 7 | 12 => {
+            dc1::UNTYPED_ATOMIC_SIMD4X2 | dc1::TYPED_ATOMIC_SIMD4X2 | dc1::ATOMIC_COUNTER_SIMD4X2 => {
                 let (op, _, return_data) = atomic(p, desc)?;
                 match t {
-                    3 => Dc1Op::UntypedAtomicSimd4x2 { op, return_data },
-                    7 => Dc1Op::TypedAtomicSimd4x2 { op, return_data },
+                    dc1::UNTYPED_ATOMIC_SIMD4X2 => Dc1Op::UntypedAtomicSimd4x2 { op, return_data },
+                    dc1::TYPED_ATOMIC_SIMD4X2 => Dc1Op::TypedAtomicSimd4x2 { op, return_data },
                     _ => Dc1Op::AtomicCounterSimd4x2 { op, return_data },
                 }
             }
-            4 => Dc1Op::MediaBlockRead {
+            dc1::MEDIA_BLOCK_READ => Dc1Op::MediaBlockRead {
                 control: dp7::msg_control(desc),
             },
-            10 => Dc1Op::MediaBlockWrite {
+            dc1::MEDIA_BLOCK_WRITE => Dc1Op::MediaBlockWrite {
                 control: dp7::msg_control(desc),
             },
-            5 | 13 => {
+            dc1::TYPED_SURFACE_READ | dc1::TYPED_SURFACE_WRITE => {
                 let (channels, slot_group) = typed(p, desc)?;
                 if t == 5 {
                     Dc1Op::TypedSurfaceRead { channels, slot_group }
@@ -307,7 +312,7 @@ impl Descriptor for DataCache1 {
                     Dc1Op::TypedSurfaceWrite { channels, slot_group }
                 }
             }
-            0x1a => {
+            dc1::A64_SCATTERED_WRITE => {
                 let s = blk::block_size(desc) & 3;
                 Dc1Op::A64ScatteredWrite {
                     subtype: known(A64ScatteredSubtype::from_hw(s), "A64 scattered subtype", s as u32, p)?,

@@ -39,14 +39,9 @@ impl RtWriteSubtype {
     }
 }
 
-/// Render cache message type encodings.
-const MEDIA_BLOCK_READ: u8 = 4;
-const TYPED_SURFACE_READ: u8 = 5;
-const TYPED_ATOMIC: u8 = 6;
-const MEMORY_FENCE: u8 = 7;
-const MEDIA_BLOCK_WRITE: u8 = 10;
-const RT_WRITE: u8 = 12;
-const RT_READ_OR_TYPED_WRITE: u8 = 13;
+use crate::isa::dataport::render::{
+    MEDIA_BLOCK_READ, MEDIA_BLOCK_WRITE, MEMORY_FENCE, RT_WRITE, TYPED_ATOMIC, TYPED_SURFACE_READ, TYPED_SURFACE_WRITE,
+};
 
 /// A render cache message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -117,7 +112,7 @@ impl RenderOp {
     pub const fn msg_type(&self) -> u8 {
         match self {
             RenderOp::RtWrite { .. } => RT_WRITE,
-            RenderOp::RtRead { .. } | RenderOp::TypedSurfaceWrite { .. } => RT_READ_OR_TYPED_WRITE,
+            RenderOp::RtRead { .. } | RenderOp::TypedSurfaceWrite { .. } => TYPED_SURFACE_WRITE,
             RenderOp::MediaBlockRead { .. } => MEDIA_BLOCK_READ,
             RenderOp::MediaBlockWrite { .. } => MEDIA_BLOCK_WRITE,
             RenderOp::TypedSurfaceRead { .. } => TYPED_SURFACE_READ,
@@ -129,14 +124,7 @@ impl RenderOp {
     /// Whether the message exists on `p`: typed messages and the fence left
     /// the render cache after Ivy Bridge; render target reads came with Gen9.
     pub const fn exists_on(&self, p: Platform) -> bool {
-        match self {
-            RenderOp::RtRead { .. } => false,
-            RenderOp::TypedSurfaceRead { .. }
-            | RenderOp::TypedSurfaceWrite { .. }
-            | RenderOp::TypedAtomic { .. }
-            | RenderOp::MemoryFence { .. } => matches!(p, Platform::Gen7),
-            _ => true,
-        }
+        !matches!(self, RenderOp::RtRead { .. }) && crate::isa::dataport::defined(p, Sfid::RenderCache, self.msg_type())
     }
 }
 
@@ -211,7 +199,7 @@ impl Descriptor for Render {
                     high_slot_group,
                 }
             }
-            RT_READ_OR_TYPED_WRITE => {
+            TYPED_SURFACE_WRITE => {
                 let (channels, high_slot_group) = typed();
                 RenderOp::TypedSurfaceWrite {
                     channels,

@@ -253,19 +253,15 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
         return false;
     }
     // URB messages: a header and an opcode of the platform.
-    if i.cond_modifier == crate::isa::Sfid::Urb.hw() {
-        let gen8 = p.is_gen8();
-        let urb_op = if gen8 { desc & 0xf } else { desc & 0x7 };
-        let ok = match urb_op {
-            0..=5 => true,
-            6 => p.is_gen75_or_later(),
-            7 => gen8,
-            8 => gen8 && rlen != 0,
-            _ => false,
-        };
-        if desc >> 19 & 1 == 0 || !ok {
-            return false;
-        }
+    if i.cond_modifier == crate::isa::Sfid::Urb.hw()
+        && (!send::urb_header_present(desc) || send::urb_opcode_problem(p, desc).is_some())
+    {
+        return false;
+    }
+    // Data port messages: a message type of the port, the response length
+    // of a surface read.
+    if !send::dp_message_ok(p, i.cond_modifier, desc, a16) {
+        return false;
     }
     true
 }
@@ -579,8 +575,8 @@ mod tests {
         let mut eot = send;
         eot.dst = Dst::null();
         eot.src[0] = Src::grf(120, 0, Type::UD, rgn(8, 8, 1));
-        eot.cond_modifier = 5;
-        eot.imm = (1 << 31) | (8 << 25);
+        eot.cond_modifier = 5; // render cache: a render target write
+        eot.imm = (1 << 31) | (8 << 25) | (12 << 14);
         out.push(eot);
         let mut a16 = send;
         a16.access_mode = AccessMode::Align16;

@@ -937,6 +937,8 @@ rules! {
             Send send::send_rlen_range => Documented(cite::SEND_DESC),
             Send send::send_payload_in_grf_range => Documented(cite::SEND_DESC),
             Send send::send_response_in_grf_range => Documented(cite::SEND_DESC),
+            Send send::send_msg_type_defined => Documented(cite::DP_MSG_TYPE),
+            Send send::send_surface_read_rlen => Documented(cite::SURFACE_READ_RLEN),
         }
         operand_type_rules {
             OperandTypes operand_types::packed_byte_dst_raw_mov => Documented(cite::OPERAND_TYPES),
@@ -1106,6 +1108,15 @@ pub mod cite {
         "BDW PRM Vol 2a, SEND: r127 is not a return register when source and destination overlap";
     /// Message descriptor.
     pub const SEND_DESC: &str = "PRM Vol 2a, Message Descriptor: Message Length 1-15, Response Length 0-16";
+    /// Data port message types.
+    pub const DP_MSG_TYPE: &str = "IVB PRM Vol 4 Part 1, HSW/BDW PRM Vol 7, Data Port message types: each of \
+         the render cache, data cache and data cache 1 lists its message types (descriptor bits 17:14, \
+         Gen8 18:14) and the others are reserved; from Haswell the typed and untyped surface messages are \
+         data cache 1's";
+    /// Surface read response lengths.
+    pub const SURFACE_READ_RLEN: &str = "PRM Vol 7, Typed/Untyped Surface Read: the writeback is one GRF per \
+         enabled channel for eight slots (SIMD16: two; SIMD4x2: one in all), as Mesa's \
+         brw_surface_payload_size computes it";
     /// URB messages.
     pub const URB: &str = "PRM Vol 7, URB messages: header and opcodes per generation";
     /// Operand-type restrictions.
@@ -1362,7 +1373,7 @@ mod tests {
             let k = r.below(3);
             let n = r.below(256) as u8;
             let small = r.below(18) as u8;
-            match r.below(26) {
+            match r.below(27) {
                 0 => i.opcode = r.pick(&ops),
                 1 => i.exec_size = r.pick(ExecSize::ALL),
                 2 => i.dst.ty = r.pick(&Type::ALL),
@@ -1406,6 +1417,8 @@ mod tests {
                 20 => i.controls = Controls::from_bits_truncate(u16::from(n) << r.below(2)),
                 // Descriptor fields: mlen, rlen, header, URB opcode, EOT.
                 21 => i.imm ^= 1 << r.pick(&[0, 1, 2, 3, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 31, 32, 33, 34, 35]),
+                // Data port message control and message type.
+                25 => i.imm ^= 1 << r.pick(&[8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]),
                 22 => {
                     i.dst.addr = Addr::Direct {
                         nr: 100 + small * 2,

@@ -2,7 +2,9 @@
 
 use alloc::format;
 
+use crate::isa::dataport::{self, Response, SurfaceSimd, TypedSlotGroup};
 use crate::isa::{arf, Sfid};
+use crate::word::fields::{desc_dp_gen7, desc_dp_gen8, desc_dp_scratch, desc_dp_surface};
 
 use super::*;
 
@@ -127,28 +129,165 @@ fn urb_desc(c: &Checker<'_>) -> Option<u32> {
 /// URB messages carry a header.
 pub fn send_urb_header_present(c: &mut Checker<'_>) {
     if let Some(d) = urb_desc(c) {
-        c.check(d >> 19 & 1 == 0, OperandId::Src(1), "URB messages must have a header");
+        c.check(
+            !urb_header_present(d),
+            OperandId::Src(1),
+            "URB messages must have a header",
+        );
     }
 }
 
-/// The URB opcode exists on the platform: ATOMIC_ADD from Gen7.5, SIMD8
-/// read and write on Gen8 (a SIMD8 read returns data).
-pub fn send_urb_opcode_valid(c: &mut Checker<'_>) {
-    let Some(d) = urb_desc(c) else { return };
-    let gen8 = c.p.is_gen8();
+/// Why the URB opcode of descriptor `d` is refused on `p`, if it is:
+/// ATOMIC_ADD comes with Gen7.5, the SIMD8 read and write with Gen8, and
+/// a SIMD8 read must return data. The rule [`send_urb_opcode_valid`]
+/// reports it; the fast accept proves it absent.
+#[inline(always)]
+pub(crate) fn urb_opcode_problem(p: Platform, d: u32) -> Option<&'static str> {
+    let gen8 = p.is_gen8();
     let op = if gen8 { d & 0xf } else { d & 0x7 };
-    let why = match op {
+    match op {
         0..=5 => None,
-        6 if !c.p.is_gen75_or_later() => Some("URB atomic add needs Gen7.5"),
+        6 if !p.is_gen75_or_later() => Some("URB atomic add needs Gen7.5"),
         6 => None,
         7 | 8 if !gen8 => Some("URB SIMD8 messages need Gen8"),
         7 => None,
         8 if rlen(d) == 0 => Some("a URB SIMD8 read must read some data"),
         8 => None,
         _ => Some("invalid URB message opcode"),
-    };
-    if let Some(why) = why {
+    }
+}
+
+/// Whether descriptor `d` of a URB message has its header bit set.
+#[inline(always)]
+pub(crate) fn urb_header_present(d: u32) -> bool {
+    d >> 19 & 1 != 0
+}
+
+/// The URB opcode exists on the platform: ATOMIC_ADD from Gen7.5, SIMD8
+/// read and write on Gen8 (a SIMD8 read returns data).
+pub fn send_urb_opcode_valid(c: &mut Checker<'_>) {
+    let Some(d) = urb_desc(c) else { return };
+    if let Some(why) = urb_opcode_problem(c.p, d) {
         c.report(OperandId::Src(1), why);
+    }
+}
+
+/// The data port message type of descriptor `d`: bits 17:14 on Gen7 and
+/// Gen7.5, 18:14 on Gen8 (`msg` reads it here too).
+#[inline(always)]
+pub(crate) const fn dp_msg_type(p: Platform, d: u32) -> u8 {
+    if p.is_gen8() {
+        desc_dp_gen8::msg_type(d)
+    } else {
+        desc_dp_gen7::msg_type(d)
+    }
+}
+
+/// The data port message a descriptor `d` to `sfid` names, for the ports
+/// whose message types [`dataport`] lists: `Ok(None)` for a data cache
+/// scratch message (bit 18), `Err(type)` for a type the port does not
+/// define on `p`, and `Ok(None)` for the other shared functions.
+#[inline(always)]
+pub(crate) fn dp_message(p: Platform, sfid: u8, d: u32) -> Result<Option<&'static dataport::MessageType>, u8> {
+    let Some(sf) = Sfid::from_hw(sfid).filter(|s| dataport::has_message_types(*s)) else {
+        return Ok(None);
+    };
+    if sf == Sfid::DataCache && desc_dp_scratch::scratch_category(d) != 0 {
+        return Ok(None);
+    }
+    let t = dp_msg_type(p, d);
+    dataport::message_type(p, sf, t).map(Some).ok_or(t)
+}
+
+/// The response length a data port message with descriptor `d` must
+/// have, when its descriptor determines it (surface reads: enabled
+/// channels times registers per channel); `a16`: the instruction is in
+/// align16 (SIMD4x2 for an Ivy Bridge typed read).
+#[inline(always)]
+pub(crate) fn dp_expected_rlen(m: &dataport::MessageType, d: u32, a16: bool) -> Option<u32> {
+    let ch = dataport::enabled_channels(desc_dp_surface::channel_disable(d));
+    let mode = desc_dp_surface::surface_mode(d);
+    match m.response {
+        Response::UntypedRead => SurfaceSimd::from_hw(mode).map(|s| dataport::surface_read_regs(ch, s)),
+        Response::TypedRead => TypedSlotGroup::from_hw(mode).map(|g| dataport::typed_read_regs(ch, g)),
+        Response::TypedReadGen7 => Some(if a16 { 1 } else { ch }),
+        _ => None,
+    }
+}
+
+/// Whether a SEND to `sfid` with descriptor `d` passes
+/// [`send_msg_type_defined`] and [`send_surface_read_rlen`] (the fast
+/// accept's proof).
+#[inline(always)]
+pub(crate) fn dp_message_ok(p: Platform, sfid: u8, d: u32, a16: bool) -> bool {
+    if !sfid_defined(p, sfid) {
+        return true; // send_sfid_defined reports it
+    }
+    match dp_message(p, sfid, d) {
+        Err(_) => false,
+        Ok(None) => true,
+        Ok(Some(m)) => dp_expected_rlen(m, d, a16).map_or(true, |w| w == rlen(d)),
+    }
+}
+
+/// A port's name in messages.
+fn port_name(s: Sfid) -> &'static str {
+    match s {
+        Sfid::RenderCache => "render cache",
+        Sfid::DataCache => "data cache",
+        Sfid::DataCache1 => "data cache 1",
+        _ => "shared function",
+    }
+}
+
+/// A data port message (render cache, data cache, data cache 1) has a
+/// message type its shared function defines on the platform: a message
+/// type of another port, such as a data cache 1 typed surface read sent
+/// to the Haswell render cache, is refused.
+pub fn send_msg_type_defined(c: &mut Checker<'_>) {
+    let (sfid, Some(d)) = (c.i.cond_modifier, desc(c).filter(|_| c.is_send())) else {
+        return;
+    };
+    if !sfid_defined(c.p, sfid) {
+        return; // send_sfid_defined
+    }
+    let Err(t) = dp_message(c.p, sfid, d) else { return };
+    let Some(sf) = Sfid::from_hw(sfid) else { return };
+    let p = c.p;
+    let others: alloc::vec::Vec<&str> = [Sfid::RenderCache, Sfid::DataCache, Sfid::DataCache1]
+        .into_iter()
+        .filter(|o| *o != sf && dataport::defined(p, *o, t))
+        .map(port_name)
+        .collect();
+    let hint = if others.is_empty() {
+        alloc::string::String::new()
+    } else {
+        format!(" (a {} message type)", others.join(" and "))
+    };
+    let m = format!("message type {t:#x} is not a {} message on {p}{hint}", port_name(sf));
+    c.report(OperandId::Src(1), m);
+}
+
+/// A surface read's response length is what its descriptor returns: one
+/// register per enabled channel for eight slots, two for SIMD16, one in
+/// all for SIMD4x2 (a SIMD16 RGBA read writes 8 registers).
+pub fn send_surface_read_rlen(c: &mut Checker<'_>) {
+    let (sfid, Some(d)) = (c.i.cond_modifier, desc(c).filter(|_| c.is_send())) else {
+        return;
+    };
+    if !sfid_defined(c.p, sfid) {
+        return;
+    }
+    let Ok(Some(m)) = dp_message(c.p, sfid, d) else { return };
+    if let Some(want) = dp_expected_rlen(m, d, c.align16()) {
+        if rlen(d) != want {
+            let ch = dataport::enabled_channels(desc_dp_surface::channel_disable(d));
+            let msg = format!(
+                "this surface read of {ch} channel(s) returns {want} register(s), not the response length {}",
+                rlen(d)
+            );
+            c.report(OperandId::Src(1), msg);
+        }
     }
 }
 

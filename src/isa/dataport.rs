@@ -1,0 +1,329 @@
+//! Data port message types: which message types the render cache (SFID
+//! 5), data cache 0 (SFID 10) and data cache 1 (SFID 12) define on each
+//! platform, and the response sizes that a surface read's descriptor
+//! determines.
+//!
+//! The message type is descriptor bits 17:14 (Gen8: 18:14). The same
+//! number means different messages on different ports (5 is a typed
+//! surface read in the Ivy Bridge render cache and in data cache 1, an
+//! untyped surface read in Ivy Bridge's data cache), and the typed and
+//! untyped surface messages moved from the render cache and data cache 0
+//! to data cache 1 with Haswell.
+//!
+//! These are the facts that `msg` (typed descriptors) and `validate` (the
+//! `send_msg_type_defined` and `send_surface_read_rlen` rules) both name.
+//!
+//! Sources: IVB PRM Vol 4 Part 1 and HSW/BDW PRM Vol 7, the message type
+//! tables of each data port (an encoding a port's table does not list is
+//! reserved); Mesa's `brw_eu_defines.h` names the same numbers
+//! (`GFX7_DATAPORT_RC_*`, `GFX7_DATAPORT_DC_*`, `HSW_DATAPORT_DC_PORT0_*`,
+//! `HSW_DATAPORT_DC_PORT1_*`, `GFX8_DATAPORT_DC_PORT1_A64_*`).
+
+use super::{Platform, Sfid};
+
+hw_enum! {
+    /// SIMD mode of untyped surface read/write (message control bits 5:4).
+    SurfaceSimd {
+        /// SIMD4x2 (vec4 shaders).
+        Simd4x2 = 0,
+        /// SIMD16.
+        Simd16 = 1,
+        /// SIMD8.
+        Simd8 = 2,
+    }
+}
+
+hw_enum! {
+    /// Slot group of Gen7.5+ typed surface read/write (message control
+    /// bits 5:4). Typed messages are at most eight slots wide on Gen7-Gen8.
+    TypedSlotGroup {
+        /// SIMD4x2 (align16).
+        Simd4x2 = 0,
+        /// Slots 0-7.
+        Low = 1,
+        /// Slots 8-15.
+        High = 2,
+    }
+}
+
+/// Render cache (SFID 5) message types.
+pub mod render {
+    /// Media block read.
+    pub const MEDIA_BLOCK_READ: u8 = 4;
+    /// Typed surface read (Ivy Bridge).
+    pub const TYPED_SURFACE_READ: u8 = 5;
+    /// Typed atomic operation (Ivy Bridge).
+    pub const TYPED_ATOMIC: u8 = 6;
+    /// Memory fence (Ivy Bridge).
+    pub const MEMORY_FENCE: u8 = 7;
+    /// Media block write.
+    pub const MEDIA_BLOCK_WRITE: u8 = 10;
+    /// Render target write.
+    pub const RT_WRITE: u8 = 12;
+    /// Typed surface write (Ivy Bridge); the same number is Gen9's render
+    /// target read.
+    pub const TYPED_SURFACE_WRITE: u8 = 13;
+}
+
+/// Data cache 0 (SFID 10) message types.
+pub mod dc0 {
+    /// OWord block read.
+    pub const OWORD_BLOCK_READ: u8 = 0;
+    /// Unaligned OWord block read.
+    pub const UNALIGNED_OWORD_BLOCK_READ: u8 = 1;
+    /// OWord dual block read.
+    pub const OWORD_DUAL_BLOCK_READ: u8 = 2;
+    /// DWord scattered read.
+    pub const DWORD_SCATTERED_READ: u8 = 3;
+    /// Byte scattered read.
+    pub const BYTE_SCATTERED_READ: u8 = 4;
+    /// Untyped surface read (Ivy Bridge).
+    pub const UNTYPED_SURFACE_READ: u8 = 5;
+    /// Untyped atomic operation (Ivy Bridge).
+    pub const UNTYPED_ATOMIC: u8 = 6;
+    /// Memory fence.
+    pub const MEMORY_FENCE: u8 = 7;
+    /// OWord block write.
+    pub const OWORD_BLOCK_WRITE: u8 = 8;
+    /// OWord dual block write.
+    pub const OWORD_DUAL_BLOCK_WRITE: u8 = 10;
+    /// DWord scattered write.
+    pub const DWORD_SCATTERED_WRITE: u8 = 11;
+    /// Byte scattered write.
+    pub const BYTE_SCATTERED_WRITE: u8 = 12;
+    /// Untyped surface write (Ivy Bridge).
+    pub const UNTYPED_SURFACE_WRITE: u8 = 13;
+}
+
+/// Data cache 1 (SFID 12, Haswell and later) message types.
+pub mod dc1 {
+    /// Untyped surface read.
+    pub const UNTYPED_SURFACE_READ: u8 = 1;
+    /// Untyped atomic operation.
+    pub const UNTYPED_ATOMIC: u8 = 2;
+    /// Untyped atomic operation, SIMD4x2.
+    pub const UNTYPED_ATOMIC_SIMD4X2: u8 = 3;
+    /// Media block read.
+    pub const MEDIA_BLOCK_READ: u8 = 4;
+    /// Typed surface read.
+    pub const TYPED_SURFACE_READ: u8 = 5;
+    /// Typed atomic operation.
+    pub const TYPED_ATOMIC: u8 = 6;
+    /// Typed atomic operation, SIMD4x2.
+    pub const TYPED_ATOMIC_SIMD4X2: u8 = 7;
+    /// Untyped surface write.
+    pub const UNTYPED_SURFACE_WRITE: u8 = 9;
+    /// Media block write.
+    pub const MEDIA_BLOCK_WRITE: u8 = 10;
+    /// Atomic counter operation.
+    pub const ATOMIC_COUNTER: u8 = 11;
+    /// Atomic counter operation, SIMD4x2.
+    pub const ATOMIC_COUNTER_SIMD4X2: u8 = 12;
+    /// Typed surface write.
+    pub const TYPED_SURFACE_WRITE: u8 = 13;
+    /// A64 untyped surface read (Gen8).
+    pub const A64_UNTYPED_SURFACE_READ: u8 = 0x11;
+    /// A64 untyped atomic operation (Gen8).
+    pub const A64_UNTYPED_ATOMIC: u8 = 0x12;
+    /// A64 untyped surface write (Gen8).
+    pub const A64_UNTYPED_SURFACE_WRITE: u8 = 0x19;
+    /// A64 scattered write (Gen8).
+    pub const A64_SCATTERED_WRITE: u8 = 0x1a;
+}
+
+/// What the descriptor of a message type says about its response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Response {
+    /// Not determined by the descriptor alone (or not modelled).
+    Other,
+    /// An untyped surface read: [`surface_read_regs`] of the enabled
+    /// channels and the SIMD mode (message control bits 5:4).
+    UntypedRead,
+    /// A Haswell+ typed surface read: [`typed_read_regs`] of the enabled
+    /// channels and the slot group (message control bits 5:4).
+    TypedRead,
+    /// An Ivy Bridge typed surface read (no SIMD mode field): one register
+    /// per enabled channel in align1, one register in align16 (SIMD4x2).
+    TypedReadGen7,
+}
+
+/// One message type of a data port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MessageType {
+    /// The shared function.
+    pub sfid: Sfid,
+    /// The message type encoding.
+    pub ty: u8,
+    /// The platforms that define it (bit `p as u8`).
+    platforms: u8,
+    /// What its descriptor says about the response.
+    pub response: Response,
+}
+
+impl MessageType {
+    /// Whether `p` defines this message type.
+    #[inline]
+    pub const fn exists_on(&self, p: Platform) -> bool {
+        self.platforms >> p as u8 & 1 != 0
+    }
+}
+
+const IVB: u8 = 1 << Platform::Gen7 as u8;
+const HSW: u8 = 1 << Platform::Gen75 as u8;
+const BDW: u8 = 1 << Platform::Gen8 as u8 | 1 << Platform::Chv as u8;
+const ALL: u8 = IVB | HSW | BDW;
+
+const fn row(sfid: Sfid, ty: u8, platforms: u8, response: Response) -> MessageType {
+    MessageType {
+        sfid,
+        ty,
+        platforms,
+        response,
+    }
+}
+
+use Response::{Other, TypedRead, TypedReadGen7, UntypedRead};
+use Sfid::{DataCache as Dc0, DataCache1 as Dc1, RenderCache as Rc};
+
+/// Every message type of the render cache, data cache 0 and data cache 1.
+pub const MESSAGE_TYPES: &[MessageType] = &[
+    row(Rc, render::MEDIA_BLOCK_READ, ALL, Other),
+    row(Rc, render::TYPED_SURFACE_READ, IVB, TypedReadGen7),
+    row(Rc, render::TYPED_ATOMIC, IVB, Other),
+    row(Rc, render::MEMORY_FENCE, IVB, Other),
+    row(Rc, render::MEDIA_BLOCK_WRITE, ALL, Other),
+    row(Rc, render::RT_WRITE, ALL, Other),
+    row(Rc, render::TYPED_SURFACE_WRITE, IVB, Other),
+    row(Dc0, dc0::OWORD_BLOCK_READ, ALL, Other),
+    row(Dc0, dc0::UNALIGNED_OWORD_BLOCK_READ, ALL, Other),
+    row(Dc0, dc0::OWORD_DUAL_BLOCK_READ, ALL, Other),
+    row(Dc0, dc0::DWORD_SCATTERED_READ, ALL, Other),
+    row(Dc0, dc0::BYTE_SCATTERED_READ, ALL, Other),
+    row(Dc0, dc0::UNTYPED_SURFACE_READ, IVB, UntypedRead),
+    row(Dc0, dc0::UNTYPED_ATOMIC, IVB, Other),
+    row(Dc0, dc0::MEMORY_FENCE, ALL, Other),
+    row(Dc0, dc0::OWORD_BLOCK_WRITE, ALL, Other),
+    row(Dc0, dc0::OWORD_DUAL_BLOCK_WRITE, ALL, Other),
+    row(Dc0, dc0::DWORD_SCATTERED_WRITE, ALL, Other),
+    row(Dc0, dc0::BYTE_SCATTERED_WRITE, ALL, Other),
+    row(Dc0, dc0::UNTYPED_SURFACE_WRITE, IVB, Other),
+    row(Dc1, dc1::UNTYPED_SURFACE_READ, HSW | BDW, UntypedRead),
+    row(Dc1, dc1::UNTYPED_ATOMIC, HSW | BDW, Other),
+    row(Dc1, dc1::UNTYPED_ATOMIC_SIMD4X2, HSW | BDW, Other),
+    row(Dc1, dc1::MEDIA_BLOCK_READ, HSW | BDW, Other),
+    row(Dc1, dc1::TYPED_SURFACE_READ, HSW | BDW, TypedRead),
+    row(Dc1, dc1::TYPED_ATOMIC, HSW | BDW, Other),
+    row(Dc1, dc1::TYPED_ATOMIC_SIMD4X2, HSW | BDW, Other),
+    row(Dc1, dc1::UNTYPED_SURFACE_WRITE, HSW | BDW, Other),
+    row(Dc1, dc1::MEDIA_BLOCK_WRITE, HSW | BDW, Other),
+    row(Dc1, dc1::ATOMIC_COUNTER, HSW | BDW, Other),
+    row(Dc1, dc1::ATOMIC_COUNTER_SIMD4X2, HSW | BDW, Other),
+    row(Dc1, dc1::TYPED_SURFACE_WRITE, HSW | BDW, Other),
+    row(Dc1, dc1::A64_UNTYPED_SURFACE_READ, BDW, UntypedRead),
+    row(Dc1, dc1::A64_UNTYPED_ATOMIC, BDW, Other),
+    row(Dc1, dc1::A64_UNTYPED_SURFACE_WRITE, BDW, Other),
+    row(Dc1, dc1::A64_SCATTERED_WRITE, BDW, Other),
+];
+
+/// Whether [`MESSAGE_TYPES`] lists the message types of `sfid` (the
+/// render cache, data cache 0 and data cache 1).
+#[inline]
+pub const fn has_message_types(sfid: Sfid) -> bool {
+    matches!(sfid, Sfid::RenderCache | Sfid::DataCache | Sfid::DataCache1)
+}
+
+/// The message type `ty` of the data port `sfid` on `p`, if `p` defines
+/// it there.
+#[allow(clippy::indexing_slicing)] // k < len by the loop
+pub const fn message_type(p: Platform, sfid: Sfid, ty: u8) -> Option<&'static MessageType> {
+    let mut k = 0;
+    while k < MESSAGE_TYPES.len() {
+        let m = &MESSAGE_TYPES[k];
+        if m.sfid as u8 == sfid as u8 && m.ty == ty && m.exists_on(p) {
+            return Some(m);
+        }
+        k += 1;
+    }
+    None
+}
+
+/// Whether `p` defines message type `ty` on the data port `sfid`.
+#[inline]
+pub const fn defined(p: Platform, sfid: Sfid, ty: u8) -> bool {
+    message_type(p, sfid, ty).is_some()
+}
+
+/// Registers an untyped surface read returns: one per enabled channel
+/// for SIMD8, two for SIMD16, and one in all for SIMD4x2 (two slots of
+/// four dwords). Mesa's `brw_surface_payload_size`.
+#[inline]
+pub const fn surface_read_regs(channels: u32, simd: SurfaceSimd) -> u32 {
+    match simd {
+        SurfaceSimd::Simd4x2 => 1,
+        SurfaceSimd::Simd8 => channels,
+        SurfaceSimd::Simd16 => 2 * channels,
+    }
+}
+
+/// Registers a Haswell+ typed surface read returns: one per enabled
+/// channel for a group of eight slots, one in all for SIMD4x2.
+#[inline]
+pub const fn typed_read_regs(channels: u32, slots: TypedSlotGroup) -> u32 {
+    match slots {
+        TypedSlotGroup::Simd4x2 => 1,
+        TypedSlotGroup::Low | TypedSlotGroup::High => channels,
+    }
+}
+
+/// Number of channels a surface message's 4-bit channel *disable* mask
+/// (message control bits 3:0) leaves enabled.
+#[inline]
+pub const fn enabled_channels(disable_mask: u8) -> u32 {
+    (!disable_mask & 0xf).count_ones()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_types_are_listed_once_per_platform() {
+        for p in Platform::ALL {
+            for (k, a) in MESSAGE_TYPES.iter().enumerate() {
+                for b in MESSAGE_TYPES.iter().skip(k + 1) {
+                    assert!(
+                        !(a.sfid == b.sfid && a.ty == b.ty && a.exists_on(p) && b.exists_on(p)),
+                        "{a:?} twice on {p}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn surface_moves_to_data_cache_1_with_haswell() {
+        assert!(defined(Platform::Gen7, Sfid::RenderCache, render::TYPED_SURFACE_READ));
+        assert!(!defined(Platform::Gen75, Sfid::RenderCache, render::TYPED_SURFACE_READ));
+        assert!(defined(Platform::Gen75, Sfid::DataCache1, dc1::TYPED_SURFACE_READ));
+        assert!(!defined(Platform::Gen7, Sfid::DataCache1, dc1::TYPED_SURFACE_READ));
+        assert!(!defined(
+            Platform::Gen75,
+            Sfid::DataCache1,
+            dc1::A64_UNTYPED_SURFACE_READ
+        ));
+        assert!(defined(Platform::Chv, Sfid::DataCache1, dc1::A64_UNTYPED_SURFACE_READ));
+    }
+
+    #[test]
+    fn surface_read_sizes() {
+        assert_eq!(surface_read_regs(4, SurfaceSimd::Simd16), 8);
+        assert_eq!(surface_read_regs(3, SurfaceSimd::Simd8), 3);
+        assert_eq!(surface_read_regs(4, SurfaceSimd::Simd4x2), 1);
+        assert_eq!(typed_read_regs(2, TypedSlotGroup::High), 2);
+        assert_eq!(typed_read_regs(4, TypedSlotGroup::Simd4x2), 1);
+        assert_eq!(enabled_channels(0xe), 1);
+        assert_eq!(enabled_channels(0), 4);
+    }
+}
