@@ -45,7 +45,7 @@ fn rules_are_documented_and_cited() {
 }
 
 #[test]
-fn send_msg_type_defined_data_cache_1_message_to_the_render_cache() {
+fn send_msg_type_defined() {
     // Data cache 1's untyped surface read (type 1), SIMD8 R: the render
     // cache has no type 1 on any platform.
     let untyped = |sfid| dp(sfid, 1, surf(2, 0xe), 1, 1);
@@ -139,7 +139,7 @@ fn send_msg_type_defined_names_the_port_that_defines_it() {
 }
 
 #[test]
-fn send_surface_read_rlen_untyped() {
+fn send_surface_read_rlen() {
     // SIMD16 RGBA: 8 registers; SIMD8 RGBA: 4; SIMD4x2: 1.
     let read = |sfid, mode, disable, rlen| dp(sfid, if sfid == DC0 { 5 } else { 1 }, surf(mode, disable), 2, rlen);
     for (p, sfid) in [(Gen7, DC0), (Gen75, DC1), (Gen8, DC1), (Chv, DC1)] {
