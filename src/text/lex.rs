@@ -12,6 +12,14 @@
 //! on where they stand (a register name, a write mask glued to a type, an
 //! immediate's type).
 //!
+//! The statement's tail (execution size, operands, options and `;`),
+//! the bulk of any program, is read by a [`Scanner`] instead: a cursor
+//! that reads the same pieces (a register name, a number, a region's
+//! items, a type, punctuation) straight from the bytes, skipping
+//! whitespace and comments between them as the lexer does, and without
+//! making tokens. Both read numbers and identifiers with the same
+//! functions.
+//!
 //! Numbers are decimal (`16`) or `0x` followed by **lowercase** hex digits
 //! (`0x3f800000`), as Mesa writes them: the type letters that follow an
 //! immediate are uppercase, so `0x0000000000000000DF` lexes as the number
@@ -143,10 +151,6 @@ impl fmt::Display for Token<'_> {
     }
 }
 
-/// The items of a region read by [`Lexer::plain_region`]: each item's
-/// value and byte offset, and how many there are.
-pub type RegionItems = ([(u64, u32); 3], u8);
-
 /// Writes a token into `out` field by field (building it elsewhere and
 /// copying it whole would reload, wide, what was just stored narrow).
 #[inline(always)]
@@ -162,13 +166,6 @@ fn put<'a>(out: &mut Token<'a>, kind: Kind, text: &'a str, value: u64, pos: Pos)
 #[derive(Clone, Copy, Debug)]
 pub struct Lexer<'a> {
     src: &'a str,
-    pos: usize,
-    line: u32,
-}
-
-/// A position of a [`Lexer`]: see [`Lexer::mark`].
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Mark {
     pos: usize,
     line: u32,
 }
@@ -576,141 +573,10 @@ impl<'a> Lexer<'a> {
         (if overflow { None } else { Some(value) }, i)
     }
 
-    /// Right after a `<`: reads one to three decimal region items of at
-    /// most three digits each, separated by `,` or `;` and closed by `>`,
-    /// all without whitespace or comments (`8,8,1>`), and moves past the
-    /// `>`. Returns each item's value and byte offset, and the count. Any
-    /// other text returns `None` and leaves the lexer where it was.
-    #[inline(always)]
-    pub fn plain_region(&mut self) -> Option<RegionItems> {
-        let bytes = self.src.as_bytes();
-        let mut i = self.pos;
-        // The commonest spellings, `8,8,1>` and `1>`, at a glance.
-        let digit = |b: u8| b.is_ascii_digit().then(|| u64::from(b - b'0'));
-        if let Some(&[a, b',', c, b',', e, b'>']) = bytes.get(i..i + 6) {
-            if let (Some(a), Some(c), Some(e)) = (digit(a), digit(c), digit(e)) {
-                self.pos = i + 6;
-                return Some(([(a, off32(i)), (c, off32(i + 2)), (e, off32(i + 4))], 3));
-            }
-        }
-        if let Some(&[a, b'>']) = bytes.get(i..i + 2) {
-            if let Some(a) = digit(a) {
-                self.pos = i + 2;
-                return Some(([(a, off32(i)), (0, 0), (0, 0)], 1));
-            }
-        }
-        let mut items = [(0u64, 0u32); 3];
-        let mut n = 0u8;
-        loop {
-            let start = i;
-            let mut value = 0u64;
-            while let Some(&b) = bytes.get(i) {
-                if !b.is_ascii_digit() || i - start == 3 {
-                    break;
-                }
-                value = value * 10 + u64::from(b - b'0');
-                i += 1;
-            }
-            if i == start {
-                return None;
-            }
-            *items.get_mut(usize::from(n))? = (value, off32(start));
-            n += 1;
-            match bytes.get(i) {
-                Some(b',' | b';') if n < 3 => i += 1,
-                Some(b'>') => {
-                    self.pos = i + 1;
-                    return Some((items, n));
-                }
-                _ => return None,
-            }
-        }
-    }
-
-    /// Moves to byte `offset` without counting line ends: `offset` must be
-    /// on the current line, or else the lexer's line number is not used
-    /// afterwards (as on a copy that only reads a number or a region at an
-    /// offset).
-    pub fn seek_on_line(&mut self, offset: usize) {
-        self.pos = offset.min(self.src.len());
-    }
-
-    /// One or two decimal digits followed directly by `close`, as in the
-    /// `8)` of `(8)`: returns the value and moves past `close`; `None`,
-    /// without moving, for anything else.
-    pub fn plain_small_number(&mut self, close: u8) -> Option<u32> {
-        let bytes = self.src.as_bytes();
-        let i = self.pos;
-        let d = |b: &u8| b.is_ascii_digit().then(|| u32::from(b - b'0'));
-        let (value, len) = match (bytes.get(i).and_then(d), bytes.get(i + 1)) {
-            (Some(a), Some(&c)) if c == close => (a, 1),
-            (Some(a), Some(b)) => match (d(b), bytes.get(i + 2)) {
-                (Some(b), Some(&c)) if c == close => (a * 10 + b, 2),
-                _ => return None,
-            },
-            _ => return None,
-        };
-        self.pos = i + len + 1;
-        Some(value)
-    }
-
-    /// For plainly written option blocks: skips spaces and commas, then
-    /// returns `}` (consumed) or the run of identifier characters there
-    /// (letters, digits, `_`; consumed). `None`, without moving, at
-    /// anything else (line ends, tabs, comments, other punctuation).
-    #[inline]
-    pub fn plain_word(&mut self) -> Option<&'a [u8]> {
-        let bytes = self.src.as_bytes();
-        let mut i = self.pos;
-        while matches!(bytes.get(i), Some(b' ' | b',')) {
-            i += 1;
-        }
-        let start = i;
-        if bytes.get(i) == Some(&b'}') {
-            i += 1;
-        } else {
-            i = ident_end(bytes, i);
-            if i == start {
-                return None;
-            }
-        }
-        self.pos = i;
-        bytes.get(start..i)
-    }
-
     /// The byte the lexer stands at (`None` at the end).
     #[inline]
     pub(crate) fn peek_byte(&self) -> Option<u8> {
         self.src.as_bytes().get(self.pos).copied()
-    }
-
-    /// Where the lexer stands, to come back to with [`Lexer::reset`].
-    #[inline]
-    pub(crate) fn mark(&self) -> Mark {
-        Mark {
-            pos: self.pos,
-            line: self.line,
-        }
-    }
-
-    /// Goes back (or on) to `m`, a mark of this lexer.
-    #[inline]
-    pub(crate) fn reset(&mut self, m: Mark) {
-        self.pos = m.pos;
-        self.line = m.line;
-    }
-
-    /// Moves to where `other`, a copy of this lexer, stands (field by
-    /// field: a whole copy would read the position back wider than it was
-    /// just written).
-    #[inline]
-    pub(crate) fn follow(&mut self, other: &Lexer<'a>) {
-        self.reset(other.mark());
-    }
-
-    /// The byte offset the lexer stands at.
-    pub(crate) fn offset(&self) -> usize {
-        self.pos
     }
 
     /// Where the lexer stands.
@@ -722,65 +588,146 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// A number (as [`Kind::Number`]) right here: its value and where it
-    /// starts; the lexer moves past it. `None`, without moving, for
-    /// anything else, a number too large included.
-    #[inline(always)]
-    pub(crate) fn plain_number(&mut self) -> Option<(u64, Pos)> {
-        if !self.byte(self.pos).is_ascii_digit() {
-            return None;
-        }
-        let pos = self.here();
-        let (value, end) = self.scan_number(self.pos);
-        let value = value?;
-        self.pos = end;
-        Some((value, pos))
-    }
-
-    /// The identifier right here (letters, digits and `_`, not starting
-    /// with a digit); the lexer moves past it. `None`, without moving, for
-    /// anything else.
-    #[inline]
-    pub(crate) fn plain_ident(&mut self) -> Option<&'a str> {
-        let bytes = self.src.as_bytes();
-        let start = self.pos;
-        if class(*bytes.get(start)?) != C_IDENT {
-            return None;
-        }
-        let i = ident_end(bytes, start + 1);
-        self.pos = i;
-        Some(self.text(start, i))
-    }
-
-    /// Spaces, `MsgDesc`, spaces and `:` (the label of a SEND's
-    /// description) right here: moves past them and returns true; false,
-    /// without moving, for anything else.
-    pub fn plain_msg_desc_label(&mut self) -> bool {
-        let bytes = self.src.as_bytes();
-        let mut i = self.pos;
-        while bytes.get(i) == Some(&b' ') {
-            i += 1;
-        }
-        if bytes.get(i..i + 7) != Some(b"MsgDesc") || bytes.get(i + 7).is_some_and(|&c| is_ident_char(c)) {
-            return false;
-        }
-        i += 7;
-        while bytes.get(i) == Some(&b' ') {
-            i += 1;
-        }
-        if bytes.get(i) != Some(&b':') {
-            return false;
-        }
-        self.pos = i + 1;
-        true
-    }
-
     /// Skips raw text up to (not including) the next `{`, `;` or line end
     /// (or the end of input). Used for the free-form message-descriptor
     /// comment that follows `MsgDesc:` on a SEND's continuation line.
     pub fn skip_to_brace_or_line_end(&mut self) {
         let rest = self.src.as_bytes().get(self.pos..).unwrap_or(&[]);
         self.pos += find_brace_semi_or_newline(rest);
+    }
+}
+
+/// A cursor that reads the pieces of an operand (a register name, a
+/// number, a region's items, a type, punctuation) straight from the
+/// bytes, with whitespace and comments allowed between pieces as between
+/// tokens, and without making tokens: the parser reads operands, the bulk
+/// of the text, through it, and everything else token by token.
+///
+/// Reading is in two steps: [`Scanner::at`] skips to the next piece and
+/// says where it starts, the `*_here` methods look at it without moving,
+/// and [`Scanner::advance_to`] takes it. A scanner that stops at a piece
+/// it cannot take therefore stands at that piece, which is where the
+/// error is reported ([`Scanner::token`] gives the token there), and
+/// [`Scanner::last_line`] is the line of the last piece taken, which
+/// error recovery needs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scanner<'a> {
+    l: Lexer<'a>,
+    last_line: u32,
+}
+
+impl<'a> Scanner<'a> {
+    /// A scanner at byte `offset` of `src`, on line `line`, after a piece
+    /// on line `last_line`.
+    #[inline]
+    pub(crate) fn new(src: &'a str, at: Pos, last_line: u32) -> Self {
+        Scanner {
+            l: Lexer::at(src, at.offset as usize, at.line),
+            last_line,
+        }
+    }
+
+    /// Skips whitespace and comments, and gives where the next piece
+    /// starts. At a `/*` comment that is not closed it stays at the
+    /// comment, whose token ([`Kind::UnterminatedComment`]) no piece is.
+    #[inline(always)]
+    pub(crate) fn at(&mut self) -> Pos {
+        if let Err(start) = self.l.skip_gap() {
+            self.l.pos = start.offset as usize;
+            self.l.line = start.line;
+        }
+        self.l.here()
+    }
+
+    /// The byte the scanner stands at (`None` at the end).
+    #[inline(always)]
+    pub(crate) fn byte(&self) -> Option<u8> {
+        self.l.peek_byte()
+    }
+
+    /// The next piece's first byte (after whitespace and comments).
+    #[inline(always)]
+    pub(crate) fn peek(&mut self) -> Option<u8> {
+        self.at();
+        self.byte()
+    }
+
+    /// Takes the bytes up to `end` (on the current line).
+    #[inline(always)]
+    pub(crate) fn advance_to(&mut self, end: usize) {
+        self.l.pos = end.min(self.l.src.len());
+        self.last_line = self.l.line;
+    }
+
+    /// Takes `n` bytes (on the current line).
+    #[inline(always)]
+    pub(crate) fn advance(&mut self, n: usize) {
+        self.advance_to(self.l.pos + n);
+    }
+
+    /// Takes the next piece if it is the byte `b`.
+    #[inline(always)]
+    pub(crate) fn eat(&mut self, b: u8) -> bool {
+        let hit = self.peek() == Some(b);
+        if hit {
+            self.advance(1);
+        }
+        hit
+    }
+
+    /// The number (as [`Kind::Number`]) the scanner stands at: its value
+    /// and where it ends; `None` for anything else, a number too large for
+    /// 64 bits included.
+    #[inline(always)]
+    pub(crate) fn number_here(&self) -> Option<(u64, usize)> {
+        if !self.byte()?.is_ascii_digit() {
+            return None;
+        }
+        let (value, end) = self.l.scan_number(self.l.pos);
+        Some((value?, end))
+    }
+
+    /// The identifier (as [`Kind::Ident`]) the scanner stands at and where
+    /// it ends; `None` for anything else.
+    #[inline(always)]
+    pub(crate) fn ident_here(&self) -> Option<(&'a str, usize)> {
+        let start = self.l.pos;
+        if !starts_ident(self.byte()?) {
+            return None;
+        }
+        let end = ident_end(self.l.src.as_bytes(), start + 1);
+        Some((self.l.text(start, end), end))
+    }
+
+    /// Skips raw text up to (not including) the next `{`, `;` or line end
+    /// (or the end of input): the free-form description after a SEND's
+    /// `MsgDesc:`. It is no piece: the last piece taken stays what it was.
+    pub(crate) fn skip_description(&mut self) {
+        self.l.skip_to_brace_or_line_end();
+    }
+
+    /// The token the scanner stands at (for an error about it).
+    pub(crate) fn token(&self) -> Token<'a> {
+        let mut l = self.l;
+        l.next_token()
+    }
+
+    /// Where the scanner stands.
+    #[inline(always)]
+    pub(crate) fn here(&self) -> Pos {
+        self.l.here()
+    }
+
+    /// The line of the last piece taken.
+    #[inline(always)]
+    pub(crate) fn last_line(&self) -> u32 {
+        self.last_line
+    }
+
+    /// The lexer, standing where the scanner stands.
+    #[inline(always)]
+    pub(crate) fn lexer(&self) -> Lexer<'a> {
+        self.l
     }
 }
 
@@ -967,7 +914,7 @@ mod tests {
     }
 
     #[test]
-    fn brace_semi_or_newline_search_is_a_plain_scan() {
+    fn brace_semi_or_newline_search_matches_a_byte_by_byte_search() {
         // Every stop byte at every offset, after every byte value (the
         // eight-byte step must not stop at a neighbour of a stop byte).
         for stop in [b'{', b';', b'\n'] {

@@ -1,8 +1,12 @@
 //! Recursive-descent parser for Mesa's EU assembly syntax.
 //!
-//! The parser pulls tokens from the [`Lexer`] one at a time (one token of
-//! lookahead) and builds a small syntax tree per statement: a label
-//! definition or an instruction. It checks the grammar only; what the
+//! The parser reads an instruction's head (predicate, opcode, suffixes)
+//! token by token from the [`Lexer`] (one token of lookahead), and its
+//! tail (execution size, operands, options, `;`) piece by piece from the
+//! bytes with a [`Scanner`], which is faster; each construct of the
+//! grammar has one reader, and every reader returns a `Result` whose
+//! error has the position and the expected pieces. It builds a small
+//! syntax tree per statement: a label definition or an instruction. It checks the grammar only; what the
 //! operands mean for a given opcode, access mode and platform is decided
 //! when the tree is lowered to an [`crate::Instruction`] (see
 //! [`super::asm`]).
@@ -37,7 +41,7 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::asm::{AsmError, AsmErrorKind};
-use super::lex::{ident_end, is_ident_char, off32, starts_ident, Kind, Lexer, Pos, RegionItems, Token};
+use super::lex::{Kind, Lexer, Pos, Scanner, Token};
 use crate::model::{ExecSize, Opcode, Platform, ThreadControl, Type};
 
 /// A number with where it was written.
@@ -83,25 +87,17 @@ pub(crate) struct Region {
 }
 
 impl Region {
-    /// The region a plain (byte-level) path read, `<` at `pos`: its items
-    /// lie on the same line.
-    #[inline]
-    fn plain((items, n): RegionItems, pos: Pos) -> Region {
-        let mut r = Region {
-            vals: [Num::default(); 3],
-            n,
-            vxh: false,
-            raw: 0,
-            pos,
-        };
-        for (v, (value, offset)) in r.vals.iter_mut().zip(items).take(usize::from(n)) {
-            *v = Num {
-                value,
-                pos: Pos { offset, line: pos.line },
-            };
-        }
-        r
-    }
+    /// A placeholder, overwritten by the parser.
+    const EMPTY: Region = Region {
+        vals: [Num {
+            value: 0,
+            pos: Pos { offset: 0, line: 0 },
+        }; 3],
+        n: 0,
+        vxh: false,
+        raw: 0,
+        pos: Pos { offset: 0, line: 0 },
+    };
 }
 
 /// Channel letters after a `.`: a write mask (destination) or a
@@ -315,7 +311,7 @@ impl Inst<'_> {
 /// A statement.
 #[allow(clippy::large_enum_variant)] // transient, one at a time
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg(any(test, feature = "check"))]
+#[cfg(test)]
 pub(crate) enum Stmt<'a> {
     /// `name:` — marks the next instruction's offset.
     Label(&'a str, Pos),
@@ -478,54 +474,25 @@ fn split_digits(s: &str) -> (&str, Option<Option<u32>>) {
     }
 }
 
-/// A GRF written plainly at byte `i`: `g` or `r` and one to three
-/// decimal digits (at most 255), not followed by a letter, digit or `_`.
-/// Gives the number and where the name ends.
+/// The number of a GRF name as it is commonly written: `g` or `r` and
+/// one to three decimal digits (at most 255), the whole name. `None`
+/// for anything else ([`Parser::reg_name`] reads the rest).
 #[inline(always)]
-fn plain_grf(bytes: &[u8], i: usize) -> Option<(u8, usize)> {
-    if !matches!(bytes.get(i), Some(b'g' | b'r')) {
-        return None;
-    }
-    let (n, end) = plain_digits(bytes, i + 1)?;
-    if bytes.get(end).is_some_and(|&c| is_ident_char(c)) {
-        return None;
-    }
-    Some((u8::try_from(n).ok()?, end))
-}
-
-/// One to three decimal digits at byte `i`, read as they are scanned:
-/// their value and where they end. `None` for no digit or more than three.
-#[inline(always)]
-fn plain_digits(bytes: &[u8], i: usize) -> Option<(u32, usize)> {
-    let mut n = 0u32;
-    let mut j = i;
-    while let Some(d) = bytes.get(j).map(|b| b.wrapping_sub(b'0')).filter(|&d| d < 10) {
-        if j - i == 3 {
-            return None;
+fn grf_number(name: &[u8]) -> Option<u8> {
+    match *name {
+        [b'g' | b'r', ref digits @ ..] if (1..=3).contains(&digits.len()) => {
+            let mut n = 0u32;
+            for &b in digits {
+                let d = b.wrapping_sub(b'0');
+                if d >= 10 {
+                    return None;
+                }
+                n = n * 10 + u32::from(d);
+            }
+            u8::try_from(n).ok()
         }
-        n = n * 10 + u32::from(d);
-        j += 1;
+        _ => None,
     }
-    (j > i).then_some((n, j))
-}
-
-/// A type written plainly at byte `i`: one or two letters (`F`, `UD`)
-/// not followed by a letter, digit or `_`. Gives the type and where it
-/// ends; `None` for anything else, `NF` included.
-#[inline(always)]
-fn plain_type(bytes: &[u8], i: usize) -> Option<(Type, usize)> {
-    let word = |k: usize| bytes.get(k).is_some_and(|&c| is_ident_char(c));
-    if !starts_ident(*bytes.get(i)?) {
-        return None;
-    }
-    let end = if !word(i + 1) {
-        i + 1
-    } else if !word(i + 2) {
-        i + 2
-    } else {
-        return None;
-    };
-    Some((type_by_bytes(bytes.get(i..end)?)??, end))
 }
 
 /// Message-descriptor shared-function names (single words).
@@ -601,16 +568,10 @@ fn named_option(o: &mut Options, s: &[u8]) -> bool {
     true
 }
 
-/// Every statement of `src` and every error, as the parser reads them;
-/// with `plain` off, the plain paths (which read plainly written text
-/// straight from the bytes) are not taken, so that only the token grammar
-/// reads the text. The two must give the same statements, positions
-/// included, and the same errors: [`crate::check::assemble_no_panic`]
-/// checks it on fuzzed text, and the tests on the corpus.
-#[cfg(any(test, feature = "check"))]
-pub(crate) fn statements(p: Platform, src: &str, plain: bool) -> (Vec<Stmt<'_>>, Vec<AsmError>) {
+/// Every statement of `src` and every error, as the parser reads them.
+#[cfg(test)]
+pub(crate) fn statements(p: Platform, src: &str) -> (Vec<Stmt<'_>>, Vec<AsmError>) {
     let mut parser = Parser::at(p, src, 0, 1);
-    parser.plain = plain;
     let mut out = Vec::new();
     // One instruction, overwritten statement after statement, as the
     // assembler does: what one statement leaves must not show in the next.
@@ -622,45 +583,6 @@ pub(crate) fn statements(p: Platform, src: &str, plain: bool) -> (Vec<Stmt<'_>>,
         });
     }
     (out, parser.errors)
-}
-
-/// The shared function whose first word is `word` (just read by `l`),
-/// then, with only spaces between, `MsgDesc:` and the free-form
-/// description, which `l` skips up to the `{`, `;` or line end after it:
-/// the shared function's number. `None` for anything else.
-#[inline]
-fn plain_description(word: &str, l: &mut Lexer<'_>) -> Option<u8> {
-    let sfid = plain_sfid(word, l)?;
-    if !l.plain_msg_desc_label() {
-        return None;
-    }
-    l.skip_to_brace_or_line_end();
-    Some(sfid)
-}
-
-/// The shared function whose first word is `word` (just read by `l`):
-/// one word, or one of [`multi_word_sfid`]'s names, whose further words
-/// `l` reads (with whitespace and comments between, as the token path
-/// allows). `None` for anything else, a wrong second word included
-/// (the token path reports it).
-#[inline]
-fn plain_sfid(word: &str, l: &mut Lexer<'_>) -> Option<u8> {
-    if let Some(sfid) = sfid_by_name(word) {
-        return Some(sfid);
-    }
-    let (second, one, sfid) = multi_word_sfid(word)?;
-    l.skip_gap().ok()?;
-    if l.plain_ident()? != second {
-        return None;
-    }
-    if one {
-        l.skip_gap().ok()?;
-        let (n, _) = l.plain_number()?;
-        if n != 1 {
-            return None;
-        }
-    }
-    Some(sfid)
 }
 
 /// How an opcode's operands are written.
@@ -696,41 +618,6 @@ fn form(op: Opcode) -> Form {
     }
 }
 
-/// The rest of a plainly written options block whose `{` is at `open`,
-/// read from `l` (which stands right after the `{`) up to and including
-/// the `}`; see [`Parser::plain_options`].
-#[inline(always)]
-fn plain_options_after(l: &mut Lexer<'_>, open: Pos) -> Option<Options> {
-    let mut o = Options::default();
-    plain_options_into(l, open, &mut o)?;
-    Some(o)
-}
-
-/// [`plain_options_after`], written into `o` (in place: options returned
-/// through an `Option` are read back wider than they were written, which
-/// stalls). `o` is reset first; on `None` it holds part of the block.
-#[inline(always)]
-fn plain_options_into(l: &mut Lexer<'_>, open: Pos, o: &mut Options) -> Option<()> {
-    *o = Options {
-        pos: open,
-        ..Options::default()
-    };
-    loop {
-        let w = l.plain_word()?;
-        match w {
-            b"}" => return Some(()),
-            &[d @ b'1'..=b'8', _] => {
-                (o.qtr, o.nib) = quarter(o, u64::from(d - b'0'), w.get(1..)?)?;
-            }
-            _ => {
-                if !named_option(o, w) {
-                    return None;
-                }
-            }
-        }
-    }
-}
-
 const EXPECT_SRC: &str = "a source operand (register or immediate)";
 const EXPECT_TYPE: &str = "a type such as `F`, `UD` or `W`";
 const EXPECT_OPTION: &str =
@@ -743,10 +630,6 @@ pub(crate) struct Parser<'a> {
     /// Line of the last token consumed.
     prev_line: u32,
     platform: Platform,
-    /// Whether the plain paths may read plainly written text straight from
-    /// the bytes (always, but in the tests that check them against the
-    /// token grammar: see [`statements`]).
-    plain: bool,
     /// Errors found so far, in order.
     pub errors: Vec<AsmError>,
 }
@@ -767,7 +650,6 @@ impl<'a> Parser<'a> {
             tok,
             prev_line: 1,
             platform: p,
-            plain: true,
             errors: Vec::new(),
         }
     }
@@ -792,17 +674,6 @@ impl<'a> Parser<'a> {
         t
     }
 
-    /// Takes `l`, a copy of the lexer that a plain (byte-level) path moved
-    /// past the current token and what follows it, and reads on from
-    /// there, as [`Parser::bump`] does: the current token's line becomes
-    /// the previous line (a caller that read past further lines sets it
-    /// after).
-    #[inline]
-    fn commit(&mut self, l: Lexer<'a>) {
-        self.lex = l;
-        self.bump();
-    }
-
     /// The token after the current one.
     fn peek(&self) -> Token<'a> {
         let mut l = self.lex;
@@ -816,7 +687,12 @@ impl<'a> Parser<'a> {
 
     /// "unexpected <current token>, expected <what>".
     fn unexpected(&self, expected: &'static str) -> AsmError {
-        let t = self.tok;
+        self.unexpected_token(self.tok, expected)
+    }
+
+    /// "unexpected <t>, expected <what>".
+    #[cold]
+    fn unexpected_token(&self, t: Token<'a>, expected: &'static str) -> AsmError {
         let kind = match t.kind {
             Kind::BadChar => AsmErrorKind::BadChar {
                 found: t.text.into(),
@@ -1107,17 +983,6 @@ impl<'a> Parser<'a> {
         inst.exec = ExecSize::S1;
         inst.opts = Options::default();
         inst.raw = None;
-        // `name(8)`, the commonest head: read from the bytes, straight on
-        // to the operands.
-        if self.plain && opcode != Opcode::Math && self.lex.peek_byte() == Some(b'(') {
-            let mut l = self.lex;
-            l.seek_on_line(l.offset() + 1);
-            match self.plain_exec_size_and_tail(inst, l) {
-                Some(true) => return Ok(()),
-                Some(false) => return self.operands_and_options(inst),
-                None => {}
-            }
-        }
         self.bump();
         self.suffixes(inst)?;
         if opcode == Opcode::Math && self.tok.kind == Kind::Star {
@@ -1131,141 +996,47 @@ impl<'a> Parser<'a> {
                 )?
                 .0;
         }
-        let plain = if self.plain && self.tok.kind == Kind::LParen {
-            self.plain_exec_size_and_tail(inst, self.lex)
-        } else {
-            None
-        };
-        if plain == Some(true) {
-            return Ok(());
-        }
-        if plain.is_none() && self.eat(Kind::LParen) {
-            let n = self.number("an execution size")?;
+        // The rest in one scan.
+        let mut c = self.scanner();
+        let r = self.tail(&mut c, inst);
+        self.resume(c);
+        r
+    }
+
+    /// The execution size, the operands, the options block, a field
+    /// annotation and the `;` of `inst`, whose head has been read, where
+    /// `c` stands.
+    fn tail(&mut self, c: &mut Scanner<'a>, inst: &mut Inst<'a>) -> PResult<()> {
+        if c.eat(b'(') {
+            let n = self.scan_number(c, "an execution size")?;
             inst.exec = u32::try_from(n.value)
                 .ok()
                 .and_then(ExecSize::from_channels)
                 .ok_or_else(|| self.error_at(n.pos, AsmErrorKind::BadExecSize(n.value)))?;
-            self.expect(Kind::RParen, "`)` after the execution size")?;
+            if !c.eat(b')') {
+                return Err(self.unexpected_at(c, "`)` after the execution size"));
+            }
         }
-        self.operands_and_options(inst)
-    }
-
-    /// The operands, the options block and the `;` of `inst`, whose head
-    /// has been read.
-    fn operands_and_options(&mut self, inst: &mut Inst<'a>) -> PResult<()> {
-        self.operands(inst.opcode, &mut inst.ops)?;
-        if self.tok.kind == Kind::LBrace {
-            inst.opts = self.options()?;
+        self.operands(c, inst.opcode, &mut inst.ops)?;
+        if c.peek() == Some(b'{') {
+            self.scan_options(c, &mut inst.opts)?;
         }
-        if self.tok.kind == Kind::LBracket {
-            inst.raw = Some(self.raw_fields()?);
+        if c.peek() == Some(b'[') {
+            inst.raw = Some(self.with_tokens(c, Self::raw_fields)?);
         }
-        self.expect(Kind::Semi, "`;` ending the instruction")?;
+        if !c.eat(b';') {
+            return Err(self.unexpected_at(c, "`;` ending the instruction"));
+        }
         Ok(())
     }
 
-    /// An execution size written plainly, `8)`, where `l` stands (right
-    /// after the `(`), then, where it can, the rest of the statement by
-    /// [`Parser::plain_tail`]. `Some(true)`: the statement was read whole;
-    /// `Some(false)`: the size was read and the token after the `)` is
-    /// current, for the token path to read the operands; `None`, with
-    /// nothing consumed: the size is not plain (the token path reads or
-    /// reports it).
-    fn plain_exec_size_and_tail(&mut self, inst: &mut Inst<'a>, mut l: Lexer<'a>) -> Option<bool> {
-        inst.exec = l.plain_small_number(b')').and_then(ExecSize::from_channels)?;
-        // `l` is lent, not copied: a copy made right after the size moved
-        // it would read its position back wider than it was written.
-        let after_size = l.mark();
-        if self.plain_tail(inst, &mut l).is_some() {
-            return Some(true);
-        }
-        l.reset(after_size);
-        inst.opts = Options::default();
-        self.commit(l);
-        Some(false)
-    }
-
-    /// The operands, options block and `;` of an ALU instruction or a
-    /// SEND when all of them are written plainly, read straight from the
-    /// bytes after the execution size (where `l` stands) without making
-    /// tokens. Plainly written means: operands as [`Parser::plain_operand_at`]
-    /// reads them; a SEND's descriptor as a number, then a shared function
-    /// (see [`plain_sfid`]), `MsgDesc:` and the description (see
-    /// [`Parser::plain_sfid_and_description`]); a plain options block (see
-    /// [`Parser::plain_options`]); whitespace and comments between them
-    /// as anywhere. What is read is what the token path gives.
-    ///
-    /// `Some` when the statement was read to its `;`: the next statement's
-    /// first token is then current. `None` for anything else, with nothing
-    /// consumed from the parser (`l` may have moved: the caller puts it
-    /// back); the token path then reads the operands again, overwriting
-    /// what was written here, except `inst.opts`, which the caller resets
-    /// to the default options (the token path writes them only when it
-    /// meets a `{`).
-    #[inline]
-    fn plain_tail(&mut self, inst: &mut Inst<'a>, l: &mut Lexer<'a>) -> Option<()> {
-        let op = inst.opcode;
-        let operand = |l: &mut Lexer<'a>, out: &mut Operand| -> Option<()> {
-            l.skip_gap().ok()?;
-            let at = l.here();
-            let end = match self.plain_operand_at::<false>(at, out) {
-                Some(end) => end,
-                None => self.plain_operand_rare(at, out)?,
-            };
-            l.seek_on_line(end);
-            Some(())
-        };
-        let form = form(op);
-        if let Form::Alu(n) = form {
-            let (dst, src) = inst.ops.alu_slots()?;
-            operand(l, dst)?;
-            for (k, s) in src.iter_mut().enumerate() {
-                if k >= n {
-                    *s = None;
-                    continue;
-                }
-                // MATH's second source is optional.
-                if op == Opcode::Math && k == 1 {
-                    l.skip_gap().ok()?;
-                    if matches!(l.peek_byte(), Some(b'{' | b';')) {
-                        *s = None;
-                        continue;
-                    }
-                }
-                operand(l, s.get_or_insert(Operand::EMPTY))?;
-            }
-        } else if form == Form::Send {
-            let send = inst.ops.send_slots()?;
-            operand(l, &mut send.dst)?;
-            operand(l, &mut send.src0)?;
-            send.src1 = None;
-            l.skip_gap().ok()?;
-            let (value, pos) = l.plain_number()?;
-            send.desc = Num { value, pos };
-            l.skip_gap().ok()?;
-            let word = l.plain_ident()?;
-            send.sfid = plain_description(word, l)?;
-        } else {
-            return None;
-        }
-        l.skip_gap().ok()?;
-        // The instruction's options are the default ones until here; the
-        // caller puts them back if the statement is not plain after all.
-        if l.peek_byte() == Some(b'{') {
-            let open = l.here();
-            l.seek_on_line(l.offset() + 1);
-            plain_options_into(l, open, &mut inst.opts)?;
-            l.skip_gap().ok()?;
-        }
-        if l.peek_byte() != Some(b';') {
-            return None;
-        }
-        let line = l.here().line;
-        l.seek_on_line(l.offset() + 1);
-        self.lex.follow(l);
-        self.lex.next_token_into(&mut self.tok);
-        self.prev_line = line;
-        Some(())
+    /// Reads what `f` reads token by token, from where `c` stands, and
+    /// then moves `c` past it.
+    fn with_tokens<T>(&mut self, c: &mut Scanner<'a>, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        self.resume(*c);
+        let r = f(self);
+        *c = self.scanner();
+        r
     }
 
     fn suffixes(&mut self, inst: &mut Inst<'a>) -> PResult<()> {
@@ -1318,38 +1089,57 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// The operands of `op`, written into `ops` (in place).
-    fn operands(&mut self, op: Opcode, ops: &mut Operands<'a>) -> PResult<()> {
+    /// The operands of `op` where `c` stands, written into `ops` (in place).
+    fn operands(&mut self, c: &mut Scanner<'a>, op: Opcode, ops: &mut Operands<'a>) -> PResult<()> {
         match form(op) {
-            Form::Send => self.send_operands(ops)?,
-            Form::Wait => *ops = Operands::Wait(self.operand(true)?),
-            Form::Jmpi => *ops = Operands::Jmpi(self.operand(false)?),
-            Form::Branch => *ops = self.branch_operands()?,
-            Form::None => *ops = Operands::None,
-            Form::Alu(n) => {
-                if let Some((dst, src)) = ops.alu_slots() {
-                    self.operand_into(true, dst)?;
-                    for (k, s) in src.iter_mut().enumerate() {
-                        // MATH's second source is optional.
-                        if k >= n || (op == Opcode::Math && k == 1 && !self.starts_operand()) {
-                            *s = None;
-                            continue;
-                        }
-                        let o = s.get_or_insert(Operand::EMPTY);
-                        self.operand_into(false, o)?;
-                    }
-                }
+            Form::Send => self.send_operands(c, ops),
+            Form::Wait => {
+                let mut o = Operand::EMPTY;
+                self.scan_operand(c, true, &mut o)?;
+                *ops = Operands::Wait(o);
+                Ok(())
             }
+            Form::Jmpi => {
+                let mut o = Operand::EMPTY;
+                self.scan_operand(c, false, &mut o)?;
+                *ops = Operands::Jmpi(o);
+                Ok(())
+            }
+            Form::Branch => {
+                *ops = self.with_tokens(c, Self::branch_operands)?;
+                Ok(())
+            }
+            Form::None => {
+                *ops = Operands::None;
+                Ok(())
+            }
+            Form::Alu(n) => match ops.alu_slots() {
+                Some((dst, src)) => self.alu_operands(c, op, n, dst, src),
+                None => Ok(()),
+            },
         }
-        Ok(())
     }
 
-    fn starts_operand(&self) -> bool {
-        match self.tok.kind {
-            Kind::Minus | Kind::Tilde | Kind::LParen | Kind::Number => true,
-            Kind::Ident => !self.tok.is_ident("MsgDesc"),
-            _ => false,
+    /// A destination and `n` sources where `c` stands, written into `dst`
+    /// and `src` (in place).
+    fn alu_operands(
+        &mut self,
+        c: &mut Scanner<'a>,
+        op: Opcode,
+        n: usize,
+        dst: &mut Operand,
+        src: &mut [Option<Operand>; 3],
+    ) -> PResult<()> {
+        self.scan_operand(c, true, dst)?;
+        for (k, s) in src.iter_mut().enumerate() {
+            // MATH's second source is optional.
+            if k >= n || (op == Opcode::Math && k == 1 && !Self::starts_operand(c)) {
+                *s = None;
+                continue;
+            }
+            self.scan_operand(c, false, s.get_or_insert(Operand::EMPTY))?;
         }
+        Ok(())
     }
 
     fn target(&mut self) -> PResult<Target<'a>> {
@@ -1387,81 +1177,71 @@ impl<'a> Parser<'a> {
         Ok(Operands::Branch { jip, uip })
     }
 
-    fn send_operands(&mut self, ops: &mut Operands<'a>) -> PResult<()> {
+    /// A SEND's operands where `c` stands, written into `ops` (in place):
+    /// the destination, the payload, a register descriptor if there is
+    /// one, the descriptor (a number), the shared function and, if it
+    /// follows, `MsgDesc:` and the free-form description up to the `{`,
+    /// `;` or line end.
+    fn send_operands(&mut self, c: &mut Scanner<'a>, ops: &mut Operands<'a>) -> PResult<()> {
         let Some(send) = ops.send_slots() else {
             return Ok(());
         };
-        self.operand_into(true, &mut send.dst)?;
-        self.operand_into(false, &mut send.src0)?;
-        let desc_next = match self.tok.kind {
-            Kind::Number => true,
-            Kind::Minus => self.peek().kind == Kind::Number,
-            _ => false,
-        };
-        let src1 = if desc_next { None } else { Some(self.operand(false)?) };
-        let neg = self.eat(Kind::Minus);
-        let mut desc = self.number("the message descriptor (a number such as 0x02280300)")?;
+        self.scan_operand(c, true, &mut send.dst)?;
+        self.scan_operand(c, false, &mut send.src0)?;
+        let mut look = *c;
+        look.eat(b'-');
+        look.peek();
+        send.src1 = None;
+        if look.number_here().is_none() {
+            self.scan_operand(c, false, send.src1.insert(Operand::EMPTY))?;
+        }
+        let neg = c.eat(b'-');
+        send.desc = self.scan_number(c, "the message descriptor (a number such as 0x02280300)")?;
         if neg {
-            desc.value = desc.value.wrapping_neg();
+            send.desc.value = send.desc.value.wrapping_neg();
         }
-        if let Some(sfid) = self.plain.then(|| self.plain_sfid_and_description()).flatten() {
-            (send.src1, send.desc, send.sfid) = (src1, desc, sfid);
-            return Ok(());
-        }
-        let sfid = self.sfid()?;
-        if self.tok.is_ident("MsgDesc") {
-            self.bump();
-            if self.tok.kind != Kind::Colon {
-                return Err(self.unexpected("`:` after `MsgDesc`"));
+        send.sfid = self.scan_sfid(c)?;
+        let mut look = *c;
+        look.at();
+        if let Some(("MsgDesc", end)) = look.ident_here() {
+            c.at();
+            c.advance_to(end);
+            if !c.eat(b':') {
+                return Err(self.unexpected_at(c, "`:` after `MsgDesc`"));
             }
-            // The current token is the colon and the lexer stands right
-            // after it: skip the free-form description.
-            self.lex.skip_to_brace_or_line_end();
-            self.bump();
+            c.skip_description();
         }
-        (send.src1, send.desc, send.sfid) = (src1, desc, sfid);
         Ok(())
     }
 
-    /// A shared function (see [`plain_sfid`]) followed, on the line of its
-    /// last word, by `MsgDesc:` and the description (`urb MsgDesc: 8 SIMD8
-    /// read ... {`), with only spaces before `MsgDesc`: read from the
-    /// bytes, as the token path reads it. `None` (nothing consumed) for
-    /// anything else.
-    fn plain_sfid_and_description(&mut self) -> Option<u8> {
-        let t = self.tok;
-        if t.kind != Kind::Ident {
-            return None;
-        }
-        let mut l = self.lex;
-        let sfid = plain_description(t.text, &mut l)?;
-        // The token path's last token is the colon, on the line the
-        // description ends on (a multi-word name may begin on an earlier
-        // one).
-        let line = l.here().line;
-        self.commit(l);
-        self.prev_line = line;
-        Some(sfid)
-    }
-
-    fn sfid(&mut self) -> PResult<u8> {
+    /// A shared function's name where `c` stands: one word, or one of
+    /// [`multi_word_sfid`]'s (`dp data 1`), or Mesa's `*** invalid SFID
+    /// value N`.
+    fn scan_sfid(&mut self, c: &mut Scanner<'a>) -> PResult<u8> {
         const WHAT: &str = "a shared function (null, math, sampler, gateway, dp_sampler, render, urb, thread_spawner, vme, const, data, pixel interp, dp data 1, cre)";
-        let t = self.tok;
-        if t.kind == Kind::Star {
-            let (n, _) = self.invalid_marker(&["SFID"], &[], "`*** invalid SFID value N`")?;
-            return self.nibble(n);
+        if c.peek() == Some(b'*') {
+            return self.with_tokens(c, |p| {
+                let (n, _) = p.invalid_marker(&["SFID"], &[], "`*** invalid SFID value N`")?;
+                p.nibble(n)
+            });
         }
-        let Some((second, one, sfid)) = multi_word_sfid(t.text).filter(|_| t.kind == Kind::Ident) else {
-            return Ok(self.ident_as(WHAT, sfid_by_name)?.0);
+        let Some((word, end)) = c.ident_here() else {
+            return Err(self.unexpected_at(c, WHAT));
+        };
+        let Some((second, one, sfid)) = multi_word_sfid(word) else {
+            let sfid = sfid_by_name(word).ok_or_else(|| self.unexpected_at(c, WHAT))?;
+            c.advance_to(end);
+            return Ok(sfid);
         };
         // Two- and three-word names.
-        self.bump();
-        if !self.tok.is_ident(second) {
-            return Err(self.unexpected(WHAT));
+        c.advance_to(end);
+        c.at();
+        match c.ident_here() {
+            Some((w, end)) if w == second => c.advance_to(end),
+            _ => return Err(self.unexpected_at(c, WHAT)),
         }
-        self.bump();
         if one {
-            let n = self.number(WHAT)?;
+            let n = self.scan_number(c, WHAT)?;
             if n.value != 1 {
                 return Err(self.error_at(
                     n.pos,
@@ -1475,10 +1255,6 @@ impl<'a> Parser<'a> {
         Ok(sfid)
     }
 
-    /// The options block when it is written plainly on one line: words
-    /// separated by spaces or commas, each a known option or a quarter
-    /// control such as `1Q`, then `}`. Reads the bytes directly and gives
-    /// what the token path gives; `None` (nothing consumed) otherwise.
     /// A field annotation, `[name=value ...]` (items separated by spaces
     /// or commas); gives where its `[` is. Lowering reads the items again
     /// there, knowing the instruction's layout.
@@ -1502,62 +1278,63 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn plain_options(&mut self) -> Option<Options> {
-        let open = self.tok;
-        if open.kind != Kind::LBrace {
-            return None;
+    /// The options block where `c` stands, written into `o` (in place).
+    fn scan_options(&self, c: &mut Scanner<'a>, o: &mut Options) -> PResult<()> {
+        let open = c.at();
+        if !c.eat(b'{') {
+            return Err(self.unexpected_at(c, "`{`"));
         }
-        let mut l = self.lex;
-        let o = plain_options_after(&mut l, open.pos)?;
-        self.commit(l);
-        Some(o)
-    }
-
-    fn options(&mut self) -> PResult<Options> {
-        if let Some(o) = self.plain.then(|| self.plain_options()).flatten() {
-            return Ok(o);
-        }
-        let open = self.expect(Kind::LBrace, "`{`")?;
-        let mut o = Options {
-            pos: open.pos,
+        *o = Options {
+            pos: open,
             ..Options::default()
         };
         loop {
-            match self.tok.kind {
-                Kind::RBrace => {
-                    self.bump();
-                    return Ok(o);
+            let at = c.at();
+            match c.byte() {
+                Some(b'}') => {
+                    c.advance(1);
+                    return Ok(());
                 }
-                Kind::Comma => {
-                    self.bump();
-                }
-                Kind::Number => {
-                    let n = self.bump();
-                    let t = self.expect(Kind::Ident, "`Q`, `H` or `N` after the quarter number")?;
-                    let (qtr, nib) = match quarter(&o, n.value, t.text.as_bytes()) {
-                        Some(q) => q,
-                        None => {
-                            return Err(self.error_at(
-                                n.pos,
-                                AsmErrorKind::Unexpected {
-                                    found: alloc::format!("`{}{}`", n.text, t.text),
-                                    expected: "a quarter control: 1Q..4Q, 1H, 2H or 1N..8N",
-                                },
-                            ))
-                        }
+                Some(b',') => c.advance(1),
+                Some(b'0'..=b'9') => {
+                    let Some((n, end)) = c.number_here() else {
+                        return Err(self.unexpected_at(c, EXPECT_OPTION));
+                    };
+                    let digits = self.source().get(at.offset as usize..end).unwrap_or("");
+                    c.advance_to(end);
+                    c.at();
+                    let Some((letter, end)) = c.ident_here() else {
+                        return Err(self.unexpected_at(c, "`Q`, `H` or `N` after the quarter number"));
+                    };
+                    c.advance_to(end);
+                    let Some((qtr, nib)) = quarter(o, n, letter.as_bytes()) else {
+                        return Err(self.error_at(
+                            at,
+                            AsmErrorKind::Unexpected {
+                                found: alloc::format!("`{digits}{letter}`"),
+                                expected: "a quarter control: 1Q..4Q, 1H, 2H or 1N..8N",
+                            },
+                        ));
                     };
                     o.qtr = qtr;
                     o.nib = nib;
                 }
-                Kind::Ident => {
-                    if !named_option(&mut o, self.tok.text.as_bytes()) {
-                        return Err(self.unexpected(EXPECT_OPTION));
-                    }
-                    self.bump();
-                }
-                _ => return Err(self.unexpected(EXPECT_OPTION)),
+                _ => match c.ident_here() {
+                    Some((word, end)) if named_option(o, word.as_bytes()) => c.advance_to(end),
+                    _ => return Err(self.unexpected_at(c, EXPECT_OPTION)),
+                },
             }
         }
+    }
+
+    /// [`Parser::scan_options`] at the current token.
+    #[cfg(test)]
+    fn options(&mut self) -> PResult<Options> {
+        let mut c = self.scanner();
+        let mut o = Options::default();
+        let r = self.scan_options(&mut c, &mut o);
+        self.resume(c);
+        r.map(|()| o)
     }
 
     /// A register name token (`g12`, `acc0`, `null`, `ip`, ...).
@@ -1598,7 +1375,7 @@ impl<'a> Parser<'a> {
             })
         };
         // The common case first: `g<n>` with n <= 255, at most 3 digits.
-        if let Some((n, _)) = plain_grf(t.text.as_bytes(), 0) {
+        if let Some(n) = grf_number(t.text.as_bytes()) {
             return Ok(RegName::Grf(n));
         }
         match t.text {
@@ -1683,65 +1460,65 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn region(&mut self) -> PResult<Region> {
-        if self.plain && self.tok.kind == Kind::LAngle {
-            // The common spelling `<8,8,1>`, read straight from the bytes:
-            // the same items and positions the token path below finds.
-            let open = self.tok;
-            if let Some(items) = self.lex.plain_region() {
-                let r = Region::plain(items, open.pos);
-                self.bump();
-                return Ok(r);
-            }
+    /// A region, read from the bytes where `c` stands: `<`, up to three
+    /// items separated by `,` or `;`, and `>`. An item is a number, `VxH`
+    /// (first only) or Mesa's `*** invalid ...` marker (first two only).
+    /// The region is written into `r` (in place).
+    fn scan_region(&mut self, c: &mut Scanner<'a>, r: &mut Region) -> PResult<()> {
+        let open = c.at();
+        if !c.eat(b'<') {
+            return Err(self.unexpected_at(c, "`<`"));
         }
-        let open = self.expect(Kind::LAngle, "`<`")?;
-        let mut r = Region {
-            vals: [Num::default(); 3],
-            n: 0,
-            vxh: false,
-            raw: 0,
-            pos: open.pos,
+        *r = Region {
+            pos: open,
+            ..Region::EMPTY
         };
         loop {
-            if r.n as usize >= r.vals.len() {
-                return Err(self.unexpected("`>` closing the region"));
-            }
-            if self.tok.kind == Kind::Star && r.n < 2 {
-                let (words, what): (&[&str], _) = if r.n == 0 && !r.vxh {
-                    (&["vert", "stride"], "`*** invalid vert stride value N`")
-                } else {
-                    (&["width"], "`*** invalid width value N`")
-                };
-                let (n, _) = self.invalid_marker(words, &[], what)?;
-                self.nibble(n)?;
-                if let Some(v) = r.vals.get_mut(r.n as usize) {
-                    *v = n;
+            let at = c.at();
+            let Some(slot) = r.vals.get_mut(usize::from(r.n)) else {
+                return Err(self.unexpected_at(c, "`>` closing the region"));
+            };
+            match c.byte() {
+                Some(b'*') if r.n < 2 => {
+                    let (words, what): (&[&str], _) = if r.n == 0 && !r.vxh {
+                        (&["vert", "stride"], "`*** invalid vert stride value N`")
+                    } else {
+                        (&["width"], "`*** invalid width value N`")
+                    };
+                    // The marker's words are read as tokens.
+                    self.resume(*c);
+                    let marker = self
+                        .invalid_marker(words, &[], what)
+                        .and_then(|(n, _)| self.nibble(n).map(|_| n));
+                    *c = self.scanner();
+                    *slot = marker?;
+                    r.raw |= 1 << r.n;
                 }
-                r.raw |= 1 << r.n;
-            } else if r.n == 0 && self.tok.is_ident("VxH") {
-                let t = self.bump();
-                r.vxh = true;
-                if let Some(v) = r.vals.get_mut(0) {
-                    v.pos = t.pos;
+                _ if r.n == 0 && c.ident_here().is_some_and(|(s, _)| s == "VxH") => {
+                    c.advance(3);
+                    r.vxh = true;
+                    slot.pos = at;
                 }
-            } else {
-                let n = self.number("a region value")?;
-                if let Some(v) = r.vals.get_mut(r.n as usize) {
-                    *v = n;
-                }
+                _ => *slot = self.scan_number(c, "a region value")?,
             }
             r.n += 1;
-            match self.tok.kind {
-                Kind::RAngle => {
-                    self.bump();
-                    return Ok(r);
-                }
-                Kind::Comma | Kind::Semi => {
-                    self.bump();
-                }
-                _ => return Err(self.unexpected("`,` or `>` in the region")),
+            if c.eat(b'>') {
+                return Ok(());
+            }
+            if !(c.eat(b',') || c.eat(b';')) {
+                return Err(self.unexpected_at(c, "`,` or `>` in the region"));
             }
         }
+    }
+
+    /// [`Parser::scan_region`] at the current token.
+    #[cfg(test)]
+    fn region(&mut self) -> PResult<Region> {
+        let mut c = self.scanner();
+        let mut r = Region::EMPTY;
+        let ok = self.scan_region(&mut c, &mut r);
+        self.resume(c);
+        ok.map(|()| r)
     }
 
     /// The `.xyzw` letters of an identifier; returns the letters and the
@@ -1779,296 +1556,229 @@ impl<'a> Parser<'a> {
         Ok((c, rest))
     }
 
-    /// An operand written plainly (see [`Parser::plain_operand_at`]),
-    /// read from the bytes: what the token path below gives for it. `None`
-    /// (nothing consumed) for anything else.
-    #[cfg(test)]
-    fn plain_operand(&mut self) -> Option<Operand> {
-        let mut o = Operand::EMPTY;
-        self.plain_operand_into(&mut o).then_some(o)
-    }
-
-    /// [`Parser::plain_operand_at`] at the current token, written into
-    /// `out` (in place); false, with nothing consumed, if the operand is
-    /// not plain (`out` may then be written in part: the token path writes
-    /// all of it again).
+    /// A scanner standing at the current token, to read operands from
+    /// the bytes.
     #[inline]
-    fn plain_operand_into(&mut self, out: &mut Operand) -> bool {
-        let t = self.tok;
-        if !matches!(
-            t.kind,
-            Kind::Ident | Kind::Minus | Kind::Tilde | Kind::Number | Kind::LParen
-        ) {
-            return false;
-        }
-        let Some(end) = self.plain_operand_at::<true>(t.pos, out) else {
-            return false;
-        };
-        self.lex.seek_on_line(end);
-        self.bump();
-        true
+    fn scanner(&self) -> Scanner<'a> {
+        Scanner::new(self.source(), self.tok.pos, self.prev_line)
     }
 
-    /// The operand that starts at `at`, when it is written plainly,
-    /// without spaces or comments inside: `[-|~][(abs)]` then a register
-    /// (`g<n>` with one to three digits as [`plain_grf`] reads it, or
-    /// `null`, `acc0`, ... as [`Parser::reg_name`] reads it), an
-    /// optional `.<sub>` in decimal, a region as [`Lexer::plain_region`]
-    /// reads it and a type (`g7.2<8,8,1>UD`); or `[-|~][(abs)]` then a
-    /// number and a type (`0x3f800000F`, `-1D`). Read
-    /// straight from the bytes into `out`, it is what the token path
-    /// gives; the result is where it ends. `None` for anything else
-    /// (numbers too large included, which the token path reports); `out`
-    /// may then be written in part, and the token path writes all of it
-    /// again.
-    ///
-    /// With `ALL` off, only GRFs and `null` without `(abs)` are read (and
-    /// `None` given for the rest): the common operands, on a path kept
-    /// short; [`Parser::plain_operand_rare`] reads the others.
-    #[inline(always)]
-    fn plain_operand_at<const ALL: bool>(&self, at: Pos, out: &mut Operand) -> Option<usize> {
-        let bytes = self.source().as_bytes();
-        let line = at.line;
-        let pos = |i: usize| Pos { offset: off32(i), line };
-        let mut i = at.offset as usize;
-        let neg = matches!(bytes.get(i), Some(b'-' | b'~'));
-        i += usize::from(neg);
-        let abs = ALL && bytes.get(i) == Some(&b'(') && bytes.get(i + 1..i + 5) == Some(b"abs)");
-        i += 5 * usize::from(abs);
-        out.pos = at;
-        out.abs = abs;
-        out.chans = None;
-        if bytes.get(i)?.is_ascii_digit() {
-            let mut l = self.lex;
-            l.seek_on_line(i);
-            out.base = Base::Imm {
-                value: l.plain_number()?.0,
-                neg,
-            };
-            out.neg = false;
-            out.region = None;
-            i = l.offset();
-        } else {
-            // `g<n>`, the commonest, with its number read as it is scanned.
-            let (name, end) = match plain_grf(bytes, i) {
-                Some((nr, end)) => (RegName::Grf(nr), end),
-                None => {
-                    let end = ident_end(bytes, i);
-                    (self.plain_reg_name_bytes::<ALL>(bytes.get(i..end)?, i, end, line)?, end)
-                }
-            };
-            i = end;
-            let mut sub = None;
-            if bytes.get(i) == Some(&b'.') {
-                let (value, end) = plain_digits(bytes, i + 1)?;
-                // A leading zero (maybe `0x`): the token path.
-                if end - i > 2 && bytes.get(i + 1) == Some(&b'0') {
-                    return None;
-                }
-                sub = Some(Num {
-                    value: u64::from(value),
-                    pos: pos(i + 1),
-                });
-                i = end;
-            }
-            out.base = Base::Reg { name, sub };
-            out.neg = neg;
-            if bytes.get(i) != Some(&b'<') {
-                return None;
-            }
-            let mut l = self.lex;
-            l.seek_on_line(i + 1);
-            out.region = Some(Region::plain(l.plain_region()?, pos(i)));
-            i = l.offset();
-        }
-        let (ty, end) = plain_type(bytes, i)?;
-        out.ty = Some((ty, pos(i)));
-        Some(end)
+    /// Reads on, token by token, from where `c` (from
+    /// [`Parser::scanner`]) stands: the piece there becomes the current
+    /// token, and the last piece `c` took the last token consumed.
+    #[inline]
+    fn resume(&mut self, c: Scanner<'a>) {
+        self.lex = c.lexer();
+        self.prev_line = c.last_line();
+        self.lex.next_token_into(&mut self.tok);
     }
 
-    /// The register named `name` (bytes `start..end` of `line`) when it is
-    /// not a plain GRF: `null`, and with `ALL` any other register
-    /// [`Parser::reg_name`] takes. `None` otherwise (`g`/`r` names that
-    /// [`plain_grf`] refused included).
-    #[inline(always)]
-    fn plain_reg_name_bytes<const ALL: bool>(
-        &self,
-        name: &[u8],
-        start: usize,
-        end: usize,
-        line: u32,
-    ) -> Option<RegName> {
-        match name {
-            b"null" => Some(RegName::Arf { nr: 0, bare: false }),
-            [b'g' | b'r', ..] => None,
-            // By the token path's own reading of the name; one it refuses
-            // is left to it to report.
-            _ if ALL => self.plain_reg_name(start, end, line),
-            _ => None,
-        }
-    }
-
-    /// [`Parser::plain_operand_at`] with every register and `(abs)`, out of
-    /// line: for the operands its short path leaves.
+    /// "unexpected <the token where `c` stands>, expected <what>".
+    #[cold]
     #[inline(never)]
-    fn plain_operand_rare(&self, at: Pos, out: &mut Operand) -> Option<usize> {
-        self.plain_operand_at::<true>(at, out)
+    fn unexpected_at(&self, c: &Scanner<'a>, expected: &'static str) -> AsmError {
+        self.unexpected_token(c.token(), expected)
     }
 
-    /// The register named by bytes `start..end` of `line`, as
-    /// [`Parser::reg_name`] reads it; `None` for a name it refuses (the
-    /// token path reports it).
-    fn plain_reg_name(&self, start: usize, end: usize, line: u32) -> Option<RegName> {
-        let t = Token {
-            kind: Kind::Ident,
-            text: self.source().get(start..end)?,
-            value: 0,
-            pos: Pos {
-                offset: off32(start),
-                line,
-            },
-        };
-        self.reg_name(t).ok()
-    }
-
-    /// An operand. Destinations take no modifiers and no immediates; that
-    /// is checked when lowering, so the messages can name the opcode.
+    /// [`Parser::scan_operand`] at the current token.
+    #[cfg(test)]
     fn operand(&mut self, dst: bool) -> PResult<Operand> {
         let mut o = Operand::EMPTY;
-        self.operand_into(dst, &mut o)?;
-        Ok(o)
+        let mut c = self.scanner();
+        let r = self.scan_operand(&mut c, dst, &mut o);
+        self.resume(c);
+        r.map(|()| o)
     }
 
-    /// [`Parser::operand`], written into `out` (in place).
-    #[inline]
-    fn operand_into(&mut self, dst: bool, out: &mut Operand) -> PResult<()> {
-        if self.plain && self.plain_operand_into(out) {
-            return Ok(());
+    /// Whether the next piece where `c` stands may start an operand.
+    fn starts_operand(c: &mut Scanner<'a>) -> bool {
+        match c.peek() {
+            Some(b'-' | b'~' | b'(') => true,
+            Some(b) if b.is_ascii_digit() => true,
+            _ => c.ident_here().is_some_and(|(s, _)| s != "MsgDesc"),
         }
-        *out = self.operand_tokens(dst)?;
-        Ok(())
     }
 
-    /// [`Parser::operand`] token by token.
-    fn operand_tokens(&mut self, dst: bool) -> PResult<Operand> {
-        let pos = self.tok.pos;
-
-        let mut o = Operand { pos, ..Operand::EMPTY };
-        if self.eat(Kind::Minus) || self.eat(Kind::Tilde) {
+    /// An operand, read from the bytes where `c` stands, written into `o`
+    /// (in place): `[-|~][(abs)]`, then a number and a type (`-1D`,
+    /// `0x3f800000F`), or a register (`g12`, `acc0`, `g[a0.1 +16]`), an
+    /// optional `.<sub>`, an optional region, and a type, after `.` and
+    /// channels in align16 (`g7.2<8,8,1>UD`, `g3<4>.xyzwF`). `ip` and
+    /// `tdr0` may stand alone. On an error `c` stands at the piece it
+    /// could not take.
+    fn scan_operand(&mut self, c: &mut Scanner<'a>, dst: bool, o: &mut Operand) -> PResult<()> {
+        o.pos = c.at();
+        o.neg = false;
+        o.abs = false;
+        o.region = None;
+        o.chans = None;
+        o.ty = None;
+        if matches!(c.byte(), Some(b'-' | b'~')) {
+            c.advance(1);
             o.neg = true;
         }
-        if self.tok.kind == Kind::LParen {
-            self.bump();
-            if !self.tok.is_ident("abs") {
-                return Err(self.unexpected("`abs` in the `(abs)` source modifier"));
+        if c.eat(b'(') {
+            c.at();
+            match c.ident_here() {
+                Some(("abs", end)) => c.advance_to(end),
+                _ => return Err(self.unexpected_at(c, "`abs` in the `(abs)` source modifier")),
             }
-            self.bump();
-            self.expect(Kind::RParen, "`)` after `(abs`")?;
+            if !c.eat(b')') {
+                return Err(self.unexpected_at(c, "`)` after `(abs`"));
+            }
             o.abs = true;
         }
-        let expected = if dst { "a destination register" } else { EXPECT_SRC };
-        match self.tok.kind {
-            Kind::Number => {
-                let n = self.bump();
-                o.base = Base::Imm {
-                    value: n.value,
-                    neg: o.neg,
-                };
-                o.neg = false;
-                o.ty = Some(self.type_ident()?);
-                return Ok(o);
-            }
-            Kind::Ident => {}
-            _ => return Err(self.unexpected(expected)),
+        let at = c.at();
+        if let Some((value, end)) = c.number_here() {
+            c.advance_to(end);
+            o.base = Base::Imm { value, neg: o.neg };
+            o.neg = false;
+            o.ty = Some(self.scan_type(c)?);
+            return Ok(());
         }
-        let t = self.tok;
-        if matches!(t.text, "g" | "r") && self.lex.peek_kind() == Kind::LBracket {
-            self.bump();
-            o.base = self.indirect()?;
+        let Some((text, end)) = c.ident_here() else {
+            return Err(self.unexpected_at(c, if dst { "a destination register" } else { EXPECT_SRC }));
+        };
+        let indirect = matches!(text, "g" | "r") && {
+            let mut look = *c;
+            look.advance_to(end);
+            look.peek() == Some(b'[')
+        };
+        if indirect {
+            c.advance_to(end);
+            o.base = self.scan_indirect(c)?;
         } else {
-            let name = self.reg_name(t)?;
-            self.bump();
-            let sub = if self.tok.kind == Kind::Dot && self.lex.peek_kind() == Kind::Number {
-                self.bump();
-                Some(self.number("a subregister number")?)
-            } else {
-                None
+            let name = match grf_number(text.as_bytes()) {
+                Some(n) => RegName::Grf(n),
+                None => self.reg_name(Token {
+                    kind: Kind::Ident,
+                    text,
+                    value: 0,
+                    pos: at,
+                })?,
             };
+            c.advance_to(end);
+            let mut sub = None;
+            let mut look = *c;
+            if look.eat(b'.') && look.peek().is_some() && look.number_here().is_some() {
+                *c = look;
+                sub = Some(self.scan_number(c, "a subregister number")?);
+            }
             o.base = Base::Reg { name, sub };
             if let RegName::Arf { bare: true, .. } = name {
                 // `ip` and `tdr0` print bare; a region and type may follow.
-                if self.tok.kind != Kind::LAngle
-                    && !(self.tok.kind == Kind::Ident && type_by_name(self.tok.text).is_some())
-                {
-                    return Ok(o);
+                let mut look = *c;
+                if look.peek() != Some(b'<') && !look.ident_here().is_some_and(|(s, _)| type_by_name(s).is_some()) {
+                    return Ok(());
                 }
             }
         }
-        if self.tok.kind == Kind::LAngle {
-            o.region = Some(self.region()?);
+        if c.peek() == Some(b'<') {
+            self.scan_region(c, o.region.insert(Region::EMPTY))?;
         }
-        if self.eat(Kind::Dot) {
-            let t = self.tok;
-            if t.kind != Kind::Ident {
-                return Err(self.unexpected("channels (x, y, z, w) and a type"));
-            }
-            let (c, rest) = self.channels(t)?;
-            self.bump();
-            o.chans = Some(c);
+        if c.eat(b'.') {
+            let at = c.at();
+            let Some((text, end)) = c.ident_here() else {
+                return Err(self.unexpected_at(c, "channels (x, y, z, w) and a type"));
+            };
+            let t = Token {
+                kind: Kind::Ident,
+                text,
+                value: 0,
+                pos: at,
+            };
+            let (ch, rest) = self.channels(t)?;
+            c.advance_to(end);
+            o.chans = Some(ch);
             if !rest.is_empty() {
                 let tpos = Pos {
-                    offset: t.pos.offset + u32::from(c.n),
-                    ..t.pos
+                    offset: at.offset + u32::from(ch.n),
+                    ..at
                 };
                 o.ty = Some((self.type_token(rest, tpos)?, tpos));
-                return Ok(o);
+                return Ok(());
             }
         }
-        o.ty = Some(self.type_ident()?);
-        Ok(o)
+        o.ty = Some(self.scan_type(c)?);
+        Ok(())
     }
 
-    /// A type name token.
-    fn type_ident(&mut self) -> PResult<(Type, Pos)> {
-        let t = self.tok;
-        if t.kind == Kind::Ident {
-            match type_by_name(t.text) {
-                Some(Some(ty)) => {
-                    self.bump();
-                    return Ok((ty, t.pos));
-                }
-                Some(None) => return Err(self.type_not_on_platform(t.pos)),
-                None => {}
+    /// A number where `c` stands (`what` names it in an error).
+    // Inlined: a small value returned through memory inside a `Result`
+    // is read back wider than it was written, which stalls.
+    #[inline(always)]
+    fn scan_number(&self, c: &mut Scanner<'a>, what: &'static str) -> PResult<Num> {
+        let pos = c.at();
+        match c.number_here() {
+            Some((value, end)) => {
+                c.advance_to(end);
+                Ok(Num { value, pos })
+            }
+            None => Err(self.unexpected_at(c, what)),
+        }
+    }
+
+    /// A type name where `c` stands.
+    #[inline(always)]
+    fn scan_type(&self, c: &mut Scanner<'a>) -> PResult<(Type, Pos)> {
+        let pos = c.at();
+        if let Some((text, end)) = c.ident_here() {
+            if let Some(Some(ty)) = type_by_name(text) {
+                c.advance_to(end);
+                return Ok((ty, pos));
             }
         }
-        Err(self.unexpected(EXPECT_TYPE))
+        Err(self.not_a_type(c))
     }
 
-    fn indirect(&mut self) -> PResult<Base> {
-        self.expect(Kind::LBracket, "`[`")?;
-        self.ident_as("the address register `a0`", |s| (s == "a0").then_some(()))?;
-        let sub = if self.eat(Kind::Dot) {
-            Some(self.number("an address subregister number")?)
+    /// The error for what `c` stands at, which is no type name.
+    #[cold]
+    #[inline(never)]
+    fn not_a_type(&self, c: &Scanner<'a>) -> AsmError {
+        match c.ident_here().and_then(|(text, _)| type_by_name(text)) {
+            Some(_) => self.type_not_on_platform(c.here()),
+            None => self.unexpected_at(c, EXPECT_TYPE),
+        }
+    }
+
+    /// An indirect address `[a0.sub +imm]` where `c` stands (after the
+    /// `g`).
+    fn scan_indirect(&self, c: &mut Scanner<'a>) -> PResult<Base> {
+        if !c.eat(b'[') {
+            return Err(self.unexpected_at(c, "`[`"));
+        }
+        c.at();
+        match c.ident_here() {
+            Some(("a0", end)) => c.advance_to(end),
+            _ => return Err(self.unexpected_at(c, "the address register `a0`")),
+        }
+        let sub = if c.eat(b'.') {
+            Some(self.scan_number(c, "an address subregister number")?)
         } else {
             None
         };
         let mut imm = 0i64;
-        let mut imm_pos = self.tok.pos;
-        let neg = if self.eat(Kind::Minus) {
-            true
-        } else {
-            self.eat(Kind::Plus);
-            false
+        let mut imm_pos = c.at();
+        let neg = match c.byte() {
+            Some(b'-') => true,
+            Some(b'+') => false,
+            _ => false,
         };
-        if self.tok.kind == Kind::Number {
-            let n = self.bump();
-            imm_pos = n.pos;
-            let v = i64::try_from(n.value).unwrap_or(i64::MAX);
+        if matches!(c.byte(), Some(b'-' | b'+')) {
+            c.advance(1);
+        }
+        c.at();
+        if let Some((value, end)) = c.number_here() {
+            imm_pos = c.here();
+            c.advance_to(end);
+            let v = i64::try_from(value).unwrap_or(i64::MAX);
             imm = if neg { -v } else { v };
         } else if neg {
-            return Err(self.unexpected("an address offset"));
+            return Err(self.unexpected_at(c, "an address offset"));
         }
-        self.expect(Kind::RBracket, "`]` closing the indirect address")?;
+        if !c.eat(b']') {
+            return Err(self.unexpected_at(c, "`]` closing the indirect address"));
+        }
         Ok(Base::Indirect { sub, imm, imm_pos })
     }
 }
@@ -2205,14 +1915,14 @@ mod tests {
     }
 
     #[test]
-    fn plain_regions_read_like_spaced_ones() {
+    fn regions_read_alike_with_or_without_spaces() {
         let region = |src: &str| {
             let mut p = Parser::new(Platform::Gen8, src);
             p.region()
                 .map(|r| (r.n, r.vxh, r.vals.map(|v| v.value)))
                 .map_err(|e| e.kind)
         };
-        for (plain, spaced) in [
+        for (glued, spaced) in [
             ("<8,8,1>", "< 8 , 8 , 1 >"),
             ("<1>", "< 1 >"),
             ("<4>", "<4 >"),
@@ -2220,10 +1930,10 @@ mod tests {
             ("<16,8,2>F", "<16 ,8,2>F"),
             ("<999,0,1>", "<999, 0,1>"),
         ] {
-            assert_eq!(region(plain), region(spaced), "{plain}");
-            assert!(region(plain).is_ok(), "{plain}");
+            assert_eq!(region(glued), region(spaced), "{glued}");
+            assert!(region(glued).is_ok(), "{glued}");
         }
-        // Forms the fast path leaves to the token path, errors included.
+        // Errors.
         for bad in ["<8,8,1,2>", "<8,,8>", "<>", "<8,8,1", "<8 8>", "<8,8,1;"] {
             assert!(region(bad).is_err(), "{bad}");
         }
@@ -2242,99 +1952,69 @@ mod tests {
     }
 
     #[test]
-    fn plain_operands_read_like_tokens() {
-        fn both(src: &str) -> (Option<Operand>, PResult<Operand>, Token<'_>, Token<'_>) {
-            let mut fast = Parser::new(Platform::Gen8, src);
-            let mut slow = Parser::new(Platform::Gen8, src);
-            let plain = fast.plain_operand();
-            let tokens = slow.operand_tokens(false);
-            (plain, tokens, fast.tok, slow.tok)
-        }
-        for src in [
-            "g124<1>F ;",
-            "  g7<8,8,1>D      1D",
-            "g10.8<1>UW",
-            "r1.4<1,4,0>UW\n{",
-            "-g6<8,8,1>F",
-            "~g2.2<0,1,0>D,",
-            "null<1>D",
-            "null.3<0;1,0>UD",
-            "0x3f000000F  /* 0.5F */ {",
-            "-1023D",
-            "~1D",
-            "0x0008UW",
-            "0x11001010V",
-            "0xffffffffUD",
-            "0x0000000000000000DF",
-            "0xffffffffffffffffUQ",
-            "31D;",
-            "g255.31<8,8,1>HF",
-            "g001<1>F",
-            "g3.0<0,1,0>F",
-            "r0.10<0,1,0>UB",
-            "g2<1>B;",
-            "0F",
-            "a0.1<0,1,0>UW",
-            "acc0<1>F",
-            "cr0<0,1,0>UD",
-            "f0.1<0,1,0>UW",
-            "tm0<4,4,1>UD",
-            "n0.2<1>UD",
-            "m3<1>F",
-            "ip<0,1,0>UD",
-            "(abs)g2<8,8,1>F",
-            "-(abs)g2.4<0,1,0>F",
-            "~(abs)acc0<8,8,1>D",
-            "(abs)1D",
+    fn operands_read_alike_with_or_without_spaces() {
+        let operand = |src: &str| {
+            let mut p = Parser::new(Platform::Gen8, src);
+            // Positions differ; the rest must not.
+            let base = |b: Base| match b {
+                Base::Reg { name, sub } => alloc::format!("{name:?}.{:?}", sub.map(|n| n.value)),
+                Base::Indirect { sub, imm, .. } => alloc::format!("[a0.{:?} {imm}]", sub.map(|n| n.value)),
+                Base::Imm { value, neg } => alloc::format!("{neg} {value}"),
+            };
+            let o = p.operand(false).map(|o| {
+                (
+                    o.neg,
+                    o.abs,
+                    base(o.base),
+                    o.region.map(|r| r.vals.map(|v| v.value)),
+                    o.chans.map(|c| c.ch),
+                    o.ty.map(|t| t.0),
+                )
+            });
+            (o.map_err(|e| e.kind), p.tok.kind)
+        };
+        for (glued, spaced) in [
+            ("g7.2<8,8,1>D;", "g7 . 2 < 8 , 8 , 1 > D ;"),
+            ("-(abs)g2.4<0,1,0>F;", "- ( abs ) g2 .4 <0,1,0> /* c */ F;"),
+            ("~acc0<8,8,1>D;", "~ acc0\n<8,8,1>D;"),
+            ("g[a0.2-16]<1,0>UW;", "g [ a0 . 2 - 16 ] <1,0> UW;"),
+            ("g3<4>.xyzwF;", "g3 <4> . xyzwF;"),
+            ("-1D;", "- 1 D;"),
+            ("0x3f800000F;", "0x3f800000 F;"),
+            ("ip;", "ip ;"),
+            ("tdr0<0,1,0>UW;", "tdr0 <0,1,0> UW;"),
         ] {
-            let (plain, tokens, fast_next, slow_next) = both(src);
-            assert_eq!(plain, Some(tokens.unwrap()), "{src:?}");
-            assert_eq!(fast_next, slow_next, "{src:?}");
+            assert_eq!(operand(glued), operand(spaced), "{glued}");
+            assert!(operand(glued).0.is_ok(), "{glued}");
+            assert_eq!(operand(glued).1, Kind::Semi, "{glued}");
         }
-        // Forms left to the token path (whatever it makes of them).
-        for src in [
-            "g256<1>F",
-            "g1234<1>F",
-            "r12x<1>F",
-            "g<1>F",
-            "g1.<1>F",
-            "g1.1<1>UDF",
-            "g1.1<1>",
-            "g1.03<1>F",
-            "g1.0x3<1>F",
-            "g1.1234<1>F",
-            "g2<8,8,1>.xyzwF",
-            "g7<4>.xyxyF",
-            "g2 <1>F",
-            "g2<1> F",
-            "g2<1>",
-            "g2.1",
-            "g[a0.1]<1,0>F",
-            "ip",
-            "acc99<1>F",
-            "foo3<1>F",
-            "( abs)g2<8,8,1>F",
-            "(abs) g2<8,8,1>F",
-            "(abs g2<8,8,1>F",
-            "- g2<8,8,1>F",
-            "g2<VxH,1,0>F",
-            "g2<8,8,1>NF",
-            "g2<8,8,1>Fx",
-            "g2<8,8,1>_",
-            "99999999999999999999D",
-            "0x10000000000000000Q",
-            "1 D",
-            "1",
-            "0xG",
-            "g2F",
+        // Each error at the piece that cannot be read, with what was expected.
+        for (src, col, expected) in [
+            ("g2<8,8,1>Fx", 10, EXPECT_TYPE),
+            ("g2<8,8,1> ;", 11, EXPECT_TYPE),
+            ("g2<8,8,1,2>F", 10, "`>` closing the region"),
+            ("g2<8 8>F", 6, "`,` or `>` in the region"),
+            ("(abs g2", 6, "`)` after `(abs`"),
+            ("( bas)g2", 3, "`abs` in the `(abs)` source modifier"),
+            ("g[a1]<1>F", 3, "the address register `a0`"),
+            ("g[a0.1 -]<1>F", 9, "an address offset"),
+            ("g[a0.1 +2<1>F", 10, "`]` closing the indirect address"),
+            ("g2.<1>F", 4, "channels (x, y, z, w) and a type"),
+            (";", 1, EXPECT_SRC),
         ] {
-            let (plain, ..) = both(src);
-            assert_eq!(plain, None, "{src:?}");
+            let mut p = Parser::new(Platform::Gen8, src);
+            let e = p.operand(false).unwrap_err();
+            assert_eq!(e.column, col, "{src}");
+            assert!(
+                matches!(e.kind, AsmErrorKind::Unexpected { expected: x, .. } | AsmErrorKind::BadChar { expected: x, .. } if x == expected),
+                "{src}: {:?}",
+                e.kind
+            );
         }
     }
 
     #[test]
-    fn plain_send_descriptions_read_like_tokens() {
+    fn send_descriptions_with_spaces_comments_and_line_ends() {
         let send = |src: &str| {
             parse_insts(src, |i| match i.ops {
                 Operands::Send(SendOperands { sfid, desc, .. }) => Some((sfid, desc.value, i.opts.eot)),
@@ -2378,14 +2058,9 @@ mod tests {
     }
 
     #[test]
-    fn plain_multi_word_shared_functions_read_like_tokens() {
+    fn multi_word_shared_functions() {
         let base = "send(8) null<1>UW g1<8,8,1>UD 0x0e0b6001\n";
         let sfid = |src: &str| {
-            let (plain, tokens) = (
-                statements(Platform::Gen8, src, true),
-                statements(Platform::Gen8, src, false),
-            );
-            assert!(plain == tokens, "{src:?}: {plain:?} != {tokens:?}");
             parse_insts(src, |i| match i.ops {
                 Operands::Send(SendOperands { sfid, .. }) => Some(sfid),
                 _ => None,
@@ -2426,10 +2101,9 @@ mod tests {
     }
 
     #[test]
-    fn multi_word_shared_functions_after_token_operands_read_like_tokens() {
-        // A register descriptor sends the statement to the token path,
-        // which then reads the shared function and description plainly; an
-        // error on the next line must be reported on that line either way.
+    fn multi_word_shared_functions_after_a_register_descriptor() {
+        // An error on the line after the description is reported on that
+        // line.
         for tail in [
             "pixel interp MsgDesc: x { align1 1Q };",
             "pixel\ninterp MsgDesc: x;",
@@ -2438,18 +2112,14 @@ mod tests {
         ] {
             let src =
                 alloc::format!("send(8) g1<8,8,1>UD g2<8,8,1>UD a0<0,1,0>UD 0x0e0b6001 {tail}\nfrob(8) g1<1>F;\n");
-            let (plain, tokens) = (
-                statements(Platform::Gen8, &src, true),
-                statements(Platform::Gen8, &src, false),
-            );
-            assert!(plain == tokens, "{src:?}: {plain:?} != {tokens:?}");
+            let (_, errors) = statements(Platform::Gen8, &src);
             let lines = src.matches('\n').count() as u32;
-            assert_eq!(plain.1.iter().map(|e| e.line).collect::<Vec<_>>(), [lines], "{src:?}");
+            assert_eq!(errors.iter().map(|e| e.line).collect::<Vec<_>>(), [lines], "{src:?}");
         }
     }
 
     #[test]
-    fn plain_statements_with_any_register_read_like_tokens() {
+    fn statements_with_any_register() {
         for src in [
             "mov(8) acc0<1>F (abs)g2<8,8,1>F { align1 1Q };",
             "and(1) cr0<1>UD cr0<0,1,0>UD 0xffffff7fUD { align1 1N switch };",
@@ -2462,17 +2132,14 @@ mod tests {
             "mov(8) g2<1>F g0001<8,8,1>F;",
             "mov(8) g2<1>F f0.1<0,1,0>UW;\nmov(8) g3<1>UD tm0<4,4,1>UD;",
             "mov(8) g2<1>F (abs) g3<8,8,1>F;",
-            // Errors: the same ones, at the same places.
+            // Errors.
             "mov(8) acc99<1>F g2<8,8,1>F;",
             "mov(8) g2<1>F (abs)acc16<8,8,1>F;",
         ] {
-            let (plain, tokens) = (
-                statements(Platform::Gen8, src, true),
-                statements(Platform::Gen8, src, false),
-            );
-            assert!(plain == tokens, "{src:?}: {plain:?} != {tokens:?}");
+            let (stmts, errors) = statements(Platform::Gen8, src);
             let bad = src.contains("acc99") || src.contains("acc16");
-            assert_eq!(plain.0.is_empty(), bad, "{src:?}: {plain:?}");
+            assert_eq!(stmts.is_empty(), bad, "{src:?}: {stmts:?}");
+            assert_eq!(errors.is_empty(), !bad, "{src:?}: {errors:?}");
         }
     }
 
@@ -2480,21 +2147,19 @@ mod tests {
     fn register_names_with_trailing_characters_are_errors() {
         for name in ["g12x", "g1_", "r0a", "g1234", "null1x"] {
             let src = alloc::format!("mov(8) {name}<1>F g1<8,8,1>F;\nmov(8) g1<1>F {name}<8,8,1>F;");
-            for plain in [true, false] {
-                let (_, e) = statements(Platform::Gen8, &src, plain);
-                assert_eq!(e.len(), 2, "{src:?} (plain paths {plain}): {e:?}");
-            }
+            let (_, e) = statements(Platform::Gen8, &src);
+            assert_eq!(e.len(), 2, "{src:?}: {e:?}");
         }
     }
 
     #[test]
-    fn plain_options_read_like_spaced_ones() {
+    fn options_read_alike_with_or_without_spaces() {
         let opts = |src: &str| {
             let mut p = Parser::new(Platform::Gen8, src);
             let o = p.options().map_err(|e| (e.line, e.column, e.kind));
             (o, p.tok.kind)
         };
-        for (plain, spaced) in [
+        for (glued, spaced) in [
             ("{ align1 1Q };", "{ align1 1 Q\n};"),
             ("{ align1 WE_all 3N };", "{align1 WE_all\t3N};"),
             (
@@ -2507,8 +2172,8 @@ mod tests {
             ),
             ("{}", "{ }"),
         ] {
-            assert_eq!(opts(plain), opts(spaced), "{plain}");
-            assert!(opts(plain).0.is_ok(), "{plain}");
+            assert_eq!(opts(glued), opts(spaced), "{glued}");
+            assert!(opts(glued).0.is_ok(), "{glued}");
         }
         for bad in [
             "{ align1 9N }",
@@ -2525,14 +2190,14 @@ mod tests {
     }
 
     #[test]
-    fn plain_exec_sizes_read_like_spaced_ones() {
+    fn exec_sizes_read_alike_with_or_without_spaces() {
         let exec = |src: &str| parse_insts(src, |i| Some(i.exec));
         for n in [
             "1", "2", "4", "8", "16", "32", "08", "008", "3", "0", "33", "99", "100", "0x10", "x",
         ] {
-            let plain = alloc::format!("nop({n});\nnop;");
+            let glued = alloc::format!("nop({n});\nnop;");
             let spaced = alloc::format!("nop({n} );\nnop;");
-            assert_eq!(exec(&plain), exec(&spaced), "{n}");
+            assert_eq!(exec(&glued), exec(&spaced), "{n}");
         }
         assert_eq!(exec("nop(16);").0, [Some(ExecSize::S16)]);
         assert!(!exec("nop(3);").1.is_empty());
