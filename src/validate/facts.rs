@@ -114,6 +114,80 @@ impl Rgn {
     }
 }
 
+/// The region relations of PRM Vol 7, 3.3.9.2, each the condition its
+/// rule reports (for a direct region; VxH has no vertical stride) and
+/// the fast accept proves absent.
+impl Rgn {
+    /// Width above the execution size ([`exec_size_ge_width`]).
+    #[inline(always)]
+    pub(crate) const fn width_exceeds(self, exec: u32) -> bool {
+        self.w > exec
+    }
+
+    /// Width equal to the execution size with a horizontal stride, and a
+    /// vertical stride other than Width * HorzStride
+    /// ([`width_eq_exec_implies_vstride`]).
+    #[inline(always)]
+    pub(crate) const fn full_width_vstride_wrong(self, exec: u32) -> bool {
+        self.w == exec && self.h != 0 && self.v != self.w * self.h
+    }
+
+    /// Width 1 with a horizontal stride ([`width_one_implies_hstride_zero`]).
+    #[inline(always)]
+    pub(crate) const fn width_one_strided(self) -> bool {
+        self.w == 1 && self.h != 0
+    }
+
+    /// Execution size and width 1 without the region `<0;1,0>`
+    /// ([`scalar_region`]).
+    #[inline(always)]
+    pub(crate) const fn exec1_not_scalar(self, exec: u32) -> bool {
+        exec == 1 && self.w == 1 && (self.v != 0 || self.h != 0)
+    }
+
+    /// Both strides 0 with a width other than 1
+    /// ([`zero_strides_imply_width_one`]).
+    #[inline(always)]
+    pub(crate) const fn zero_strides_wide(self) -> bool {
+        self.v == 0 && self.h == 0 && self.w != 1
+    }
+
+    /// Whether a direct region meets all five relations at `exec`.
+    #[inline(always)]
+    pub(crate) const fn relations_hold(self, exec: u32) -> bool {
+        !(self.width_exceeds(exec)
+            || self.full_width_vstride_wrong(exec)
+            || self.width_one_strided()
+            || self.exec1_not_scalar(exec)
+            || self.zero_strides_wide())
+    }
+}
+
+impl Region {
+    /// The encoded region is `<w;w,1>` with `w` of 2 to 16: packed rows.
+    #[inline(always)]
+    pub(crate) const fn is_packed_rows(self) -> bool {
+        self.hstride == 1 && self.width >= 1 && self.width <= 4 && self.vstride == self.width + 1
+    }
+
+    /// [`Region::is_packed_rows`] with a width within the execution size:
+    /// the region meets every relation of [`Rgn::relations_hold`].
+    #[inline(always)]
+    pub(crate) const fn is_packed_within(self, exec: u32) -> bool {
+        self.is_packed_rows() && 1u32 << self.width <= exec
+    }
+}
+
+/// A sufficient condition for no row of a region to cross a register
+/// ([`row_within_grf`]): the region's last byte `last` (from the start of
+/// the first register, whose byte `sub` it starts at) is in the first
+/// register, or below 64 with rows `pitch` bytes apart, a power of two up
+/// to 32, each `tail` bytes long within its `pitch`-aligned block.
+#[inline(always)]
+pub(crate) const fn rows_stay_in_registers(sub: u32, last: u32, pitch: u32, tail: u32) -> bool {
+    last < 32 || (last < 64 && pitch.is_power_of_two() && pitch <= 32 && (sub & (pitch - 1)) + tail <= pitch)
+}
+
 /// Whether `<v;w,h>` is packed: adjacent elements, no gaps, no repeats.
 #[inline]
 pub const fn is_packed(v: u32, w: u32, h: u32) -> bool {

@@ -22,7 +22,7 @@
 //! The unit tests check on random instructions that an accepted one
 //! passes every rule.
 
-use super::instruction::is_dword;
+use super::instruction::{self as ins, is_dword};
 use super::*;
 
 /// Bit `t as u8` set for each type with an encoding (register or
@@ -107,14 +107,13 @@ fn a1_src_last(exec: u32, s: &Src, sub: u32) -> Option<u32> {
         let last = sub + es - 1;
         return (last < 32).then_some(last);
     }
-    if e.hstride == 1 && (1..=4).contains(&e.width) && e.vstride == e.width + 1 {
-        let w = 1u32 << e.width;
-        let last = sub + exec * es - 1;
-        if w > exec {
+    if e.is_packed_rows() {
+        if !e.is_packed_within(exec) {
             return None;
         }
-        let row = w * es;
-        return (last < 32 || (last < 64 && row <= 32 && sub & (row - 1) == 0)).then_some(last);
+        let last = sub + exec * es - 1;
+        let row = (1u32 << e.width) * es;
+        return rows_stay_in_registers(sub, last, row, row).then_some(last);
     }
     a1_src_last_general(exec, s, sub)
 }
@@ -127,27 +126,17 @@ fn a1_src_last_general(exec: u32, s: &Src, sub: u32) -> Option<u32> {
     if e.width > 4 || e.vstride > 6 || e.hstride > 3 {
         return None;
     }
-    let Rgn { v, w, h } = Rgn::of(e);
-    // exec_size_ge_width, width_eq_exec_implies_vstride,
-    // width_one_implies_hstride_zero, scalar_region,
-    // zero_strides_imply_width_one.
-    let bad = w > exec
-        || (w == exec && h != 0 && v != w * h)
-        || (w == 1 && h != 0)
-        || (exec == 1 && w == 1 && v != 0)
-        || (v == 0 && h == 0 && w != 1);
-    if bad {
+    let r = Rgn::of(e);
+    if !r.relations_hold(exec) {
         return None;
     }
+    let Rgn { v, w, h } = r;
     // Widths and execution sizes are powers of two, w <= exec.
     let rows = exec >> w.trailing_zeros();
     let pitch = v * es;
     let tail = (w - 1) * h * es + es;
     let last = sub + (rows - 1) * pitch + tail - 1;
-    if last < 32 {
-        return Some(last);
-    }
-    (last < 64 && pitch.is_power_of_two() && pitch <= 32 && sub % pitch + tail <= pitch).then_some(last)
+    rows_stay_in_registers(sub, last, pitch, tail).then_some(last)
 }
 
 /// Whether every rule passes, proven cheaply; `false` means unknown.
@@ -217,7 +206,7 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
         // The region encodings; subreg_in_range; align16_dst_hstride_one;
         // align16_src_vstride.
         let r = s0.region;
-        let vs_ok = matches!(r.vstride, 0 | 3) || (r.vstride == 2 && p.is_gen75_or_later());
+        let vs_ok = regions::align16_vstride_ok(p.is_gen75_or_later(), r.vstride);
         let bad = r.width > 4 || r.hstride > 3 || dsub & !16 != 0 || ssub & !16 != 0;
         if bad || (!dst_null && d.hstride != 1) || !vs_ok {
             return false;
@@ -245,11 +234,14 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
     let Some(desc) = i.send_desc() else {
         return false;
     };
-    let (mlen, rlen, eot) = (send::mlen(desc), send::rlen(desc), i.eot());
-    if (eot && snr < 112) || mlen == 0 || rlen > 16 || snr + mlen > 128 {
+    if send::eot_payload_below_g112(i.eot(), snr)
+        || send::mlen_zero(desc)
+        || send::rlen_above_16(desc)
+        || send::payload_past_g127(snr, desc)
+    {
         return false;
     }
-    if !dst_null && (dnr + rlen > 128 || (p.is_gen8() && dnr + rlen > 127 && snr + mlen > dnr)) {
+    if !dst_null && (send::response_past_g127(dnr, desc) || send::gen8_response_overlap_r127(p, dnr, snr, desc)) {
         return false;
     }
     // URB messages: a header and an opcode of the platform.
@@ -309,32 +301,33 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
     // Opcode rules.
     let op_ok = match op {
         Opcode::Cmp | Opcode::Cmpn => {
-            let gen7_dst_ok = d.file == RegFile::Grf || (dst_null && i.thread_control == ThreadControl::Switch);
-            i.cond_modifier != 0 && (gen8 || gen7_dst_ok)
+            !(ins::cmp_lacks_cond(i) || ins::gen7_cmp_dst_arf(p, i) || ins::gen7_cmp_null_dst_without_switch(p, i))
         }
-        Opcode::Sel => (i.cond_modifier != 0) != (i.pred_control != 0),
+        Opcode::Sel => !ins::sel_pred_and_cond_not_exclusive(i),
         Opcode::Not | Opcode::And | Opcode::Or | Opcode::Xor => {
-            let abs = i.src[0].mods.contains(SrcMods::ABS) || i.src[1].mods.contains(SrcMods::ABS);
-            !(matches!(i.cond_modifier, 7..=9) || (gen8 && abs))
+            let abs = ins::logic_abs_on(i, 0) || ins::logic_abs_on(i, 1);
+            !(ins::logic_cond_mod_refused(i.cond_modifier) || (gen8 && abs))
         }
         // Float functions on F operands; INT DIV on D or UD without
         // source modifiers.
         Opcode::Math if i.cond_modifier >= 11 => {
-            is_dword(d.ty) && is_dword(t0) && is_dword(t1) && i.src[0].mods.is_empty() && i.src[1].mods.is_empty()
+            is_dword(d.ty)
+                && is_dword(t0)
+                && is_dword(t1)
+                && !ins::math_src_modified(i, 0)
+                && !ins::math_src_modified(i, 1)
         }
         Opcode::Math => d.ty == Type::F && t0 == Type::F && (nsrc == 1 || t1 == Type::F),
         // No register source is an accumulator here (ARF sources are not
         // accepted); a dword × dword MUL is "double precision" on
         // Cherryview.
         Opcode::Mul => {
-            let dw = is_dword(t0) || is_dword(t1);
             let dwxdw = is_dword(t0) && is_dword(t1);
-            let bad = (is_integer(t1) && t0.size() < 4 && t1.size() == 4)
-                || (dw && !gen8 && d.ty == Type::F)
-                || (dwxdw && (p == Platform::Chv || (gen8 && d.file == RegFile::Arf && !dst_null)))
-                || (dw
-                    && matches!(d.ty, Type::D | Type::UD | Type::W | Type::UW)
-                    && (i.controls.contains(Controls::SATURATE) || i.cond_modifier != 0));
+            let bad = ins::mul_dword_on_src1(t0, t1)
+                || ins::gen7_mul_float_dst_dword_src(p, d.ty, t0, t1)
+                || (dwxdw && p == Platform::Chv)
+                || ins::gen8_mul_dwxdw_arf_dst(p, i)
+                || ins::mul_dword_sat_or_cond(i);
             !bad
         }
         _ => true,
@@ -441,7 +434,7 @@ fn alu_src(cx: &SrcCx, s: &Src, last_src: bool) -> Option<Option<u32>> {
             let l = if cx.a16 {
                 // subreg_in_range, the encodings, align16_src_vstride.
                 let e = s.region;
-                let vs_ok = matches!(e.vstride, 0 | 3) || (e.vstride == 2 && cx.hsw);
+                let vs_ok = regions::align16_vstride_ok(cx.hsw, e.vstride);
                 if subnr & !16 != 0 || e.width > 4 || e.hstride > 3 || !vs_ok {
                     return None;
                 }
@@ -459,8 +452,8 @@ fn alu_src(cx: &SrcCx, s: &Src, last_src: bool) -> Option<Option<u32>> {
             }
             // The vector immediate rules.
             if has(VECTOR, s.ty) {
-                let need = if s.ty == Type::VF { 4 } else { 2 };
-                if cx.dsub % 16 != 0 || cx.dts * cx.dst_stride != need {
+                let need = super::vector_imm::vector_imm_dst_stride(s.ty);
+                if !super::vector_imm::dst_oword_aligned(cx.dsub) || cx.dts * cx.dst_stride != need {
                     return None;
                 }
             }
@@ -477,7 +470,7 @@ fn three_src(p: Platform, i: &Instruction) -> bool {
     let ok = match i.opcode {
         Opcode::Mad | Opcode::Lrp => t == Type::F,
         Opcode::Bfe => is_dword(t),
-        Opcode::Bfi2 => is_dword(t) && i.cond_modifier == 0 && !i.controls.contains(Controls::SATURATE),
+        Opcode::Bfi2 => is_dword(t) && !ins::bfi2_cond_or_saturate(i),
         _ => false,
     };
     let exec = i.exec_size.channels();
@@ -514,12 +507,10 @@ fn branch(p: Platform, i: &Instruction, a16: bool) -> bool {
     if d.file != RegFile::Arf || d.hstride > 3 || !sub_ok {
         return false;
     }
-    // brd_brc_dst_null.
-    if matches!(i.opcode, Opcode::Brd | Opcode::Brc) && !is_null_dst(d) {
+    if super::flow::brd_brc_dst_not_null(i) {
         return false;
     }
-    let uip = if i.opcode.has_uip() { i.imm >> 32 } else { 0 };
-    !p.is_gen8() || (i.imm | uip) & 7 == 0
+    ins::branch_offsets_aligned(p, i)
 }
 
 #[cfg(test)]

@@ -56,9 +56,16 @@ pub fn jmpi_operands(c: &mut Checker<'_>) {
     );
 }
 
+/// A BRD or BRC whose destination field is not the null ARF
+/// ([`brd_brc_dst_null`]).
+#[inline(always)]
+pub(crate) fn brd_brc_dst_not_null(i: &Instruction) -> bool {
+    matches!(i.opcode, Opcode::Brd | Opcode::Brc) && !is_null_dst(&i.dst)
+}
+
 /// BRD and BRC write no register: the destination field is the null ARF.
 pub fn brd_brc_dst_null(c: &mut Checker<'_>) {
-    let bad = matches!(c.i.opcode, Opcode::Brd | Opcode::Brc) && !is_null_dst(&c.i.dst);
+    let bad = brd_brc_dst_not_null(c.i);
     c.check(bad, OperandId::Dst, "the brd/brc destination is the null register");
 }
 

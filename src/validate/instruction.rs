@@ -15,16 +15,36 @@ fn is_cmp(c: &Checker<'_>) -> bool {
     matches!(c.i.opcode, Opcode::Cmp | Opcode::Cmpn)
 }
 
+/// A CMP or CMPN without a condition ([`cmp_requires_cond_mod`]).
+#[inline(always)]
+pub(crate) const fn cmp_lacks_cond(i: &Instruction) -> bool {
+    i.cond_modifier == 0
+}
+
+/// Gen7/7.5: a CMP or CMPN writing an ARF other than null
+/// ([`gen7_cmp_dst_not_arf`]).
+#[inline(always)]
+pub(crate) fn gen7_cmp_dst_arf(p: Platform, i: &Instruction) -> bool {
+    !p.is_gen8() && i.dst.file == RegFile::Arf && !is_null_dst(&i.dst)
+}
+
+/// Gen7/7.5: a CMP or CMPN with a null destination and no {Switch}
+/// ([`gen7_cmp_null_dst_requires_switch`]).
+#[inline(always)]
+pub(crate) fn gen7_cmp_null_dst_without_switch(p: Platform, i: &Instruction) -> bool {
+    !p.is_gen8() && is_null_dst(&i.dst) && i.thread_control != ThreadControl::Switch
+}
+
 /// CMP and CMPN have a condition.
 pub fn cmp_requires_cond_mod(c: &mut Checker<'_>) {
-    let bad = is_cmp(c) && c.i.cond_modifier == 0;
+    let bad = is_cmp(c) && cmp_lacks_cond(c.i);
     c.check(bad, OperandId::Inst, "CMP (or CMPN) must have a condition");
 }
 
 /// Gen7/7.5: the CMP destination is a GRF or null, never an accumulator
 /// (nor another ARF).
 pub fn gen7_cmp_dst_not_arf(c: &mut Checker<'_>) {
-    let bad = is_cmp(c) && !c.p.is_gen8() && c.i.dst.file == RegFile::Arf && !c.dst_null();
+    let bad = is_cmp(c) && gen7_cmp_dst_arf(c.p, c.i);
     c.check(
         bad,
         OperandId::Dst,
@@ -34,7 +54,7 @@ pub fn gen7_cmp_dst_not_arf(c: &mut Checker<'_>) {
 
 /// Gen7/7.5: a CMP with a null destination uses {Switch}.
 pub fn gen7_cmp_null_dst_requires_switch(c: &mut Checker<'_>) {
-    let bad = is_cmp(c) && !c.p.is_gen8() && c.dst_null() && c.i.thread_control != ThreadControl::Switch;
+    let bad = is_cmp(c) && gen7_cmp_null_dst_without_switch(c.p, c.i);
     c.check(
         bad,
         OperandId::Inst,
@@ -42,11 +62,18 @@ pub fn gen7_cmp_null_dst_requires_switch(c: &mut Checker<'_>) {
     );
 }
 
+/// A SEL both predicated and conditional, or neither
+/// ([`sel_pred_xor_cond_mod`]).
+#[inline(always)]
+pub(crate) const fn sel_pred_and_cond_not_exclusive(i: &Instruction) -> bool {
+    (i.cond_modifier != 0) == (i.pred_control != 0)
+}
+
 /// SEL is either predicated or has a condition, not both, not neither.
 #[inline(always)]
 pub fn sel_pred_xor_cond_mod(c: &mut Checker<'_>) {
     let i = c.i;
-    let bad = i.opcode == Opcode::Sel && (i.cond_modifier != 0) == (i.pred_control != 0);
+    let bad = i.opcode == Opcode::Sel && sel_pred_and_cond_not_exclusive(i);
     c.check(
         bad,
         OperandId::Inst,
@@ -59,10 +86,40 @@ fn mul_types(c: &Checker<'_>) -> Option<(Type, Type, Type)> {
     (i.opcode == Opcode::Mul).then_some((i.dst.ty, i.src[0].ty, i.src[1].ty))
 }
 
+/// A MUL of a narrower integer (src0) by a dword (src1)
+/// ([`mul_dword_operand_on_src0`]).
+#[inline(always)]
+pub(crate) const fn mul_dword_on_src1(s0: Type, s1: Type) -> bool {
+    is_integer(s1) && s0.size() < 4 && s1.size() == 4
+}
+
+/// Gen7/7.5: a MUL with a dword source and an F destination
+/// ([`gen7_mul_dword_src_no_float_dst`]).
+#[inline(always)]
+pub(crate) const fn gen7_mul_float_dst_dword_src(p: Platform, d: Type, s0: Type, s1: Type) -> bool {
+    !p.is_gen8() && matches!(d, Type::F) && (is_dword(s0) || is_dword(s1))
+}
+
+/// Gen8: a dword × dword MUL writing an ARF other than null
+/// ([`gen8_mul_dwxdw_dst_not_acc`]).
+#[inline(always)]
+pub(crate) fn gen8_mul_dwxdw_arf_dst(p: Platform, i: &Instruction) -> bool {
+    p.is_gen8() && is_dword(i.src[0].ty) && is_dword(i.src[1].ty) && i.dst.file == RegFile::Arf && !is_null_dst(&i.dst)
+}
+
+/// A MUL with a dword source and a D/UD/W/UW destination that saturates
+/// or has a condition ([`mul_dword_no_sat_no_cond_mod`]).
+#[inline(always)]
+pub(crate) fn mul_dword_sat_or_cond(i: &Instruction) -> bool {
+    (is_dword(i.src[0].ty) || is_dword(i.src[1].ty))
+        && matches!(i.dst.ty, Type::D | Type::UD | Type::W | Type::UW)
+        && (i.controls.contains(Controls::SATURATE) || i.cond_modifier != 0)
+}
+
 /// MUL of a dword by a narrower integer takes the dword in src0.
 pub fn mul_dword_operand_on_src0(c: &mut Checker<'_>) {
     let Some((_, s0, s1)) = mul_types(c) else { return };
-    let bad = is_integer(s1) && s0.size() < 4 && s1.size() == 4;
+    let bad = mul_dword_on_src1(s0, s1);
     c.check(
         bad,
         OperandId::Src(1),
@@ -113,7 +170,7 @@ pub fn gen8_mul_no_int_acc_source(c: &mut Checker<'_>) {
 /// converter sees only the low 34 bits).
 pub fn gen7_mul_dword_src_no_float_dst(c: &mut Checker<'_>) {
     let Some((d, s0, s1)) = mul_types(c) else { return };
-    let bad = !c.p.is_gen8() && d == Type::F && (is_dword(s0) || is_dword(s1));
+    let bad = gen7_mul_float_dst_dword_src(c.p, d, s0, s1);
     c.check(
         bad,
         OperandId::Dst,
@@ -123,8 +180,10 @@ pub fn gen7_mul_dword_src_no_float_dst(c: &mut Checker<'_>) {
 
 /// Gen8: a dword × dword MUL does not write an accumulator (or other ARF).
 pub fn gen8_mul_dwxdw_dst_not_acc(c: &mut Checker<'_>) {
-    let Some((_, s0, s1)) = mul_types(c) else { return };
-    let bad = c.p.is_gen8() && is_dword(s0) && is_dword(s1) && c.i.dst.file == RegFile::Arf && !c.dst_null();
+    if mul_types(c).is_none() {
+        return;
+    }
+    let bad = gen8_mul_dwxdw_arf_dst(c.p, c.i);
     c.check(
         bad,
         OperandId::Dst,
@@ -135,11 +194,10 @@ pub fn gen8_mul_dwxdw_dst_not_acc(c: &mut Checker<'_>) {
 /// MUL with a dword source and a D/UD/W/UW destination drops high bits,
 /// so neither saturation nor a condition is allowed.
 pub fn mul_dword_no_sat_no_cond_mod(c: &mut Checker<'_>) {
-    let Some((d, s0, s1)) = mul_types(c) else { return };
-    let i = c.i;
-    let bad = (is_dword(s0) || is_dword(s1))
-        && matches!(d, Type::D | Type::UD | Type::W | Type::UW)
-        && (i.controls.contains(Controls::SATURATE) || i.cond_modifier != 0);
+    if mul_types(c).is_none() {
+        return;
+    }
+    let bad = mul_dword_sat_or_cond(c.i);
     c.check(
         bad,
         OperandId::Inst,
@@ -155,11 +213,33 @@ pub fn gen8_logic_no_abs(c: &mut Checker<'_>) {
     if !i.opcode.is_logic() || !c.p.is_gen8() {
         return;
     }
-    let abs0 = i.src[0].mods.contains(SrcMods::ABS);
-    c.check(abs0, OperandId::Src(0), "abs is undefined for logic operations");
-    let s1 = &i.src[1];
-    let abs1 = i.opcode != Opcode::Not && !s1.is_imm() && s1.mods.contains(SrcMods::ABS);
-    c.check(abs1, OperandId::Src(1), "abs is undefined for logic operations");
+    for k in 0..2u8 {
+        c.check(
+            logic_abs_on(i, k),
+            OperandId::Src(k),
+            "abs is undefined for logic operations",
+        );
+    }
+}
+
+/// Whether a logic operation's source `k` (0 or 1) carries abs
+/// ([`gen8_logic_no_abs`]; src1 of NOT and an immediate have none).
+#[inline(always)]
+pub(crate) fn logic_abs_on(i: &Instruction, k: u8) -> bool {
+    match k {
+        0 => i.src[0].mods.contains(SrcMods::ABS),
+        _ => {
+            let s1 = &i.src[1];
+            i.opcode != Opcode::Not && !s1.is_imm() && s1.mods.contains(SrcMods::ABS)
+        }
+    }
+}
+
+/// The .o, .r and .u conditions, which logic operations do not take
+/// ([`logic_no_o_r_u_cond_mod`]).
+#[inline(always)]
+pub(crate) const fn logic_cond_mod_refused(cm: u8) -> bool {
+    matches!(cm, 7..=9)
 }
 
 /// Gen8: a logic operation's accumulator source has no modifier.
@@ -179,12 +259,19 @@ pub fn gen8_logic_no_src_mod_on_acc(c: &mut Checker<'_>) {
 /// Logic operations produce no sign or overflow: no .o, .r or .u condition.
 pub fn logic_no_o_r_u_cond_mod(c: &mut Checker<'_>) {
     let i = c.i;
-    let bad = i.opcode.is_logic() && matches!(i.cond_modifier, 7..=9);
+    let bad = i.opcode.is_logic() && logic_cond_mod_refused(i.cond_modifier);
     c.check(
         bad,
         OperandId::Inst,
         "the O, R and U conditional modifiers are not used with logic operations",
     );
+}
+
+/// A BFI2 with a condition or saturation
+/// ([`bfi2_no_cond_mod_or_saturate`]).
+#[inline(always)]
+pub(crate) fn bfi2_cond_or_saturate(i: &Instruction) -> bool {
+    i.cond_modifier != 0 || i.controls.contains(Controls::SATURATE)
 }
 
 /// BFI2 has neither a condition nor saturation.
@@ -311,13 +398,20 @@ fn int_div(c: &Checker<'_>) -> Option<bool> {
     }
 }
 
+/// Whether MATH source `k` has a modifier, which the INT DIV functions
+/// refuse ([`math_int_div_no_src_mods`]).
+#[inline(always)]
+pub(crate) fn math_src_modified(i: &Instruction, k: u8) -> bool {
+    i.src.get(k as usize).is_some_and(|s| !s.mods.is_empty())
+}
+
 /// The INT DIV functions take no source modifiers.
 pub fn math_int_div_no_src_mods(c: &mut Checker<'_>) {
     if int_div(c) != Some(true) {
         return;
     }
     for k in 0..2u8 {
-        let bad = c.i.src.get(k as usize).is_some_and(|s| !s.mods.is_empty());
+        let bad = math_src_modified(c.i, k);
         c.check(
             bad,
             OperandId::Src(k),
@@ -368,6 +462,20 @@ pub fn gen7_math_operands_direct_grf(c: &mut Checker<'_>) {
     }
 }
 
+/// Whether a branch offset lands on an instruction boundary (Gen8 counts
+/// bytes: a multiple of 8; [`gen8_branch_offset_aligned`]).
+#[inline(always)]
+pub(crate) const fn branch_offset_aligned(off: i32) -> bool {
+    off % 8 == 0
+}
+
+/// Whether a Gen8 branch's JIP and UIP are both aligned (true on Gen7,
+/// which counts in 64-bit units).
+#[inline(always)]
+pub(crate) fn branch_offsets_aligned(p: Platform, i: &Instruction) -> bool {
+    !p.is_gen8() || (i.jip(p).map_or(true, branch_offset_aligned) && i.uip(p).map_or(true, branch_offset_aligned))
+}
+
 /// Gen8 branch offsets count bytes and land on instruction boundaries
 /// (8-byte multiples).
 #[inline(always)]
@@ -376,11 +484,11 @@ pub fn gen8_branch_offset_aligned(c: &mut Checker<'_>) {
     if !p.is_gen8() || !c.i.opcode.is_branch() {
         return;
     }
-    if let Some(j) = c.i.jip(p).filter(|j| j % 8 != 0) {
+    if let Some(j) = c.i.jip(p).filter(|j| !branch_offset_aligned(*j)) {
         let m = format!("JIP {j} is not a multiple of 8 bytes");
         c.report(OperandId::Inst, m);
     }
-    if let Some(u) = c.i.uip(p).filter(|u| u % 8 != 0) {
+    if let Some(u) = c.i.uip(p).filter(|u| !branch_offset_aligned(*u)) {
         let m = format!("UIP {u} is not a multiple of 8 bytes");
         c.report(OperandId::Inst, m);
     }

@@ -29,6 +29,13 @@ pub fn align16_dst_hstride_one(c: &mut Checker<'_>) {
     );
 }
 
+/// Whether an align16 source's vertical stride encoding is allowed: 0 or
+/// 4 elements, also 2 from Gen7.5 (`hsw`) ([`align16_src_vstride`]).
+#[inline(always)]
+pub(crate) const fn align16_vstride_ok(hsw: bool, vstride: u8) -> bool {
+    matches!(vstride, 0 | 3) || (hsw && vstride == 2)
+}
+
 /// Align16 sources have vertical stride 0 or 4, or also 2 from Gen7.5.
 pub fn align16_src_vstride(c: &mut Checker<'_>) {
     if !c.align16() || c.three_src() {
@@ -36,7 +43,7 @@ pub fn align16_src_vstride(c: &mut Checker<'_>) {
     }
     let hsw = c.p.is_gen75_or_later();
     for (k, s) in c.srcs().filter(|(_, s)| !s.is_imm()) {
-        let ok = matches!(s.region.vstride, 0 | 3) || (hsw && s.region.vstride == 2);
+        let ok = align16_vstride_ok(hsw, s.region.vstride);
         if !ok {
             let m = if hsw {
                 "in align16 only vertical strides 0, 2 and 4 are allowed"
@@ -53,7 +60,7 @@ pub fn exec_size_ge_width(c: &mut Checker<'_>) {
     let es = c.exec();
     for (k, _) in a1_srcs(c) {
         let r = c.src_rgn(k);
-        if r.w > es {
+        if r.width_exceeds(es) {
             let m = format!("width {} is greater than the execution size {es}", r.w);
             c.report(OperandId::Src(k), m);
         }
@@ -66,7 +73,7 @@ pub fn width_eq_exec_implies_vstride(c: &mut Checker<'_>) {
     let es = c.exec();
     for (k, s) in a1_srcs(c) {
         let r = c.src_rgn(k);
-        if r.w == es && r.h != 0 && s.region.vstride != 0xf && r.v != r.w * r.h {
+        if !is_vxh(s) && r.full_width_vstride_wrong(es) {
             let m = format!(
                 "execution size equals width with horizontal stride {}, so vertical stride must be {} (is {})",
                 r.h,
@@ -83,7 +90,7 @@ pub fn width_one_implies_hstride_zero(c: &mut Checker<'_>) {
     for (k, _) in a1_srcs(c) {
         let r = c.src_rgn(k);
         c.check(
-            r.w == 1 && r.h != 0,
+            r.width_one_strided(),
             OperandId::Src(k),
             "width 1 requires horizontal stride 0",
         );
@@ -100,13 +107,14 @@ fn is_vxh(s: &Src) -> bool {
 /// If ExecSize == Width == 1, the region must be the scalar `<0;1,0>`
 /// (VxH regions have no vertical stride: [`scalar_region_vxh`]).
 pub fn scalar_region(c: &mut Checker<'_>) {
-    if c.exec() != 1 {
+    let exec = c.exec();
+    if exec != 1 {
         return;
     }
     for (k, s) in a1_srcs(c) {
         let r = c.src_rgn(k);
         c.check(
-            !is_vxh(s) && r.w == 1 && (r.v != 0 || r.h != 0),
+            !is_vxh(s) && r.exec1_not_scalar(exec),
             OperandId::Src(k),
             "execution size 1 with width 1 requires the region <0;1,0>",
         );
@@ -137,7 +145,7 @@ pub fn zero_strides_imply_width_one(c: &mut Checker<'_>) {
     for (k, _) in a1_srcs(c) {
         let r = c.src_rgn(k);
         c.check(
-            r.v == 0 && r.h == 0 && r.w != 1,
+            r.zero_strides_wide(),
             OperandId::Src(k),
             "zero vertical and horizontal strides require width 1",
         );
@@ -178,11 +186,7 @@ fn rows_within_grf(c: &mut Checker<'_>) {
         // boundary, has no straddling row.
         if r.w <= exec {
             if let Some(last) = c.src_last(k) {
-                if last < 32 || (sub >= 32 && last < 64) {
-                    continue;
-                }
-                let row = r.w * es;
-                if last < 64 && r.h == 1 && r.v == r.w && row.is_power_of_two() && (32 - sub) & (row - 1) == 0 {
+                if rows_stay_in_registers(sub, last, r.v * es, (r.w - 1) * r.h * es + es) {
                     continue;
                 }
             }
@@ -715,8 +719,7 @@ pub(crate) fn a1_regions_clean(c: &Checker<'_>) -> bool {
         // meets every width and stride relation.
         let e = s.region;
         let r = c.src_rgn(k);
-        let packed = e.hstride == 1 && e.width >= 1 && e.width <= 4 && e.vstride == e.width + 1 && r.w <= exec;
-        if !packed && !Rgn::is_scalar(e) {
+        if !e.is_packed_within(exec) && !Rgn::is_scalar(e) {
             return false;
         }
         let es = region_elem_size(c.p, s.ty);
@@ -727,12 +730,7 @@ pub(crate) fn a1_regions_clean(c: &Checker<'_>) -> bool {
             Some(last) => last,
             None => sub + ((exec >> r.w.trailing_zeros()) - 1) * r.v * es + (r.w - 1) * r.h * es + es - 1,
         };
-        if last < 32 || (sub >= 32 && last < 64) {
-            continue;
-        }
-        let pitch = r.v * es;
-        let tail = (r.w - 1) * r.h * es + es;
-        if !(last < 64 && sub < 32 && pitch.is_power_of_two() && tail <= pitch && (32 - sub) & (pitch - 1) == 0) {
+        if !rows_stay_in_registers(sub, last, r.v * es, (r.w - 1) * r.h * es + es) {
             return false;
         }
     }

@@ -4,20 +4,59 @@ use alloc::format;
 
 use crate::isa::dataport::{self, Response, SurfaceSimd, TypedSlotGroup};
 use crate::isa::{arf, Sfid};
-use crate::word::fields::{desc_dp_gen7, desc_dp_gen8, desc_dp_scratch, desc_dp_surface};
+use crate::word::fields::{desc_common, desc_dp_gen7, desc_dp_gen8, desc_dp_scratch, desc_dp_surface};
 
 use super::*;
 
-/// Message length (payload registers) of an immediate descriptor.
+/// Message length (payload registers) of an immediate descriptor (the
+/// descriptor table's field).
 #[inline(always)]
-pub(super) fn mlen(desc: u32) -> u32 {
-    (desc >> 25) & 0xf
+pub(super) const fn mlen(desc: u32) -> u32 {
+    desc_common::mlen(desc) as u32
 }
 
 /// Response length (registers written back) of an immediate descriptor.
 #[inline(always)]
-pub(super) fn rlen(desc: u32) -> u32 {
-    (desc >> 20) & 0x1f
+pub(super) const fn rlen(desc: u32) -> u32 {
+    desc_common::rlen(desc) as u32
+}
+
+/// A SEND with EOT whose payload starts below g112
+/// ([`send_eot_src_g112_g127`]).
+#[inline(always)]
+pub(crate) const fn eot_payload_below_g112(eot: bool, src0_nr: u32) -> bool {
+    eot && src0_nr < 112
+}
+
+/// Gen8: a response reaching r127 that overlaps the payload
+/// ([`send_dst_src_overlap_r127`]).
+#[inline(always)]
+pub(crate) const fn gen8_response_overlap_r127(p: Platform, dst_nr: u32, src0_nr: u32, d: u32) -> bool {
+    p.is_gen8() && dst_nr + rlen(d) > 127 && src0_nr + mlen(d) > dst_nr
+}
+
+/// A message length of 0 ([`send_mlen_range`]).
+#[inline(always)]
+pub(crate) const fn mlen_zero(d: u32) -> bool {
+    mlen(d) == 0
+}
+
+/// A response length above 16 ([`send_rlen_range`]).
+#[inline(always)]
+pub(crate) const fn rlen_above_16(d: u32) -> bool {
+    rlen(d) > 16
+}
+
+/// A payload reaching past g127 ([`send_payload_in_grf_range`]).
+#[inline(always)]
+pub(crate) const fn payload_past_g127(src0_nr: u32, d: u32) -> bool {
+    src0_nr + mlen(d) > 128
+}
+
+/// A response reaching past g127 ([`send_response_in_grf_range`]).
+#[inline(always)]
+pub(crate) const fn response_past_g127(dst_nr: u32, d: u32) -> bool {
+    dst_nr + rlen(d) > 128
 }
 
 /// The immediate descriptor of a SEND/SENDC.
@@ -51,7 +90,7 @@ pub fn send_src0_grf(c: &mut Checker<'_>) {
 
 /// A SEND with EOT takes its payload from g112-g127.
 pub fn send_eot_src_g112_g127(c: &mut Checker<'_>) {
-    let bad = c.is_send() && c.i.eot() && src0_nr(c).is_some_and(|n| n < 112);
+    let bad = c.is_send() && src0_nr(c).is_some_and(|n| eot_payload_below_g112(c.i.eot(), n));
     c.check(
         bad,
         OperandId::Src(0),
@@ -68,8 +107,7 @@ pub fn send_dst_src_overlap_r127(c: &mut Checker<'_>) {
     let (Some(d), Some(s), Some(Addr::Direct { nr: dn, .. })) = (desc(c), src0_nr(c), Some(c.i.dst.addr)) else {
         return;
     };
-    let dn = dn as u32;
-    let bad = dn + rlen(d) > 127 && s + mlen(d) > dn;
+    let bad = gen8_response_overlap_r127(c.p, dn as u32, s, d);
     c.check(
         bad,
         OperandId::Dst,
@@ -80,14 +118,14 @@ pub fn send_dst_src_overlap_r127(c: &mut Checker<'_>) {
 /// The message length of an immediate descriptor is 1-15.
 pub fn send_mlen_range(c: &mut Checker<'_>) {
     if let Some(d) = desc(c).filter(|_| c.is_send()) {
-        c.check(mlen(d) == 0, OperandId::Src(1), "message length 0 is erroneous (1-15)");
+        c.check(mlen_zero(d), OperandId::Src(1), "message length 0 is erroneous (1-15)");
     }
 }
 
 /// The response length of an immediate descriptor is 0-16.
 pub fn send_rlen_range(c: &mut Checker<'_>) {
     if let Some(d) = desc(c).filter(|_| c.is_send()) {
-        if rlen(d) > 16 {
+        if rlen_above_16(d) {
             let m = format!("response length {} exceeds 16 registers", rlen(d));
             c.report(OperandId::Src(1), m);
         }
@@ -97,7 +135,7 @@ pub fn send_rlen_range(c: &mut Checker<'_>) {
 /// The payload registers lie within g0-g127.
 pub fn send_payload_in_grf_range(c: &mut Checker<'_>) {
     if let (Some(d), Some(s)) = (desc(c).filter(|_| c.is_send()), src0_nr(c)) {
-        if s + mlen(d) > 128 {
+        if payload_past_g127(s, d) {
             let m = format!("payload g{s} + {} registers reaches past g127", mlen(d));
             c.report(OperandId::Src(0), m);
         }
@@ -110,7 +148,7 @@ pub fn send_response_in_grf_range(c: &mut Checker<'_>) {
         return;
     }
     if let (Some(d), Addr::Direct { nr, .. }) = (desc(c), c.i.dst.addr) {
-        if nr as u32 + rlen(d) > 128 {
+        if response_past_g127(nr as u32, d) {
             let m = format!("response g{nr} + {} registers reaches past g127", rlen(d));
             c.report(OperandId::Dst, m);
         }
@@ -159,8 +197,8 @@ pub(crate) fn urb_opcode_problem(p: Platform, d: u32) -> Option<&'static str> {
 
 /// Whether descriptor `d` of a URB message has its header bit set.
 #[inline(always)]
-pub(crate) fn urb_header_present(d: u32) -> bool {
-    d >> 19 & 1 != 0
+pub(crate) const fn urb_header_present(d: u32) -> bool {
+    desc_common::header_present(d) != 0
 }
 
 /// The URB opcode exists on the platform: ATOMIC_ADD from Gen7.5, SIMD8

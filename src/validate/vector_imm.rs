@@ -15,6 +15,25 @@ fn vector_imm(c: &Checker<'_>) -> Option<Type> {
     (last.is_imm() && last.ty.is_vector_imm()).then_some(last.ty)
 }
 
+/// Whether a destination byte offset is 128-bit aligned
+/// ([`vector_imm_dst_oword_aligned`]).
+#[inline(always)]
+pub(crate) const fn dst_oword_aligned(sub: u32) -> bool {
+    sub % 16 == 0
+}
+
+/// The destination stride in bytes a vector immediate of type `t` needs:
+/// a dword for VF, a word for V and UV ([`vf_dst_dword_stride`],
+/// [`v_uv_dst_word_stride`]).
+#[inline(always)]
+pub(crate) const fn vector_imm_dst_stride(t: Type) -> u32 {
+    if matches!(t, Type::VF) {
+        4
+    } else {
+        2
+    }
+}
+
 /// With a vector immediate the destination is 128-bit aligned.
 pub fn vector_imm_dst_oword_aligned(c: &mut Checker<'_>) {
     if vector_imm(c).is_none() {
@@ -26,7 +45,7 @@ pub fn vector_imm_dst_oword_aligned(c: &mut Checker<'_>) {
         direct_subnr(&c.i.dst.addr).unwrap_or(0)
     };
     c.check(
-        sub % 16 != 0,
+        !dst_oword_aligned(sub),
         OperandId::Dst,
         "the destination must be 128-bit aligned to use a vector immediate",
     );
@@ -34,7 +53,8 @@ pub fn vector_imm_dst_oword_aligned(c: &mut Checker<'_>) {
 
 /// With a VF immediate the destination stride is one dword.
 pub fn vf_dst_dword_stride(c: &mut Checker<'_>) {
-    let bad = vector_imm(c) == Some(Type::VF) && c.i.dst.ty.size() * stride(c.i.dst.hstride) != 4;
+    let bad = vector_imm(c) == Some(Type::VF)
+        && c.i.dst.ty.size() * stride(c.i.dst.hstride) != vector_imm_dst_stride(Type::VF);
     c.check(
         bad,
         OperandId::Dst,
@@ -44,7 +64,8 @@ pub fn vf_dst_dword_stride(c: &mut Checker<'_>) {
 
 /// With a V or UV immediate the destination stride is one word.
 pub fn v_uv_dst_word_stride(c: &mut Checker<'_>) {
-    let bad = matches!(vector_imm(c), Some(Type::V | Type::UV)) && c.i.dst.ty.size() * stride(c.i.dst.hstride) != 2;
+    let bad = matches!(vector_imm(c), Some(t @ (Type::V | Type::UV))
+        if c.i.dst.ty.size() * stride(c.i.dst.hstride) != vector_imm_dst_stride(t));
     c.check(
         bad,
         OperandId::Dst,
