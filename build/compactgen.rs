@@ -295,7 +295,7 @@ pub fn gen(f: &IdxFile, out: &mut String) -> Result<(), IdxError> {
     }
     let _ = writeln!(out, "/// Generated from `tables/{}.idx`.", f.name);
     let _ = writeln!(out, "pub mod {} {{", f.name);
-    let _ = writeln!(out, "    use crate::compact::{{Hash, IndexTable}};");
+    let _ = writeln!(out, "    use crate::compact::{{scatter_all, Hash, IndexTable}};");
     let mut names = Vec::new();
     for t in &f.tables {
         let upper = t.name.to_uppercase();
@@ -321,6 +321,15 @@ pub fn gen(f: &IdxFile, out: &mut String) -> Result<(), IdxError> {
         }
         let ranges: Vec<String> = t.bits.iter().map(|(h, l)| format!("({h}, {l})")).collect();
         let entries: Vec<String> = t.entries.iter().map(|e| format!("{e:#x}")).collect();
+        // The bits and entries are named once; `native` is worked out
+        // from them at compile time.
+        let _ = writeln!(out, "    const {upper}_BITS: &[(u32, u32)] = &[{}];", ranges.join(", "));
+        let _ = writeln!(
+            out,
+            "    const {upper}_ENTRIES: &[u64; {}] = &[{}];",
+            entries.len(),
+            entries.join(", ")
+        );
         let _ = writeln!(out, "    pub const {upper}: IndexTable = IndexTable {{");
         let _ = writeln!(out, "        name: {:?},", t.name);
         let _ = writeln!(
@@ -328,14 +337,15 @@ pub fn gen(f: &IdxFile, out: &mut String) -> Result<(), IdxError> {
             "        source: {:?},",
             format!("tables/{}.idx:{}", f.name, t.line)
         );
-        let _ = writeln!(out, "        bits: &[{}],", ranges.join(", "));
+        let _ = writeln!(out, "        bits: {upper}_BITS,");
         let _ = writeln!(out, "        width: {},", t.width());
-        let _ = writeln!(out, "        entries: &[{}],", entries.join(", "));
+        let _ = writeln!(out, "        entries: {upper}_ENTRIES,");
         let _ = writeln!(
             out,
             "        hash: Hash {{ mul: {m:#x}, shift: {sh}, slots: &{sl:?} }},"
         );
         let _ = writeln!(out, "        immediate: {imm},");
+        let _ = writeln!(out, "        native: &scatter_all({upper}_BITS, {upper}_ENTRIES),");
         let _ = writeln!(out, "    }};");
     }
     let _ = writeln!(out, "    /// Every table of this file, in file order.");

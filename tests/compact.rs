@@ -295,7 +295,14 @@ fn tables_have_an_entry_for_every_index_and_no_duplicates() {
             assert_eq!(t.find(e), Some(k as u8), "{}", t.source);
             assert_eq!(t.gather(t.scatter(e)), e, "{}", t.source);
             assert_eq!(t.scatter(e) & !t.mask(), 0, "{}", t.source);
+            assert_eq!(
+                t.native.get(k),
+                Some(&t.scatter(e)),
+                "{}: the compile-time native bits",
+                t.source
+            );
         }
+        assert_eq!(t.native.len(), t.entries.len());
         assert!(t.entries.len().is_power_of_two());
     }
     // Gen7 and Gen8 share the control and source entries (over other

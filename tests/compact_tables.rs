@@ -23,7 +23,13 @@ fn a_good_table_generates_a_hashed_constant() {
     let mut out = String::new();
     compactgen::gen(&f, &mut out).unwrap();
     assert!(out.contains("pub const T: IndexTable"), "{out}");
-    assert!(out.contains("bits: &[(9, 8), (3, 3)]"), "{out}");
+    assert!(
+        out.contains("const T_BITS: &[(u32, u32)] = &[(9, 8), (3, 3)];"),
+        "{out}"
+    );
+    assert!(out.contains("const T_ENTRIES: &[u64; 2] = &[0x5, 0x3];"), "{out}");
+    assert!(out.contains("bits: T_BITS,"), "{out}");
+    assert!(out.contains("native: &scatter_all(T_BITS, T_ENTRIES),"), "{out}");
     assert!(out.contains("source: \"tables/bad.idx:3\""), "{out}");
 }
 

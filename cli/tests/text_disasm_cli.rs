@@ -121,7 +121,10 @@ fn json_has_stable_keys() {
     assert_eq!(insts.len(), 4);
     let mut k: Vec<&str> = insts[0].as_object().unwrap().keys().map(|k| k.as_str()).collect();
     k.sort();
-    assert_eq!(k, ["bytes", "compacted", "error", "label", "offset", "text", "violations"]);
+    assert_eq!(
+        k,
+        ["bytes", "compacted", "error", "label", "offset", "text", "violations"]
+    );
     assert_eq!(insts[0]["compacted"], false);
     // The loop target is the first instruction.
     assert_eq!(v["labels"], serde_json::json!([{"name": "LABEL0", "offset": 0}]));

@@ -119,6 +119,41 @@ pub struct IndexTable {
     /// With an immediate source: the entry bits compared, and a perfect
     /// hash of the entries so masked (first index of each value).
     pub immediate: Option<(u64, Hash)>,
+    /// Each entry's native bits (its [`IndexTable::scatter`], worked out
+    /// at compile time from `bits` and `entries`): what uncompacting ORs in.
+    pub native: &'static [u128],
+}
+
+/// The native bits of entry value `v` of a table over the native bit
+/// ranges `bits` (most significant first).
+#[inline(always)]
+const fn scatter_bits(bits: &[(u32, u32)], mut v: u64) -> u128 {
+    let mut w = 0u128;
+    let mut i = bits.len();
+    while i > 0 {
+        i -= 1;
+        #[allow(clippy::indexing_slicing)] // i < len by the loop condition
+        let (hi, lo) = bits[i];
+        let n = hi - lo + 1;
+        w |= ((v & ((1u64 << n) - 1)) as u128) << lo;
+        v >>= n;
+    }
+    w
+}
+
+/// Every entry's native bits, for the generated tables' `native` field
+/// (evaluated at compile time; `N` is the number of entries).
+pub(crate) const fn scatter_all<const N: usize>(bits: &[(u32, u32)], entries: &[u64; N]) -> [u128; N] {
+    let mut out = [0u128; N];
+    let mut i = 0;
+    while i < N {
+        #[allow(clippy::indexing_slicing)] // i < N by the loop condition; evaluated at compile time
+        {
+            out[i] = scatter_bits(bits, entries[i]);
+        }
+        i += 1;
+    }
+    out
 }
 
 impl IndexTable {
@@ -148,14 +183,15 @@ impl IndexTable {
 
     /// The native bits of entry value `v`.
     #[inline(always)]
-    pub fn scatter(&self, mut v: u64) -> u128 {
-        let mut w = 0u128;
-        for &(hi, lo) in self.bits.iter().rev() {
-            let n = hi - lo + 1;
-            w |= ((v & ((1u64 << n) - 1)) as u128) << lo;
-            v >>= n;
-        }
-        w
+    pub const fn scatter(&self, v: u64) -> u128 {
+        scatter_bits(self.bits, v)
+    }
+
+    /// The native bits of the entry at `index` (none past the end, which
+    /// cannot happen for an index read from its field).
+    #[inline(always)]
+    fn native_at(&self, index: u8) -> u128 {
+        self.native.get(usize::from(index)).copied().unwrap_or(0)
     }
 
     /// The entry at `index` (0 past the end, which cannot happen for an
@@ -456,10 +492,10 @@ pub fn uncompact_word(p: Platform, c: CompactWord) -> Result<Word, DecodeError> 
     }
     let t = tables_of(p);
     let mut w = Word(
-        t.control.scatter(t.control.entry(cw::control_index(v)))
-            | t.datatype.scatter(t.datatype.entry(cw::datatype_index(v)))
-            | t.subreg.scatter(t.subreg.entry(cw::subreg_index(v)))
-            | t.src0.scatter(t.src0.entry(cw::src0_index(v))),
+        t.control.native_at(cw::control_index(v))
+            | t.datatype.native_at(cw::datatype_index(v))
+            | t.subreg.native_at(cw::subreg_index(v))
+            | t.src0.native_at(cw::src0_index(v)),
     );
     let n = &mut w;
     gen8_native::or_opcode_unchecked(n, hw);
@@ -491,7 +527,7 @@ pub fn uncompact_word(p: Platform, c: CompactWord) -> Result<Word, DecodeError> 
         }
         n.0 = (n.0 & !DW3) | u128::from(sext13(imm)) << 96;
     } else {
-        n.0 |= t.src1.scatter(t.src1.entry(cw::src1_index(v)));
+        n.0 |= t.src1.native_at(cw::src1_index(v));
         gen8_native::or_src1_da_reg_nr_unchecked(n, cw::src1_reg_nr(v));
     }
     Ok(w)
@@ -501,10 +537,7 @@ fn uncompact_3src(t: &ThreeTables, v: u64) -> Result<Word, DecodeError> {
     if v & c3::ZERO_MASK != 0 {
         return Err(DecodeError::ReservedBits(u128::from(v & c3::ZERO_MASK)));
     }
-    let mut w = Word(
-        t.control.scatter(t.control.entry(c3::control_index(v)))
-            | t.source.scatter(t.source.entry(c3::source_index(v))),
-    );
+    let mut w = Word(t.control.native_at(c3::control_index(v)) | t.source.native_at(c3::source_index(v)));
     let n = &mut w;
     // The 7-bit register numbers go to bits 6:0 of the native fields, whose
     // bit 7 the source table has written (or left zero).
