@@ -9,8 +9,9 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use geneu::build::{Builder, State};
-use geneu::Platform;
+use geneu::build::{g, Builder, State};
+use geneu::compact::{compact_program, decode_stream, uncompact_program};
+use geneu::{Controls, Platform};
 
 fn corpus_dir(gen: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -32,7 +33,10 @@ fn label_after<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     rest.split_whitespace().next()
 }
 
-fn rebuild(p: Platform, text: &str) -> Vec<u8> {
+/// The builder of a corpus program, every instruction and label added;
+/// with `pad`, a `mov(8) g10<1>F g2<8,8,1>F` (the default state) before each
+/// branch, so that labels sit on instructions that compact.
+fn builder(p: Platform, text: &str, pad: bool) -> Builder {
     let insts = geneu::text::assemble(p, text).unwrap();
     let mut b = Builder::new(p);
     let mut labels = HashMap::new();
@@ -48,6 +52,10 @@ fn rebuild(p: Platform, text: &str) -> Vec<u8> {
         }
         let i = &insts[k];
         k += 1;
+        if pad {
+            b.set_state(State::default());
+            b.mov(g(10), g(2)).unwrap();
+        }
         b.set_state(State::of(i).unwrap());
         let mut target = |name: &str| *labels.entry(name.to_string()).or_insert_with(|| b.label());
         let jip = target(label_after(line, "JIP:").expect("a branch with JIP"));
@@ -55,12 +63,16 @@ fn rebuild(p: Platform, text: &str) -> Vec<u8> {
         b.branch_to(i.opcode, jip, uip).unwrap();
     }
     assert_eq!(k, insts.len());
-    b.finish().unwrap().into_bytes()
+    b
 }
 
-#[test]
-fn corpus_programs_with_labels_rebuild_bit_for_bit() {
-    let mut files = 0;
+fn rebuild(p: Platform, text: &str) -> Vec<u8> {
+    builder(p, text, false).finish().unwrap().into_bytes()
+}
+
+/// The corpus programs with labels, each with its platform.
+fn label_programs() -> Vec<(Platform, PathBuf)> {
+    let mut out = Vec::new();
     for (gen, p) in [
         ("gen7", Platform::Gen7),
         ("gen7.5", Platform::Gen75),
@@ -74,17 +86,68 @@ fn corpus_programs_with_labels_rebuild_bit_for_bit() {
         names.sort();
         for f in names {
             let text = std::fs::read_to_string(&f).unwrap();
-            if !text
+            if text
                 .lines()
                 .any(|l| l.trim_end().ends_with(':') && l.starts_with("LABEL"))
             {
-                continue;
+                out.push((p, f));
             }
-            let want = expected(&f.with_extension("expected"));
-            let got = rebuild(p, &text);
-            assert_eq!(got, want, "{}", f.display());
-            files += 1;
         }
     }
-    assert_eq!(files, 12, "the corpus programs with labels");
+    out
+}
+
+#[test]
+fn corpus_programs_with_labels_rebuild_bit_for_bit() {
+    let programs = label_programs();
+    for (p, f) in &programs {
+        let text = std::fs::read_to_string(f).unwrap();
+        let want = expected(&f.with_extension("expected"));
+        let got = rebuild(*p, &text);
+        assert_eq!(got, want, "{}", f.display());
+    }
+    assert_eq!(programs.len(), 12, "the corpus programs with labels");
+}
+
+/// `finish_compacted` of each corpus program with labels (and of it with a
+/// `mov` before each branch) gives what `compact_program` gives for the
+/// native program, every branch lands on the same instruction (uncompacting gives
+/// the native program back), and the instructions come with the offsets
+/// and contents the bytes hold.
+#[test]
+fn corpus_programs_with_labels_finish_compacted() {
+    let mut compacted = 0;
+    for ((p, f), pad) in label_programs()
+        .into_iter()
+        .flat_map(|x| [(x.clone(), false), (x, true)])
+    {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let b = builder(p, &text, pad);
+        let native = b.clone().finish().unwrap();
+        let small = b.finish_compacted().unwrap();
+        let want = compact_program(p, native.bytes()).unwrap();
+        assert_eq!(small.bytes(), want.bytes, "{}", f.display());
+        assert_eq!(small.len(), native.len());
+        assert_eq!(
+            uncompact_program(p, small.bytes()).unwrap().bytes,
+            native.bytes(),
+            "{}: branches land where they did",
+            f.display()
+        );
+        let stream: Vec<_> = decode_stream(p, small.bytes()).collect();
+        assert_eq!(stream.len(), small.len());
+        for ((o, r), (offset, inst)) in stream.into_iter().zip(small.instructions()) {
+            assert_eq!(o, offset);
+            assert_eq!(&r.unwrap(), inst);
+            compacted += usize::from(inst.controls.contains(Controls::COMPACTED));
+        }
+        assert_eq!(
+            small
+                .instructions()
+                .filter(|(_, i)| i.controls.contains(Controls::COMPACTED))
+                .count(),
+            want.compacted
+        );
+    }
+    assert!(compacted > 0, "some branch programs compact");
 }

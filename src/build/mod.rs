@@ -169,6 +169,8 @@ pub struct Program {
     platform: Platform,
     bytes: Vec<u8>,
     insts: Vec<Instruction>,
+    /// Each instruction's byte offset.
+    offsets: Vec<usize>,
 }
 
 impl Program {
@@ -176,7 +178,8 @@ impl Program {
     pub fn platform(&self) -> Platform {
         self.platform
     }
-    /// The encoded program, 16 bytes per instruction.
+    /// The encoded program: 16 bytes per instruction, or 8 for each one
+    /// [`Builder::finish_compacted`] compacted.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
     }
@@ -184,9 +187,10 @@ impl Program {
     pub fn into_bytes(self) -> Vec<u8> {
         self.bytes
     }
-    /// Each instruction with its byte offset.
+    /// Each instruction with its byte offset (a compacted one has
+    /// [`Controls::COMPACTED`](crate::Controls::COMPACTED) set).
     pub fn instructions(&self) -> impl Iterator<Item = (usize, &Instruction)> + '_ {
-        self.insts.iter().enumerate().map(|(k, i)| (k * 16, i))
+        self.offsets.iter().copied().zip(self.insts.iter())
     }
     /// The number of instructions.
     pub fn len(&self) -> usize {
@@ -1573,7 +1577,60 @@ impl Builder {
         Ok(Program {
             platform: p,
             bytes,
+            offsets: (0..self.insts.len()).map(|k| k * 16).collect(),
             insts: self.insts,
+        })
+    }
+
+    /// Finishes the program as [`finish`](Self::finish) does, then
+    /// compacts every instruction the platform can express in 8 bytes
+    /// ([`compact_program`](crate::compact::compact_program)): every branch
+    /// offset moves so that each branch lands on the same instruction. The
+    /// instructions are given as the bytes hold them (new offsets, moved
+    /// branch offsets), and a
+    /// compacted one with [`Controls::COMPACTED`](crate::Controls::COMPACTED).
+    ///
+    /// It fails only where [`finish`](Self::finish) does: the builder's
+    /// branches all land on instructions of the program and its `jmpi` and
+    /// `call` jump by immediates, so the compaction cannot be refused.
+    ///
+    /// ```
+    /// use geneu::build::{g, imm_f, Builder};
+    /// use geneu::{Controls, Platform};
+    /// let mut b = Builder::new(Platform::Gen8);
+    /// b.mov(g(10), g(2))?;
+    /// b.add(g(12), g(10), imm_f(1.0))?;
+    /// let p = b.finish_compacted().unwrap();
+    /// let offsets: Vec<usize> = p.instructions().map(|(o, _)| o).collect();
+    /// assert_eq!(offsets, [0, 8]); // the mov is compacted, the add is not
+    /// assert!(p.instructions().next().unwrap().1.controls.contains(Controls::COMPACTED));
+    /// assert_eq!(p.bytes().len(), 24);
+    /// # Ok::<(), geneu::build::BuildError>(())
+    /// ```
+    pub fn finish_compacted(self) -> Result<Program, BuildErrors> {
+        let native = self.finish()?;
+        let p = native.platform;
+        let small = match crate::compact::compact_program(p, &native.bytes) {
+            Ok(r) => r.bytes,
+            // Not reached (see above); the native program is still right.
+            Err(_) => return Ok(native),
+        };
+        // The instructions as the bytes now hold them: moved offsets, the
+        // compaction flag. Every piece decodes (each came from a word that
+        // did), so the counts agree.
+        let (mut offsets, mut insts) = (
+            Vec::with_capacity(native.insts.len()),
+            Vec::with_capacity(native.insts.len()),
+        );
+        for ((offset, r), old) in crate::compact::decode_stream(p, &small).zip(&native.insts) {
+            offsets.push(offset);
+            insts.push(r.unwrap_or(*old));
+        }
+        Ok(Program {
+            platform: p,
+            bytes: small,
+            insts,
+            offsets,
         })
     }
 }
