@@ -7,11 +7,14 @@
 pub mod asm;
 pub(crate) mod cfmt;
 pub mod disasm;
+mod error;
 mod hidden;
 pub(crate) mod lex;
+mod lower;
 pub mod names;
 pub(crate) mod parse;
 pub mod program;
+mod syntax;
 
 pub use asm::{
     assemble, assemble_listing, assemble_with, assemble_words, assemble_words_with, AsmError, AsmErrorKind, AsmErrors,

@@ -6,7 +6,7 @@
 //! model types ([`crate::Opcode::name`], [`crate::Type::name`],
 //! [`crate::CondMod::name`], [`crate::MathFunction::name`]).
 
-use crate::model::AccessMode;
+use crate::model::{AccessMode, Opcode, Type};
 
 /// An architecture register file (ARF) class, picked by the high nibble
 /// of the ARF register number.
@@ -168,3 +168,196 @@ pub const MOD_ABS: &str = "(abs)";
 /// The `sincos` math function (encoding 8), which has no
 /// [`crate::MathFunction`] value on Gen7+ but is still named by Mesa.
 pub const MATH_SINCOS: &str = "sincos";
+
+// Names read back by the assembler.
+
+/// Opcodes sorted by Mesa name, for binary search.
+/// (A unit test checks that it is sorted and lists every opcode.)
+const BY_NAME: &[Opcode] = {
+    use Opcode::*;
+    &[
+        Add, Addc, And, Asr, Avg, Bfe, Bfi1, Bfi2, Bfrev, Brc, Brd, Break, Call, Calla, Cbit, Cmp, Cmpn, Cont, Csel,
+        Dim, Dp2, Dp3, Dp4, Dph, Else, Endif, F16to32, F32to16, Fbh, Fbl, Frc, Goto, Halt, If, Illegal, Jmpi, Join,
+        Line, Lrp, Lzd, Mac, Mach, Mad, Madm, Math, Mov, Movi, Mul, Nop, Not, Or, Pln, Ret, Rndd, Rnde, Rndu, Rndz,
+        Sad2, Sada2, Sel, Send, Sendc, Shl, Shr, Smov, Subb, Wait, While, Xor,
+    ]
+};
+
+/// For each lowercase first letter, the range of [`BY_NAME`] whose names
+/// start with it.
+// Evaluated at compile time: the indices are in range.
+#[allow(clippy::indexing_slicing)]
+const BY_FIRST: [(u8, u8); 26] = {
+    let mut t = [(0u8, 0u8); 26];
+    let mut i = 0;
+    while i < BY_NAME.len() {
+        let c = (BY_NAME[i].name().as_bytes()[0] - b'a') as usize;
+        if t[c].1 == 0 {
+            t[c].0 = i as u8;
+        }
+        t[c].1 = i as u8 + 1;
+        i += 1;
+    }
+    t
+};
+
+/// A name of at most eight bytes as one integer (its bytes in order from
+/// the lowest, zero-padded), so that names compare as integers; `None`
+/// for a longer name.
+const fn pack_name(s: &[u8]) -> Option<u64> {
+    if s.len() > 8 {
+        return None;
+    }
+    let mut v = 0u64;
+    let mut rest = s;
+    while let [init @ .., last] = rest {
+        v = v << 8 | *last as u64;
+        rest = init;
+    }
+    Some(v)
+}
+
+/// [`BY_NAME`]'s names packed by [`pack_name`] (every opcode name has at
+/// most eight bytes: checked here at compile time).
+// Evaluated at compile time: the indices are in range.
+#[allow(clippy::indexing_slicing)]
+const BY_NAME_PACKED: [u64; BY_NAME.len()] = {
+    let mut t = [0u64; BY_NAME.len()];
+    let mut i = 0;
+    while i < BY_NAME.len() {
+        t[i] = match pack_name(BY_NAME[i].name().as_bytes()) {
+            Some(v) => v,
+            None => panic!("an opcode name longer than eight bytes"),
+        };
+        i += 1;
+    }
+    t
+};
+
+/// The opcode named `s` (on any platform).
+pub(crate) fn opcode_by_name(s: &str) -> Option<Opcode> {
+    let first = *s.as_bytes().first()?;
+    let &(from, to) = BY_FIRST.get(usize::from(first.wrapping_sub(b'a')))?;
+    let key = pack_name(s.as_bytes())?;
+    let range = usize::from(from)..usize::from(to);
+    let k = BY_NAME_PACKED.get(range.clone())?.iter().position(|&v| v == key)?;
+    BY_NAME.get(range.start + k).copied()
+}
+
+/// Conditional modifiers by name, with Mesa's aliases `e` and `ne`.
+pub(crate) fn cond_mod_by_name(s: &str) -> Option<u8> {
+    Some(match s {
+        "z" | "e" => 1,
+        "nz" | "ne" => 2,
+        "g" => 3,
+        "ge" => 4,
+        "l" => 5,
+        "le" => 6,
+        "r" => 7,
+        "o" => 8,
+        "u" => 9,
+        _ => return None,
+    })
+}
+
+/// Math functions by name (hardware values).
+pub(crate) fn math_fn_by_name(s: &str) -> Option<u8> {
+    Some(match s {
+        "inv" => 1,
+        "log" => 2,
+        "exp" => 3,
+        "sqrt" => 4,
+        "rsq" => 5,
+        "sin" => 6,
+        "cos" => 7,
+        "sincos" => 8,
+        "fdiv" => 9,
+        "pow" => 10,
+        "intdivmod" => 11,
+        "intdiv" => 12,
+        "intmod" => 13,
+        "invm" => 14,
+        "rsqrtm" => 15,
+        _ => return None,
+    })
+}
+
+/// Types by their suffix letters. `NF` is recognised so that it can be
+/// refused with a clear message.
+pub(crate) fn type_by_name(s: &str) -> Option<Option<Type>> {
+    type_by_bytes(s.as_bytes())
+}
+
+/// [`type_by_name`] for the name's bytes.
+#[inline]
+fn type_by_bytes(s: &[u8]) -> Option<Option<Type>> {
+    Some(Some(match s {
+        b"UD" => Type::UD,
+        b"D" => Type::D,
+        b"UW" => Type::UW,
+        b"W" => Type::W,
+        b"UB" => Type::UB,
+        b"B" => Type::B,
+        b"DF" => Type::DF,
+        b"F" => Type::F,
+        b"UQ" => Type::UQ,
+        b"Q" => Type::Q,
+        b"HF" => Type::HF,
+        b"V" => Type::V,
+        b"UV" => Type::UV,
+        b"VF" => Type::VF,
+        b"NF" => return Some(None),
+        _ => return None,
+    }))
+}
+
+/// Message-descriptor shared-function names (single words).
+pub(crate) fn sfid_by_name(s: &str) -> Option<u8> {
+    Some(match s {
+        "null" => 0,
+        "math" => 1,
+        "sampler" => 2,
+        "gateway" => 3,
+        "dp_sampler" | "read" => 4,
+        "render" | "write" => 5,
+        "urb" => 6,
+        "thread_spawner" => 7,
+        "vme" => 8,
+        "const" => 9,
+        "data" => 10,
+        "cre" => 13,
+        _ => return None,
+    })
+}
+
+/// The shared functions named by more than one word, by their first: the
+/// second word, whether `1` follows it (`dp data 1`), and the number.
+pub(crate) fn multi_word_sfid(first: &str) -> Option<(&'static str, bool, u8)> {
+    Some(match first {
+        "pixel" => ("interp", false, 11),
+        "rt" => ("accel", false, 8),
+        "dp" => ("data", true, 12),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opcode_table_is_sorted_and_complete() {
+        let t = BY_NAME;
+        assert!(
+            t.windows(2).all(|w| w[0].name() < w[1].name()),
+            "BY_NAME must be sorted by name"
+        );
+        for op in Opcode::ALL {
+            assert_eq!(opcode_by_name(op.name()), Some(*op), "{op:?}");
+        }
+        assert_eq!(t.len(), Opcode::ALL.len());
+        for name in ["mov2", "", "m", "movx", "addcarry", "illegal_", "ADD", "{", "é"] {
+            assert_eq!(opcode_by_name(name), None, "{name:?}");
+        }
+    }
+}

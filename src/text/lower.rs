@@ -1,0 +1,1103 @@
+//! Lowering: one parsed instruction (see `super::parse`) to the typed
+//! model ([`Instruction`]) for one platform, and its encoding, checked or
+//! not, with the field annotation's bits (see `super::hidden`). What the
+//! text decides, and what Mesa's defaults decide, is described in
+//! [`super::asm`].
+
+use alloc::vec::Vec;
+
+use super::asm::AsmOptions;
+use super::error::{AsmError, AsmErrorKind};
+use super::hidden::RawField;
+use super::lex::{Kind, Lexer, Pos};
+use super::syntax::{Base, Chans, Flag, Inst, Num, Operand, Operands, Options, RegName, SendOperands, Target};
+use crate::model::*;
+use crate::word::fields::{gen7_native, gen8_native};
+use crate::word::Word;
+
+/// Jump targets still to resolve.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Fixup<'a> {
+    pub(super) jip: Option<Target<'a>>,
+    pub(super) uip: Option<Target<'a>>,
+}
+
+/// Encodes, checked or not, giving the error's kind.
+pub(super) fn encode_kind(p: Platform, i: &Instruction, opts: AsmOptions) -> Result<Word, AsmErrorKind> {
+    // What `crate::encode` and `crate::encode_unchecked` do, kept as a
+    // `Word`: the word stays in registers on its way to the record.
+    if !opts.unchecked {
+        crate::validate::validate(p, i).map_err(AsmErrorKind::Rules)?;
+    }
+    crate::encode_word(p, i).map_err(AsmErrorKind::Encode)
+}
+
+/// [`encode_kind`], then the annotation's fields written into the word
+/// (`inst` becomes the word's instruction, validated when checked).
+pub(super) fn encode_raw(
+    p: Platform,
+    i: &mut Instruction,
+    raw: Option<&[(RawField, u64)]>,
+    opts: AsmOptions,
+) -> Result<Word, AsmErrorKind> {
+    let Some(raw) = raw else {
+        return encode_kind(p, i, opts);
+    };
+    let mut w = crate::encode_word(p, i).map_err(AsmErrorKind::Encode)?;
+    for &(f, v) in raw {
+        w.0 = f.put(w.0, v);
+    }
+    *i = crate::decode_word(p, w).map_err(|_| AsmErrorKind::Invalid {
+        what: "field annotation",
+        why: "the word it gives does not decode",
+    })?;
+    if !opts.unchecked {
+        crate::validate::validate(p, i).map_err(AsmErrorKind::Rules)?;
+    }
+    Ok(w)
+}
+
+/// Lowering of parsed instructions for one platform.
+pub(super) struct Lower<'s> {
+    pub(super) p: Platform,
+    pub(super) src: &'s str,
+}
+
+type LResult<T> = Result<T, AsmError>;
+
+/// How a source is addressed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Align1,
+    Align16,
+    /// A 3-source operand: dword subregisters, region from replicate control.
+    ThreeSrc,
+}
+
+use crate::canon::{A16_HSTRIDE, A16_WIDTH, A16_ZERO};
+
+impl Lower<'_> {
+    fn err(&self, pos: Pos, kind: AsmErrorKind) -> AsmError {
+        AsmError::new(self.src, pos, kind)
+    }
+
+    fn invalid(&self, pos: Pos, what: &'static str, why: &'static str) -> AsmError {
+        self.err(pos, AsmErrorKind::Invalid { what, why })
+    }
+
+    pub(super) fn encode(
+        &self,
+        i: &mut Instruction,
+        raw: Option<&[(RawField, u64)]>,
+        pos: Pos,
+        opts: AsmOptions,
+    ) -> LResult<Word> {
+        encode_raw(self.p, i, raw, opts).map_err(|kind| self.err(pos, kind))
+    }
+
+    /// The fields of `a`'s annotation, if it has one (its syntax was
+    /// checked by the parser).
+    pub(super) fn raw_fields(&self, a: &Inst<'_>) -> LResult<Option<Vec<(RawField, u64)>>> {
+        let Some(open) = a.raw else { return Ok(None) };
+        let mut l = Lexer::at(self.src, open.offset as usize, open.line);
+        let mut out = Vec::new();
+        // The `[`.
+        l.next_token();
+        loop {
+            let t = l.next_token();
+            match t.kind {
+                Kind::Comma => {}
+                Kind::Ident => {
+                    let f = RawField::by_name(self.p, a.opcode, t.text).ok_or_else(|| {
+                        self.invalid(
+                            t.pos,
+                            "field annotation",
+                            "no field of this name in the instruction's layout (see `geneu fields`), nor `bits_HI_LO`",
+                        )
+                    })?;
+                    l.next_token();
+                    let n = l.next_token();
+                    if f.width() < 64 && n.value >> f.width() != 0 {
+                        return Err(self.err(
+                            n.pos,
+                            AsmErrorKind::OutOfRange {
+                                what: "field value",
+                                value: i64::try_from(n.value).unwrap_or(i64::MAX),
+                                range: "the field's width",
+                            },
+                        ));
+                    }
+                    out.push((f, n.value));
+                }
+                _ => return Ok(Some(out)),
+            }
+        }
+    }
+
+    /// Lowers `a` into `i` (in place); a branch comes back with the jumps
+    /// still to resolve.
+    pub(super) fn inst_into<'a>(&self, a: &Inst<'a>, i: &mut Instruction) -> LResult<Option<Fixup<'a>>> {
+        let op = a.opcode;
+        // Instructions printed without options (NOP) show their access mode
+        // only through an align16 predicate control.
+        let a16 = a.opts.align16
+            || (a.opts == Options::default()
+                && a.pred.is_some_and(|p| match (p.raw, p.suffix) {
+                    (Some((_, a16)), _) => a16,
+                    (None, Some((s, _))) => matches!(s, "x" | "y" | "z" | "w"),
+                    _ => false,
+                }));
+        *i = Instruction::new(op, a.exec);
+        i.access_mode = if a16 { AccessMode::Align16 } else { AccessMode::Align1 };
+        i.thread_control = ThreadControl::from_hw(a.opts.thread)
+            .ok_or_else(|| self.invalid(a.opts.pos, "thread control", "`switch` and `atomic` exclude each other"))?;
+        i.qtr_control = a.opts.qtr;
+        let o = &a.opts;
+        let mut c = Controls::empty();
+        c.set(Controls::WE_ALL, o.we_all);
+        c.set(Controls::NO_DD_CLEAR, o.no_dd_clear);
+        c.set(Controls::NO_DD_CHECK, o.no_dd_check);
+        c.set(Controls::ACC_WR, o.acc_wr);
+        c.set(Controls::COMPACTED, o.compacted);
+        c.set(Controls::BREAKPOINT, o.breakpoint || a.breakpoint);
+        c.set(Controls::SATURATE, a.sat);
+        c.set(Controls::NIB_CTRL, o.nib);
+        if let Some(pr) = a.pred {
+            c.set(Controls::PRED_INV, pr.inv);
+            i.pred_control = match pr.raw {
+                // Checked by the parser to fit the 4-bit field.
+                Some((n, _)) => n.value as u8,
+                None => self.pred_control(a16, pr.suffix)?,
+            };
+        }
+        i.controls = c;
+        i.flag = self.flag(a)?;
+        if let Some((cm, pos)) = a.cmod {
+            if op.is_send() {
+                return Err(self.invalid(
+                    pos,
+                    "conditional modifier",
+                    "SEND has none: bits 27:24 hold the shared function",
+                ));
+            }
+            if op == Opcode::Math {
+                return Err(self.invalid(
+                    pos,
+                    "conditional modifier",
+                    "MATH has none: bits 27:24 hold the function",
+                ));
+            }
+            i.cond_modifier = cm;
+        }
+        if op == Opcode::Math {
+            i.cond_modifier = a.math_fn;
+        }
+        let mut fix = None;
+        match &a.ops {
+            // Every operand field is Mesa's (canonicalization below).
+            Operands::None => {}
+            Operands::Alu { dst, src } => {
+                if op.is_three_src() {
+                    self.three_src(i, dst, src)?;
+                    let shown = a.pred.map(|p| p.flag).or(a.cmod_flag);
+                    if let (false, Some(f), true) = (self.p.is_gen8(), shown, i.src[1].region == Region::SCALAR) {
+                        // Gen7: Mesa prints bits 4:3 of src1's swizzle as
+                        // the flag; a scalar src1 shows its swizzle no other
+                        // way.
+                        i.src[1].swizzle = Swizzle(i.src[1].swizzle.0 & !0x18 | (f.nr & 1) << 4 | (f.sub & 1) << 3);
+                    }
+                } else {
+                    self.alu(i, dst, src)?;
+                }
+            }
+            Operands::Send(send) => self.send(i, send, a.opts.eot)?,
+            Operands::Wait(dst) => self.wait(i, dst)?,
+            Operands::Jmpi(src) => {
+                let (s, imm) = self.src(src, a16)?;
+                i.src[1] = s;
+                if let Some(v) = imm {
+                    i.imm = v;
+                }
+            }
+            Operands::Branch { jip, uip } => fix = Some(self.branch(a, *jip, *uip)?),
+        }
+        if a.opts.eot && !op.is_send() {
+            return Err(self.invalid(a.opts.pos, "EOT", "only SEND and SENDC end a thread"));
+        }
+        crate::canon::canonicalize(self.p, i);
+        Ok(fix)
+    }
+
+    fn pred_control(&self, a16: bool, suffix: Option<(&str, Pos)>) -> LResult<u8> {
+        let Some((s, pos)) = suffix else { return Ok(1) };
+        let v = if a16 {
+            match s {
+                "x" => 2,
+                "y" => 3,
+                "z" => 4,
+                "w" => 5,
+                "any4h" => 6,
+                "all4h" => 7,
+                _ => 0,
+            }
+        } else {
+            match s {
+                "anyv" => 2,
+                "allv" => 3,
+                "any2h" => 4,
+                "all2h" => 5,
+                "any4h" => 6,
+                "all4h" => 7,
+                "any8h" => 8,
+                "all8h" => 9,
+                "any16h" => 10,
+                "all16h" => 11,
+                "any32h" => 12,
+                "all32h" => 13,
+                _ => 0,
+            }
+        };
+        if v == 0 {
+            return Err(self.err(
+                pos,
+                AsmErrorKind::Unexpected {
+                    found: alloc::format!("`.{s}`"),
+                    expected: if a16 {
+                        "an align16 predicate control: .x, .y, .z, .w, .any4h or .all4h"
+                    } else {
+                        "an align1 predicate control: .anyv, .allv, .any2h .. .all32h (x, y, z, w need align16)"
+                    },
+                },
+            ));
+        }
+        Ok(v)
+    }
+
+    /// The one flag field: from the conditional modifier or the predicate,
+    /// which must agree when both name one.
+    fn flag(&self, a: &Inst<'_>) -> LResult<FlagReg> {
+        let fr = |f: Flag| FlagReg { nr: f.nr, subnr: f.sub };
+        if a.opcode.is_three_src() && !self.p.is_gen8() {
+            // Mesa prints src1 swizzle bits as this predicate flag; the
+            // real field takes the conditional modifier's flag.
+            return Ok(a.cmod_flag.map(fr).unwrap_or_default());
+        }
+        match (a.pred.map(|p| p.flag), a.cmod_flag) {
+            (Some(pf), Some(cf)) if (pf.nr, pf.sub) != (cf.nr, cf.sub) => Err(self.err(
+                cf.pos,
+                AsmErrorKind::FlagMismatch {
+                    pred: (pf.nr, pf.sub),
+                    cmod: (cf.nr, cf.sub),
+                },
+            )),
+            (_, Some(f)) | (Some(f), None) => Ok(fr(f)),
+            (None, None) => Ok(FlagReg::default()),
+        }
+    }
+
+    #[inline]
+    fn reg_type(&self, o: &Operand, default: Option<Type>) -> LResult<Type> {
+        let (ty, pos) = match (o.ty, default) {
+            (Some(t), _) => t,
+            (None, Some(t)) => return Ok(t),
+            (None, None) => return Err(self.invalid(o.pos, "operand", "a type such as `F` or `UD` is required")),
+        };
+        if ty.reg_hw(self.p).is_none() {
+            return Err(self.err(
+                pos,
+                AsmErrorKind::TypeNotOnPlatform {
+                    ty: ty.name(),
+                    platform: self.p,
+                },
+            ));
+        }
+        Ok(ty)
+    }
+
+    /// File and register number of a direct register.
+    #[inline]
+    fn file_nr(&self, name: RegName, pos: Pos) -> LResult<(RegFile, u8, bool)> {
+        Ok(match name {
+            RegName::Grf(n) => (RegFile::Grf, n, false),
+            // Gen7+ has no MRF: Mesa places m<n> at GRF n + 112.
+            RegName::Mrf(n) => (
+                RegFile::Grf,
+                n.checked_add(112).ok_or_else(|| {
+                    self.err(
+                        pos,
+                        AsmErrorKind::OutOfRange {
+                            what: "MRF number",
+                            value: i64::from(n),
+                            range: "0..=143",
+                        },
+                    )
+                })?,
+                false,
+            ),
+            RegName::Arf { nr, bare } => (RegFile::Arf, nr, bare),
+        })
+    }
+
+    /// Byte subregister of `.sub` in units of `ty`.
+    #[inline]
+    fn sub_bytes(&self, sub: Option<Num>, ty: Type, a16: bool) -> LResult<u8> {
+        let Some(n) = sub else { return Ok(0) };
+        let bytes = n.value.saturating_mul(u64::from(ty.size()));
+        if a16 {
+            if bytes != 0 && bytes != 16 {
+                return Err(self.invalid(
+                    n.pos,
+                    "subregister",
+                    "align16 subregisters are 0 or 16 bytes (`.0` or the register's second half)",
+                ));
+            }
+        } else if bytes >= 32 {
+            return Err(self.err(
+                n.pos,
+                AsmErrorKind::OutOfRange {
+                    what: "subregister (bytes)",
+                    value: i64::try_from(bytes).unwrap_or(i64::MAX),
+                    range: "0..=31",
+                },
+            ));
+        }
+        Ok(bytes as u8)
+    }
+
+    /// An indirect address immediate: Mesa writes the raw 10-bit field; a
+    /// negative offset or a value up to 1023 both fit it.
+    fn addr_imm(&self, imm: i64, pos: Pos) -> LResult<i16> {
+        match imm {
+            -512..=511 => Ok(imm as i16),
+            512..=1023 => Ok((imm - 1024) as i16),
+            _ => Err(self.err(
+                pos,
+                AsmErrorKind::OutOfRange {
+                    what: "address offset",
+                    value: imm,
+                    range: "-512..=1023",
+                },
+            )),
+        }
+    }
+
+    fn dst(&self, o: &Operand, a16: bool) -> LResult<Dst> {
+        let mut d = Dst::null();
+        self.dst_into(o, a16, &mut d)?;
+        Ok(d)
+    }
+
+    /// [`Lower::dst`], written into `d` (in place: a `Dst` returned through
+    /// a `Result` is read back wider than it was written, which stalls).
+    #[inline]
+    fn dst_into(&self, o: &Operand, a16: bool, d: &mut Dst) -> LResult<()> {
+        if o.neg || o.abs {
+            return Err(self.invalid(o.pos, "destination", "source modifiers do not apply to a destination"));
+        }
+        *d = Dst::null();
+        match o.base {
+            Base::Imm { .. } => return Err(self.invalid(o.pos, "destination", "a destination cannot be an immediate")),
+            Base::Reg { name, sub } => {
+                let (file, nr, bare) = self.file_nr(name, o.pos)?;
+                d.file = file;
+                d.ty = self.reg_type(o, bare.then_some(Type::UD))?;
+                d.addr = Addr::Direct {
+                    nr,
+                    subnr: self.sub_bytes(sub, d.ty, a16)?,
+                };
+            }
+            Base::Indirect { sub, imm, imm_pos } => {
+                d.file = RegFile::Grf;
+                d.ty = self.reg_type(o, None)?;
+                // The printer divides the field by the type size.
+                let s = sub.map_or(0, |n| n.value).saturating_mul(u64::from(d.ty.size()));
+                d.addr = Addr::Indirect {
+                    subnr: u8::try_from(s).map_err(|_| {
+                        self.err(
+                            o.pos,
+                            AsmErrorKind::OutOfRange {
+                                what: "address subregister",
+                                value: i64::try_from(s).unwrap_or(i64::MAX),
+                                range: "0..=15",
+                            },
+                        )
+                    })?,
+                    imm: self.addr_imm(imm, imm_pos)?,
+                };
+            }
+        }
+        d.hstride = match &o.region {
+            None => 1,
+            Some(r) => match (r.n, r.vxh, r.vals.first()) {
+                (1, false, Some(h)) => u32::try_from(h.value)
+                    .ok()
+                    .and_then(|v| Region::new(0, 1, v))
+                    .map(|r| r.hstride)
+                    .ok_or_else(|| self.invalid(h.pos, "destination stride", "a horizontal stride is 0, 1, 2 or 4"))?,
+                _ => return Err(self.invalid(r.pos, "destination region", "a destination region is `<hstride>`")),
+            },
+        };
+        if a16 {
+            // The stride is not printed (canonicalization sets 1).
+            d.writemask = match o.chans {
+                None => WriteMask::XYZW,
+                Some(c) => self.writemask(&c)?,
+            };
+        } else if let Some(c) = o.chans {
+            return Err(self.invalid(c.pos, "write mask", "write masks need align16"));
+        }
+        Ok(())
+    }
+
+    fn writemask(&self, c: &Chans) -> LResult<WriteMask> {
+        let mut m = 0u8;
+        let mut last: Option<u8> = None;
+        for &ch in c.ch.iter().take(usize::from(c.n)) {
+            if last.is_some_and(|l| ch <= l) {
+                return Err(self.invalid(
+                    c.pos,
+                    "write mask",
+                    "channels are written in the order x, y, z, w, each once",
+                ));
+            }
+            last = Some(ch);
+            m |= 1 << ch;
+        }
+        Ok(WriteMask::from_bits_truncate(m))
+    }
+
+    fn swizzle(&self, c: Option<Chans>) -> LResult<Swizzle> {
+        let Some(c) = c else { return Ok(Swizzle::XYZW) };
+        let [x, y, z, w] = c.ch;
+        match c.n {
+            1 => Ok(Swizzle(x * 0b0101_0101)),
+            4 => Ok(Swizzle(x | y << 2 | z << 4 | w << 6)),
+            _ => Err(self.invalid(c.pos, "swizzle", "a swizzle has one channel (`.x`) or four (`.xyzw`)")),
+        }
+    }
+
+    /// A source region as written, for the access mode.
+    #[inline]
+    fn src_region(&self, o: &Operand, a16: bool, indirect: bool) -> LResult<Region> {
+        let raw = o.region.as_ref().map_or(0, |r| r.raw);
+        let code = |n: &Num, which: u8| -> LResult<u8> {
+            if raw >> which & 1 == 1 {
+                // A raw value from an `invalid` marker (at most 15).
+                return Ok(n.value as u8);
+            }
+            let v = u32::try_from(n.value).ok();
+            let r = v.and_then(|v| match which {
+                0 => Region::new(v, 1, 0).map(|r| r.vstride),
+                1 => Region::new(0, v, 0).map(|r| r.width),
+                _ => Region::new(0, 1, v).map(|r| r.hstride),
+            });
+            r.ok_or_else(|| {
+                self.invalid(
+                    n.pos,
+                    "region",
+                    match which {
+                        0 => "a vertical stride is 0, 1, 2, 4, 8, 16 or 32",
+                        1 => "a width is 1, 2, 4, 8 or 16",
+                        _ => "a horizontal stride is 0, 1, 2 or 4",
+                    },
+                )
+            })
+        };
+        const VXH: u8 = crate::isa::region::VSTRIDE_VXH;
+        let Some(r) = &o.region else {
+            return Ok(if a16 {
+                Region {
+                    vstride: 0,
+                    width: A16_WIDTH,
+                    hstride: A16_HSTRIDE,
+                }
+            } else {
+                Region::SCALAR
+            });
+        };
+        let [v, w, h] = r.vals;
+        let vstride = if r.vxh { VXH } else { code(&v, 0)? };
+        let (width, hstride) = match (r.n, r.vxh) {
+            (1, false) => (0, 0),
+            // Align16 prints vertical stride 15 as `<VxH>`.
+            (1, true) if a16 => (0, 0),
+            (3, _) => (code(&w, 1)?, code(&h, 2)?),
+            // `<w,h>` is Mesa's short form of `<VxH,w,h>`, for indirect
+            // sources.
+            (2, false) if indirect && !a16 => {
+                return Ok(Region {
+                    vstride: VXH,
+                    width: code(&v, 1)?,
+                    hstride: code(&w, 2)?,
+                })
+            }
+            _ => {
+                return Err(self.invalid(
+                    r.pos,
+                    "source region",
+                    "a source region is `<v,w,h>`, `<v>` or, for an indirect source, `<w,h>`",
+                ))
+            }
+        };
+        Ok(if a16 {
+            // Align16 encodes only the vertical stride.
+            Region {
+                vstride,
+                width: A16_WIDTH,
+                hstride: A16_HSTRIDE,
+            }
+        } else {
+            Region {
+                vstride,
+                width,
+                hstride,
+            }
+        })
+    }
+
+    /// A source; the immediate's payload comes back beside it.
+    fn src(&self, o: &Operand, a16: bool) -> LResult<(Src, Option<u64>)> {
+        self.src_in(o, if a16 { Mode::Align16 } else { Mode::Align1 })
+    }
+
+    fn src_in(&self, o: &Operand, mode: Mode) -> LResult<(Src, Option<u64>)> {
+        let mut s = Src::ZERO;
+        let imm = self.src_into(o, mode, &mut s)?;
+        Ok((s, imm))
+    }
+
+    /// [`Lower::src_in`], the source written into `s` (in place, as
+    /// [`Lower::dst_into`]).
+    fn src_into(&self, o: &Operand, mode: Mode, s: &mut Src) -> LResult<Option<u64>> {
+        let a16 = mode == Mode::Align16;
+        if let Base::Imm { value, neg } = o.base {
+            if o.abs {
+                return Err(self.invalid(o.pos, "immediate", "`(abs)` does not apply to an immediate"));
+            }
+            let (ty, tpos) =
+                o.ty.ok_or_else(|| self.invalid(o.pos, "immediate", "a type is required"))?;
+            if ty.imm_hw(self.p).is_none() {
+                return Err(self.err(
+                    tpos,
+                    AsmErrorKind::TypeNotOnPlatform {
+                        ty: ty.name(),
+                        platform: self.p,
+                    },
+                ));
+            }
+            let bits = if ty.is_64bit() {
+                64
+            } else if ty.size() == 2 && !ty.is_vector_imm() {
+                16
+            } else {
+                32
+            };
+            // A 16-bit value's copy in the upper half comes from
+            // canonicalization.
+            let v = self.imm_bits(value, neg, bits, o.pos)?;
+            *s = Src::imm(ty);
+            return Ok(Some(v));
+        }
+        *s = Src::ZERO;
+        match o.base {
+            Base::Reg { name, sub } => {
+                let (file, nr, bare) = self.file_nr(name, o.pos)?;
+                s.file = file;
+                s.ty = self.reg_type(o, bare.then_some(Type::UD))?;
+                s.addr = Addr::Direct {
+                    nr,
+                    subnr: self.sub_bytes(sub, s.ty, a16)?,
+                };
+            }
+            Base::Indirect { sub, imm, imm_pos } => {
+                s.file = RegFile::Grf;
+                s.ty = self.reg_type(o, None)?;
+                // The printer shows the raw field for sources.
+                let n = sub.map_or(0, |n| n.value);
+                s.addr = Addr::Indirect {
+                    subnr: u8::try_from(n).map_err(|_| {
+                        self.err(
+                            o.pos,
+                            AsmErrorKind::OutOfRange {
+                                what: "address subregister",
+                                value: i64::try_from(n).unwrap_or(i64::MAX),
+                                range: "0..=15",
+                            },
+                        )
+                    })?,
+                    imm: self.addr_imm(imm, imm_pos)?,
+                };
+            }
+            Base::Imm { .. } => {}
+        }
+        if mode != Mode::ThreeSrc {
+            s.region = self.src_region(o, a16, matches!(o.base, Base::Indirect { .. }))?;
+        }
+        if mode != Mode::Align1 {
+            s.swizzle = self.swizzle(o.chans)?;
+        } else if let Some(c) = o.chans {
+            return Err(self.invalid(c.pos, "swizzle", "swizzles need align16"));
+        }
+        s.mods.set(SrcMods::NEGATE, o.neg);
+        s.mods.set(SrcMods::ABS, o.abs);
+        Ok(None)
+    }
+
+    /// The bits of an immediate of `bits` width, two's complement when
+    /// negated (as Mesa computes `-value`).
+    fn imm_bits(&self, value: u64, neg: bool, bits: u32, pos: Pos) -> LResult<u64> {
+        let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        let ok = if neg {
+            value <= (1u64 << (bits - 1))
+        } else {
+            value <= mask
+        };
+        if !ok {
+            let range = match bits {
+                16 => "-32768..=65535",
+                32 => "-2147483648..=4294967295",
+                _ => "64 bits",
+            };
+            return Err(self.err(
+                pos,
+                AsmErrorKind::OutOfRange {
+                    what: "immediate",
+                    value: i64::try_from(value)
+                        .map(|v| if neg { -v } else { v })
+                        .unwrap_or(i64::MAX),
+                    range,
+                },
+            ));
+        }
+        Ok(if neg { value.wrapping_neg() & mask } else { value })
+    }
+
+    /// One- and two-source instructions (MATH included).
+    fn alu(&self, i: &mut Instruction, dst: &Operand, src: &[Option<Operand>; 3]) -> LResult<()> {
+        let a16 = i.access_mode == AccessMode::Align16;
+        let mode = if a16 { Mode::Align16 } else { Mode::Align1 };
+        self.dst_into(dst, a16, &mut i.dst)?;
+        let [s0, s1, _] = src;
+        let Some(s0) = s0 else {
+            return Err(self.invalid(dst.pos, "operands", "a source is required"));
+        };
+        if i.opcode == Opcode::Dim && matches!(s0.base, Base::Imm { .. }) && s0.ty.map(|t| t.0) == Some(Type::F) {
+            // Haswell's immediate form; a decoded word may hold a register.
+            return self.dim(i, s0);
+        }
+        let imm0 = self.src_into(s0, mode, &mut i.src[0])?;
+        let ty0 = i.src[0].ty;
+        match (s1, imm0) {
+            // A one-source immediate (src1's fields are canonical).
+            (None, Some(v)) => i.imm = v,
+            (None, None) if i.opcode == Opcode::Math => {
+                // A one-operand function written without src1 still reads
+                // it as `null<8,8,1>F`, as Mesa's emitter sets it.
+                i.src[1] = Src {
+                    file: RegFile::Arf,
+                    ty: Type::F,
+                    addr: Addr::Direct { nr: 0, subnr: 0 },
+                    region: if a16 {
+                        Region {
+                            vstride: 3,
+                            width: A16_WIDTH,
+                            hstride: A16_HSTRIDE,
+                        }
+                    } else {
+                        Region {
+                            vstride: 4,
+                            width: 3,
+                            hstride: 1,
+                        }
+                    },
+                    swizzle: if a16 { Swizzle::XYZW } else { Swizzle(0) },
+                    mods: SrcMods::empty(),
+                };
+            }
+            (None, None) => {}
+            (Some(s1), Some(v)) => {
+                // An immediate src0 beside a register src1 (the validator
+                // refuses it): the immediate fills src1's bits, so src1
+                // keeps only its file and type.
+                let (src1, whole) = self.file_type_only(s1, a16, v, imm_bits(ty0))?;
+                i.imm = whole.unwrap_or(v);
+                i.src[1] = src1;
+            }
+            (Some(s1), None) => {
+                if let Some(v) = self.src_into(s1, mode, &mut i.src[1])? {
+                    if i.src[1].ty.is_64bit() {
+                        return Err(self.invalid(
+                            s1.pos,
+                            "src1",
+                            "64-bit immediates are allowed only in one-source instructions",
+                        ));
+                    }
+                    i.imm = v;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A source of which only the file and type are encoded, the other
+    /// fields reading as zero (`null<0,1,0>UD`, `g0<0>.xD`): src1 when
+    /// the immediate sits in its bits.
+    ///
+    /// On Gen8 src1 may also be typed as an immediate; Mesa then prints
+    /// the same 32 bits, `imm`, as src1's value too.
+    ///
+    /// Both print the low bits of their type's size of one payload (a
+    /// 64-bit src1 type all of it): src1's value comes back when it shows
+    /// more than src0's, whose size is `bits0`.
+    fn file_type_only(&self, o: &Operand, a16: bool, imm0: u64, bits0: u32) -> LResult<(Src, Option<u64>)> {
+        let (s, imm) = self.src(o, a16)?;
+        if let Some(v) = imm {
+            let bits1 = imm_bits(s.ty);
+            let common = bits0.min(bits1).min(32);
+            if self.p.is_gen8() && (v ^ imm0) & ((1u64 << common) - 1) == 0 {
+                return Ok((Src::imm(s.ty), (bits1 > bits0).then_some(v)));
+            }
+        }
+        let zero = imm.is_none()
+            && s.addr == (Addr::Direct { nr: 0, subnr: 0 })
+            && s.mods.is_empty()
+            && s.region.vstride == 0
+            && (if a16 {
+                s.swizzle == Swizzle(0)
+            } else {
+                s.region.width == 0 && s.region.hstride == 0
+            });
+        if !zero {
+            return Err(self.invalid(
+                o.pos,
+                "src1",
+                "beside an immediate src0, src1 holds only a file and a type: register 0, `<0,1,0>` (align16 `<0>.x`), no modifier",
+            ));
+        }
+        Ok((
+            Src {
+                file: s.file,
+                ty: s.ty,
+                ..Src::ZERO
+            },
+            None,
+        ))
+    }
+
+    /// Haswell's `dim`: a 64-bit F immediate in bits 127:64.
+    fn dim(&self, i: &mut Instruction, s0: &Operand) -> LResult<()> {
+        let Base::Imm { value, neg } = s0.base else {
+            return Err(self.invalid(s0.pos, "dim", "the source is a 64-bit immediate"));
+        };
+        if s0.ty.map(|t| t.0) != Some(Type::F) {
+            return Err(self.invalid(s0.pos, "dim", "the immediate's type is F (a 64-bit value)"));
+        }
+        let v = self.imm_bits(value, neg, 64, s0.pos)?;
+        // The codec reads bits 127:64 of `dim` as its immediate; src1 keeps
+        // its file and the immediate's type code, as Mesa writes them.
+        i.src[0] = Src::imm(Type::F);
+        i.src[1] = Src {
+            file: RegFile::Arf,
+            ty: Type::F,
+            ..Src::ZERO
+        };
+        i.imm = v;
+        Ok(())
+    }
+
+    fn three_src(&self, i: &mut Instruction, dst: &Operand, src: &[Option<Operand>; 3]) -> LResult<()> {
+        if i.access_mode != AccessMode::Align16 {
+            return Err(self.invalid(
+                dst.pos,
+                "access mode",
+                "3-source instructions are align16 only on Gen7/Gen8 (add `{ align16 }`)",
+            ));
+        }
+        // A 3-source destination's subregister is any dword (bytes 0-28),
+        // not just the align16 halves.
+        let mut whole = *dst;
+        let mut sub = None;
+        if let Base::Reg { name, sub: s } = dst.base {
+            whole.base = Base::Reg { name, sub: None };
+            sub = s;
+        }
+        let mut d = self.dst(&whole, true)?;
+        if let Addr::Direct { nr, .. } = d.addr {
+            d.addr = Addr::Direct {
+                nr,
+                subnr: self.sub_bytes(sub, d.ty, false)?,
+            };
+        }
+        if d.file != RegFile::Grf || !matches!(d.addr, Addr::Direct { .. }) {
+            return Err(self.invalid(dst.pos, "destination", "3-source destinations are direct GRF registers"));
+        }
+        i.dst = d;
+        let mut shared = None;
+        for (k, o) in src.iter().enumerate() {
+            let Some(o) = o else {
+                return Err(self.invalid(dst.pos, "operands", "3-source instructions take three sources"));
+            };
+            let (mut s, imm) = self.src_in(o, Mode::ThreeSrc)?;
+            if imm.is_some() || s.file != RegFile::Grf || !matches!(s.addr, Addr::Direct { .. }) {
+                return Err(self.invalid(o.pos, "source", "3-source operands are direct GRF registers"));
+            }
+            // One shared source type; Gen8 src1/src2 may be HF beside F.
+            let st = *shared.get_or_insert(s.ty);
+            if s.ty != st && !(self.p.is_gen8() && st == Type::F && s.ty == Type::HF && k > 0) {
+                return Err(self.invalid(
+                    o.pos,
+                    "source type",
+                    "3-source sources share one type (Gen8: src1/src2 may be HF with F)",
+                ));
+            }
+            let scalar = match o.region {
+                None => true,
+                Some(r) if r.vxh => false,
+                Some(r) => match (r.n, r.vals.map(|n| n.value)) {
+                    (1, [0, ..]) | (3, [0, 1, 0]) => true,
+                    (1, [4, ..]) | (3, [4, 4, 1]) => false,
+                    _ => {
+                        return Err(self.invalid(r.pos, "region", "3-source regions are <4,4,1> or the scalar <0,1,0>"))
+                    }
+                },
+            };
+            if scalar {
+                // Replicated operands read channel x (canonicalization
+                // sets Mesa's `xxxx`).
+                s.region = Region::SCALAR;
+            } else {
+                s.region = Region::THREE_SRC;
+            }
+            if let Some(slot) = i.src.get_mut(k) {
+                *slot = s;
+            }
+        }
+        Ok(())
+    }
+
+    fn send(&self, i: &mut Instruction, send: &SendOperands, eot: bool) -> LResult<()> {
+        let SendOperands {
+            dst,
+            src0,
+            src1,
+            desc: Num {
+                value: desc,
+                pos: desc_pos,
+            },
+            sfid,
+        } = send;
+        let (src1, desc, desc_pos, sfid) = (src1.as_ref(), *desc, *desc_pos, *sfid);
+        let a16 = i.access_mode == AccessMode::Align16;
+        let mode = if a16 { Mode::Align16 } else { Mode::Align1 };
+        self.dst_into(dst, a16, &mut i.dst)?;
+        let imm = self.src_into(src0, mode, &mut i.src[0])?;
+        if imm.is_some() && a16 && !self.p.is_gen8() {
+            // Gen7 keeps src0's region bits beside a 32-bit immediate (set
+            // here as well: the word is encoded below).
+            i.src[0].region = A16_ZERO.region;
+        }
+        i.cond_modifier = sfid;
+        if let Some(v) = imm {
+            // An immediate payload (the validator refuses it): the
+            // immediate fills bits 127:96, which Mesa prints both as src0
+            // and as the descriptor; src1 keeps only a file and type. A
+            // 16-bit immediate prints its low half only: the dword has all.
+            let bits = i.src[0].ty.size() * 8;
+            i.imm = if bits == 64 { v } else { desc };
+            if bits < 64 && (v ^ desc) & ((1u64 << bits) - 1) != 0 {
+                return Err(self.invalid(src0.pos, "src0", "an immediate payload is the descriptor dword itself"));
+            }
+            i.src[1] = match src1 {
+                None => Src::imm(Type::UD),
+                Some(o) => self.file_type_only(o, a16, v, 32)?.0,
+            };
+            let w = crate::encode_word(self.p, i).map_err(|e| self.err(src0.pos, AsmErrorKind::Encode(e)))?;
+            let dword = w.dwords()[3];
+            if u64::from(dword) != desc || eot != i.eot() {
+                return Err(self.err(
+                    desc_pos,
+                    AsmErrorKind::DescriptorMismatch {
+                        desc: desc as u32,
+                        expected: dword,
+                    },
+                ));
+            }
+            return Ok(());
+        }
+        let desc = u32::try_from(desc).map_err(|_| {
+            self.err(
+                desc_pos,
+                AsmErrorKind::OutOfRange {
+                    what: "descriptor",
+                    value: i64::try_from(desc).unwrap_or(i64::MAX),
+                    range: "32 bits",
+                },
+            )
+        })?;
+        // Bit 31 of the descriptor dword is EOT, set by the option.
+        let dword = desc & 0x7fff_ffff | u32::from(eot) << 31;
+        match src1 {
+            None => {
+                i.src[1] = Src::imm(Type::UD);
+                i.imm = u64::from(dword);
+            }
+            Some(o) => {
+                // Mesa writes the dword over src1's fields and leaves src1's
+                // file and type zero (ARF, UD) for its `a0` descriptors; any
+                // register a word holds is read back. The dword must be the
+                // operand's encoding.
+                let (s1, imm) = self.src(o, a16)?;
+                if imm.is_some() {
+                    return Err(self.invalid(
+                        o.pos,
+                        "descriptor register",
+                        "a register descriptor is a register, such as `a0<0,1,0>UD`",
+                    ));
+                }
+                i.src[1] = s1;
+                let spare_lo = if self.p.is_gen8() {
+                    gen8_native::SRC1_SPARE_LO
+                } else {
+                    gen7_native::SRC1_SPARE_LO
+                } - 96;
+                i.imm = u64::from(dword >> spare_lo << spare_lo);
+                let w = crate::encode_word(self.p, i).map_err(|e| self.err(o.pos, AsmErrorKind::Encode(e)))?;
+                let mut expected = w.dwords()[3];
+                // Parts of src1 the text does not show: a byte remainder of
+                // the subregister (Mesa prints it in units of the type) and
+                // e.g. the low bits of `null`'s number. Take them from the
+                // dword when the operand then prints the same.
+                let size = u8::try_from(s1.ty.size()).unwrap_or(1);
+                for r in 0..size {
+                    if expected == dword {
+                        break;
+                    }
+                    let mut t = *i;
+                    match s1.addr {
+                        Addr::Direct { nr, subnr } => {
+                            t.src[1].addr = Addr::Direct {
+                                nr,
+                                subnr: subnr.saturating_add(r),
+                            }
+                        }
+                        _ if r > 0 => break,
+                        _ => {}
+                    }
+                    let Ok(mut tw) = crate::encode_word(self.p, &t) else {
+                        continue;
+                    };
+                    let te = tw.dwords()[3];
+                    tw.0 = tw.0 & !(0xffff_ffff_u128 << 96) | u128::from(dword) << 96;
+                    let fits = te == dword
+                        || crate::decode_word(self.p, tw).is_ok_and(|i2| {
+                            let ours = alloc::format!("{}", t.display(self.p).without_annotation()).replace(
+                                alloc::format!("0x{te:08x}").as_str(),
+                                alloc::format!("0x{dword:08x}").as_str(),
+                            );
+                            let same = ours == alloc::format!("{}", i2.display(self.p).without_annotation());
+                            if same {
+                                t = i2;
+                            }
+                            same
+                        });
+                    if fits {
+                        *i = t;
+                        expected = dword;
+                    }
+                }
+                if expected != dword {
+                    return Err(self.err(desc_pos, AsmErrorKind::DescriptorMismatch { desc: dword, expected }));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn wait(&self, i: &mut Instruction, dst: &Operand) -> LResult<()> {
+        let a16 = i.access_mode == AccessMode::Align16;
+        let d = self.dst(dst, a16)?;
+        // WAIT names a notification register `nN`; the assembler keeps
+        // whatever register the text names, as the decoder does (the
+        // register is not a rule the validator checks). Its sources are
+        // canonical.
+        i.dst = if dst.region.is_none() {
+            Dst { hstride: 1, ..d }
+        } else {
+            d
+        };
+        Ok(())
+    }
+
+    /// Flow control: the jump targets (the operands are canonical).
+    fn branch<'a>(&self, a: &Inst<'a>, jip: Option<Target<'a>>, uip: Option<Target<'a>>) -> LResult<Fixup<'a>> {
+        use Opcode::*;
+        let op = a.opcode;
+        let (need_uip, uip_ok) = match op {
+            Break | Cont | Halt => (true, true),
+            If | Else | Goto | Brc => (false, true),
+            _ => (false, false),
+        };
+        if crate::canon::shows_jip(op) && jip.is_none() {
+            return Err(self.err(a.pos, AsmErrorKind::Jump("this instruction needs `JIP: <label>`")));
+        }
+        if need_uip && uip.is_none() {
+            return Err(self.err(
+                a.pos,
+                AsmErrorKind::Jump("this instruction needs `UIP: <label>` after its JIP"),
+            ));
+        }
+        if !uip_ok {
+            if let Some(Target::Label(_, pos) | Target::Offset(_, pos)) = uip {
+                return Err(self.err(pos, AsmErrorKind::Jump("this instruction has no UIP")));
+            }
+        }
+        Ok(Fixup { jip, uip })
+    }
+}
+
+/// The bits an immediate of type `t` holds (a vector immediate packs 32).
+fn imm_bits(t: Type) -> u32 {
+    match t {
+        Type::V | Type::UV | Type::VF => 32,
+        t => t.size() * 8,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::EncodeError;
+    use crate::text::assemble;
+
+    /// `encode_kind` restates `crate::encode` and `crate::encode_unchecked`
+    /// (to keep the word out of memory): same words, same errors.
+    #[test]
+    fn encode_kind_is_encode_and_encode_unchecked() {
+        let p = Platform::Gen8;
+        let text = "add(8) g2<1>F g3<8,8,1>F g4<8,8,1>F { align1 1Q };\n\
+                    send(8) g9<1>UD g2<8,8,1>UD 0x02280300\n    const MsgDesc: (0, 3, 0, 0) mlen 1 rlen 2 { align1 WE_all 1Q };";
+        let mut cases = assemble(p, text).unwrap();
+        // Breaks a rule (a zero destination stride).
+        let mut bad = cases[0];
+        bad.dst.hstride = 0;
+        cases.push(bad);
+        // Cannot be encoded at all on Gen8 (no `dim`).
+        let mut absent = cases[0];
+        absent.opcode = Opcode::Dim;
+        cases.push(absent);
+        let kind = |e: EncodeError| match e {
+            EncodeError::Invalid(v) => AsmErrorKind::Rules(v),
+            e => AsmErrorKind::Encode(e),
+        };
+        let mut errors = 0;
+        for i in &cases {
+            let checked = crate::encode(p, i).map(Word::from_bytes).map_err(kind);
+            let unchecked = crate::encode_unchecked(p, i).map(Word::from_bytes).map_err(kind);
+            errors += usize::from(checked.is_err()) + usize::from(unchecked.is_err());
+            assert_eq!(encode_kind(p, i, AsmOptions::CHECKED), checked, "{i:?}");
+            assert_eq!(encode_kind(p, i, AsmOptions::UNCHECKED), unchecked, "{i:?}");
+        }
+        // The rule break (checked only) and the absent opcode (both).
+        assert_eq!(errors, 3);
+    }
+}
