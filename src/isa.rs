@@ -141,6 +141,15 @@ pub mod arf {
     }
 }
 
+/// Gen7+ has no message register file: Mesa's text names the GRFs from
+/// this one on `m0`, `m1`, ... (`m<n>` is GRF n + 112).
+pub const MRF_GRF_BASE: u8 = 112;
+
+/// The math function encoding 8, `sincos` (a Gen4-5 function): Mesa's
+/// printer and assembler still name it on Gen7+, though
+/// [`crate::MathFunction`] has no value for it there.
+pub const MATH_FN_SINCOS: u8 = 8;
+
 /// Region codes: the encodings of `<vstride;width,hstride>` in the
 /// instruction word.
 pub mod region {

@@ -383,7 +383,7 @@ impl Printer<'_> {
             o.s(" ")?;
             match MathFunction::from_hw(i.cond_modifier) {
                 Some(f) if f != MathFunction::None => o.s(f.name())?,
-                _ if i.cond_modifier == 8 => o.s(names::MATH_SINCOS)?,
+                _ if i.cond_modifier == crate::isa::MATH_FN_SINCOS => o.s(names::MATH_SINCOS)?,
                 _ => o.invalid("function", i.cond_modifier.into())?,
             }
         } else if !send {

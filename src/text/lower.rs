@@ -322,7 +322,7 @@ impl Lower<'_> {
             // Gen7+ has no MRF: Mesa places m<n> at GRF n + 112.
             RegName::Mrf(n) => (
                 RegFile::Grf,
-                n.checked_add(112).ok_or_else(|| {
+                n.checked_add(crate::isa::MRF_GRF_BASE).ok_or_else(|| {
                     self.err(
                         pos,
                         AsmErrorKind::OutOfRange {

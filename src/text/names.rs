@@ -6,7 +6,8 @@
 //! model types ([`crate::Opcode::name`], [`crate::Type::name`],
 //! [`crate::CondMod::name`], [`crate::MathFunction::name`]).
 
-use crate::model::{AccessMode, Opcode, Type};
+use crate::isa::{arf, Sfid, MATH_FN_SINCOS};
+use crate::model::{AccessMode, CondMod, MathFunction, Opcode, Type};
 
 /// An architecture register file (ARF) class, picked by the high nibble
 /// of the ARF register number.
@@ -23,7 +24,7 @@ pub struct ArfClass {
     pub bare: bool,
 }
 
-const fn arf(base: u8, name: &'static str, numbered: bool, bare: bool) -> ArfClass {
+const fn class(base: u8, name: &'static str, numbered: bool, bare: bool) -> ArfClass {
     ArfClass {
         base,
         name,
@@ -35,19 +36,19 @@ const fn arf(base: u8, name: &'static str, numbered: bool, bare: bool) -> ArfCla
 /// Every named ARF class, in register-number order. Numbers whose high
 /// nibble is not listed print as `ARF<nr>`.
 pub const ARF_CLASSES: [ArfClass; 13] = [
-    arf(0x00, "null", false, false),
-    arf(0x10, "a", true, false),
-    arf(0x20, "acc", true, false),
-    arf(0x30, "f", true, false),
-    arf(0x40, "mask", true, false),
-    arf(0x50, "ms", true, false),
-    arf(0x60, "msd", true, false),
-    arf(0x70, "sr", true, false),
-    arf(0x80, "cr", true, false),
-    arf(0x90, "n", true, false),
-    arf(0xa0, "ip", false, true),
-    arf(0xb0, "tdr0", false, true),
-    arf(0xc0, "tm", true, false),
+    class(arf::NULL, "null", false, false),
+    class(arf::ADDRESS, "a", true, false),
+    class(arf::ACC, "acc", true, false),
+    class(arf::FLAG, "f", true, false),
+    class(arf::MASK, "mask", true, false),
+    class(arf::MASK_STACK, "ms", true, false),
+    class(arf::MASK_STACK_DEPTH, "msd", true, false),
+    class(arf::STATE, "sr", true, false),
+    class(arf::CONTROL, "cr", true, false),
+    class(arf::NOTIFICATION, "n", true, false),
+    class(arf::IP, "ip", false, true),
+    class(arf::TDR, "tdr0", false, true),
+    class(arf::TIMESTAMP, "tm", true, false),
 ];
 
 /// Prefix Mesa prints for an ARF number outside [`ARF_CLASSES`].
@@ -56,7 +57,9 @@ pub const ARF_UNKNOWN: &str = "ARF";
 /// The ARF class of a register number, if it has a name.
 #[inline]
 pub fn arf_class(nr: u8) -> Option<&'static ArfClass> {
-    ARF_CLASSES.get(usize::from(nr >> 4)).filter(|c| c.base == nr & 0xf0)
+    ARF_CLASSES
+        .get(usize::from(nr >> 4))
+        .filter(|c| c.base == arf::class(nr))
 }
 
 /// The ARF class with this name (`acc`, `null`, `ip`, ...).
@@ -244,42 +247,25 @@ pub(crate) fn opcode_by_name(s: &str) -> Option<Opcode> {
     BY_NAME.get(range.start + k).copied()
 }
 
-/// Conditional modifiers by name, with Mesa's aliases `e` and `ne`.
+/// Conditional modifiers by name (hardware values), with Mesa's aliases
+/// `e` and `ne`.
 pub(crate) fn cond_mod_by_name(s: &str) -> Option<u8> {
-    Some(match s {
-        "z" | "e" => 1,
-        "nz" | "ne" => 2,
-        "g" => 3,
-        "ge" => 4,
-        "l" => 5,
-        "le" => 6,
-        "r" => 7,
-        "o" => 8,
-        "u" => 9,
-        _ => return None,
-    })
+    let c = match s {
+        "" => return None,
+        "e" => CondMod::Z,
+        "ne" => CondMod::Nz,
+        _ => *CondMod::ALL.iter().find(|c| c.name() == s)?,
+    };
+    Some(c.hw())
 }
 
-/// Math functions by name (hardware values).
+/// Math functions by name (hardware values), `sincos` included.
 pub(crate) fn math_fn_by_name(s: &str) -> Option<u8> {
-    Some(match s {
-        "inv" => 1,
-        "log" => 2,
-        "exp" => 3,
-        "sqrt" => 4,
-        "rsq" => 5,
-        "sin" => 6,
-        "cos" => 7,
-        "sincos" => 8,
-        "fdiv" => 9,
-        "pow" => 10,
-        "intdivmod" => 11,
-        "intdiv" => 12,
-        "intmod" => 13,
-        "invm" => 14,
-        "rsqrtm" => 15,
-        _ => return None,
-    })
+    match s {
+        "" => None,
+        MATH_SINCOS => Some(MATH_FN_SINCOS),
+        _ => MathFunction::ALL.iter().find(|f| f.name() == s).map(|f| f.hw()),
+    }
 }
 
 /// Types by their suffix letters. `NF` is recognised so that it can be
@@ -313,30 +299,32 @@ fn type_by_bytes(s: &[u8]) -> Option<Option<Type>> {
 
 /// Message-descriptor shared-function names (single words).
 pub(crate) fn sfid_by_name(s: &str) -> Option<u8> {
-    Some(match s {
-        "null" => 0,
-        "math" => 1,
-        "sampler" => 2,
-        "gateway" => 3,
-        "dp_sampler" | "read" => 4,
-        "render" | "write" => 5,
-        "urb" => 6,
-        "thread_spawner" => 7,
-        "vme" => 8,
-        "const" => 9,
-        "data" => 10,
-        "cre" => 13,
+    let sfid = match s {
+        "null" => Sfid::Null,
+        "math" => Sfid::Math,
+        "sampler" => Sfid::Sampler,
+        "gateway" => Sfid::Gateway,
+        "dp_sampler" | "read" => Sfid::SamplerCache,
+        "render" | "write" => Sfid::RenderCache,
+        "urb" => Sfid::Urb,
+        "thread_spawner" => Sfid::ThreadSpawner,
+        "vme" => Sfid::Vme,
+        "const" => Sfid::ConstantCache,
+        "data" => Sfid::DataCache,
+        "cre" => Sfid::Cre,
         _ => return None,
-    })
+    };
+    Some(sfid.hw())
 }
 
 /// The shared functions named by more than one word, by their first: the
 /// second word, whether `1` follows it (`dp data 1`), and the number.
 pub(crate) fn multi_word_sfid(first: &str) -> Option<(&'static str, bool, u8)> {
     Some(match first {
-        "pixel" => ("interp", false, 11),
-        "rt" => ("accel", false, 8),
-        "dp" => ("data", true, 12),
+        "pixel" => ("interp", false, Sfid::PixelInterpolator.hw()),
+        // Later platforms' name for the encoding of VME.
+        "rt" => ("accel", false, Sfid::Vme.hw()),
+        "dp" => ("data", true, Sfid::DataCache1.hw()),
         _ => return None,
     })
 }
@@ -358,6 +346,34 @@ mod tests {
         assert_eq!(t.len(), Opcode::ALL.len());
         for name in ["mov2", "", "m", "movx", "addcarry", "illegal_", "ADD", "{", "é"] {
             assert_eq!(opcode_by_name(name), None, "{name:?}");
+        }
+    }
+
+    #[test]
+    fn names_read_back_to_the_encodings_of_the_isa_floor() {
+        for c in CondMod::ALL.iter().filter(|&&c| c != CondMod::None) {
+            assert_eq!(cond_mod_by_name(c.name()), Some(c.hw()), "{c:?}");
+        }
+        assert_eq!(cond_mod_by_name("e"), Some(CondMod::Z.hw()));
+        assert_eq!(cond_mod_by_name("ne"), Some(CondMod::Nz.hw()));
+        assert_eq!(cond_mod_by_name(""), None);
+        for f in MathFunction::ALL.iter().filter(|&&f| f != MathFunction::None) {
+            assert_eq!(math_fn_by_name(f.name()), Some(f.hw()), "{f:?}");
+        }
+        assert_eq!(math_fn_by_name(MATH_SINCOS), Some(MATH_FN_SINCOS));
+        assert_eq!(math_fn_by_name(""), None);
+        for s in Sfid::ALL {
+            let name = s.mesa_name().unwrap_or("vme");
+            let first = name.split(' ').next().unwrap();
+            let got = match multi_word_sfid(first) {
+                Some((_, _, v)) => Some(v),
+                None => sfid_by_name(name),
+            };
+            assert_eq!(got, Some(s.hw()), "{name}");
+        }
+        for c in &ARF_CLASSES {
+            assert_eq!(arf_class(c.base).map(|k| k.name), Some(c.name));
+            assert_eq!(arf_class_by_name(c.name).map(|k| k.base), Some(c.base));
         }
     }
 }

@@ -42,10 +42,13 @@ use alloc::vec::Vec;
 
 use super::error::{AsmError, AsmErrorKind};
 use super::lex::{Kind, Lexer, Pos, Scanner, Token};
-use super::names::{cond_mod_by_name, math_fn_by_name, multi_word_sfid, opcode_by_name, sfid_by_name, type_by_name};
+use super::names::{
+    arf_class_by_name, cond_mod_by_name, math_fn_by_name, multi_word_sfid, opcode_by_name, sfid_by_name, type_by_name,
+};
 #[cfg(test)]
 use super::syntax::Stmt;
 use super::syntax::{Base, Chans, Flag, Inst, Num, Operand, Operands, Options, Predicate, RegName, Region, Target};
+use crate::isa::{arf, MRF_GRF_BASE};
 use crate::model::{ExecSize, Opcode, Platform, ThreadControl, Type};
 
 type PResult<T> = Result<T, AsmError>;
@@ -917,7 +920,7 @@ impl<'a> Parser<'a> {
                 },
             )
         };
-        let arf = |base: u8, n: u32| -> PResult<RegName> {
+        let numbered = |base: u8, n: u32| -> PResult<RegName> {
             if n > 15 {
                 return Err(self.error_at(
                     t.pos,
@@ -938,9 +941,24 @@ impl<'a> Parser<'a> {
             return Ok(RegName::Grf(n));
         }
         match t.text {
-            "null" => return Ok(RegName::Arf { nr: 0, bare: false }),
-            "ip" => return Ok(RegName::Arf { nr: 0xa0, bare: true }),
-            "tdr" | "tdr0" => return Ok(RegName::Arf { nr: 0xb0, bare: true }),
+            "null" => {
+                return Ok(RegName::Arf {
+                    nr: arf::NULL,
+                    bare: false,
+                })
+            }
+            "ip" => {
+                return Ok(RegName::Arf {
+                    nr: arf::IP,
+                    bare: true,
+                })
+            }
+            "tdr" | "tdr0" => {
+                return Ok(RegName::Arf {
+                    nr: arf::TDR,
+                    bare: true,
+                })
+            }
             _ => {}
         }
         let (name, num) = split_digits(t.text);
@@ -974,22 +992,21 @@ impl<'a> Parser<'a> {
         };
         match name {
             "g" | "r" => Ok(RegName::Grf(byte(n, "GRF register number", 255)?)),
-            "m" => Ok(RegName::Mrf(byte(n, "MRF register number", 255 - 112)?)),
-            "a" => arf(0x10, n),
-            "acc" => arf(0x20, n),
-            "f" => arf(0x30, n),
-            "mask" | "ce" => arf(0x40, n),
-            "ms" => arf(0x50, n),
-            "msd" => arf(0x60, n),
-            "sr" => arf(0x70, n),
-            "cr" => arf(0x80, n),
-            "n" => arf(0x90, n),
-            "tm" => arf(0xc0, n),
+            "m" => Ok(RegName::Mrf(byte(
+                n,
+                "MRF register number",
+                u32::from(255 - MRF_GRF_BASE),
+            )?)),
+            // Mesa's other spelling of the mask register.
+            "ce" => numbered(arf::MASK, n),
             "ARF" => Ok(RegName::Arf {
                 nr: byte(n, "ARF register number", 255)?,
                 bare: false,
             }),
-            _ => Err(bad()),
+            _ => match arf_class_by_name(name) {
+                Some(c) if c.numbered => numbered(c.base, n),
+                _ => Err(bad()),
+            },
         }
     }
 
