@@ -13,7 +13,8 @@ const N: usize = 10_000;
 /// and loops with break: 23 instructions per block, 6 of them flow
 /// control (a heavier share than a typical shader's).
 fn build(p: Platform) -> Builder {
-    let mut b = Builder::with_capacity(p, N + 16);
+    // Room for the last block, which may end 22 instructions past N.
+    let mut b = Builder::with_capacity(p, N + 32);
     let pred = Predicate::normal(0, 0);
     let mut k = 0u8;
     while b.len() < N {

@@ -123,11 +123,32 @@ impl Flow {
         (w as i64) * unit(p) + i64::from(jip) <= (start as i64) * unit(p)
     }
 
+    /// The position in `at` of the first flow instruction after `start`.
+    /// `hint` is the position found for the search before: the searches
+    /// come in instruction order, so it is usually there or a few steps on.
+    fn after(&self, start: usize, hint: &mut usize) -> usize {
+        let below = |f: usize| f == 0 || self.at.get(f - 1).is_some_and(|&k| k <= start);
+        let mut f = *hint;
+        if below(f) {
+            for _ in 0..8 {
+                match self.at.get(f) {
+                    Some(&k) if k <= start => f += 1,
+                    _ => {
+                        *hint = f;
+                        return f;
+                    }
+                }
+            }
+        }
+        f = self.at.partition_point(|&k| k <= start);
+        *hint = f;
+        f
+    }
+
     /// Mesa's `brw_find_next_block_end`: the first ELSE, ENDIF or HALT
-    /// after `start` outside nested IF blocks, or WHILE of a loop that
-    /// encloses `start`.
-    fn next_block_end(&self, p: Platform, insts: &[Instruction], start: usize) -> Option<usize> {
-        let mut f = self.at.partition_point(|&k| k <= start);
+    /// after `start` (whose position [`Flow::after`] gives as `f`) outside
+    /// nested IF blocks, or WHILE of a loop that encloses `start`.
+    fn next_block_end(&self, p: Platform, insts: &[Instruction], start: usize, mut f: usize) -> Option<usize> {
         loop {
             // Nested IF blocks are skipped whole (their ELSE, ENDIF and
             // HALT are not at depth 0); an IF never closed ends the search.
@@ -143,9 +164,8 @@ impl Flow {
     }
 
     /// Mesa's `brw_find_loop_end`: the WHILE of the innermost loop
-    /// enclosing `start`.
-    fn loop_end(&self, p: Platform, insts: &[Instruction], start: usize) -> Option<usize> {
-        let f = self.at.partition_point(|&k| k <= start);
+    /// enclosing `start` (whose position [`Flow::after`] gives as `f`).
+    fn loop_end(&self, p: Platform, insts: &[Instruction], start: usize, f: usize) -> Option<usize> {
         self.at.get(f..).unwrap_or(&[]).iter().copied().find(|&k| {
             insts.get(k).map(|i| i.opcode) == Some(Opcode::While) && Self::while_jumps_before(p, insts, k, start)
         })
@@ -225,6 +245,7 @@ pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
     }
     // Mesa's brw_set_uip_jip.
     let flow = Flow::new(&b.insts);
+    let mut hint = 0;
     for j in &jumps {
         if !matches!(j.fix, Fix::Rule | Fix::Halt { .. }) {
             continue;
@@ -233,16 +254,17 @@ pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
         let Some(mut i) = b.insts.get(index).copied() else {
             continue;
         };
-        let end = flow.next_block_end(p, &b.insts, index);
+        let f = flow.after(index, &mut hint);
+        let end = flow.next_block_end(p, &b.insts, index, f);
         let r = (|| -> Result<(), BuildError> {
-            let no_end = BuildError::NoBlockEnd {
+            let no_end = || BuildError::NoBlockEnd {
                 index,
                 opcode: i.opcode,
             };
             match i.opcode {
                 Opcode::Break | Opcode::Cont => {
-                    let end = end.ok_or(no_end.clone())?;
-                    let loop_end = flow.loop_end(p, &b.insts, index).ok_or(no_end)?;
+                    let end = end.ok_or_else(no_end)?;
+                    let loop_end = flow.loop_end(p, &b.insts, index, f).ok_or_else(no_end)?;
                     set_jip(p, &mut i, units(p, end as i64 - index as i64, index)?);
                     set_uip(p, &mut i, units(p, loop_end as i64 - index as i64, index)?);
                 }

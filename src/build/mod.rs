@@ -169,8 +169,9 @@ pub struct Program {
     platform: Platform,
     bytes: Vec<u8>,
     insts: Vec<Instruction>,
-    /// Each instruction's byte offset.
-    offsets: Vec<usize>,
+    /// Each instruction's byte offset when some are compacted (`None`:
+    /// 16 bytes each).
+    offsets: Option<Vec<usize>>,
 }
 
 impl Program {
@@ -190,7 +191,13 @@ impl Program {
     /// Each instruction with its byte offset (a compacted one has
     /// [`Controls::COMPACTED`](crate::Controls::COMPACTED) set).
     pub fn instructions(&self) -> impl Iterator<Item = (usize, &Instruction)> + '_ {
-        self.offsets.iter().copied().zip(self.insts.iter())
+        self.insts.iter().enumerate().map(|(k, i)| {
+            let at = match &self.offsets {
+                Some(o) => o.get(k).copied().unwrap_or(0),
+                None => k * 16,
+            };
+            (at, i)
+        })
     }
     /// The number of instructions.
     pub fn len(&self) -> usize {
@@ -369,7 +376,7 @@ impl Builder {
         self.state = self
             .saved
             .pop()
-            .ok_or(BuildError::StateUnderflow { index: self.len() })?;
+            .ok_or_else(|| BuildError::StateUnderflow { index: self.len() })?;
         Ok(())
     }
 
@@ -1577,7 +1584,7 @@ impl Builder {
         Ok(Program {
             platform: p,
             bytes,
-            offsets: (0..self.insts.len()).map(|k| k * 16).collect(),
+            offsets: None,
             insts: self.insts,
         })
     }
@@ -1630,7 +1637,7 @@ impl Builder {
             platform: p,
             bytes: small,
             insts,
-            offsets,
+            offsets: Some(offsets),
         })
     }
 }
