@@ -89,56 +89,6 @@ fn has(m: u16, t: Type) -> bool {
     m >> (t as u8) & 1 != 0
 }
 
-/// The last byte, from the first byte of its register, of a direct
-/// align1 register source at byte `sub` whose region meets the
-/// ExecSize/Width/VertStride/HorzStride relations and lies within two
-/// registers with rows that never straddle byte 32: the whole region
-/// within the first register, or rows `pitch` bytes apart (a power of two
-/// up to 32) each within its `pitch`-aligned block. `None` otherwise. The
-/// element size is the type size (no 64-bit types here).
-#[inline(always)]
-fn a1_src_last(exec: u32, s: &Src, sub: u32) -> Option<u32> {
-    let es = s.ty.size();
-    let e = s.region;
-    // The common regions first: the scalar `<0;1,0>` (rows of one
-    // element, all at `sub`) and packed `<w;w,1>`, 2 <= w <= exec, whose
-    // pitch is its row.
-    if e == Region::SCALAR {
-        let last = sub + es - 1;
-        return (last < 32).then_some(last);
-    }
-    if e.is_packed_rows() {
-        if !e.is_packed_within(exec) {
-            return None;
-        }
-        let last = sub + exec * es - 1;
-        let row = (1u32 << e.width) * es;
-        return rows_stay_in_registers(sub, last, row, row).then_some(last);
-    }
-    a1_src_last_general(exec, s, sub)
-}
-
-/// [`a1_src_last`] for any region.
-#[inline(never)]
-fn a1_src_last_general(exec: u32, s: &Src, sub: u32) -> Option<u32> {
-    let es = s.ty.size();
-    let e = s.region;
-    if e.width > 4 || e.vstride > 6 || e.hstride > 3 {
-        return None;
-    }
-    let r = Rgn::of(e);
-    if !r.relations_hold(exec) {
-        return None;
-    }
-    let Rgn { v, w, h } = r;
-    // Widths and execution sizes are powers of two, w <= exec.
-    let rows = exec >> w.trailing_zeros();
-    let pitch = v * es;
-    let tail = (w - 1) * h * es + es;
-    let last = sub + (rows - 1) * pitch + tail - 1;
-    rows_stay_in_registers(sub, last, pitch, tail).then_some(last)
-}
-
 /// Whether every rule passes, proven cheaply; `false` means unknown.
 #[inline]
 pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
@@ -217,7 +167,7 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
         if dsub > 31 || ssub > 31 || (!dst_null && d.hstride == 0) {
             return false;
         }
-        if a1_src_last(i.exec_size.channels(), s0, ssub as u32).is_none() {
+        if regions::a1_src_last(i.exec_size.channels(), s0, ssub as u32).is_none() {
             return false;
         }
     }
@@ -442,7 +392,7 @@ fn alu_src(cx: &SrcCx, s: &Src, last_src: bool) -> Option<Option<u32>> {
             } else if subnr > 31 {
                 return None;
             } else {
-                a1_src_last(cx.exec, s, subnr as u32)?
+                regions::a1_src_last(cx.exec, s, subnr as u32)?
             };
             (arf || nr as u32 + l / 32 <= 127).then_some(Some(l))
         }

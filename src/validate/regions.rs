@@ -703,38 +703,70 @@ pub fn gen7_packed_word_exception_src0_only(c: &mut Checker<'_>) {
 
 /// Fast accept for the align1 region rules (`exec_size_ge_width` to
 /// `dst_hstride_nonzero`): true only when none of them can report. Every
-/// operand is direct, the destination stride is nonzero, each align1
-/// source meets the width and stride relations, and its rows provably stay
-/// within a register: the whole region lies in one register, or rows start
-/// `pitch` bytes apart, each fitting in its pitch, with a row starting at
-/// byte 32.
+/// operand is direct, the destination stride is nonzero, and each align1
+/// source passes [`a1_src_last`], the proof the fast accept uses.
 pub(crate) fn a1_regions_clean(c: &Checker<'_>) -> bool {
     if c.flags & F_INDIRECT != 0 || (real_dst(c) && c.i.dst.hstride == 0) {
         return false;
     }
     let exec = c.exec();
-    for (k, s) in a1_srcs(c) {
-        let Some(sub) = direct_subnr(&s.addr) else { return false };
-        // The scalar `<0;1,0>` or a packed `<w;w,1>` with `2 <= w <= exec`
-        // meets every width and stride relation.
-        let e = s.region;
-        let r = c.src_rgn(k);
-        if !e.is_packed_within(exec) && !Rgn::is_scalar(e) {
-            return false;
-        }
-        let es = region_elem_size(c.p, s.ty);
-        // The checker's last byte (SEND's is left out: the span rules skip
-        // it), or computed as [`src_last_byte`] does (the width, a power of
-        // two, divides the execution size).
-        let last = match c.src_last(k) {
-            Some(last) => last,
-            None => sub + ((exec >> r.w.trailing_zeros()) - 1) * r.v * es + (r.w - 1) * r.h * es + es - 1,
-        };
-        if !rows_stay_in_registers(sub, last, r.v * es, (r.w - 1) * r.h * es + es) {
-            return false;
-        }
+    a1_srcs(c).all(|(_, s)| {
+        let proven = direct_subnr(&s.addr).and_then(|sub| a1_src_last(exec, s, sub));
+        region_elem_size(c.p, s.ty) == s.ty.size() && proven.is_some()
+    })
+}
+
+/// The last byte, from the first byte of its register, of a direct
+/// align1 register source at byte `sub` whose region meets the
+/// ExecSize/Width/VertStride/HorzStride relations and lies within two
+/// registers with rows that never straddle byte 32: the whole region
+/// within the first register, or rows `pitch` bytes apart (a power of two
+/// up to 32) each within its `pitch`-aligned block. `None` otherwise. The
+/// element size is the type size (callers rule out Ivy Bridge's 64-bit
+/// types, regioned in 32-bit units). The proof that the align1 region
+/// rules pass for one source, shared by the fast accept and
+/// [`a1_regions_clean`].
+#[inline(always)]
+pub(crate) fn a1_src_last(exec: u32, s: &Src, sub: u32) -> Option<u32> {
+    let es = s.ty.size();
+    let e = s.region;
+    // The common regions first: the scalar `<0;1,0>` (rows of one
+    // element, all at `sub`) and packed `<w;w,1>`, 2 <= w <= exec, whose
+    // pitch is its row.
+    if e == Region::SCALAR {
+        let last = sub + es - 1;
+        return (last < 32).then_some(last);
     }
-    true
+    if e.is_packed_rows() {
+        if !e.is_packed_within(exec) {
+            return None;
+        }
+        let last = sub + exec * es - 1;
+        let row = (1u32 << e.width) * es;
+        return rows_stay_in_registers(sub, last, row, row).then_some(last);
+    }
+    a1_src_last_general(exec, s, sub)
+}
+
+/// [`a1_src_last`] for any region.
+#[inline(never)]
+fn a1_src_last_general(exec: u32, s: &Src, sub: u32) -> Option<u32> {
+    let es = s.ty.size();
+    let e = s.region;
+    if e.width > 4 || e.vstride > 6 || e.hstride > 3 {
+        return None;
+    }
+    let r = Rgn::of(e);
+    if !r.relations_hold(exec) {
+        return None;
+    }
+    let Rgn { v, w, h } = r;
+    // Widths and execution sizes are powers of two, w <= exec.
+    let rows = exec >> w.trailing_zeros();
+    let pitch = v * es;
+    let tail = (w - 1) * h * es + es;
+    let last = sub + (rows - 1) * pitch + tail - 1;
+    rows_stay_in_registers(sub, last, pitch, tail).then_some(last)
 }
 
 /// Fast accept for the region alignment rules (the span and split rules):
