@@ -329,19 +329,12 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
     if d.file == RegFile::Grf && dnr + dlast / 32 > 127 {
         return false;
     }
-    if a16 || dst_null || dlast < 16 {
+    if a16 || dst_null {
         return true;
     }
     let src_two = lasts.iter().flatten().any(|l| *l >= 32);
-    if dlast < 32 {
-        return !src_two;
-    }
-    // Two whole destination registers, half the channels in each.
-    if dlast >= 64 || dsub != 0 || exec * step != 64 {
-        return false;
-    }
-    if gen8 {
-        return true;
+    if let Some(proven) = regions::dst_alignment_proof(gen8, exec, dsub, step, dlast, src_two) {
+        return proven;
     }
     // Gen7/7.5: each source scalar or read like the destination: from
     // byte 0, element k at byte k * step (VertStride = Width * HorzStride).

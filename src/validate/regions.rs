@@ -774,7 +774,8 @@ fn a1_src_last_general(exec: u32, s: &Src, sub: u32) -> Option<u32> {
 /// no wider than the execution size and within two registers; the
 /// destination is a direct register within two registers and either lies
 /// in one OWord, lies in one register with no source spanning two, or
-/// (Gen8) spans two registers with its channels split evenly.
+/// (Gen8) spans two whole registers, half the channels in each
+/// ([`dst_alignment_proof`]).
 pub(crate) fn alignment_clean(c: &Checker<'_>) -> bool {
     if !real_dst(c) {
         return false;
@@ -795,14 +796,35 @@ pub(crate) fn alignment_clean(c: &Checker<'_>) -> bool {
     let es = region_elem_size(c.p, d.ty);
     let step = if exec == 1 { 0 } else { stride(d.hstride) * es };
     let dlast = (exec - 1) * step + sub + es - 1;
+    dst_alignment_proof(c.p.is_gen8(), exec, sub, step, dlast, src_two) == Some(true)
+}
+
+/// The proof that the region alignment rules (the span and split rules)
+/// pass, from the destination (`exec` channels `step` bytes apart from
+/// byte `dsub`, its last byte `dlast`) and whether some source spans two
+/// registers (`src_two`; every source within two registers and no wider
+/// than the execution size): `Some(true)` for a destination within one
+/// OWord, within one register with no source spanning two, or (Gen8) two
+/// whole registers with half the channels in each; `None` for that last
+/// case on Gen7/7.5, where the sources decide; `Some(false)` when not
+/// proven. Shared by the fast accept and [`alignment_clean`].
+#[inline(always)]
+pub(crate) fn dst_alignment_proof(
+    gen8: bool,
+    exec: u32,
+    dsub: u32,
+    step: u32,
+    dlast: u32,
+    src_two: bool,
+) -> Option<bool> {
     if dlast < 16 {
-        return true;
+        return Some(true);
     }
     if dlast < 32 {
-        return !src_two;
+        return Some(!src_two);
     }
-    if dlast >= 64 || !c.p.is_gen8() {
-        return false;
+    if dlast >= 64 || dsub != 0 || exec * step != 64 {
+        return Some(false);
     }
-    first_col(sub, step, es, exec, 32) * 2 == exec
+    gen8.then_some(true)
 }
