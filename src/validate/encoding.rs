@@ -16,6 +16,29 @@ pub fn opcode_exists(c: &mut Checker<'_>) {
     }
 }
 
+/// The largest predicate control of an access mode: 13 in align1, 7 in
+/// align16 ([`control_fields_in_range`]).
+#[inline(always)]
+pub(crate) const fn max_pred_control(align16: bool) -> u8 {
+    if align16 {
+        7
+    } else {
+        13
+    }
+}
+
+/// A quarter control above its 2 bits ([`control_fields_in_range`]).
+#[inline(always)]
+pub(crate) const fn qtr_control_too_wide(i: &Instruction) -> bool {
+    i.qtr_control > 3
+}
+
+/// A flag register or subregister above 1 ([`control_fields_in_range`]).
+#[inline(always)]
+pub(crate) const fn flag_out_of_range(i: &Instruction) -> bool {
+    i.flag.nr > 1 || i.flag.subnr > 1
+}
+
 /// Control fields fit their bits and are not reserved: quarter control
 /// (2 bits), predicate control (align1: 0-13, align16: 0-7), flag register
 /// and subregister (0-1), bits 27:24 (4 bits).
@@ -23,11 +46,11 @@ pub fn opcode_exists(c: &mut Checker<'_>) {
 pub fn control_fields_in_range(c: &mut Checker<'_>) {
     let i = c.i;
     c.check(
-        i.qtr_control > 3,
+        qtr_control_too_wide(i),
         OperandId::Inst,
         "quarter control is a 2-bit field (0-3)",
     );
-    let max_pred = if c.align16() { 7 } else { 13 };
+    let max_pred = max_pred_control(c.align16());
     if i.pred_control > max_pred {
         let m = format!(
             "predicate control {} is reserved in {} mode (0-{max_pred})",
@@ -37,7 +60,7 @@ pub fn control_fields_in_range(c: &mut Checker<'_>) {
         c.report(OperandId::Inst, m);
     }
     c.check(
-        i.flag.nr > 1 || i.flag.subnr > 1,
+        flag_out_of_range(i),
         OperandId::Inst,
         "flag register is f0.0, f0.1, f1.0 or f1.1",
     );
@@ -276,15 +299,15 @@ pub fn vxh_only_indirect_align1(c: &mut Checker<'_>) {
 /// 3-source dword offsets 0-28.
 #[inline(always)]
 pub fn subreg_in_range(c: &mut Checker<'_>) {
-    // Legal offsets: multiples of `unit` up to `max`.
-    let (unit, max, what) = if c.three_src() {
-        (4, 28, "a 3-source subregister is a dword offset 0-28")
-    } else if c.align16() {
-        (16, 16, "an align16 subregister is byte 0 or 16")
+    let (three_src, a16) = (c.three_src(), c.align16());
+    let what = if three_src {
+        "a 3-source subregister is a dword offset 0-28"
+    } else if a16 {
+        "an align16 subregister is byte 0 or 16"
     } else {
-        (1, 31, "an align1 subregister is a byte offset 0-31")
+        "an align1 subregister is a byte offset 0-31"
     };
-    let bad = |a: &Addr| matches!(*a, Addr::Direct { subnr, .. } if subnr > max || subnr & (unit - 1) != 0);
+    let bad = |a: &Addr| matches!(*a, Addr::Direct { subnr, .. } if !subreg_ok(three_src, a16, subnr));
     if bad(&c.i.dst.addr) {
         c.report(OperandId::Dst, what);
     }
@@ -293,6 +316,28 @@ pub fn subreg_in_range(c: &mut Checker<'_>) {
             c.report(OperandId::Src(k), what);
         }
     }
+}
+
+/// Whether `subnr` is a legal direct subregister byte offset
+/// ([`subreg_in_range`]): a multiple of 4 up to 28 in a 3-source
+/// instruction, 0 or 16 in align16, 0-31 in align1.
+#[inline(always)]
+pub(crate) const fn subreg_ok(three_src: bool, align16: bool, subnr: u8) -> bool {
+    let (unit, max) = if three_src {
+        (4, 28)
+    } else if align16 {
+        (16, 16)
+    } else {
+        (1, 31)
+    };
+    subnr <= max && subnr & (unit - 1) == 0
+}
+
+/// Whether an operand at register `nr` whose last byte is `last` (from
+/// the start of register `nr`) reaches past g127 ([`grf_number_in_range`]).
+#[inline(always)]
+pub(crate) const fn past_g127(nr: u32, last: u32) -> bool {
+    nr + last / 32 > 127
 }
 
 /// Register-indirect operands use an address subregister that exists
@@ -321,14 +366,14 @@ pub fn grf_number_in_range(c: &mut Checker<'_>) {
     let d = c.i.dst;
     if let (RegFile::Grf, Addr::Direct { nr, .. }) = (d.file, d.addr) {
         let last = if send { Some(0) } else { dst_last_byte(c) };
-        if last.is_some_and(|b| nr as u32 + b / 32 > 127) {
+        if last.is_some_and(|b| past_g127(nr as u32, b)) {
             c.report(OperandId::Dst, "the destination reaches past g127");
         }
     }
     for (k, s) in c.srcs() {
         if let (RegFile::Grf, Addr::Direct { nr, .. }) = (s.file, s.addr) {
             let last = if send { Some(0) } else { c.src_last(k) };
-            if last.is_some_and(|b| nr as u32 + b / 32 > 127) {
+            if last.is_some_and(|b| past_g127(nr as u32, b)) {
                 c.report(OperandId::Src(k), "the source reaches past g127");
             }
         }

@@ -22,6 +22,7 @@
 //! The unit tests check on random instructions that an accepted one
 //! passes every rule.
 
+use super::encoding as enc;
 use super::instruction::{self as ins, is_dword};
 use super::*;
 
@@ -100,9 +101,12 @@ pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
     let nsrc = info >> 4;
     // control_fields_in_range; cond_modifier_valid (not MATH, SEND).
     let a16 = i.access_mode == AccessMode::Align16;
-    let max_pred = if a16 { 7 } else { 13 };
     let cond_ok = super::encoding::cond_field_defined(op, i.cond_modifier);
-    if i.qtr_control > 3 || i.pred_control > max_pred || (i.flag.nr | i.flag.subnr) > 1 || !cond_ok {
+    if super::encoding::qtr_control_too_wide(i)
+        || i.pred_control > super::encoding::max_pred_control(a16)
+        || super::encoding::flag_out_of_range(i)
+        || !cond_ok
+    {
         return false;
     }
     // dst_not_immediate, reg_type_encoding_valid (src0 and src1 whatever
@@ -157,14 +161,15 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
         // align16_src_vstride.
         let r = s0.region;
         let vs_ok = regions::align16_vstride_ok(p.is_gen75_or_later(), r.vstride);
-        let bad = r.width > 4 || r.hstride > 3 || dsub & !16 != 0 || ssub & !16 != 0;
+        let bad =
+            r.width > 4 || r.hstride > 3 || !enc::subreg_ok(false, true, dsub) || !enc::subreg_ok(false, true, ssub);
         if bad || (!dst_null && d.hstride != 1) || !vs_ok {
             return false;
         }
     } else {
         // subreg_in_range; dst_hstride_nonzero; the align1 source rules
         // (with the region encodings).
-        if dsub > 31 || ssub > 31 || (!dst_null && d.hstride == 0) {
+        if !enc::subreg_ok(false, false, dsub) || !enc::subreg_ok(false, false, ssub) || (!dst_null && d.hstride == 0) {
             return false;
         }
         if regions::a1_src_last(i.exec_size.channels(), s0, ssub as u32).is_none() {
@@ -173,7 +178,7 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
     }
     // grf_number_in_range (SEND counts the first register alone).
     let (snr, dnr) = (snr as u32, dnr as u32);
-    if snr > 127 || (d.file == RegFile::Grf && dnr > 127) {
+    if enc::past_g127(snr, 0) || (d.file == RegFile::Grf && enc::past_g127(dnr, 0)) {
         return false;
     }
     // The SEND rules.
@@ -293,7 +298,8 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
     // The destination: a plain type, no wider source, stride encoding 1-3
     // (align16: 1), byte offset 0-31 (align16: 0 or 16).
     let dts = d.ty.size();
-    let (dst_mode_ok, max_h) = if a16 { (dsub & !16 == 0, 1) } else { (dsub <= 31, 3) };
+    let max_h = if a16 { 1 } else { 3 };
+    let dst_mode_ok = enc::subreg_ok(false, a16, dsub);
     if !has(PLAIN, d.ty) || dts == 1 || d.hstride == 0 || d.hstride > max_h || !dst_mode_ok {
         return false;
     }
@@ -326,7 +332,7 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
     // rules.
     let step = stride(d.hstride) * dts;
     let dlast = (exec - 1) * step + dsub + dts - 1;
-    if d.file == RegFile::Grf && dnr + dlast / 32 > 127 {
+    if d.file == RegFile::Grf && enc::past_g127(dnr, dlast) {
         return false;
     }
     if a16 || dst_null {
@@ -378,16 +384,16 @@ fn alu_src(cx: &SrcCx, s: &Src, last_src: bool) -> Option<Option<u32>> {
                 // subreg_in_range, the encodings, align16_src_vstride.
                 let e = s.region;
                 let vs_ok = regions::align16_vstride_ok(cx.hsw, e.vstride);
-                if subnr & !16 != 0 || e.width > 4 || e.hstride > 3 || !vs_ok {
+                if !enc::subreg_ok(false, true, subnr) || e.width > 4 || e.hstride > 3 || !vs_ok {
                     return None;
                 }
                 a16_src_last(cx.exec, s, subnr as u32)
-            } else if subnr > 31 {
+            } else if !enc::subreg_ok(false, false, subnr) {
                 return None;
             } else {
                 regions::a1_src_last(cx.exec, s, subnr as u32)?
             };
-            (arf || nr as u32 + l / 32 <= 127).then_some(Some(l))
+            (arf || !enc::past_g127(nr as u32, l)).then_some(Some(l))
         }
         (RegFile::Imm, _) if last_src => {
             if !has(PLAIN | VECTOR, s.ty) {
@@ -423,7 +429,7 @@ fn three_src(p: Platform, i: &Instruction) -> bool {
     }
     let in_range = |file: RegFile, addr: Addr, last: &dyn Fn(u32) -> u32| match (file, addr) {
         (RegFile::Grf, Addr::Direct { nr, subnr }) => {
-            subnr % 4 == 0 && subnr <= 28 && nr as u32 + last(subnr as u32) / 32 <= 127
+            enc::subreg_ok(true, true, subnr) && !enc::past_g127(nr as u32, last(subnr as u32))
         }
         _ => false,
     };
@@ -446,7 +452,7 @@ fn branch(p: Platform, i: &Instruction, a16: bool) -> bool {
     let Addr::Direct { subnr, .. } = d.addr else {
         return false;
     };
-    let sub_ok = if a16 { subnr & !16 == 0 } else { subnr <= 31 };
+    let sub_ok = enc::subreg_ok(false, a16, subnr);
     if d.file != RegFile::Arf || d.hstride > 3 || !sub_ok {
         return false;
     }
