@@ -6,11 +6,19 @@ use alloc::format;
 
 use super::*;
 
+/// Whether `op` is an opcode of `p` that may be executed (`illegal`,
+/// which the model's opcode table lists, exists nowhere;
+/// [`opcode_exists`]).
+#[inline(always)]
+pub(crate) fn opcode_defined(p: Platform, op: Opcode) -> bool {
+    op != Opcode::Illegal && op.exists_on(p)
+}
+
 /// The opcode exists on the platform (`illegal` exists nowhere).
 #[inline(always)]
 pub fn opcode_exists(c: &mut Checker<'_>) {
     let op = c.i.opcode;
-    if op == Opcode::Illegal || !op.exists_on(c.p) {
+    if !opcode_defined(c.p, op) {
         let m = format!("{op} does not exist on {}", c.p);
         c.report(OperandId::Inst, m);
     }

@@ -58,32 +58,6 @@ const fn bit(t: Type) -> u16 {
     1 << (t as u8)
 }
 
-/// Per opcode (by `op as usize`): bit `p as u8` set when the opcode
-/// exists on platform `p` (never for `illegal`), and the source count
-/// ([`Opcode::num_srcs`]) in bits 4-5.
-#[allow(clippy::indexing_slicing)] // k < len by the loop; 69 opcodes < 128
-const fn opcode_table() -> [u8; 128] {
-    let mut t = [0u8; 128];
-    let mut k = 0;
-    while k < Opcode::ALL.len() {
-        let op = Opcode::ALL[k];
-        let mut info = op.num_srcs() << 4;
-        let mut j = 0;
-        while j < Platform::ALL.len() {
-            let p = Platform::ALL[j];
-            if op.exists_on(p) && !matches!(op, Opcode::Illegal) {
-                info |= 1 << (p as u8);
-            }
-            j += 1;
-        }
-        t[op as usize & 127] = info;
-        k += 1;
-    }
-    t
-}
-
-const OPCODES: [u8; 128] = opcode_table();
-
 /// Whether `t` is in the type set `m`.
 #[inline(always)]
 fn has(m: u16, t: Type) -> bool {
@@ -94,11 +68,11 @@ fn has(m: u16, t: Type) -> bool {
 #[inline]
 pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
     let op = i.opcode;
-    let info = OPCODES.get(op as usize).copied().unwrap_or(0);
-    if info >> (p as u8) & 1 == 0 {
+    // opcode_exists; the source count of the model's opcode table.
+    if !enc::opcode_defined(p, op) {
         return false;
     }
-    let nsrc = info >> 4;
+    let nsrc = op.num_srcs();
     // control_fields_in_range; cond_modifier_valid (not MATH, SEND).
     let a16 = i.access_mode == AccessMode::Align16;
     let cond_ok = super::encoding::cond_field_defined(op, i.cond_modifier);
@@ -655,15 +629,7 @@ mod tests {
     }
 
     #[test]
-    fn opcode_table_matches_the_model() {
-        for &op in Opcode::ALL {
-            let info = OPCODES[op as usize];
-            assert_eq!(info >> 4, op.num_srcs(), "{op:?}");
-            for p in Platform::ALL {
-                let exists = op != Opcode::Illegal && op.exists_on(p);
-                assert_eq!(info >> (p as u8) & 1 != 0, exists, "{op:?} {p:?}");
-            }
-        }
+    fn math_source_counts_match_the_model() {
         for cm in 0..16 {
             let mut math = Instruction::new(Opcode::Math, ExecSize::S8);
             math.cond_modifier = cm;
