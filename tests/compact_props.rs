@@ -1,14 +1,14 @@
-//! Compaction properties on the stable toolchain (arbtest, 2 s each), with
+//! Compaction properties on the stable toolchain (proptest, 2 s each), with
 //! the very checks the `compact_roundtrip` fuzz target runs
 //! (`geneu::check::compact_*`).
 
-use arbtest::arbitrary::Unstructured;
+use arbitrary::Unstructured;
 use geneu::{check, Platform};
 
 mod text_common;
 use text_common::{check as run, corpus_words, mutated_corpus_word};
 
-fn platform(u: &mut Unstructured<'_>) -> arbtest::arbitrary::Result<Platform> {
+fn platform(u: &mut Unstructured<'_>) -> arbitrary::Result<Platform> {
     u.choose(&Platform::ALL).copied()
 }
 

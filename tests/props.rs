@@ -1,5 +1,5 @@
 //! The fuzzing properties of `geneu::check`, run as ordinary tests on the
-//! stable toolchain with a fixed time budget each (`arbtest`), so that every
+//! stable toolchain with a fixed time budget each (proptest), so that every
 //! CI run exercises them. The fuzz targets in `fuzz/` call the same check
 //! functions.
 //!
@@ -9,13 +9,12 @@
 //! - with `--features arbitrary`: `Instruction::arbitrary`, exactly as the
 //!   fuzz targets build them.
 //!
-//! A failure prints the arbtest seed; replay it with
-//! `arbtest(prop).seed(SEED)` (see FUZZING.md).
+//! A failure prints the minimal input proptest shrank it to (see FUZZING.md).
 #![cfg(feature = "check")] // the shared property checks (`geneu::check`)
 
 use std::sync::OnceLock;
 
-use arbtest::arbitrary::{Result, Unstructured};
+use arbitrary::{Result, Unstructured};
 use geneu::check;
 use geneu::{decode, Platform};
 

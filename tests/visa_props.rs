@@ -4,16 +4,17 @@
 //! round-trips through the codec. Same check as the fuzz target.
 #![cfg(feature = "check")] // the shared property checks (`geneu::check`)
 
-use std::time::Duration;
+mod text_common;
 
+/// The check the `visa_cases` fuzz target runs, on arbitrary bytes, for
+/// the time budget.
 #[test]
 fn arbitrary_vars_and_operands_lower_to_valid_words_or_errors() {
-    arbtest::arbtest(|u| {
+    text_common::check(|u| {
         let data: Vec<u8> = u.arbitrary()?;
         geneu::check::visa::check(&data);
         Ok(())
-    })
-    .budget(Duration::from_secs(3));
+    });
 }
 
 /// Enough cases lower successfully for the property to mean something.

@@ -107,23 +107,9 @@ pub fn vf_value(b: u8) -> f32 {
     f32::from_bits(sign | exp << 23 | mant << 19)
 }
 
-/// The value of an IEEE half float.
+/// The value of an IEEE half float (the `half` crate's conversion).
 pub fn half_value(h: u16) -> f32 {
-    let sign = u32::from(h >> 15) << 31;
-    let exp = u32::from((h >> 10) & 0x1f);
-    let mant = u32::from(h & 0x3ff);
-    let bits = match (exp, mant) {
-        (0, 0) => sign,
-        (0, m) => {
-            // Subnormal: value m * 2^-24, exactly representable in f32.
-            let v = m as f32 * f32::from_bits(0x3380_0000);
-            return if sign != 0 { -v } else { v };
-        }
-        (0x1f, 0) => sign | 0x7f80_0000,
-        (0x1f, m) => sign | 0x7fc0_0000 | m << 13,
-        (e, m) => sign | (e + 112) << 23 | m << 13,
-    };
-    f32::from_bits(bits)
+    half::f16::from_bits(h).to_f32()
 }
 
 #[cfg(test)]

@@ -739,14 +739,14 @@ mod tests {
     #[cfg(feature = "arbitrary")]
     #[test]
     fn accept_agrees_with_every_rule_on_arbitrary_instructions() {
-        arbtest::arbtest(|u| {
-            let p: Platform = u.arbitrary()?;
-            let i: Instruction = u.arbitrary()?;
-            if accept(p, &i) {
-                assert_eq!(validate_full(p, &i), Ok(()), "{p:?} {i:?}");
+        use proptest::prelude::*;
+        proptest!(ProptestConfig::with_cases(2000), |(data in proptest::collection::vec(any::<u8>(), 0..64))| {
+            let mut u = arbitrary::Unstructured::new(&data);
+            if let (Ok(p), Ok(i)) = (u.arbitrary::<Platform>(), u.arbitrary::<Instruction>()) {
+                if accept(p, &i) {
+                    prop_assert_eq!(validate_full(p, &i), Ok(()), "{:?} {:?}", p, i);
+                }
             }
-            Ok(())
-        })
-        .budget_ms(1000);
+        });
     }
 }

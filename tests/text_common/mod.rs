@@ -1,5 +1,5 @@
 //! Shared helpers of the text and property tests: reading the Mesa
-//! corpus, running an `arbtest` property within its time budget, splitting
+//! corpus, running a property (proptest) within its time budget, splitting
 //! text into records, and the one documented normalisation of
 //! flow-control records (see [`Compare`]).
 #![allow(dead_code)]
@@ -9,21 +9,50 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use arbtest::arbitrary::{Result, Unstructured};
-use arbtest::arbtest;
+use std::cell::RefCell;
+use std::time::{Duration, Instant};
+
+use arbitrary::{Result, Unstructured};
 use geneu::{Platform, Word};
+use proptest::collection::vec;
+use proptest::prelude::any;
+use proptest::test_runner::{Config, TestRunner};
 
 /// Time budget of each property, in milliseconds, unless the
-/// `ARBTEST_BUDGET_MS` environment variable sets another.
+/// `PROPERTY_BUDGET_MS` environment variable sets another.
 pub const BUDGET_MS: u64 = 2_000;
 
-/// Runs a property for the budget (or replays `ARBTEST_SEED` if set).
+/// Runs a property for the time budget: proptest draws byte strings (up
+/// to 4 KiB), and the property reads them through `arbitrary`'s
+/// `Unstructured`, exactly as the fuzz targets read their input. The
+/// cases run in rounds of 64 until the budget is spent; a failure is
+/// shrunk by proptest and reported with its minimal bytes.
 pub fn check(prop: impl FnMut(&mut Unstructured<'_>) -> Result<()>) {
-    let t = arbtest(prop).size_max(4096);
-    if std::env::var_os("ARBTEST_BUDGET_MS").is_none() {
-        t.budget_ms(BUDGET_MS).run();
-    } else {
-        t.run();
+    let budget = std::env::var("PROPERTY_BUDGET_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(BUDGET_MS);
+    let budget = Duration::from_millis(budget);
+    let prop = RefCell::new(prop);
+    let bytes = vec(any::<u8>(), 0..4096);
+    let start = Instant::now();
+    loop {
+        let config = Config {
+            cases: 64,
+            failure_persistence: None,
+            ..Config::default()
+        };
+        let outcome = TestRunner::new(config).run(&bytes, |data| {
+            // Running out of bytes ends a case early; that is no failure.
+            let _ = (prop.borrow_mut())(&mut Unstructured::new(&data));
+            Ok(())
+        });
+        if let Err(e) = outcome {
+            panic!("property failed: {e}");
+        }
+        if start.elapsed() >= budget {
+            break;
+        }
     }
 }
 
