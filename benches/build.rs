@@ -3,9 +3,10 @@
 //! validating and encoding the same instructions directly (the issue's
 //! bound: at most 2x).
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use geneu::build::{g, imm_f, imm_ud, imm_w, null, Builder, Predicate};
 use geneu::{CondMod, MathFunction, Platform};
+use std::hint::black_box;
 
 const N: usize = 10_000;
 
