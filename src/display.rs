@@ -6,13 +6,14 @@
 //! so printing and parsing cannot disagree.
 //!
 //! ```
-//! use geneu::{CondMod, MathFunction, Opcode, Sfid, Type, Word};
+//! use geneu::{CondMod, MathFunction, Opcode, PredCtrl, Sfid, Type, Word};
 //! assert_eq!("mad".parse::<Opcode>(), Ok(Opcode::Mad));
 //! assert_eq!(Opcode::Mad.to_string(), "mad");
 //! assert_eq!("HF".parse::<Type>(), Ok(Type::HF));
 //! assert_eq!("ge".parse::<CondMod>(), Ok(CondMod::Ge));
 //! assert_eq!("rsq".parse::<MathFunction>(), Ok(MathFunction::Rsq));
 //! assert_eq!("urb".parse::<Sfid>(), Ok(Sfid::Urb));
+//! assert_eq!("any4h".parse::<PredCtrl>(), Ok(PredCtrl::Any4h));
 //! assert!("movv".parse::<Opcode>().is_err());
 //!
 //! // mov(8) g17<1>F g12<8,8,1>F { align1 1Q };
@@ -27,7 +28,7 @@ use core::str::FromStr;
 
 use crate::error::UnknownName;
 use crate::isa::Sfid;
-use crate::model::{CondMod, MathFunction, Opcode, Type};
+use crate::model::{CondMod, MathFunction, Opcode, PredCtrl, Type};
 use crate::word::Word;
 
 /// The value of `all` whose name is `s`, or an [`UnknownName`] error.
@@ -72,6 +73,22 @@ impl FromStr for CondMod {
     /// [`CondMod::None`].
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         lookup(CondMod::ALL, |v| Some(v.name()), "conditional modifier", s)
+    }
+}
+
+impl fmt::Display for PredCtrl {
+    /// Mesa's suffix without the dot; empty for [`PredCtrl::Normal`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for PredCtrl {
+    type Err = UnknownName;
+    /// Mesa's suffix without the dot (`anyv`, `x`, ...); the empty string
+    /// is [`PredCtrl::Normal`].
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        lookup(PredCtrl::ALL, |v| Some(v.name()), "predicate control", s)
     }
 }
 

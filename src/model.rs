@@ -1061,6 +1061,129 @@ pub struct FlagReg {
     pub subnr: u8,
 }
 
+/// How a predicate combines flag bits (the predicate control field).
+/// The encoding depends on the access mode: [`PredCtrl::hw`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+#[allow(missing_docs)] // Mesa's mnemonics
+pub enum PredCtrl {
+    /// One flag bit per channel (`(+f0.0)`).
+    #[default]
+    Normal,
+    AnyV,
+    AllV,
+    Any2h,
+    All2h,
+    Any4h,
+    All4h,
+    Any8h,
+    All8h,
+    Any16h,
+    All16h,
+    Any32h,
+    All32h,
+    /// Align16 replicate x (`.x`).
+    X,
+    Y,
+    Z,
+    W,
+}
+
+impl PredCtrl {
+    /// The predicate control encoding in `mode`, if the combination exists.
+    ///
+    /// ```
+    /// use geneu::{AccessMode, PredCtrl};
+    /// assert_eq!(PredCtrl::X.hw(AccessMode::Align16), Some(2));
+    /// assert_eq!(PredCtrl::X.hw(AccessMode::Align1), None);
+    /// assert_eq!(PredCtrl::Any4h.hw(AccessMode::Align1), Some(6));
+    /// ```
+    pub const fn hw(self, mode: AccessMode) -> Option<u8> {
+        use PredCtrl::*;
+        let a16 = matches!(mode, AccessMode::Align16);
+        Some(match (self, a16) {
+            (Normal, _) => 1,
+            (Any4h, _) => 6,
+            (All4h, _) => 7,
+            (AnyV, false) => 2,
+            (AllV, false) => 3,
+            (Any2h, false) => 4,
+            (All2h, false) => 5,
+            (Any8h, false) => 8,
+            (All8h, false) => 9,
+            (Any16h, false) => 10,
+            (All16h, false) => 11,
+            (Any32h, false) => 12,
+            (All32h, false) => 13,
+            (X, true) => 2,
+            (Y, true) => 3,
+            (Z, true) => 4,
+            (W, true) => 5,
+            _ => return None,
+        })
+    }
+}
+
+impl PredCtrl {
+    /// The predicate control of encoding `n` in `mode` (`None` for 0, no
+    /// predicate, and for reserved encodings).
+    ///
+    /// ```
+    /// use geneu::{AccessMode, PredCtrl};
+    /// assert_eq!(PredCtrl::from_hw(AccessMode::Align16, 2), Some(PredCtrl::X));
+    /// assert_eq!(PredCtrl::from_hw(AccessMode::Align1, 2), Some(PredCtrl::AnyV));
+    /// ```
+    pub fn from_hw(mode: AccessMode, n: u8) -> Option<PredCtrl> {
+        PredCtrl::ALL.iter().copied().find(|c| c.hw(mode) == Some(n))
+    }
+
+    /// Every predicate control.
+    pub const ALL: &'static [PredCtrl] = {
+        use PredCtrl::*;
+        &[
+            Normal, AnyV, AllV, Any2h, All2h, Any4h, All4h, Any8h, All8h, Any16h, All16h, Any32h, All32h, X, Y, Z, W,
+        ]
+    };
+
+    /// Mesa's suffix without the dot (`anyv`, `x`, ...); empty for
+    /// [`PredCtrl::Normal`], which has none.
+    pub const fn name(self) -> &'static str {
+        use PredCtrl::*;
+        match self {
+            Normal => "",
+            AnyV => "anyv",
+            AllV => "allv",
+            Any2h => "any2h",
+            All2h => "all2h",
+            Any4h => "any4h",
+            All4h => "all4h",
+            Any8h => "any8h",
+            All8h => "all8h",
+            Any16h => "any16h",
+            All16h => "all16h",
+            Any32h => "any32h",
+            All32h => "all32h",
+            X => "x",
+            Y => "y",
+            Z => "z",
+            W => "w",
+        }
+    }
+}
+
+/// The quarter control and NibCtrl that make an instruction of `exec`
+/// channels start at channel `first` (Mesa's `1Q`..`4Q`, `1H`/`2H`,
+/// `1N`..`8N`): `None` unless `first` is a multiple of the execution size
+/// (at least 4) and the group ends by channel 32.
+pub(crate) const fn channel_group_codes(exec: ExecSize, first: u32) -> Option<(u8, bool)> {
+    let n = exec.channels();
+    let align = if n > 4 { n } else { 4 };
+    if first % align != 0 || first + n > 32 {
+        return None;
+    }
+    Some((((first / 8) & 3) as u8, (first / 4) % 2 == 1))
+}
+
 /// The operands of the 3-source layout differ only in encoding; they use
 /// [`Src`] with `file == Grf`, direct addressing, and a region that is
 /// either `<4;4,1>` or, with replicate control, the scalar `<0;1,0>`.
@@ -1078,9 +1201,12 @@ pub struct Instruction {
     pub access_mode: AccessMode,
     /// Thread control.
     pub thread_control: ThreadControl,
-    /// Quarter control (0..=3: 1Q..4Q, or 1H/2H for SIMD16 in steps of 2).
+    /// Quarter control, raw (0..=3: 1Q..4Q, or 1H/2H for SIMD16 in steps
+    /// of 2); typed: [`Instruction::first_channel`] and
+    /// [`Instruction::set_first_channel`].
     pub qtr_control: u8,
-    /// Predicate control, raw (0 none, 1 sequential, 2.. per access mode).
+    /// Predicate control, raw (0 none, 1 sequential, 2.. per access mode);
+    /// typed: [`Instruction::pred_ctrl`] and [`Instruction::set_pred_ctrl`].
     pub pred_control: u8,
     /// Bits 27:24: conditional modifier, math function or SFID, per opcode.
     pub cond_modifier: u8,
@@ -1159,6 +1285,70 @@ impl Instruction {
     #[inline]
     pub fn set_sfid(&mut self, sfid: Sfid) {
         self.cond_modifier = sfid.hw();
+    }
+
+    /// The predicate control, typed for the access mode: `Ok(None)` when
+    /// the instruction is not predicated, `Err(code)` for a raw code that
+    /// the access mode does not define (which `validate` refuses).
+    ///
+    /// ```
+    /// use geneu::{ExecSize, Instruction, Opcode, PredCtrl};
+    /// let mut i = Instruction::new(Opcode::Mov, ExecSize::S8);
+    /// assert_eq!(i.pred_ctrl(), Ok(None));
+    /// assert!(i.set_pred_ctrl(Some(PredCtrl::Any8h)));
+    /// assert_eq!((i.pred_control, i.pred_ctrl()), (8, Ok(Some(PredCtrl::Any8h))));
+    /// assert!(!i.set_pred_ctrl(Some(PredCtrl::X))); // align16 only
+    /// ```
+    pub fn pred_ctrl(&self) -> Result<Option<PredCtrl>, u8> {
+        match self.pred_control {
+            0 => Ok(None),
+            n => PredCtrl::from_hw(self.access_mode, n).map(Some).ok_or(n),
+        }
+    }
+
+    /// Predicates the instruction with `ctrl` (on [`Instruction::flag`]),
+    /// or clears the predicate with `None`; `false`, changing nothing, for
+    /// a control the access mode does not have.
+    #[must_use]
+    pub fn set_pred_ctrl(&mut self, ctrl: Option<PredCtrl>) -> bool {
+        match ctrl.map(|c| c.hw(self.access_mode)) {
+            None => self.pred_control = 0,
+            Some(Some(n)) => self.pred_control = n,
+            Some(None) => return false,
+        }
+        true
+    }
+
+    /// The first channel the instruction executes (quarter control and
+    /// NibCtrl: Mesa's `1Q` is 0, `2H` is 16, `3N` is 8).
+    pub fn first_channel(&self) -> u32 {
+        u32::from(self.qtr_control) * 8
+            + if self.controls.contains(Controls::NIB_CTRL) {
+                4
+            } else {
+                0
+            }
+    }
+
+    /// Makes the instruction start at channel `first`, a multiple of its
+    /// execution size (at least 4) whose group ends by channel 32; `false`,
+    /// changing nothing, when its execution size cannot start there.
+    ///
+    /// ```
+    /// use geneu::{ExecSize, Instruction, Opcode};
+    /// let mut i = Instruction::new(Opcode::Add, ExecSize::S8);
+    /// assert!(i.set_first_channel(24)); // 4Q
+    /// assert_eq!((i.qtr_control, i.first_channel()), (3, 24));
+    /// assert!(!i.set_first_channel(4)); // SIMD8 starts on a quarter
+    /// ```
+    #[must_use]
+    pub fn set_first_channel(&mut self, first: u32) -> bool {
+        let Some((qtr, nib)) = channel_group_codes(self.exec_size, first) else {
+            return false;
+        };
+        self.qtr_control = qtr;
+        self.controls.set(Controls::NIB_CTRL, nib);
+        true
     }
 
     /// Number of sources the instruction reads.

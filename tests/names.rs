@@ -2,7 +2,7 @@
 //! and for words; unknown names are refused with what was being parsed.
 
 use geneu::error::UnknownName;
-use geneu::{CondMod, MathFunction, Opcode, Platform, Sfid, Type, Word};
+use geneu::{AccessMode, CondMod, ExecSize, Instruction, MathFunction, Opcode, Platform, PredCtrl, Sfid, Type, Word};
 
 fn round_trip<T>(all: &[T])
 where
@@ -20,6 +20,7 @@ fn every_name_parses_back() {
     round_trip(CondMod::ALL);
     round_trip(MathFunction::ALL);
     round_trip(Sfid::ALL);
+    round_trip(PredCtrl::ALL);
     for p in Platform::ALL {
         assert_eq!(p.to_string().parse::<Platform>(), Ok(p));
     }
@@ -49,4 +50,41 @@ fn words_print_and_parse_as_hex() {
         assert!(bad.parse::<Word>().is_err(), "{bad:?}");
     }
     assert_eq!(format!("{:#x}", Word(u128::MAX)).parse::<Word>(), Ok(Word(u128::MAX)));
+}
+
+/// The typed predicate and channel-group accessors agree with the raw
+/// codes in both access modes, and refuse what a mode lacks.
+#[test]
+fn predicate_and_channel_group_are_typed() {
+    for mode in [AccessMode::Align1, AccessMode::Align16] {
+        let mut i = Instruction::new(Opcode::Mov, ExecSize::S8);
+        i.access_mode = mode;
+        for &c in PredCtrl::ALL {
+            let ok = i.set_pred_ctrl(Some(c));
+            assert_eq!(ok, c.hw(mode).is_some(), "{c:?} in {mode:?}");
+            if ok {
+                assert_eq!(i.pred_ctrl(), Ok(Some(c)));
+                assert_eq!(PredCtrl::from_hw(mode, i.pred_control), Some(c));
+            }
+        }
+        assert!(i.set_pred_ctrl(None));
+        assert_eq!((i.pred_control, i.pred_ctrl()), (0, Ok(None)));
+    }
+    let mut i = Instruction::new(Opcode::Mov, ExecSize::S8);
+    i.pred_control = 14;
+    assert_eq!(i.pred_ctrl(), Err(14));
+    for (exec, first, ok) in [
+        (ExecSize::S4, 28, true),
+        (ExecSize::S4, 2, false),
+        (ExecSize::S8, 8, true),
+        (ExecSize::S8, 4, false),
+        (ExecSize::S16, 16, true),
+        (ExecSize::S16, 8, false),
+        (ExecSize::S32, 0, true),
+        (ExecSize::S32, 16, false),
+    ] {
+        let mut i = Instruction::new(Opcode::Add, exec);
+        assert_eq!(i.set_first_channel(first), ok, "{exec:?} at {first}");
+        assert_eq!(i.first_channel(), if ok { first } else { 0 });
+    }
 }

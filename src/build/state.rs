@@ -2,89 +2,8 @@
 //! `brw_push_insn_state`/`brw_pop_insn_state`.
 
 use crate::build::error::BuildError;
+pub use crate::model::PredCtrl;
 use crate::model::{AccessMode, Controls, ExecSize, FlagReg, Instruction, ThreadControl};
-
-/// How a predicate combines flag bits (the predicate control field).
-/// The encoding depends on the access mode: [`PredCtrl::hw`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-#[non_exhaustive]
-#[allow(missing_docs)] // Mesa's mnemonics
-pub enum PredCtrl {
-    /// One flag bit per channel (`(+f0.0)`).
-    #[default]
-    Normal,
-    AnyV,
-    AllV,
-    Any2h,
-    All2h,
-    Any4h,
-    All4h,
-    Any8h,
-    All8h,
-    Any16h,
-    All16h,
-    Any32h,
-    All32h,
-    /// Align16 replicate x (`.x`).
-    X,
-    Y,
-    Z,
-    W,
-}
-
-impl PredCtrl {
-    /// The predicate control encoding in `mode`, if the combination exists.
-    ///
-    /// ```
-    /// use geneu::{build::PredCtrl, AccessMode};
-    /// assert_eq!(PredCtrl::X.hw(AccessMode::Align16), Some(2));
-    /// assert_eq!(PredCtrl::X.hw(AccessMode::Align1), None);
-    /// assert_eq!(PredCtrl::Any4h.hw(AccessMode::Align1), Some(6));
-    /// ```
-    pub const fn hw(self, mode: AccessMode) -> Option<u8> {
-        use PredCtrl::*;
-        let a16 = matches!(mode, AccessMode::Align16);
-        Some(match (self, a16) {
-            (Normal, _) => 1,
-            (Any4h, _) => 6,
-            (All4h, _) => 7,
-            (AnyV, false) => 2,
-            (AllV, false) => 3,
-            (Any2h, false) => 4,
-            (All2h, false) => 5,
-            (Any8h, false) => 8,
-            (All8h, false) => 9,
-            (Any16h, false) => 10,
-            (All16h, false) => 11,
-            (Any32h, false) => 12,
-            (All32h, false) => 13,
-            (X, true) => 2,
-            (Y, true) => 3,
-            (Z, true) => 4,
-            (W, true) => 5,
-            _ => return None,
-        })
-    }
-}
-
-impl PredCtrl {
-    /// The predicate control of encoding `n` in `mode` (`None` for 0, no
-    /// predicate, and for reserved encodings).
-    ///
-    /// ```
-    /// use geneu::{build::PredCtrl, AccessMode};
-    /// assert_eq!(PredCtrl::from_hw(AccessMode::Align16, 2), Some(PredCtrl::X));
-    /// assert_eq!(PredCtrl::from_hw(AccessMode::Align1, 2), Some(PredCtrl::AnyV));
-    /// ```
-    pub fn from_hw(mode: AccessMode, n: u8) -> Option<PredCtrl> {
-        use PredCtrl::*;
-        [
-            Normal, AnyV, AllV, Any2h, All2h, Any4h, All4h, Any8h, All8h, Any16h, All16h, Any32h, All32h, X, Y, Z, W,
-        ]
-        .into_iter()
-        .find(|c| c.hw(mode) == Some(n))
-    }
-}
 
 /// A predicate: flag subregister, combination and inversion.
 ///
@@ -151,6 +70,7 @@ impl Predicate {
 /// let s = State::default().simd(ExecSize::S16).no_mask();
 /// assert!(s.no_mask);
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     /// Execution size.
@@ -254,17 +174,15 @@ impl State {
     /// assert!(State::default().group(4).is_err()); // SIMD8 starts on a quarter
     /// ```
     pub fn group(mut self, first: u32) -> Result<State, BuildError> {
-        let n = self.exec_size.channels();
-        let align = n.max(4);
-        if first % align != 0 || first + n > 32 {
+        let Some((qtr, nib)) = crate::model::channel_group_codes(self.exec_size, first) else {
             return Err(BuildError::Group {
                 first,
-                channels: n,
+                channels: self.exec_size.channels(),
                 why: "a channel group starts at a multiple of the execution size (at least 4) and ends by channel 32",
             });
-        }
-        self.qtr_control = ((first / 8) & 3) as u8;
-        self.nib_control = (first / 4) % 2 == 1;
+        };
+        self.qtr_control = qtr;
+        self.nib_control = nib;
         Ok(self)
     }
 

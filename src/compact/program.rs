@@ -82,6 +82,7 @@ pub enum ProgramError {
 
 /// A program rewritten by [`compact_program`] or [`uncompact_program`]
 /// (serialized without its bytes: the counts).
+#[non_exhaustive]
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Rewritten {

@@ -101,6 +101,7 @@ pub(crate) fn put<T>(out: &mut Vec<T>, k: usize, x: T) {
 }
 
 /// One assembled instruction and where its text starts.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Assembled {
     /// Line of the instruction's first token, from 1.

@@ -111,6 +111,7 @@ pub enum AsmErrorKind {
 }
 
 /// An assembly error: where (1-based line and column) and what.
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{line}:{column}: {kind}")]
 pub struct AsmError {
