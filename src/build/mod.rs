@@ -1130,14 +1130,14 @@ impl Builder {
 
     fn send_op(&mut self, op: Opcode, dst: Reg, payload: Reg, msg: &Message) -> Result<usize, BuildError> {
         let index = self.len();
-        let desc = msg.desc().map_err(|error| BuildError::Message { index, error })?;
+        msg.desc().map_err(|error| BuildError::Message { index, error })?;
         if msg.platform().is_some_and(|q| q != self.p) {
             return Err(BuildError::MessageShape {
                 index,
                 why: "the descriptor was built for another platform",
             });
         }
-        let sfid = Sfid::from_hw(msg.sfid()).ok_or(BuildError::MessageShape {
+        Sfid::from_hw(msg.sfid()).ok_or(BuildError::MessageShape {
             index,
             why: "shared function IDs 14 and 15 are reserved",
         })?;
@@ -1152,9 +1152,8 @@ impl Builder {
         let mut i = self.start(op)?;
         i.dst = self.dst_of(dst, index)?;
         i.src[0] = self.src_of(payload.into(), 0, false, index)?.0;
-        i.src[1] = Src::imm(Type::UD);
-        i.imm = u64::from(desc);
-        i.set_sfid(sfid);
+        msg.apply_to(&mut i)
+            .map_err(|error| BuildError::Message { index, error })?;
         Ok(self.put(i))
     }
 

@@ -453,7 +453,42 @@ impl Message {
         if !inst.opcode.is_send() || !inst.src[1].is_imm() {
             return None;
         }
-        Message::decode(p, inst.cond_modifier & 0xf, inst.imm as u32).ok()
+        Message::decode(p, inst.sfid()?.hw(), inst.imm as u32).ok()
+    }
+
+    /// The reverse of [`Message::of_instruction`]: makes the SEND or SENDC
+    /// `inst` carry this message, its SFID in bits 27:24 and its descriptor
+    /// as src1's UD immediate. The operands, execution size and controls
+    /// stay as they are.
+    ///
+    /// ```
+    /// use geneu::msg::{Message, Urb, UrbOpcode};
+    /// use geneu::{ExecSize, Instruction, Opcode, Platform, Sfid};
+    /// let p = Platform::Gen8;
+    /// let m = Message::Unknown { sfid: Sfid::Urb.hw(), desc: 0x0a08_0007 };
+    /// let mut send = Instruction::new(Opcode::Send, ExecSize::S8);
+    /// m.apply_to(&mut send).unwrap();
+    /// assert_eq!((send.sfid(), send.imm), (Some(Sfid::Urb), 0x0a08_0007));
+    /// assert_eq!(Message::of_instruction(p, &send).map(|m| m.desc()), Some(Ok(0x0a08_0007)));
+    /// let mut mov = Instruction::new(Opcode::Mov, ExecSize::S8);
+    /// assert!(m.apply_to(&mut mov).is_err());
+    /// ```
+    pub fn apply_to(&self, inst: &mut crate::model::Instruction) -> Result<(), MsgError> {
+        if !inst.opcode.is_send() {
+            return Err(MsgError::Invalid {
+                field: "opcode",
+                reason: "only SEND and SENDC carry a message",
+            });
+        }
+        let desc = self.desc()?;
+        let sfid = Sfid::from_hw(self.sfid()).ok_or(MsgError::Invalid {
+            field: "sfid",
+            reason: "shared function IDs 1, 14 and 15 are reserved",
+        })?;
+        inst.src[1] = crate::model::Src::imm(crate::model::Type::UD);
+        inst.imm = u64::from(desc);
+        inst.set_sfid(sfid);
+        Ok(())
     }
 
     /// The SFID the message goes to.
