@@ -52,10 +52,78 @@ fn err<T>(file: &Path, line: usize, msg: &str) -> Result<T, TableError> {
     })
 }
 
-/// Reads and parses one table file.
-pub fn parse_table(path: &Path) -> Result<Table, TableError> {
+/// Reads and parses one table file: one table, or one per name of its
+/// `@tables` line (see [`parse_file`]).
+pub fn parse_table(path: &Path) -> Result<Vec<Table>, TableError> {
     let text = std::fs::read_to_string(path).or_else(|e| err(path, 0, &format!("cannot read: {e}")))?;
-    parse_text(path, &text)
+    parse_file(path, &text)
+}
+
+/// Parses a table file. Without `@tables` it is one table, named after the
+/// file. With `@tables a b ...` it holds one table per name, side by side:
+/// each field or `zero` line gives, after the field name, one column per
+/// table separated by `|` (the usual `hi lo ... [alias ...]`, or `-` where
+/// that table has no such field), so a field's position on every platform
+/// reads on one line. Other lines (`@width`, comments, `drop`) apply to
+/// every table. Errors name the file and line.
+pub fn parse_file(path: &Path, text: &str) -> Result<Vec<Table>, TableError> {
+    let mut names: Option<(Vec<String>, usize)> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let words: Vec<&str> = code_of(raw).split_whitespace().collect();
+        if words.first() == Some(&"@tables") {
+            if names.is_some() {
+                return err(path, i + 1, "a second @tables line");
+            }
+            if words.len() < 2 {
+                return err(path, i + 1, "@tables needs table names");
+            }
+            names = Some((words[1..].iter().map(|w| w.to_string()).collect(), i + 1));
+        }
+    }
+    let Some((names, _)) = names else {
+        return Ok(vec![parse_text(path, text)?]);
+    };
+    let mut tables = Vec::new();
+    for (col, name) in names.iter().enumerate() {
+        // This table's own text, line for line (so errors keep their line).
+        let mut own = String::new();
+        for (i, raw) in text.lines().enumerate() {
+            let code = code_of(raw);
+            let first = code.split_whitespace().next();
+            match first {
+                Some("@tables") => {}
+                Some(w) if w.starts_with('@') || w == "drop" => own.push_str(raw),
+                None => own.push_str(raw),
+                Some(field) => {
+                    let rest = &code[code.find(field).unwrap_or(0) + field.len()..];
+                    let cols: Vec<&str> = rest.split('|').map(str::trim).collect();
+                    if cols.len() != names.len() {
+                        return err(
+                            path,
+                            i + 1,
+                            &format!("{} columns, but @tables names {} tables", cols.len(), names.len()),
+                        );
+                    }
+                    match cols.get(col) {
+                        Some(&"-") | None => {}
+                        Some(c) => {
+                            own.push_str(field);
+                            own.push(' ');
+                            own.push_str(c);
+                        }
+                    }
+                }
+            }
+            own.push('\n');
+        }
+        tables.push(parse_named(path, name.clone(), &own)?);
+    }
+    Ok(tables)
+}
+
+/// A line without its `#` comment.
+fn code_of(raw: &str) -> &str {
+    raw.find('#').map_or(raw, |p| &raw[..p])
 }
 
 /// Parses the text of a table; `path` names it in errors and gives its name.
@@ -65,6 +133,11 @@ pub fn parse_text(path: &Path, text: &str) -> Result<Table, TableError> {
         .and_then(|s| s.to_str())
         .map_or_else(|| err(path, 0, "table file name is not UTF-8"), Ok)?
         .to_string();
+    parse_named(path, name, text)
+}
+
+/// Parses the text of table `name`; `path` names the file in errors.
+fn parse_named(path: &Path, name: String, text: &str) -> Result<Table, TableError> {
     let mut t = Table {
         name,
         file: path.to_path_buf(),

@@ -105,8 +105,13 @@ fn the_real_tables_check_clean() {
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
         if p.extension().is_some_and(|x| x == "tbl") {
-            let t = tablegen::parse_table(&p).unwrap();
-            raw.insert(t.name.clone(), t);
+            for t in tablegen::parse_table(&p).unwrap() {
+                assert!(
+                    raw.insert(t.name.clone(), t).is_none(),
+                    "{} defines a table twice",
+                    p.display()
+                );
+            }
         }
     }
     assert!(raw.len() >= 9);
@@ -114,4 +119,30 @@ fn the_real_tables_check_clean() {
         let t = tablegen::resolve(name, &raw, &mut Vec::new()).unwrap();
         tablegen::check(&t).unwrap();
     }
+}
+
+/// A file with `@tables` holds one table per name, side by side: each line
+/// gives a field's ranges per table, `-` where a table lacks it.
+#[test]
+fn side_by_side_tables_split_per_column() {
+    let text = "# Two layouts.\n@width 32\n@tables old new\nop  3 0 | 3 0\nmoved 7 4 | 11 8\nnewf - | 7 4 alias moved_not\nzero 31 8 | 31 12\n";
+    let text = text.replace("alias moved_not", "");
+    let ts = tablegen::parse_file(Path::new("tables/two.tbl"), &text).unwrap();
+    let names: Vec<&str> = ts.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["old", "new"]);
+    let field = |t: &tablegen::Table, n: &str| t.fields.iter().find(|f| f.name == n).map(|f| f.frags.clone());
+    assert_eq!(field(&ts[0], "moved"), Some(vec![(7, 4)]));
+    assert_eq!(field(&ts[1], "moved"), Some(vec![(11, 8)]));
+    assert_eq!(field(&ts[0], "newf"), None);
+    assert_eq!(field(&ts[1], "newf"), Some(vec![(7, 4)]));
+    assert_eq!(ts[1].zero.first().map(|z| z.0), Some((31, 12)));
+    assert_eq!(ts[0].doc, ["Two layouts."]);
+    for t in &ts {
+        tablegen::check(t).unwrap();
+    }
+    // Errors keep the file's own line numbers.
+    let e = tablegen::parse_file(Path::new("tables/two.tbl"), "@width 32\n@tables a b\nop 3 0\n").unwrap_err();
+    assert_eq!(e.to_string(), "tables/two.tbl:3: 1 columns, but @tables names 2 tables");
+    let e = tablegen::parse_file(Path::new("tables/two.tbl"), "@width 32\n@tables a b\nop 3 0 | 2 3\n").unwrap_err();
+    assert_eq!(e.to_string(), "tables/two.tbl:3: hi 2 < lo 3");
 }
