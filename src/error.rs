@@ -235,3 +235,9 @@ impl fmt::Display for BitList {
         Ok(())
     }
 }
+
+// Errors can be sent across threads and boxed as `core::error::Error`
+// (as `anyhow` and `Box<dyn Error + Send + Sync>` need).
+static_assertions::assert_impl_all!(DecodeError: Send, Sync, core::error::Error);
+static_assertions::assert_impl_all!(EncodeError: Send, Sync, core::error::Error);
+static_assertions::assert_impl_all!(Violations: Send, Sync, core::error::Error);

@@ -1497,7 +1497,13 @@ impl Instruction {
     }
 }
 
+// An instruction stays a small value: backends keep thousands in vectors
+// and the codec passes it by value.
 static_assertions::const_assert!(core::mem::size_of::<Instruction>() <= 64);
+// The model's values cross threads (the CLI assembles in parallel) and
+// are copied freely.
+static_assertions::assert_impl_all!(Instruction: Copy, Send, Sync);
+static_assertions::assert_impl_all!(Region: Copy, Send, Sync, Eq, core::hash::Hash);
 
 #[cfg(test)]
 mod tests {

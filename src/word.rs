@@ -10,6 +10,9 @@ use core::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Word(pub u128);
 
+// A native word is exactly the 16 bytes of an instruction.
+static_assertions::assert_eq_size!(Word, [u8; 16]);
+
 impl Word {
     /// The word stored in memory as 16 little-endian bytes.
     #[inline]

@@ -58,6 +58,9 @@ pub const NATIVE_BYTES: usize = 16;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct CompactWord(pub u64);
 
+// A compacted word is exactly the 8 bytes of a compacted instruction.
+static_assertions::assert_eq_size!(CompactWord, [u8; 8]);
+
 impl CompactWord {
     /// The word stored in memory as 8 little-endian bytes.
     #[inline]
