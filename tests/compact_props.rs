@@ -2,6 +2,8 @@
 //! the very checks the `compact_roundtrip` fuzz target runs
 //! (`geneu::check::compact_*`).
 
+#![cfg(feature = "check")] // the shared property checks (`geneu::check`)
+
 use arbitrary::Unstructured;
 use geneu::{check, Platform};
 
