@@ -10,6 +10,17 @@ use crate::msg::MsgError;
 use crate::validate::{OperandId, Violations};
 
 /// A misuse of the builder, or an instruction the hardware would reject.
+///
+/// ```
+/// use geneu::build::{g, BuildError, Builder};
+/// // A region with no encoding is refused when the operand is built.
+/// assert!(matches!(g(2).stride(3, 8, 1), Err(BuildError::Region { vstride: 3, .. })));
+/// // An `else` without an `if` names the instruction it would have been.
+/// let mut b = Builder::new(geneu::Platform::Gen8);
+/// b.mov(g(10), g(2))?;
+/// assert_eq!(b.else_(), Err(BuildError::ElseWithoutIf { index: 1 }));
+/// # Ok::<(), BuildError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum BuildError {
@@ -241,6 +252,12 @@ pub enum BuildError {
 
 impl BuildError {
     /// The instruction index the error concerns, if it concerns one.
+    ///
+    /// ```
+    /// use geneu::build::{g, BuildError};
+    /// assert_eq!(BuildError::UnclosedIf { index: 3 }.index(), Some(3));
+    /// assert_eq!(g(2).stride(3, 8, 1).unwrap_err().index(), None); // an operand
+    /// ```
     pub fn index(&self) -> Option<usize> {
         use BuildError::*;
         match self {
@@ -271,11 +288,29 @@ impl BuildError {
 }
 
 /// Every error [`crate::build::Builder::finish`] found, in instruction order.
+///
+/// ```
+/// use geneu::build::{g, Builder};
+/// let mut b = Builder::new(geneu::Platform::Gen8);
+/// b.if_().unwrap();
+/// b.mov(g(10), g(2)).unwrap();
+/// let errors = b.finish().unwrap_err();
+/// assert_eq!(errors.0.len(), 1);
+/// assert_eq!(errors.to_string(), errors.0[0].to_string());
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BuildErrors(pub Vec<BuildError>);
 
 impl BuildErrors {
     /// Whether some instruction broke the validation rule `rule`.
+    ///
+    /// ```
+    /// use geneu::build::{g, Builder};
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// b.if_().unwrap();
+    /// let errors = b.finish().unwrap_err(); // unclosed, not a rule violation
+    /// assert!(!errors.has_rule("grf_number_in_range"));
+    /// ```
     pub fn has_rule(&self, rule: &str) -> bool {
         self.0
             .iter()

@@ -125,6 +125,11 @@ pub struct Label {
 
 impl Label {
     /// The label's number in its builder (0, 1, ...).
+    ///
+    /// ```
+    /// let mut b = geneu::build::Builder::new(geneu::Platform::Gen8);
+    /// assert_eq!((b.label().number(), b.label().number()), (0, 1));
+    /// ```
     pub const fn number(&self) -> usize {
         self.n as usize
     }
@@ -164,6 +169,20 @@ enum Open {
 }
 
 /// A finished program: the bytes, and the instructions with their offsets.
+///
+/// ```
+/// use geneu::build::{g, Builder};
+/// let mut b = Builder::new(geneu::Platform::Gen8);
+/// b.mov(g(10), g(2))?;
+/// b.add(g(11), g(10), g(3))?;
+/// let prog = b.finish()?;
+/// assert_eq!((prog.platform(), prog.len(), prog.is_empty()), (geneu::Platform::Gen8, 2, false));
+/// assert_eq!(prog.bytes().len(), 32);
+/// let offsets: Vec<usize> = prog.instructions().map(|(at, _)| at).collect();
+/// assert_eq!(offsets, [0, 16]);
+/// assert_eq!(prog.into_bytes().len(), 32);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
     platform: Platform,
@@ -176,20 +195,47 @@ pub struct Program {
 
 impl Program {
     /// The platform.
+    ///
+    /// ```
+    /// let p = geneu::build::Builder::new(geneu::Platform::Gen75).finish().unwrap();
+    /// assert_eq!(p.platform(), geneu::Platform::Gen75);
+    /// ```
     pub fn platform(&self) -> Platform {
         self.platform
     }
     /// The encoded program: 16 bytes per instruction, or 8 for each one
     /// [`Builder::finish_compacted`] compacted.
+    ///
+    /// ```
+    /// use geneu::build::{g, Builder};
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// b.mov(g(10), g(2)).unwrap();
+    /// assert_eq!(b.finish().unwrap().bytes()[0], 0x01); // mov's opcode
+    /// ```
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
     }
     /// The program's bytes, taken.
+    ///
+    /// ```
+    /// let p = geneu::build::Builder::new(geneu::Platform::Gen8).finish().unwrap();
+    /// assert!(p.into_bytes().is_empty());
+    /// ```
     pub fn into_bytes(self) -> Vec<u8> {
         self.bytes
     }
     /// Each instruction with its byte offset (a compacted one has
     /// [`Controls::COMPACTED`](crate::Controls::COMPACTED) set).
+    ///
+    /// ```
+    /// use geneu::build::{g, Builder};
+    /// use geneu::Opcode;
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// b.mov(g(10), g(2)).unwrap();
+    /// let p = b.finish().unwrap();
+    /// let (at, inst) = p.instructions().next().unwrap();
+    /// assert_eq!((at, inst.opcode), (0, Opcode::Mov));
+    /// ```
     pub fn instructions(&self) -> impl Iterator<Item = (usize, &Instruction)> + '_ {
         self.insts.iter().enumerate().map(|(k, i)| {
             let at = match &self.offsets {
@@ -200,16 +246,35 @@ impl Program {
         })
     }
     /// The number of instructions.
+    ///
+    /// ```
+    /// let p = geneu::build::Builder::new(geneu::Platform::Gen8).finish().unwrap();
+    /// assert_eq!(p.len(), 0);
+    /// ```
     pub fn len(&self) -> usize {
         self.insts.len()
     }
     /// Whether the program is empty.
+    ///
+    /// ```
+    /// let p = geneu::build::Builder::new(geneu::Platform::Gen8).finish().unwrap();
+    /// assert!(p.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.insts.is_empty()
     }
 }
 
 /// Builds a program for one platform. See the [module documentation](self).
+///
+/// ```
+/// use geneu::build::{g, imm_f, Builder};
+/// let mut b = Builder::new(geneu::Platform::Gen8);
+/// b.mul(g(11), g(10), imm_f(2.0))?;
+/// let program = b.finish()?;
+/// assert_eq!(program.len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Builder {
     p: Platform,

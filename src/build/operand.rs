@@ -175,34 +175,74 @@ macro_rules! views {
 
 impl Reg {
     /// The register file.
+    ///
+    /// ```
+    /// use geneu::build::g;
+    /// use geneu::{RegFile, Type};
+    /// let r = g(12).ud().subreg(2).unwrap();
+    /// assert_eq!((r.file(), r.nr(), r.subnr(), r.ty()), (RegFile::Grf, 12, 8, Type::UD));
+    /// ```
     pub const fn file(&self) -> RegFile {
         self.file
     }
     /// The register number (for an ARF, its encoded number).
+    ///
+    /// ```
+    /// assert_eq!(geneu::build::g(12).nr(), 12);
+    /// ```
     pub const fn nr(&self) -> u8 {
         self.nr
     }
     /// The subregister offset in bytes.
+    ///
+    /// ```
+    /// // Subregister 2 of a dword view is byte 8.
+    /// assert_eq!(geneu::build::g(12).ud().subreg(2).unwrap().subnr(), 8);
+    /// ```
     pub const fn subnr(&self) -> u8 {
         self.subnr
     }
     /// The type.
+    ///
+    /// ```
+    /// assert_eq!(geneu::build::g(12).w().ty(), geneu::Type::W);
+    /// ```
     pub const fn ty(&self) -> Type {
         self.ty
     }
     /// The region (for a destination only its horizontal stride counts).
+    ///
+    /// ```
+    /// use geneu::build::g;
+    /// assert_eq!(g(12).vec1().region(), geneu::Region::SCALAR);
+    /// ```
     pub const fn region(&self) -> Region {
         self.region
     }
     /// Source modifiers.
+    ///
+    /// ```
+    /// use geneu::build::g;
+    /// assert_eq!(g(12).neg().abs().mods(), geneu::SrcMods::NEGATE | geneu::SrcMods::ABS);
+    /// ```
     pub const fn mods(&self) -> SrcMods {
         self.mods
     }
     /// Align16 swizzle.
+    ///
+    /// ```
+    /// use geneu::build::{g, swz, Chan::*};
+    /// assert_eq!(g(12).swizzle(swz(X, X, X, X)).swizzle_of(), swz(X, X, X, X));
+    /// ```
     pub const fn swizzle_of(&self) -> Swizzle {
         self.swizzle
     }
     /// Align16 write mask.
+    ///
+    /// ```
+    /// use geneu::{build::g, WriteMask};
+    /// assert_eq!(g(12).writemask(WriteMask::X).writemask_of(), WriteMask::X);
+    /// ```
     pub const fn writemask_of(&self) -> WriteMask {
         self.writemask
     }
@@ -420,6 +460,11 @@ impl Reg {
 }
 
 /// An align16 channel selector.
+///
+/// ```
+/// use geneu::build::{swz, Chan};
+/// assert_eq!(swz(Chan::W, Chan::Z, Chan::Y, Chan::X).0, 0b00_01_10_11);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
 pub enum Chan {
@@ -454,11 +499,19 @@ pub struct Imm {
 
 impl Imm {
     /// The type.
+    ///
+    /// ```
+    /// assert_eq!(geneu::build::imm_ud(7).ty(), geneu::Type::UD);
+    /// ```
     pub const fn ty(&self) -> Type {
         self.ty
     }
     /// The value's bits (16-bit values are not yet replicated: the
     /// canonical encoding does that).
+    ///
+    /// ```
+    /// assert_eq!(geneu::build::imm_w(-1).bits(), 0xffff);
+    /// ```
     pub const fn bits(&self) -> u64 {
         self.bits
     }
