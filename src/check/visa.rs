@@ -26,6 +26,7 @@ use crate::visa::format::*;
 use crate::visa::gather::{lower_gather4_typed, VisaGather4Typed};
 use crate::visa::inst::{lower, LowerCtx, RelOp, VisaInst, VisaOp};
 use crate::visa::operand::{lower_dst, lower_scalar_src, lower_src};
+use crate::visa::types::*;
 use crate::visa::vars::{AddressVar, GeneralVar, Placement, PredicateVar, VarTable};
 
 /// What a case lowers.

@@ -7,7 +7,7 @@ use crate::model::{Platform, Type};
 use crate::msg::MsgError;
 use crate::validate::Violations;
 
-use super::format::VisaType;
+use super::types::VisaType;
 
 /// Which operand of a vISA instruction an error concerns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

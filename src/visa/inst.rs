@@ -21,6 +21,7 @@ use super::error::{Slot, VisaError};
 use super::exec::{check_exec, pred_control, pred_flag, set_group};
 use super::format::*;
 use super::operand::*;
+use super::types::*;
 use super::vars::{VarTable, GRF_BYTES, GRF_COUNT};
 use crate::model::*;
 

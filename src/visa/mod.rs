@@ -2,6 +2,8 @@
 //!
 //! - [`format`](mod@format): the vISA operand formats, typed and as bytes.
 //! - [`vars`]: the caller's variable table (types, sizes, placements).
+//! - [`types`]: data types, operand classes and modifiers (below both
+//!   `format` and `error`).
 //! - [`operand`]: operand lowering to hardware registers and regions.
 //! - [`exec`]: mask control and predication.
 //! - [`inst`]: instruction lowering, with DF pair channels and splitting.
@@ -19,6 +21,7 @@ pub mod gather;
 pub mod inst;
 pub mod kernel;
 pub mod operand;
+pub mod types;
 pub mod vars;
 
 pub use crate::msg::Surface;
@@ -29,4 +32,5 @@ pub use gather::{lower_gather4_typed, VisaGather4Typed, GATHER4_HEADER_MASK, GAT
 pub use inst::{lower, LowerCtx, RelOp, VisaInst, VisaOp};
 pub use kernel::Kernel;
 pub use operand::{df_pairs, lower_dst, lower_raw, lower_scalar_src, lower_src, HwSrc};
+pub use types::{Modifier, OperandClass, VisaType};
 pub use vars::{AddressVar, GeneralVar, Placement, PredicateVar, VarTable, GRF_BYTES, GRF_COUNT};

@@ -12,6 +12,7 @@
 
 use super::error::{Slot, VarKind, VisaError};
 use super::format::*;
+use super::types::*;
 use super::vars::{a0_elements, Placement, VarTable, GRF_BYTES};
 use crate::model::*;
 

@@ -9,7 +9,7 @@
 use alloc::vec::Vec;
 
 use super::error::{Slot, VarKind, VisaError};
-use super::format::VisaType;
+use super::types::VisaType;
 use crate::model::{FlagReg, Platform, Type};
 
 /// Bytes in a GRF register.

@@ -16,7 +16,7 @@ use std::io::{Read, Seek as _, SeekFrom};
 
 use geneu::text::Assembler;
 
-use super::asm::{put_record, OutType};
+use super::record::{put_record, OutType};
 use super::CliError;
 
 /// Bytes read at a time; a piece grows when one statement does not fit.
