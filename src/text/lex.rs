@@ -632,11 +632,17 @@ impl<'a> Scanner<'a> {
     /// comment, whose token ([`Kind::UnterminatedComment`]) no piece is.
     #[inline(always)]
     pub(crate) fn at(&mut self) -> Pos {
+        self.skip();
+        self.l.here()
+    }
+
+    /// [`Scanner::at`] without the position.
+    #[inline(always)]
+    fn skip(&mut self) {
         if let Err(start) = self.l.skip_gap() {
             self.l.pos = start.offset as usize;
             self.l.line = start.line;
         }
-        self.l.here()
     }
 
     /// The byte the scanner stands at (`None` at the end).
@@ -648,7 +654,7 @@ impl<'a> Scanner<'a> {
     /// The next piece's first byte (after whitespace and comments).
     #[inline(always)]
     pub(crate) fn peek(&mut self) -> Option<u8> {
-        self.at();
+        self.skip();
         self.byte()
     }
 

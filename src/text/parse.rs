@@ -1075,14 +1075,22 @@ impl<'a> Parser<'a> {
                     r.vxh = true;
                     slot.pos = at;
                 }
-                _ => *slot = self.scan_number(c, "a region value")?,
+                _ => match c.number_here() {
+                    Some((value, end)) => {
+                        c.advance_to(end);
+                        *slot = Num { value, pos: at };
+                    }
+                    None => return Err(self.unexpected_at(c, "a region value")),
+                },
             }
             r.n += 1;
-            if c.eat(b'>') {
-                return Ok(());
-            }
-            if !(c.eat(b',') || c.eat(b';')) {
-                return Err(self.unexpected_at(c, "`,` or `>` in the region"));
+            match c.peek() {
+                Some(b'>') => {
+                    c.advance(1);
+                    return Ok(());
+                }
+                Some(b',' | b';') => c.advance(1),
+                _ => return Err(self.unexpected_at(c, "`,` or `>` in the region")),
             }
         }
     }
@@ -1235,10 +1243,14 @@ impl<'a> Parser<'a> {
             };
             c.advance_to(end);
             let mut sub = None;
-            let mut look = *c;
-            if look.eat(b'.') && look.peek().is_some() && look.number_here().is_some() {
-                *c = look;
-                sub = Some(self.scan_number(c, "a subregister number")?);
+            if c.peek() == Some(b'.') {
+                let mut look = *c;
+                look.advance(1);
+                look.peek();
+                if look.number_here().is_some() {
+                    *c = look;
+                    sub = Some(self.scan_number(c, "a subregister number")?);
+                }
             }
             o.base = Base::Reg { name, sub };
             if let RegName::Arf { bare: true, .. } = name {
