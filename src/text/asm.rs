@@ -39,25 +39,11 @@ use alloc::vec::Vec;
 
 pub use super::error::{AsmError, AsmErrorKind, AsmErrors};
 use super::hidden::RawField;
+pub use super::lower::AsmOptions;
 use super::lower::{encode_raw, Lower};
 use super::parse::Parser;
 use super::syntax::{Inst, Target};
 use crate::model::*;
-
-/// Assembly options.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct AsmOptions {
-    /// Encode without checking the hardware rules ([`crate::encode_unchecked`]).
-    pub unchecked: bool,
-}
-
-impl AsmOptions {
-    /// Checked assembly (the default).
-    pub const CHECKED: AsmOptions = AsmOptions { unchecked: false };
-    /// Unchecked assembly.
-    pub const UNCHECKED: AsmOptions = AsmOptions { unchecked: true };
-}
 
 /// Assembles `src` for `p` into instructions, checking hardware rules.
 pub fn assemble(p: Platform, src: &str) -> Result<Vec<Instruction>, AsmErrors> {

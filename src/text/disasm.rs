@@ -414,7 +414,8 @@ impl Printer<'_> {
             self.options(o)?;
         }
         if self.annotate {
-            if let Some(a) = super::hidden::annotation(self.p, i) {
+            let plain = |out: &mut String| Disasm::new(self.p, i).without_annotation().write_to(out);
+            if let Some(a) = super::annotate::annotation(self.p, i, plain) {
                 o.s(" [")?;
                 o.s(&a)?;
                 o.s("]")?;

@@ -6,7 +6,6 @@
 
 use alloc::vec::Vec;
 
-use super::asm::AsmOptions;
 use super::error::{AsmError, AsmErrorKind};
 use super::hidden::RawField;
 use super::lex::{Kind, Lexer, Pos};
@@ -14,6 +13,21 @@ use super::syntax::{Base, Chans, Flag, Inst, Num, Operand, Operands, Options, Re
 use crate::model::*;
 use crate::word::fields::{gen7_native, gen8_native};
 use crate::word::Word;
+
+/// Assembly options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AsmOptions {
+    /// Encode without checking the hardware rules ([`crate::encode_unchecked`]).
+    pub unchecked: bool,
+}
+
+impl AsmOptions {
+    /// Checked assembly (the default).
+    pub const CHECKED: AsmOptions = AsmOptions { unchecked: false };
+    /// Unchecked assembly.
+    pub const UNCHECKED: AsmOptions = AsmOptions { unchecked: true };
+}
 
 /// Jump targets still to resolve.
 #[derive(Clone, Copy, Debug)]

@@ -4,6 +4,7 @@
 //! does; [`program`] prints a whole binary with branch labels;
 //! [`assemble`] parses that syntax back into instructions and words.
 
+mod annotate;
 pub mod asm;
 pub(crate) mod cfmt;
 pub mod disasm;

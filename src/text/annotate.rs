@@ -1,0 +1,148 @@
+//! When a word needs the field annotation, and what it says: the fields
+//! where the word differs from what its text alone assembles to (see
+//! `hidden` for the annotation's syntax). Above the assembler and below
+//! the disassembler, which passes in its own annotation-free text.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::hidden::RawField;
+use crate::model::*;
+use crate::word::Word;
+
+/// Whether Mesa's printer shows every shown field of `inst` exactly (no
+/// rounded subregister, no dropped register-number bits, no quarter
+/// control it leaves out): then a canonical `inst` needs no annotation.
+/// Conservative: `false` only costs an assembly of the printed text.
+fn prints_exactly(inst: &Instruction) -> bool {
+    use crate::canon::shows_no_operands;
+    let op = inst.opcode;
+    // `nop` prints no options block; Haswell's `dim` immediate spans
+    // src1's bits.
+    if op == Opcode::Nop || op == Opcode::Dim {
+        return false;
+    }
+    let q = inst.qtr_control;
+    if !inst.controls.contains(Controls::NIB_CTRL)
+        && ((inst.exec_size == ExecSize::S16 && q & 1 != 0) || (inst.exec_size == ExecSize::S32 && q != 0))
+    {
+        return false;
+    }
+    if op.is_branch() || shows_no_operands(op) {
+        return true;
+    }
+    // Rare shapes whose printing has corners: always checked.
+    let indirect = |a: Addr| matches!(a, Addr::Indirect { .. });
+    if indirect(inst.dst.addr) || inst.src.iter().any(|s| indirect(s.addr)) {
+        return false;
+    }
+    if op.is_send() && (inst.src[0].is_imm() || !inst.src[1].is_imm()) {
+        return false;
+    }
+    if inst.src[0].is_imm() && inst.src[1].is_imm() {
+        return false;
+    }
+    let a16 = inst.access_mode == AccessMode::Align16;
+    let fits = |file: RegFile, addr: Addr, size: u32| -> bool {
+        let size = u8::try_from(size).unwrap_or(1).max(1);
+        match addr {
+            Addr::Direct { nr, subnr } => {
+                subnr % size == 0
+                    && (file != RegFile::Arf
+                        || !super::names::arf_class(nr).is_some_and(|c| c.bare || (!c.numbered && nr & 0xf != 0)))
+            }
+            Addr::Indirect { .. } => !a16,
+        }
+    };
+    if op.is_three_src() {
+        // Mesa prints src0's type for all three sources.
+        if inst.src.iter().any(|s| s.ty != inst.src[0].ty) {
+            return false;
+        }
+        let ty = inst.src[0].ty.size();
+        return matches!(inst.dst.addr, Addr::Direct { .. })
+            && fits(inst.dst.file, inst.dst.addr, inst.dst.ty.size())
+            && inst
+                .src
+                .iter()
+                .all(|s| matches!(s.addr, Addr::Direct { .. }) && fits(s.file, s.addr, ty));
+    }
+    let dst_ok = match inst.dst.addr {
+        Addr::Indirect { subnr, .. } => !a16 && u32::from(subnr) % inst.dst.ty.size() == 0,
+        a => fits(inst.dst.file, a, inst.dst.ty.size()),
+    };
+    if !dst_ok || (a16 && inst.dst.writemask.is_empty()) {
+        return false;
+    }
+    let shown = match op {
+        Opcode::Wait => 0..0,
+        Opcode::Jmpi => 1..2,
+        _ if op.is_send() => 0..2,
+        _ => 0..usize::from(op.num_srcs()),
+    };
+    inst.src
+        .get(shown)
+        .unwrap_or(&[])
+        .iter()
+        .all(|s| s.is_imm() || fits(s.file, s.addr, s.ty.size()))
+}
+
+/// The annotation of `inst` (the text between `[` and `]`), or `None`
+/// when the text shows everything: when `inst` is canonical and printed
+/// exactly, or when the text assembles to its word anyway.
+///
+/// `plain` writes Mesa's text of `inst` without the annotation (the
+/// disassembler passes its own printer, so this module stays below it).
+pub(crate) fn annotation(
+    p: Platform,
+    inst: &Instruction,
+    plain: impl FnOnce(&mut String) -> core::fmt::Result,
+) -> Option<String> {
+    let mut c = *inst;
+    crate::canon::canonicalize(p, &mut c);
+    if c == *inst && prints_exactly(inst) {
+        return None;
+    }
+    let w = crate::codec::encode_word(p, inst).ok()?;
+    // What the text alone assembles to.
+    let mut text = String::new();
+    plain(&mut text).ok()?;
+    let words = super::assemble_words_with(p, &text, super::AsmOptions::UNCHECKED).ok()?;
+    let base = Word::from_bytes(*words.first()?);
+    let mut left = w.0 ^ base.0;
+    if left == 0 {
+        return None;
+    }
+    let mut items: Vec<RawField> = Vec::new();
+    // The fields the word's view uses first, then any field of its layout.
+    let rows = crate::fields::describe(p, w);
+    let [table, flow] = crate::fields::layout(p, Some(inst.opcode));
+    let candidates = rows
+        .iter()
+        .map(|r| r.field)
+        .chain(table.iter().copied())
+        .chain(flow.iter().copied());
+    for f in candidates {
+        let rf = RawField::Named(f);
+        // Only a name the reader finds as this same field.
+        if rf.mask() & left != 0 && RawField::by_name(p, inst.opcode, f.name) == Some(rf) && f.width <= 64 {
+            items.push(rf);
+            left &= !rf.mask();
+        }
+    }
+    while left != 0 {
+        let lo = left.trailing_zeros();
+        let run = (left >> lo).trailing_ones().min(64);
+        let rf = RawField::Bits(lo + run - 1, lo);
+        items.push(rf);
+        left &= !rf.mask();
+    }
+    let mut out = String::new();
+    for (k, rf) in items.iter().enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        rf.write(&mut out, w.0);
+    }
+    Some(out)
+}
