@@ -127,7 +127,7 @@ fn corpus_text() -> &'static [(Platform, String)] {
 /// Text input of `text_roundtrip`: one to three corpus records (lines),
 /// with a few random edits (a character replaced, inserted or deleted, a
 /// token duplicated, whitespace or a comment put in, or a piece of syntax
-/// that the parser's plain paths read put in: a register name, `(abs)`, a
+/// that the operand scanner reads put in: a register name, `(abs)`, a
 /// multi-word shared function...), on the corpus platform or another.
 fn edited_text_input(u: &mut Unstructured<'_>) -> Result<Vec<u8>> {
     let (mut p, text) = u.choose(corpus_text())?;
