@@ -197,3 +197,20 @@ fn programs_that_grow_past_a_gen7_jump_range_are_refused() {
     );
     assert!(compact_program(p, &prog).is_ok());
 }
+
+/// A Haswell `calla` names an absolute address: a program holding one is
+/// refused by name in either direction, rather than moved with a stale
+/// target.
+#[test]
+fn calla_is_refused_by_name() {
+    let p = Platform::Gen75;
+    let mut calla = Instruction::new(Opcode::Calla, ExecSize::S1);
+    calla.controls |= Controls::WE_ALL;
+    calla.src[0] = Src::imm(Type::D);
+    calla.imm = 64;
+    let mut bytes = movs(p, 2);
+    bytes.extend_from_slice(&encode_unchecked(p, &calla).unwrap());
+    for r in [compact_program(p, &bytes), uncompact_program(p, &bytes)] {
+        assert_eq!(r.unwrap_err(), ProgramError::Absolute { offset: 32 });
+    }
+}

@@ -78,6 +78,14 @@ pub enum ProgramError {
         /// Its opcode.
         opcode: Opcode,
     },
+    /// A Haswell `calla`: it calls an absolute instruction address, which
+    /// moving the instructions would break and which the program alone
+    /// cannot place (it depends on where the kernel is loaded).
+    #[error("offset {offset}: calla calls an absolute address, which moving instructions would break")]
+    Absolute {
+        /// Byte offset of the `calla`.
+        offset: usize,
+    },
 }
 
 /// A program rewritten by [`compact_program`] or [`uncompact_program`]
@@ -176,6 +184,7 @@ fn offset_fields(p: Platform, op: Opcode, w: &Word, offset: usize) -> Result<[Op
     };
     Ok(match op {
         Opcode::Jmpi | Opcode::Call if !src_imm() => return Err(ProgramError::Indirect { offset, opcode: op }),
+        Opcode::Calla => return Err(ProgramError::Absolute { offset }),
         Opcode::Jmpi => [Some((Field::Jip, true)), None],
         Opcode::Call => [Some((Field::Jip, false)), None],
         op if op.is_branch() => {
