@@ -234,19 +234,56 @@ pub const fn has_message_types(sfid: Sfid) -> bool {
     matches!(sfid, Sfid::RenderCache | Sfid::DataCache | Sfid::DataCache1)
 }
 
-/// The message type `ty` of the data port `sfid` on `p`, if `p` defines
-/// it there.
-#[allow(clippy::indexing_slicing)] // k < len by the loop
-pub const fn message_type(p: Platform, sfid: Sfid, ty: u8) -> Option<&'static MessageType> {
+/// The row of [`MESSAGE_TYPES`] (plus one; 0 for none) of each message
+/// type (0..=31) of each port (render cache, data cache 0, data cache 1),
+/// built at compile time from the table.
+#[allow(clippy::indexing_slicing)] // k < len by the loop; ty < 32 by the mask
+const INDEX: [[u8; 32]; 3] = {
+    let mut t = [[0u8; 32]; 3];
     let mut k = 0;
     while k < MESSAGE_TYPES.len() {
         let m = &MESSAGE_TYPES[k];
-        if m.sfid as u8 == sfid as u8 && m.ty == ty && m.exists_on(p) {
-            return Some(m);
+        if let Some(port) = port_index(m.sfid) {
+            t[port][(m.ty & 31) as usize] = k as u8 + 1;
         }
         k += 1;
     }
-    None
+    t
+};
+
+/// The index of a port with listed message types.
+const fn port_index(sfid: Sfid) -> Option<usize> {
+    match sfid {
+        Sfid::RenderCache => Some(0),
+        Sfid::DataCache => Some(1),
+        Sfid::DataCache1 => Some(2),
+        _ => None,
+    }
+}
+
+/// The message type `ty` of the data port `sfid` on `p`, if `p` defines
+/// it there.
+#[inline]
+pub const fn message_type(p: Platform, sfid: Sfid, ty: u8) -> Option<&'static MessageType> {
+    let Some(port) = port_index(sfid) else {
+        return None;
+    };
+    if ty > 31 {
+        return None;
+    }
+    // In range: port < 3, ty <= 31, and INDEX holds row numbers of the table.
+    #[allow(clippy::indexing_slicing)]
+    let k = INDEX[port][ty as usize] as usize;
+    if k == 0 || k > MESSAGE_TYPES.len() {
+        return None;
+    }
+    #[allow(clippy::indexing_slicing)]
+    let m = &MESSAGE_TYPES[k - 1];
+    if m.exists_on(p) {
+        Some(m)
+    } else {
+        None
+    }
 }
 
 /// Whether `p` defines message type `ty` on the data port `sfid`.
@@ -287,6 +324,16 @@ pub const fn enabled_channels(disable_mask: u8) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_port_lists_a_message_type_once() {
+        for (k, a) in MESSAGE_TYPES.iter().enumerate() {
+            assert!(a.ty < 32, "{a:?}");
+            for b in MESSAGE_TYPES.iter().skip(k + 1) {
+                assert!(!(a.sfid == b.sfid && a.ty == b.ty), "{a:?} twice");
+            }
+        }
+    }
 
     #[test]
     fn message_types_are_listed_once_per_platform() {
