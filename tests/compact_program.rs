@@ -214,3 +214,21 @@ fn calla_is_refused_by_name() {
         assert_eq!(r.unwrap_err(), ProgramError::Absolute { offset: 32 });
     }
 }
+
+/// The disassembly of a compacted program assembles to native words: the
+/// `compacted` option is read and leaves CmptCtrl clear, so the words are
+/// the uncompacted program's, and compacting them gives the program back.
+#[test]
+fn compacted_text_assembles_to_native_words() {
+    let p = Platform::Gen8;
+    let native = movs(p, 3);
+    let small = compact_program(p, &native).unwrap();
+    assert_eq!(small.compacted, 3);
+    let t = text(p, &small.bytes);
+    assert_eq!(t.matches(" compacted").count(), 3, "{t}");
+    let words = geneu::text::assemble_words(p, &t).unwrap();
+    let bytes: Vec<u8> = words.concat();
+    assert_eq!(bytes, native);
+    assert!(words.iter().all(|w| w[3] & 0x20 == 0));
+    assert_eq!(compact_program(p, &bytes).unwrap().bytes, small.bytes);
+}

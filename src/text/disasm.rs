@@ -414,7 +414,7 @@ impl Printer<'_> {
             self.options(o)?;
         }
         if self.annotate {
-            let plain = |out: &mut String| Disasm::new(self.p, i).without_annotation().write_to(out);
+            let plain = |out: &mut alloc::string::String| Disasm::new(self.p, i).without_annotation().write_to(out);
             if let Some(a) = super::annotate::annotation(self.p, i, plain) {
                 o.s(" [")?;
                 o.s(&a)?;

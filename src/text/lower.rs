@@ -172,7 +172,10 @@ impl Lower<'_> {
         c.set(Controls::NO_DD_CLEAR, o.no_dd_clear);
         c.set(Controls::NO_DD_CHECK, o.no_dd_check);
         c.set(Controls::ACC_WR, o.acc_wr);
-        c.set(Controls::COMPACTED, o.compacted);
+        // `compacted` says how a disassembled instruction was stored; the
+        // assembler writes native words (program compaction, `asm
+        // --compact`, makes compacted ones), so it sets no CmptCtrl bit: a
+        // 16-byte word with that bit set would read as a compacted one.
         c.set(Controls::BREAKPOINT, o.breakpoint || a.breakpoint);
         c.set(Controls::SATURATE, a.sat);
         c.set(Controls::NIB_CTRL, o.nib);
