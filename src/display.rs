@@ -32,7 +32,7 @@ use crate::model::{CondMod, MathFunction, Opcode, PredCtrl, Type};
 use crate::word::Word;
 
 /// The value of `all` whose name is `s`, or an [`UnknownName`] error.
-fn lookup<T: Copy>(
+pub(crate) fn lookup<T: Copy>(
     all: &[T],
     name: impl Fn(T) -> Option<&'static str>,
     what: &'static str,

@@ -2,6 +2,7 @@
 //! and for words; unknown names are refused with what was being parsed.
 
 use geneu::error::UnknownName;
+use geneu::msg;
 use geneu::{AccessMode, CondMod, ExecSize, Instruction, MathFunction, Opcode, Platform, PredCtrl, Sfid, Type, Word};
 
 fn round_trip<T>(all: &[T])
@@ -21,6 +22,12 @@ fn every_name_parses_back() {
     round_trip(MathFunction::ALL);
     round_trip(Sfid::ALL);
     round_trip(PredCtrl::ALL);
+    round_trip(msg::AtomicOp::ALL);
+    round_trip(msg::GatewayOp::ALL);
+    round_trip(msg::RtWriteSubtype::ALL);
+    round_trip(msg::SamplerMsgType::ALL);
+    round_trip(msg::SamplerSimd::ALL);
+    round_trip(msg::UrbOpcode::ALL);
     for p in Platform::ALL {
         assert_eq!(p.to_string().parse::<Platform>(), Ok(p));
     }
@@ -33,6 +40,10 @@ fn unknown_names_say_what_was_expected() {
     assert_eq!("ud".parse::<Type>().unwrap_err().what, "type");
     assert!("x".parse::<CondMod>().is_err());
     assert!("vme2".parse::<Sfid>().is_err());
+    assert_eq!(
+        "write simd8".parse::<msg::UrbOpcode>().err().map(|e| e.what),
+        Some("URB opcode")
+    );
 }
 
 #[test]

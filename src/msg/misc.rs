@@ -57,6 +57,24 @@ pub struct Gateway {
 }
 
 impl Gateway {
+    /// A gateway message of `op` (notify 0).
+    ///
+    /// ```
+    /// use geneu::msg::{Common, Gateway, GatewayOp};
+    /// use geneu::Platform;
+    /// let g = Gateway::new(Platform::Gen8, Common::new(1, 1, false), GatewayOp::GetTimestamp);
+    /// assert_eq!((g.op, g.notify, g.common.rlen), (GatewayOp::GetTimestamp, 0, 1));
+    /// ```
+    #[must_use]
+    pub const fn new(platform: Platform, common: Common, op: GatewayOp) -> Gateway {
+        Gateway {
+            platform,
+            common,
+            op,
+            notify: 0,
+        }
+    }
+
     /// A barrier as Mesa sends it: one payload GRF, no response, no header.
     pub const fn barrier(platform: Platform) -> Gateway {
         Gateway {
@@ -127,6 +145,26 @@ pub struct ThreadSpawner {
 }
 
 impl ThreadSpawner {
+    /// A thread spawner message of `opcode` for a root thread that
+    /// dereferences its URB handle (`child` and `keep_urb` false).
+    ///
+    /// ```
+    /// use geneu::msg::{Common, ThreadSpawner, TsOpcode};
+    /// use geneu::Platform;
+    /// let t = ThreadSpawner::new(Platform::Gen75, Common::new(1, 0, false), TsOpcode::SpawnThread);
+    /// assert_eq!((t.opcode, t.child, t.keep_urb), (TsOpcode::SpawnThread, false, false));
+    /// ```
+    #[must_use]
+    pub const fn new(platform: Platform, common: Common, opcode: TsOpcode) -> ThreadSpawner {
+        ThreadSpawner {
+            platform,
+            common,
+            opcode,
+            child: false,
+            keep_urb: false,
+        }
+    }
+
     /// The end of a compute thread as Mesa sends it: dereference, root
     /// thread, keep the URB handle, one payload GRF, EOT.
     pub const fn end_of_thread(platform: Platform) -> ThreadSpawner {

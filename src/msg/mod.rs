@@ -258,6 +258,34 @@ impl fmt::Display for BitList {
 /// Shared function IDs: defined on the ISA vocabulary floor, named here too.
 pub use crate::isa::Sfid;
 
+/// `Display` and `FromStr` of the message kinds by the names Mesa prints
+/// (their `mesa_name`), looked up among the kind's values, so printing and
+/// parsing cannot disagree.
+macro_rules! mesa_names {
+    ($($t:ty => $what:literal,)*) => {$(
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.mesa_name())
+            }
+        }
+        impl core::str::FromStr for $t {
+            type Err = crate::error::UnknownName;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                crate::display::lookup(<$t>::ALL, |v| Some(v.mesa_name()), $what, s)
+            }
+        }
+    )*};
+}
+
+mesa_names! {
+    AtomicOp => "atomic operation",
+    GatewayOp => "gateway operation",
+    RtWriteSubtype => "render target write type",
+    SamplerMsgType => "sampler message",
+    SamplerSimd => "sampler SIMD mode",
+    UrbOpcode => "URB opcode",
+}
+
 /// The descriptor fields every message has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
