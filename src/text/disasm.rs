@@ -137,20 +137,11 @@ impl<W: Write + ?Sized> Write for Col<'_, W> {
 
 pub use crate::canon::{shows_jip as prints_jip, shows_uip as prints_uip};
 
-/// Bytes per unit of JIP/UIP: 1 on Gen8, 8 on Gen7/7.5.
-const fn jump_unit(p: Platform) -> i64 {
-    if p.is_gen8() {
-        1
-    } else {
-        8
-    }
-}
-
 /// The byte offsets a branch at byte `offset` jumps to, as Mesa prints
 /// them: `[JIP target, UIP target]`.
 pub fn branch_targets(p: Platform, inst: &Instruction, offset: u64) -> [Option<i64>; 2] {
     let base = i64::try_from(offset).unwrap_or(i64::MAX);
-    let at = |j: Option<i32>| j.map(|j| base.saturating_add(i64::from(j) * jump_unit(p)));
+    let at = |j: Option<i32>| j.map(|j| base.saturating_add(i64::from(j) * p.branch_unit_bytes()));
     let jip = if prints_jip(inst.opcode) { at(inst.jip(p)) } else { None };
     let uip = if prints_uip(p, inst.opcode) {
         at(inst.uip(p))
@@ -533,27 +524,12 @@ impl Printer<'_> {
     fn dst<W: Write + ?Sized>(&self, o: &mut Col<'_, W>) -> fmt::Result {
         let d = &self.i.dst;
         let ty = d.ty;
+        // An indirect destination's address subregister prints in units of
+        // the type, as Mesa prints it.
+        if !Self::operand_reg(o, d.file, d.addr, ty, true)? {
+            return Ok(());
+        }
         if self.i.access_mode == AccessMode::Align16 {
-            match d.addr {
-                Addr::Direct { nr, subnr } => {
-                    if !Self::reg(o, d.file, nr)? {
-                        return Ok(());
-                    }
-                    if subnr != 0 {
-                        Self::subreg(o, subnr, ty)?;
-                    }
-                }
-                // Mesa prints "Indirect align16 address mode not
-                // supported"; this is align1's form, which reads back.
-                Addr::Indirect { subnr, imm } => {
-                    o.s("g[a0")?;
-                    if subnr != 0 {
-                        Self::subreg(o, subnr, ty)?;
-                    }
-                    Self::addr_imm(o, imm)?;
-                    o.s("]")?;
-                }
-            }
             o.s("<1>")?;
             o.s(names::WRITEMASK
                 .get(usize::from(d.writemask.bits() & 0xf))
@@ -561,10 +537,29 @@ impl Printer<'_> {
                 .unwrap_or(""))?;
             return o.s(ty.name());
         }
-        match d.addr {
+        o.s("<")?;
+        Self::hstride(o, d.hstride)?;
+        o.s(">")?;
+        o.s(ty.name())
+    }
+
+    /// The register of an operand: `gN.S` (or the ARF's name), or the
+    /// indirect `g[a0.S IMM]` (also in align16, where Mesa prints "not
+    /// supported": align1's form reads back). The indirect address
+    /// subregister prints in units of `ty` when `sub_in_units` (the
+    /// destination), else in bytes (sources). `false` when the register
+    /// printed as invalid, where Mesa ends the operand.
+    fn operand_reg<W: Write + ?Sized>(
+        o: &mut Col<'_, W>,
+        file: RegFile,
+        addr: Addr,
+        ty: Type,
+        sub_in_units: bool,
+    ) -> Result<bool, fmt::Error> {
+        match addr {
             Addr::Direct { nr, subnr } => {
-                if !Self::reg(o, d.file, nr)? {
-                    return Ok(());
+                if !Self::reg(o, file, nr)? {
+                    return Ok(false);
                 }
                 if subnr != 0 {
                     Self::subreg(o, subnr, ty)?;
@@ -573,16 +568,18 @@ impl Printer<'_> {
             Addr::Indirect { subnr, imm } => {
                 o.s("g[a0")?;
                 if subnr != 0 {
-                    Self::subreg(o, subnr, ty)?;
+                    if sub_in_units {
+                        Self::subreg(o, subnr, ty)?;
+                    } else {
+                        o.s(".")?;
+                        o.dec(subnr.into())?;
+                    }
                 }
                 Self::addr_imm(o, imm)?;
                 o.s("]")?;
             }
         }
-        o.s("<")?;
-        Self::hstride(o, d.hstride)?;
-        o.s(">")?;
-        o.s(ty.name())
+        Ok(true)
     }
 
     /// ` N`: the address immediate as Mesa prints it, the raw unsigned
@@ -670,52 +667,16 @@ impl Printer<'_> {
         }
         let ty = s.ty;
         self.src_mods(o, s.mods)?;
+        // A source's indirect address subregister prints in bytes.
+        if !Self::operand_reg(o, s.file, s.addr, ty, false)? {
+            return Ok(());
+        }
         if self.i.access_mode == AccessMode::Align16 {
-            match s.addr {
-                Addr::Direct { nr, subnr } => {
-                    if !Self::reg(o, s.file, nr)? {
-                        return Ok(());
-                    }
-                    if subnr != 0 {
-                        Self::subreg(o, subnr, ty)?;
-                    }
-                }
-                // As for the destination: align1's form instead of Mesa's
-                // "not supported".
-                Addr::Indirect { subnr, imm } => {
-                    o.s("g[a0")?;
-                    if subnr != 0 {
-                        o.s(".")?;
-                        o.dec(subnr.into())?;
-                    }
-                    Self::addr_imm(o, imm)?;
-                    o.s("]")?;
-                }
-            }
             o.s("<")?;
             Self::vstride(o, s.region.vstride)?;
             o.s(">")?;
             Self::swizzle(o, s.swizzle)?;
             return o.s(ty.name());
-        }
-        match s.addr {
-            Addr::Direct { nr, subnr } => {
-                if !Self::reg(o, s.file, nr)? {
-                    return Ok(());
-                }
-                if subnr != 0 {
-                    Self::subreg(o, subnr, ty)?;
-                }
-            }
-            Addr::Indirect { subnr, imm } => {
-                o.s("g[a0")?;
-                if subnr != 0 {
-                    o.s(".")?;
-                    o.dec(subnr.into())?;
-                }
-                Self::addr_imm(o, imm)?;
-                o.s("]")?;
-            }
         }
         Self::region(o, s.region)?;
         o.s(ty.name())
