@@ -196,6 +196,36 @@ impl Platform {
         matches!(self, Platform::Gen8 | Platform::Chv)
     }
 
+    /// Bytes per unit of a branch offset (JIP, UIP, and the distance of
+    /// `jmpi` and `call`): 1 on Gen8, 8 on Gen7 and Gen7.5.
+    pub const fn branch_unit_bytes(self) -> i64 {
+        if self.is_gen8() {
+            1
+        } else {
+            8
+        }
+    }
+
+    /// Branch-offset units per native (16-byte) instruction.
+    pub const fn branch_units_per_instruction(self) -> i64 {
+        16 / self.branch_unit_bytes()
+    }
+
+    /// The branch offsets, in branch units, that a JIP or UIP field holds,
+    /// and their description for errors: a signed 32-bit byte offset on
+    /// Gen8, a signed 16-bit offset in 8-byte units before.
+    pub const fn branch_offset_range(self) -> (i64, i64, &'static str) {
+        if self.is_gen8() {
+            (i32::MIN as i64, i32::MAX as i64, "a signed 32-bit byte offset")
+        } else {
+            (
+                i16::MIN as i64,
+                i16::MAX as i64,
+                "a signed 16-bit offset in 8-byte units",
+            )
+        }
+    }
+
     /// `true` on Gen7.5 and later.
     #[inline]
     pub const fn is_gen75_or_later(self) -> bool {

@@ -7,28 +7,11 @@ use alloc::vec::Vec;
 use super::{BuildError, Builder, Fix, Target};
 use crate::model::{Instruction, Opcode, Platform};
 
-/// JIP/UIP units per instruction: bytes on Gen8, 8-byte units before.
-const fn unit(p: Platform) -> i64 {
-    if p.is_gen8() {
-        16
-    } else {
-        2
-    }
-}
-
 /// The offset `delta` instructions away, in the platform's units, if it
 /// fits the platform's field.
 fn units(p: Platform, delta: i64, index: usize) -> Result<i64, BuildError> {
-    let v = delta.saturating_mul(unit(p));
-    let (lo, hi, range) = if p.is_gen8() {
-        (i64::from(i32::MIN), i64::from(i32::MAX), "a signed 32-bit byte offset")
-    } else {
-        (
-            i64::from(i16::MIN),
-            i64::from(i16::MAX),
-            "a signed 16-bit offset in 8-byte units",
-        )
-    };
+    let v = delta.saturating_mul(p.branch_units_per_instruction());
+    let (lo, hi, range) = p.branch_offset_range();
     if !(lo..=hi).contains(&v) {
         return Err(BuildError::JumpRange {
             index,
@@ -120,7 +103,8 @@ impl Flow {
     /// Whether the WHILE at `w` jumps back to `start` or before it.
     fn while_jumps_before(p: Platform, insts: &[Instruction], w: usize, start: usize) -> bool {
         let jip = insts.get(w).and_then(|i| i.jip(p)).unwrap_or(0);
-        (w as i64) * unit(p) + i64::from(jip) <= (start as i64) * unit(p)
+        (w as i64) * p.branch_units_per_instruction() + i64::from(jip)
+            <= (start as i64) * p.branch_units_per_instruction()
     }
 
     /// The position in `at` of the first flow instruction after `start`.
@@ -201,8 +185,8 @@ pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
                         uip = Some(units(p, rel(u)?, index)?);
                     }
                 }
-                Fix::Jmpi(t) => imm32 = Some((rel(t)? - 1).saturating_mul(unit(p))),
-                Fix::Call(t) => imm32 = Some(rel(t)?.saturating_mul(unit(p))),
+                Fix::Jmpi(t) => imm32 = Some((rel(t)? - 1).saturating_mul(p.branch_units_per_instruction())),
+                Fix::Call(t) => imm32 = Some(rel(t)?.saturating_mul(p.branch_units_per_instruction())),
                 Fix::If { else_, endif } => {
                     let to_end = units(p, endif as i64 - index as i64, index)?;
                     jip = Some(match else_ {
@@ -271,7 +255,7 @@ pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
                 Opcode::Endif => {
                     let jip = match end {
                         Some(e) => units(p, e as i64 - index as i64, index)?,
-                        None => unit(p),
+                        None => p.branch_units_per_instruction(),
                     };
                     set_jip(p, &mut i, jip);
                 }

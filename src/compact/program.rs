@@ -129,15 +129,6 @@ struct Item {
     jumps: [Option<Jump>; 2],
 }
 
-/// Bytes per offset unit.
-const fn unit(p: Platform) -> i64 {
-    if p.is_gen8() {
-        1
-    } else {
-        8
-    }
-}
-
 fn get(p: Platform, w: &Word, f: Field) -> i64 {
     match (p.is_gen8(), f) {
         (true, Field::Jip) => i64::from(gen8_flow::jip(w) as i32),
@@ -217,11 +208,15 @@ fn read(p: Platform, bytes: &[u8]) -> Result<Vec<Item>, ProgramError> {
         let inst = decode_word(p, word).map_err(|error| ProgramError::Decode { offset, error })?;
         let fields = offset_fields(p, inst.opcode, &word, offset)?;
         let base = |from_next: bool| offset as i64 + if from_next { size as i64 } else { 0 };
-        raw.push(
-            fields.map(|f| {
-                f.map(|(field, from_next)| (field, from_next, base(from_next) + get(p, &word, field) * unit(p)))
-            }),
-        );
+        raw.push(fields.map(|f| {
+            f.map(|(field, from_next)| {
+                (
+                    field,
+                    from_next,
+                    base(from_next) + get(p, &word, field) * p.branch_unit_bytes(),
+                )
+            })
+        }));
         items.push(Item {
             offset,
             opcode: inst.opcode,
@@ -273,7 +268,7 @@ fn moved(p: Platform, it: &Item, k: usize, at: &[usize], size: usize) -> Result<
         let base = here + if j.from_next { size as i64 } else { 0 };
         let target = at.get(j.target).copied().unwrap_or(0) as i64;
         // Targets are instruction starts, 8-byte aligned: the division is exact.
-        let v = (target - base) / unit(p);
+        let v = (target - base) / p.branch_unit_bytes();
         if !set(p, &mut w, j.field, v) {
             return Err(ProgramError::Range {
                 offset: it.offset,

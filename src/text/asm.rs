@@ -428,7 +428,7 @@ impl Assembler {
             }
         }
         for pd in &mut self.pending {
-            if let Err(e) = resolve(self.p.is_gen8(), pd, &labels) {
+            if let Err(e) = resolve(self.p, pd, &labels) {
                 self.errors.push(e);
                 continue;
             }
@@ -462,9 +462,9 @@ impl Assembler {
 
 /// Fills in a flow-control instruction's JIP/UIP once every label is
 /// known (`labels` sorted by name).
-fn resolve(gen8: bool, pd: &mut Pending, labels: &[Label]) -> Result<(), AsmError> {
-    // Offsets count bytes on Gen8 and 8-byte units on Gen7.
-    let unit: i64 = if gen8 { 16 } else { 2 };
+fn resolve(p: Platform, pd: &mut Pending, labels: &[Label]) -> Result<(), AsmError> {
+    let gen8 = p.is_gen8();
+    let unit = p.branch_units_per_instruction();
     let idx = pd.idx;
     let off = |t: &Jump| -> Result<(i64, u32, u32), AsmError> {
         match t {
@@ -486,15 +486,7 @@ fn resolve(gen8: bool, pd: &mut Pending, labels: &[Label]) -> Result<(), AsmErro
         }
     };
     let fit = |(v, line, column): (i64, u32, u32)| -> Result<u32, AsmError> {
-        let (lo, hi, range) = if gen8 {
-            (i64::from(i32::MIN), i64::from(i32::MAX), "a signed 32-bit byte offset")
-        } else {
-            (
-                i64::from(i16::MIN),
-                i64::from(i16::MAX),
-                "a signed 16-bit offset in 8-byte units",
-            )
-        };
+        let (lo, hi, range) = p.branch_offset_range();
         if !(lo..=hi).contains(&v) {
             return Err(AsmError {
                 line,
