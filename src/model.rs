@@ -1134,7 +1134,11 @@ impl PredCtrl {
     /// assert_eq!(PredCtrl::from_hw(AccessMode::Align1, 2), Some(PredCtrl::AnyV));
     /// ```
     pub fn from_hw(mode: AccessMode, n: u8) -> Option<PredCtrl> {
-        PredCtrl::ALL.iter().copied().find(|c| c.hw(mode) == Some(n))
+        let table = match mode {
+            AccessMode::Align16 => &PRED_BY_HW_ALIGN16,
+            _ => &PRED_BY_HW_ALIGN1,
+        };
+        table.get(usize::from(n)).copied().flatten()
     }
 
     /// Every predicate control.
@@ -1169,6 +1173,27 @@ impl PredCtrl {
             W => "w",
         }
     }
+}
+
+/// [`PredCtrl::from_hw`]'s tables, derived from [`PredCtrl::hw`] at
+/// compile time (index: the 4-bit field).
+const PRED_BY_HW_ALIGN1: [Option<PredCtrl>; 16] = pred_by_hw(AccessMode::Align1);
+const PRED_BY_HW_ALIGN16: [Option<PredCtrl>; 16] = pred_by_hw(AccessMode::Align16);
+
+// Evaluated only at compile time, where an index out of bounds is a build
+// error, not a panic (`k < ALL.len()`, and `hw` gives a 4-bit code).
+#[allow(clippy::indexing_slicing)]
+const fn pred_by_hw(mode: AccessMode) -> [Option<PredCtrl>; 16] {
+    let mut t = [None; 16];
+    let mut k = 0;
+    while k < PredCtrl::ALL.len() {
+        let c = PredCtrl::ALL[k];
+        if let Some(n) = c.hw(mode) {
+            t[n as usize] = Some(c);
+        }
+        k += 1;
+    }
+    t
 }
 
 /// The quarter control and NibCtrl that make an instruction of `exec`

@@ -350,8 +350,12 @@ impl Printer<'_> {
         if i.pred_control != 0 {
             o.s(if c.contains(Controls::PRED_INV) { "(-" } else { "(+" })?;
             self.flag_text(o)?;
-            match names::pred_ctrl_suffix(i.access_mode, i.pred_control) {
-                Some(sfx) => o.s(sfx)?,
+            match PredCtrl::from_hw(i.access_mode, i.pred_control) {
+                Some(PredCtrl::Normal) => {}
+                Some(c) => {
+                    o.s(".")?;
+                    o.s(c.name())?;
+                }
                 None => {
                     let what = match i.access_mode {
                         AccessMode::Align16 => "predicate control align16",

@@ -247,32 +247,11 @@ impl Lower<'_> {
 
     fn pred_control(&self, a16: bool, suffix: Option<(&str, Pos)>) -> LResult<u8> {
         let Some((s, pos)) = suffix else { return Ok(1) };
-        let v = if a16 {
-            match s {
-                "x" => 2,
-                "y" => 3,
-                "z" => 4,
-                "w" => 5,
-                "any4h" => 6,
-                "all4h" => 7,
-                _ => 0,
-            }
-        } else {
-            match s {
-                "anyv" => 2,
-                "allv" => 3,
-                "any2h" => 4,
-                "all2h" => 5,
-                "any4h" => 6,
-                "all4h" => 7,
-                "any8h" => 8,
-                "all8h" => 9,
-                "any16h" => 10,
-                "all16h" => 11,
-                "any32h" => 12,
-                "all32h" => 13,
-                _ => 0,
-            }
+        let mode = if a16 { AccessMode::Align16 } else { AccessMode::Align1 };
+        // The suffix after the dot names a control other than the plain one.
+        let v = match s.parse::<PredCtrl>() {
+            Ok(PredCtrl::Normal) | Err(_) => 0,
+            Ok(c) => c.hw(mode).unwrap_or(0),
         };
         if v == 0 {
             return Err(self.err(

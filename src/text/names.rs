@@ -7,7 +7,7 @@
 //! [`crate::CondMod::name`], [`crate::MathFunction::name`]).
 
 use crate::isa::{arf, Sfid, MATH_FN_SINCOS};
-use crate::model::{AccessMode, CondMod, MathFunction, Opcode, Type};
+use crate::model::{CondMod, MathFunction, Opcode, Type};
 
 /// An architecture register file (ARF) class, picked by the high nibble
 /// of the ARF register number.
@@ -69,42 +69,6 @@ pub fn arf_class_by_name(name: &str) -> Option<&'static ArfClass> {
 
 /// Name of the general register file prefix (`g12`).
 pub const GRF_PREFIX: &str = "g";
-
-/// Predicate-control suffixes in align1, indexed by the raw
-/// `pred_control` field (0 means no predicate and is never printed).
-pub const PRED_CTRL_ALIGN1: [&str; 14] = [
-    "", "", ".anyv", ".allv", ".any2h", ".all2h", ".any4h", ".all4h", ".any8h", ".all8h", ".any16h", ".all16h",
-    ".any32h", ".all32h",
-];
-
-/// Predicate-control suffixes in align16, indexed by the raw
-/// `pred_control` field.
-pub const PRED_CTRL_ALIGN16: [&str; 8] = ["", "", ".x", ".y", ".z", ".w", ".any4h", ".all4h"];
-
-/// The predicate suffix for a raw predicate control in an access mode, or
-/// `None` if the value is not defined there.
-#[inline]
-pub fn pred_ctrl_suffix(mode: AccessMode, v: u8) -> Option<&'static str> {
-    let table: &[&str] = match mode {
-        AccessMode::Align16 => &PRED_CTRL_ALIGN16,
-        _ => &PRED_CTRL_ALIGN1,
-    };
-    table.get(usize::from(v)).copied()
-}
-
-/// The raw predicate control of a suffix (`""` → 1, `.anyv` → 2, `.x` → 2
-/// in align16, ...).
-pub fn pred_ctrl_from_suffix(mode: AccessMode, suffix: &str) -> Option<u8> {
-    let table: &[&str] = match mode {
-        AccessMode::Align16 => &PRED_CTRL_ALIGN16,
-        _ => &PRED_CTRL_ALIGN1,
-    };
-    table
-        .iter()
-        .skip(1)
-        .position(|s| *s == suffix)
-        .and_then(|i| u8::try_from(i + 1).ok())
-}
 
 /// Destination write masks, indexed by the 4-bit mask (x = bit 0). The
 /// full mask `xyzw` prints nothing; the empty mask prints a bare `.`.
