@@ -168,6 +168,16 @@ pub mod region {
     pub const A16_HSTRIDE: u8 = HSTRIDE_1;
 }
 
+/// Indirect register addressing, `g[a0.N + imm]`: the number of address
+/// subregisters an operand field can name on Gen8 (4 bits; Gen7's field
+/// has 3, which the codec checks), and below, the range of the signed
+/// 10-bit address immediate (bytes).
+pub const ADDR_SUBREGS: u8 = 16;
+/// The smallest indirect address immediate.
+pub const ADDR_IMM_MIN: i16 = -512;
+/// The largest indirect address immediate.
+pub const ADDR_IMM_MAX: i16 = 511;
+
 use core::fmt;
 
 /// A hardware generation with its own encoding rules.

@@ -58,11 +58,12 @@
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicU32, Ordering};
 
-use crate::isa::region::{A16_HSTRIDE, A16_WIDTH, VSTRIDE_4};
+use crate::isa::region::{HSTRIDE_1, VSTRIDE_4};
 use crate::model::*;
 use crate::msg::{Channels, Dc0Op, Dc1Op, Message, SamplerSimd, SurfaceSimd, UrbOpcode};
 use crate::validate::OperandId;
 
+pub(crate) mod construct;
 pub mod error;
 mod operand;
 mod state;
@@ -70,7 +71,7 @@ mod state;
 pub use error::{BuildError, BuildErrors};
 pub use operand::{
     acc, addr, arf, flag, g, imm_d, imm_df, imm_f, imm_hf, imm_q, imm_ud, imm_uq, imm_uv, imm_uw, imm_v, imm_vf, imm_w,
-    ip, notification, null, swz, Chan, Imm, Operand, Reg,
+    indirect, ip, notification, null, swz, Chan, Imm, Operand, Reg,
 };
 pub use state::{PredCtrl, Predicate, State};
 
@@ -84,6 +85,9 @@ fn canonicalize(p: Platform, i: &mut Instruction) {
         crate::canon::canonicalize(p, i)
     }
 }
+
+/// The last general register (g0-g127).
+const GRF_LAST: u8 = 127;
 
 static NEXT_BUILDER: AtomicU32 = AtomicU32::new(1);
 
@@ -529,98 +533,94 @@ impl Builder {
         Ok(self.put(i))
     }
 
-    fn dst_of(&self, r: Reg, index: usize) -> Result<Dst, BuildError> {
-        let a16 = self.state.access_mode == AccessMode::Align16;
-        if r.file() == RegFile::Grf && r.nr() > 127 {
+    /// `r` as Mesa's emitter sets a destination (`brw_set_dest`) in access
+    /// mode `am`: a horizontal stride of 0 becomes 1 (align16: always 1).
+    /// Refused: a general register above g127.
+    #[inline]
+    fn emitted_dst(am: AccessMode, r: Reg, index: usize) -> Result<Reg, BuildError> {
+        if r.file() == RegFile::Grf && r.nr() > GRF_LAST {
             return Err(BuildError::Operand {
                 index,
                 operand: OperandId::Dst,
                 why: "general registers are g0-g127",
             });
         }
-        if !r.mods().is_empty() {
-            return Err(BuildError::Operand {
-                index,
-                operand: OperandId::Dst,
-                why: "a destination takes no source modifier",
-            });
-        }
         let h = r.region().hstride;
-        Ok(Dst {
-            file: r.file(),
-            ty: r.ty(),
-            addr: Addr::Direct {
-                nr: r.nr(),
-                subnr: r.subnr(),
-            },
-            hstride: if a16 || h == 0 { 1 } else { h },
-            writemask: if a16 { r.writemask_of() } else { WriteMask::XYZW },
-        })
+        if am == AccessMode::Align16 || h == 0 {
+            return Ok(r.with_region(Region {
+                hstride: HSTRIDE_1,
+                ..r.region()
+            }));
+        }
+        Ok(r)
     }
 
-    /// Lowers source `k`; returns the immediate's bits for an immediate.
-    fn src_of(&self, o: Operand, k: u8, three: bool, index: usize) -> Result<(Src, Option<u64>), BuildError> {
-        let operand = OperandId::Src(k);
-        match o {
-            Operand::Imm(imm) => {
-                if three {
-                    return Err(BuildError::Operand {
-                        index,
-                        operand,
-                        why: "three-source instructions take no immediate",
-                    });
-                }
-                if imm.ty().imm_hw(self.p).is_none() {
-                    return Err(BuildError::Immediate {
-                        index,
-                        ty: imm.ty(),
-                        platform: self.p,
-                    });
-                }
-                Ok((Src::imm(imm.ty()), Some(imm.bits())))
-            }
-            Operand::Reg(r) => {
-                if r.file() == RegFile::Grf && r.nr() > 127 {
-                    return Err(BuildError::Operand {
-                        index,
-                        operand,
-                        why: "general registers are g0-g127",
-                    });
-                }
-                let mut s = Src {
-                    file: r.file(),
-                    ty: r.ty(),
-                    addr: Addr::Direct {
-                        nr: r.nr(),
-                        subnr: r.subnr(),
-                    },
-                    region: r.region(),
-                    swizzle: Swizzle(0),
-                    mods: r.mods(),
-                };
-                if three {
-                    s.region = if r.region() == Region::SCALAR {
-                        Region::SCALAR
-                    } else {
-                        Region::THREE_SRC
-                    };
-                    s.swizzle = r.swizzle_of();
-                } else if self.state.access_mode == AccessMode::Align16 {
-                    let v = r.region().vstride;
-                    // Mesa's brw_set_src0: align16 reads rows of four, so a
-                    // vertical stride of 8 is encoded as 4.
-                    s.region = Region {
-                        vstride: if v == VSTRIDE_4 + 1 { VSTRIDE_4 } else { v },
-                        width: A16_WIDTH,
-                        hstride: A16_HSTRIDE,
-                    };
-                    s.swizzle = r.swizzle_of();
-                } else if r.region().width == 0 && self.state.exec_size == ExecSize::S1 {
-                    s.region = Region::SCALAR;
-                }
-                Ok((s, None))
-            }
+    /// `o` as Mesa's emitter sets source `k` (`brw_set_src0`/`brw_set_src1`)
+    /// of an instruction in access mode `am` and execution size `exec`:
+    /// align16 reads rows of four, so a vertical stride of 8 becomes 4; in
+    /// align1 a width-1 source of a SIMD1 instruction becomes `<0;1,0>`.
+    /// Refused: a general register above g127.
+    #[inline]
+    fn emitted_src(am: AccessMode, exec: ExecSize, o: Operand, k: u8, index: usize) -> Result<Operand, BuildError> {
+        let Operand::Reg(r) = o else { return Ok(o) };
+        if r.file() == RegFile::Grf && r.nr() > GRF_LAST {
+            return Err(BuildError::Operand {
+                index,
+                operand: OperandId::Src(k),
+                why: "general registers are g0-g127",
+            });
         }
+        let g = r.region();
+        Ok(Operand::Reg(match am {
+            AccessMode::Align16 if g.vstride == VSTRIDE_4 + 1 => r.with_region(Region {
+                vstride: VSTRIDE_4,
+                ..g
+            }),
+            AccessMode::Align1 if g.width == 0 && exec == ExecSize::S1 => r.with_region(Region::SCALAR),
+            _ => r,
+        }))
+    }
+
+    /// `r` as the destination of an instruction in the current state.
+    fn dst_of(&self, r: Reg, index: usize) -> Result<Dst, BuildError> {
+        let am = self.state.access_mode;
+        let r = Self::emitted_dst(am, r, index)?;
+        let mut d = Dst::null();
+        construct::dst_into(am == AccessMode::Align16, &r, &mut d).map_err(|f| f.at(self.p, index))?;
+        Ok(d)
+    }
+
+    /// `o` as source `k` of an instruction in the current state; an
+    /// immediate's bits come back beside it.
+    fn src_of(&self, o: Operand, k: u8, index: usize) -> Result<(Src, Option<u64>), BuildError> {
+        let am = self.state.access_mode;
+        let o = Self::emitted_src(am, self.state.exec_size, o, k, index)?;
+        let mut s = Src::ZERO;
+        let imm =
+            construct::src_into(self.p, construct::Mode::of(am), k, &o, &mut s).map_err(|f| f.at(self.p, index))?;
+        Ok((s, imm))
+    }
+
+    /// Fills the operands of `i` (its header set) from `dst` and `srcs` as
+    /// the emitter sets them, through the constructors the text assembler
+    /// shares.
+    #[inline]
+    fn operands_into(&self, i: &mut Instruction, dst: Reg, srcs: &[Operand], index: usize) -> Result<(), BuildError> {
+        let (am, exec) = (i.access_mode, i.exec_size);
+        let dst = Self::emitted_dst(am, dst, index)?;
+        let mut ops = [Operand::Reg(null()); 3];
+        let mut n = 0;
+        for (k, (&o, slot)) in srcs.iter().zip(ops.iter_mut()).enumerate() {
+            *slot = Self::emitted_src(am, exec, o, k as u8, index)?;
+            n = k + 1;
+        }
+        let ops = ops.get(..n).unwrap_or(&[]);
+        if i.opcode.is_three_src() {
+            construct::three_src_operands(self.p, i, &dst, ops)
+        } else {
+            construct::alu_operands(self.p, i, &dst, ops)
+        }
+        .map_err(|f| f.at(self.p, index))
     }
 
     /// Any ALU instruction: `op dst srcs...` (1, 2 or 3 sources) with an
@@ -701,29 +701,8 @@ impl Builder {
         index: usize,
     ) -> Result<(), BuildError> {
         let op = i.opcode;
-        let three = op.is_three_src();
         state.apply(i, index)?;
-        i.dst = self.dst_of(dst, index)?;
-        if three {
-            i.dst.hstride = 1;
-            i.dst.writemask = dst.writemask_of();
-        }
-        let mut imm = None;
-        for ((k, &s), slot) in srcs.iter().enumerate().zip(i.src.iter_mut()) {
-            let (v, bits) = self.src_of(s, k as u8, three, index)?;
-            if let Some(b) = bits {
-                if imm.is_some() {
-                    return Err(BuildError::Operand {
-                        index,
-                        operand: OperandId::Src(k as u8),
-                        why: "an instruction holds one immediate",
-                    });
-                }
-                imm = Some(b);
-            }
-            *slot = v;
-        }
-        i.imm = imm.unwrap_or(0);
+        self.operands_into(i, dst, srcs, index)?;
         if let Some(c) = cmod {
             i.cond_modifier = c.hw();
         }
@@ -1076,7 +1055,7 @@ impl Builder {
         let index = self.len();
         let b = match (f.num_srcs(), b) {
             (2, Some(b)) => b,
-            (1, None) => Operand::Reg(null()),
+            (1, None) => construct::math_null_src1(self.state.access_mode == AccessMode::Align16),
             _ if f == MathFunction::None => {
                 return Err(BuildError::Opcode {
                     index,
@@ -1100,23 +1079,7 @@ impl Builder {
             }
         };
         let mut i = self.start(Opcode::Math)?;
-        i.dst = self.dst_of(dst, index)?;
-        let mut imm = None;
-        for (k, o) in [a.into(), b].into_iter().enumerate() {
-            let (s, bits) = self.src_of(o, k as u8, false, index)?;
-            if bits.is_some() && imm.is_some() {
-                return Err(BuildError::Operand {
-                    index,
-                    operand: OperandId::Src(k as u8),
-                    why: "an instruction holds one immediate",
-                });
-            }
-            imm = imm.or(bits);
-            if let Some(slot) = i.src.get_mut(k) {
-                *slot = s;
-            }
-        }
-        i.imm = imm.unwrap_or(0);
+        self.operands_into(&mut i, dst, &[a.into(), b], index)?;
         i.cond_modifier = f.hw();
         Ok(self.put(i))
     }
@@ -1151,8 +1114,8 @@ impl Builder {
             let index = b.len();
             let mut i = b.start(Opcode::Wait)?;
             i.dst = b.dst_of(n, index)?;
-            i.src[0] = b.src_of(n.into(), 0, false, index)?.0;
-            i.src[1] = b.src_of(null().into(), 1, false, index)?.0;
+            i.src[0] = b.src_of(n.into(), 0, index)?.0;
+            i.src[1] = b.src_of(null().into(), 1, index)?.0;
             Ok(b.put(i))
         })
     }
@@ -1208,7 +1171,9 @@ impl Builder {
         })?;
         check_message(msg, &self.state).map_err(|why| BuildError::MessageShape { index, why })?;
         let common = msg.common();
-        if common.eot && (payload.file() != RegFile::Grf || payload.nr() < 112) {
+        let eot_ok = payload.file() == RegFile::Grf
+            && matches!(payload.address(), Addr::Direct { nr, .. } if nr >= crate::isa::MRF_GRF_BASE);
+        if common.eot && !eot_ok {
             return Err(BuildError::EotPayload {
                 index,
                 nr: payload.nr(),
@@ -1216,7 +1181,7 @@ impl Builder {
         }
         let mut i = self.start(op)?;
         i.dst = self.dst_of(dst, index)?;
-        i.src[0] = self.src_of(payload.into(), 0, false, index)?.0;
+        i.src[0] = self.src_of(payload.into(), 0, index)?.0;
         msg.apply_to(&mut i)
             .map_err(|error| BuildError::Message { index, error })?;
         Ok(self.put(i))
@@ -1514,7 +1479,7 @@ impl Builder {
         self.with_state(s, |b| {
             let mut i = b.start(Opcode::Jmpi)?;
             i.dst = b.dst_of(ip(), index)?;
-            i.src[0] = b.src_of(ip().into(), 0, false, index)?.0;
+            i.src[0] = b.src_of(ip().into(), 0, index)?.0;
             i.src[1] = Src::imm(Type::D);
             let index = b.put(i);
             b.jumps.push(Jump {
@@ -1546,7 +1511,7 @@ impl Builder {
         if self.p.is_gen8() {
             i.src[0] = Src::imm(Type::D);
         } else {
-            i.src[0] = self.src_of(ip().into(), 0, false, index)?.0;
+            i.src[0] = self.src_of(ip().into(), 0, index)?.0;
             i.src[1] = Src::imm(Type::D);
         }
         let index = self.put(i);
@@ -1567,7 +1532,7 @@ impl Builder {
         let index = self.len();
         let mut i = self.start(Opcode::Ret)?;
         i.dst = self.dst_of(null().ud(), index)?;
-        i.src[0] = self.src_of(ret.ud().into(), 0, false, index)?.0;
+        i.src[0] = self.src_of(ret.ud().into(), 0, index)?.0;
         Ok(self.put(i))
     }
 

@@ -15,14 +15,15 @@
 //! platform has the type is checked when the instruction is built.
 
 use crate::build::error::BuildError;
-use crate::model::{RegFile, Region, SrcMods, Swizzle, Type, WriteMask};
+use crate::model::{Addr, RegFile, Region, SrcMods, Swizzle, Type, WriteMask};
 
 use crate::isa::arf as arfnr;
 
 /// Bytes in one GRF.
 const GRF_BYTES: u32 = 32;
 
-/// A register operand: file, number, subregister, type, region and modifiers.
+/// A register operand: file, number and subregister (or an indirect
+/// address), type, region and modifiers.
 ///
 /// ```
 /// use geneu::build::g;
@@ -34,8 +35,7 @@ const GRF_BYTES: u32 = 32;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Reg {
     file: RegFile,
-    nr: u8,
-    subnr: u8,
+    addr: Addr,
     ty: Type,
     region: Region,
     mods: SrcMods,
@@ -53,8 +53,7 @@ const VEC8: Region = Region {
 const fn reg(file: RegFile, nr: u8, subnr: u8, ty: Type, region: Region) -> Reg {
     Reg {
         file,
-        nr,
-        subnr,
+        addr: Addr::Direct { nr, subnr },
         ty,
         region,
         mods: SrcMods::empty(),
@@ -185,22 +184,40 @@ impl Reg {
     pub const fn file(&self) -> RegFile {
         self.file
     }
-    /// The register number (for an ARF, its encoded number).
+    /// The register number (for an ARF, its encoded number; 0 for an
+    /// [`indirect`] register).
     ///
     /// ```
     /// assert_eq!(geneu::build::g(12).nr(), 12);
     /// ```
     pub const fn nr(&self) -> u8 {
-        self.nr
+        match self.addr {
+            Addr::Direct { nr, .. } => nr,
+            Addr::Indirect { .. } => 0,
+        }
     }
-    /// The subregister offset in bytes.
+    /// The subregister offset in bytes (for an [`indirect`] register, the
+    /// address subregister).
     ///
     /// ```
     /// // Subregister 2 of a dword view is byte 8.
     /// assert_eq!(geneu::build::g(12).ud().subreg(2).unwrap().subnr(), 8);
     /// ```
     pub const fn subnr(&self) -> u8 {
-        self.subnr
+        match self.addr {
+            Addr::Direct { subnr, .. } | Addr::Indirect { subnr, .. } => subnr,
+        }
+    }
+    /// The address: direct (number and subregister) or indirect (address
+    /// subregister and offset).
+    ///
+    /// ```
+    /// use geneu::{build::{g, indirect}, Addr};
+    /// assert_eq!(g(3).address(), Addr::Direct { nr: 3, subnr: 0 });
+    /// assert_eq!(indirect(1, -32).unwrap().address(), Addr::Indirect { subnr: 1, imm: -32 });
+    /// ```
+    pub const fn address(&self) -> Addr {
+        self.addr
     }
     /// The type.
     ///
@@ -283,7 +300,7 @@ impl Reg {
         hf => HF;
     }
 
-    const fn with_region(mut self, region: Region) -> Reg {
+    pub(crate) const fn with_region(mut self, region: Region) -> Reg {
         self.region = region;
         self
     }
@@ -378,6 +395,13 @@ impl Reg {
     /// ```
     pub const fn subreg(mut self, n: u32) -> Result<Reg, BuildError> {
         let bytes = n.saturating_mul(self.ty.size());
+        let Addr::Direct { nr, .. } = self.addr else {
+            return Err(BuildError::Register {
+                what: "subregister",
+                value: n as i64,
+                why: "an indirect register has an address, not a subregister (see `offset`)",
+            });
+        };
         if bytes >= GRF_BYTES {
             return Err(BuildError::Register {
                 what: "subregister",
@@ -385,29 +409,51 @@ impl Reg {
                 why: "a subregister lies within its 32-byte register",
             });
         }
-        self.subnr = bytes as u8;
+        self.addr = Addr::Direct { nr, subnr: bytes as u8 };
         Ok(self)
     }
 
     /// The register `n` elements further on (negative: back), crossing
-    /// into following registers as needed (Mesa's `suboffset`).
+    /// into following registers as needed (Mesa's `suboffset`); for an
+    /// [`indirect`] register, the address offset moves.
     ///
     /// ```
-    /// use geneu::build::g;
+    /// use geneu::build::{g, indirect};
+    /// use geneu::Addr;
     /// let r = g(2).ud().offset(10).unwrap();
     /// assert_eq!((r.nr(), r.subnr()), (3, 8));
+    /// let i = indirect(0, 0).unwrap().ud().offset(2).unwrap();
+    /// assert_eq!(i.address(), Addr::Indirect { subnr: 0, imm: 8 });
     /// ```
     pub const fn offset(mut self, n: i32) -> Result<Reg, BuildError> {
-        let at = (self.nr as i64) * GRF_BYTES as i64 + self.subnr as i64 + n as i64 * self.ty.size() as i64;
-        if at < 0 || at >= 256 * GRF_BYTES as i64 {
-            return Err(BuildError::Register {
-                what: "offset",
-                value: n as i64,
-                why: "the register number would leave 0..=255",
-            });
+        let delta = n as i64 * self.ty.size() as i64;
+        match self.addr {
+            Addr::Direct { nr, subnr } => {
+                let at = (nr as i64) * GRF_BYTES as i64 + subnr as i64 + delta;
+                if at < 0 || at >= 256 * GRF_BYTES as i64 {
+                    return Err(BuildError::Register {
+                        what: "offset",
+                        value: n as i64,
+                        why: "the register number would leave 0..=255",
+                    });
+                }
+                self.addr = Addr::Direct {
+                    nr: (at / GRF_BYTES as i64) as u8,
+                    subnr: (at % GRF_BYTES as i64) as u8,
+                };
+            }
+            Addr::Indirect { subnr, imm } => {
+                let at = imm as i64 + delta;
+                if at < ADDR_IMM_MIN as i64 || at > ADDR_IMM_MAX as i64 {
+                    return Err(BuildError::Register {
+                        what: "offset",
+                        value: n as i64,
+                        why: "an indirect address offset is -512..=511 bytes",
+                    });
+                }
+                self.addr = Addr::Indirect { subnr, imm: at as i16 };
+            }
         }
-        self.nr = (at / GRF_BYTES as i64) as u8;
-        self.subnr = (at % GRF_BYTES as i64) as u8;
         Ok(self)
     }
 
@@ -455,8 +501,71 @@ impl Reg {
 
     /// Whether this is the null register.
     pub(crate) const fn is_null(&self) -> bool {
-        matches!(self.file, RegFile::Arf) && self.nr == arfnr::NULL
+        matches!(self.file, RegFile::Arf) && matches!(self.addr, Addr::Direct { nr: arfnr::NULL, .. })
     }
+
+    /// Any operand the model can hold, field by field, as the text
+    /// assembler reads it (a region's codes are taken as they are: the
+    /// text may name codes the builder's constructors refuse).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(crate) const fn raw(
+        file: RegFile,
+        addr: Addr,
+        ty: Type,
+        region: Region,
+        mods: SrcMods,
+        swizzle: Swizzle,
+        writemask: WriteMask,
+    ) -> Reg {
+        Reg {
+            file,
+            addr,
+            ty,
+            region,
+            mods,
+            swizzle,
+            writemask,
+        }
+    }
+}
+
+/// The smallest indirect address offset, in bytes (a signed 10-bit field).
+pub(crate) const ADDR_IMM_MIN: i16 = crate::isa::ADDR_IMM_MIN;
+/// The largest indirect address offset, in bytes.
+pub(crate) const ADDR_IMM_MAX: i16 = crate::isa::ADDR_IMM_MAX;
+
+/// A general register addressed indirectly, `g[a0.{subnr} + offset]`:
+/// the register whose byte address is address subregister `a0.{subnr}`
+/// plus `offset` (Mesa's `brw_vec8_indirect`). Type F, region `<8;8,1>`;
+/// refused: an address subregister above 15 or an offset outside
+/// -512..=511 (Gen7's field holds subregisters 0..=7 only: a higher one
+/// is refused when the program is encoded).
+///
+/// ```
+/// use geneu::build::{indirect, BuildError};
+/// use geneu::Addr;
+/// assert_eq!(indirect(2, 64).unwrap().address(), Addr::Indirect { subnr: 2, imm: 64 });
+/// assert!(matches!(indirect(0, 600), Err(BuildError::Register { what: "address offset", .. })));
+/// ```
+pub const fn indirect(subnr: u8, offset: i16) -> Result<Reg, BuildError> {
+    if subnr >= crate::isa::ADDR_SUBREGS {
+        return Err(BuildError::Register {
+            what: "address subregister",
+            value: subnr as i64,
+            why: "an address subregister is 0..=15",
+        });
+    }
+    if offset < ADDR_IMM_MIN || offset > ADDR_IMM_MAX {
+        return Err(BuildError::Register {
+            what: "address offset",
+            value: offset as i64,
+            why: "an indirect address offset is -512..=511 bytes",
+        });
+    }
+    let mut r = g(0);
+    r.addr = Addr::Indirect { subnr, imm: offset };
+    Ok(r)
 }
 
 /// An align16 channel selector.
@@ -514,6 +623,12 @@ impl Imm {
     /// ```
     pub const fn bits(&self) -> u64 {
         self.bits
+    }
+    /// An immediate of type `ty` with the given bits (the text
+    /// assembler's: its value was range-checked as written).
+    #[inline]
+    pub(crate) const fn raw(ty: Type, bits: u64) -> Imm {
+        Imm { ty, bits }
     }
 }
 

@@ -10,6 +10,8 @@ use super::error::{AsmError, AsmErrorKind};
 use super::hidden::RawField;
 use super::lex::{Kind, Lexer, Pos};
 use super::syntax::{Base, Chans, Flag, Inst, Num, Operand, Operands, Options, RegName, SendOperands, Target};
+use crate::build::construct::{self, imm_bits, Fault, Mode};
+use crate::build::{Imm, Operand as Value, Reg};
 use crate::model::*;
 use crate::word::fields::{gen7_native, gen8_native};
 use crate::word::Word;
@@ -79,16 +81,7 @@ pub(super) struct Lower<'s> {
 
 type LResult<T> = Result<T, AsmError>;
 
-/// How a source is addressed.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Align1,
-    Align16,
-    /// A 3-source operand: dword subregisters, region from replicate control.
-    ThreeSrc,
-}
-
-use crate::canon::{A16_HSTRIDE, A16_WIDTH, A16_ZERO};
+use crate::canon::A16_ZERO;
 
 impl Lower<'_> {
     fn err(&self, pos: Pos, kind: AsmErrorKind) -> AsmError {
@@ -97,6 +90,30 @@ impl Lower<'_> {
 
     fn invalid(&self, pos: Pos, what: &'static str, why: &'static str) -> AsmError {
         self.err(pos, AsmErrorKind::Invalid { what, why })
+    }
+
+    /// A shared constructor's refusal, at the operand `o` it names (an
+    /// immediate's type: at the type).
+    fn fault(&self, f: Fault, o: &Operand) -> AsmError {
+        match f {
+            Fault::Operand { what, why, .. } => self.invalid(o.pos, what, why),
+            Fault::ImmType { ty, .. } => self.err(
+                o.ty.map_or(o.pos, |(_, p)| p),
+                AsmErrorKind::TypeNotOnPlatform {
+                    ty: ty.name(),
+                    platform: self.p,
+                },
+            ),
+        }
+    }
+
+    /// [`Lower::fault`] at the operand among `dst` and `src` that it names.
+    fn fault_in(&self, f: Fault, dst: &Operand, src: &[Option<Operand>; 3]) -> AsmError {
+        let o = match f.operand() {
+            crate::validate::OperandId::Src(k) => src.get(usize::from(k)).and_then(Option::as_ref).unwrap_or(dst),
+            _ => dst,
+        };
+        self.fault(f, o)
     }
 
     pub(super) fn encode(
@@ -384,45 +401,39 @@ impl Lower<'_> {
     }
 
     /// [`Lower::dst`], written into `d` (in place: a `Dst` returned through
-    /// a `Result` is read back wider than it was written, which stalls).
+    /// a `Result` is read back wider than it was written, which stalls),
+    /// through the builder's destination constructor.
     #[inline]
     fn dst_into(&self, o: &Operand, a16: bool, d: &mut Dst) -> LResult<()> {
-        if o.neg || o.abs {
-            return Err(self.invalid(o.pos, "destination", "source modifiers do not apply to a destination"));
-        }
-        *d = Dst::null();
-        match o.base {
+        let r = self.dst_reg(o, a16, a16)?;
+        construct::dst_into(a16, &r, d).map_err(|f| self.fault(f, o))
+    }
+
+    /// The destination as written, as an operand value: its subregister is
+    /// an align16 half when `sub_a16` (a 3-source destination's is any
+    /// dword).
+    #[inline]
+    fn dst_reg(&self, o: &Operand, a16: bool, sub_a16: bool) -> LResult<Reg> {
+        let (file, ty, addr) = match o.base {
             Base::Imm { .. } => return Err(self.invalid(o.pos, "destination", "a destination cannot be an immediate")),
             Base::Reg { name, sub } => {
                 let (file, nr, bare) = self.file_nr(name, o.pos)?;
-                d.file = file;
-                d.ty = self.reg_type(o, bare.then_some(Type::UD))?;
-                d.addr = Addr::Direct {
-                    nr,
-                    subnr: self.sub_bytes(sub, d.ty, a16)?,
-                };
+                let ty = self.reg_type(o, bare.then_some(Type::UD))?;
+                let subnr = self.sub_bytes(sub, ty, sub_a16)?;
+                (file, ty, Addr::Direct { nr, subnr })
             }
             Base::Indirect { sub, imm, imm_pos } => {
-                d.file = RegFile::Grf;
-                d.ty = self.reg_type(o, None)?;
+                let ty = self.reg_type(o, None)?;
                 // The printer divides the field by the type size.
-                let s = sub.map_or(0, |n| n.value).saturating_mul(u64::from(d.ty.size()));
-                d.addr = Addr::Indirect {
-                    subnr: u8::try_from(s).map_err(|_| {
-                        self.err(
-                            o.pos,
-                            AsmErrorKind::OutOfRange {
-                                what: "address subregister",
-                                value: i64::try_from(s).unwrap_or(i64::MAX),
-                                range: "0..=15",
-                            },
-                        )
-                    })?,
+                let s = sub.map_or(0, |n| n.value).saturating_mul(u64::from(ty.size()));
+                let addr = Addr::Indirect {
+                    subnr: self.addr_sub(s, o.pos)?,
                     imm: self.addr_imm(imm, imm_pos)?,
                 };
+                (RegFile::Grf, ty, addr)
             }
-        }
-        d.hstride = match &o.region {
+        };
+        let hstride = match &o.region {
             None => 1,
             Some(r) => match (r.n, r.vxh, r.vals.first()) {
                 (1, false, Some(h)) => u32::try_from(h.value)
@@ -433,16 +444,40 @@ impl Lower<'_> {
                 _ => return Err(self.invalid(r.pos, "destination region", "a destination region is `<hstride>`")),
             },
         };
-        if a16 {
-            // The stride is not printed (canonicalization sets 1).
-            d.writemask = match o.chans {
-                None => WriteMask::XYZW,
-                Some(c) => self.writemask(&c)?,
-            };
-        } else if let Some(c) = o.chans {
-            return Err(self.invalid(c.pos, "write mask", "write masks need align16"));
-        }
-        Ok(())
+        let writemask = match o.chans {
+            // The stride is not printed in align16 (canonicalization sets 1).
+            Some(c) if a16 => self.writemask(&c)?,
+            Some(c) => return Err(self.invalid(c.pos, "write mask", "write masks need align16")),
+            None => WriteMask::XYZW,
+        };
+        let region = Region {
+            hstride,
+            ..Region::SCALAR
+        };
+        Ok(Reg::raw(file, addr, ty, region, self.mods(o), Swizzle::XYZW, writemask))
+    }
+
+    /// The source modifiers as written.
+    #[inline]
+    fn mods(&self, o: &Operand) -> SrcMods {
+        let mut m = SrcMods::empty();
+        m.set(SrcMods::NEGATE, o.neg);
+        m.set(SrcMods::ABS, o.abs);
+        m
+    }
+
+    /// An address subregister as the field holds it.
+    fn addr_sub(&self, n: u64, pos: Pos) -> LResult<u8> {
+        u8::try_from(n).map_err(|_| {
+            self.err(
+                pos,
+                AsmErrorKind::OutOfRange {
+                    what: "address subregister",
+                    value: i64::try_from(n).unwrap_or(i64::MAX),
+                    range: "0..=15",
+                },
+            )
+        })
     }
 
     fn writemask(&self, c: &Chans) -> LResult<WriteMask> {
@@ -500,16 +535,10 @@ impl Lower<'_> {
             })
         };
         const VXH: u8 = crate::isa::region::VSTRIDE_VXH;
+        // Align16 takes only the vertical stride (the constructor sets the
+        // implied width and stride).
         let Some(r) = &o.region else {
-            return Ok(if a16 {
-                Region {
-                    vstride: 0,
-                    width: A16_WIDTH,
-                    hstride: A16_HSTRIDE,
-                }
-            } else {
-                Region::SCALAR
-            });
+            return Ok(Region::SCALAR);
         };
         let [v, w, h] = r.vals;
         let vstride = if r.vxh { VXH } else { code(&v, 0)? };
@@ -535,108 +564,93 @@ impl Lower<'_> {
                 ))
             }
         };
-        Ok(if a16 {
-            // Align16 encodes only the vertical stride.
-            Region {
-                vstride,
-                width: A16_WIDTH,
-                hstride: A16_HSTRIDE,
-            }
-        } else {
-            Region {
-                vstride,
-                width,
-                hstride,
-            }
+        Ok(Region {
+            vstride,
+            width,
+            hstride,
         })
     }
 
     /// A source; the immediate's payload comes back beside it.
     fn src(&self, o: &Operand, a16: bool) -> LResult<(Src, Option<u64>)> {
-        self.src_in(o, if a16 { Mode::Align16 } else { Mode::Align1 })
-    }
-
-    fn src_in(&self, o: &Operand, mode: Mode) -> LResult<(Src, Option<u64>)> {
         let mut s = Src::ZERO;
-        let imm = self.src_into(o, mode, &mut s)?;
+        let imm = self.src_into(o, if a16 { Mode::Align16 } else { Mode::Align1 }, &mut s)?;
         Ok((s, imm))
     }
 
-    /// [`Lower::src_in`], the source written into `s` (in place, as
-    /// [`Lower::dst_into`]).
+    /// [`Lower::src`] in `mode`, the source written into `s` (in place, as
+    /// [`Lower::dst_into`]), through the builder's source constructor.
+    #[inline]
     fn src_into(&self, o: &Operand, mode: Mode, s: &mut Src) -> LResult<Option<u64>> {
+        let v = self.value(o, mode)?;
+        construct::src_into(self.p, mode, 0, &v, s).map_err(|f| self.fault(f, o))
+    }
+
+    /// A source as written, as an operand value for `mode`.
+    #[inline]
+    fn value(&self, o: &Operand, mode: Mode) -> LResult<Value> {
         let a16 = mode == Mode::Align16;
-        if let Base::Imm { value, neg } = o.base {
-            if o.abs {
-                return Err(self.invalid(o.pos, "immediate", "`(abs)` does not apply to an immediate"));
+        let (file, ty, addr) = match o.base {
+            Base::Imm { value, neg } => {
+                if o.abs {
+                    return Err(self.invalid(o.pos, "immediate", "`(abs)` does not apply to an immediate"));
+                }
+                let (ty, _) =
+                    o.ty.ok_or_else(|| self.invalid(o.pos, "immediate", "a type is required"))?;
+                // The type before the value: its width bounds the value.
+                construct::imm_type(self.p, 0, ty).map_err(|f| self.fault(f, o))?;
+                // A 16-bit value's copy in the upper half comes from
+                // canonicalization.
+                let v = self.imm_bits(value, neg, imm_bits(ty), o.pos)?;
+                return Ok(Value::Imm(Imm::raw(ty, v)));
             }
-            let (ty, tpos) =
-                o.ty.ok_or_else(|| self.invalid(o.pos, "immediate", "a type is required"))?;
-            if ty.imm_hw(self.p).is_none() {
-                return Err(self.err(
-                    tpos,
-                    AsmErrorKind::TypeNotOnPlatform {
-                        ty: ty.name(),
-                        platform: self.p,
-                    },
-                ));
-            }
-            let bits = if ty.is_64bit() {
-                64
-            } else if ty.size() == 2 && !ty.is_vector_imm() {
-                16
-            } else {
-                32
-            };
-            // A 16-bit value's copy in the upper half comes from
-            // canonicalization.
-            let v = self.imm_bits(value, neg, bits, o.pos)?;
-            *s = Src::imm(ty);
-            return Ok(Some(v));
-        }
-        *s = Src::ZERO;
-        match o.base {
             Base::Reg { name, sub } => {
                 let (file, nr, bare) = self.file_nr(name, o.pos)?;
-                s.file = file;
-                s.ty = self.reg_type(o, bare.then_some(Type::UD))?;
-                s.addr = Addr::Direct {
-                    nr,
-                    subnr: self.sub_bytes(sub, s.ty, a16)?,
-                };
+                let ty = self.reg_type(o, bare.then_some(Type::UD))?;
+                let subnr = self.sub_bytes(sub, ty, a16)?;
+                (file, ty, Addr::Direct { nr, subnr })
             }
             Base::Indirect { sub, imm, imm_pos } => {
-                s.file = RegFile::Grf;
-                s.ty = self.reg_type(o, None)?;
+                let ty = self.reg_type(o, None)?;
                 // The printer shows the raw field for sources.
-                let n = sub.map_or(0, |n| n.value);
-                s.addr = Addr::Indirect {
-                    subnr: u8::try_from(n).map_err(|_| {
-                        self.err(
-                            o.pos,
-                            AsmErrorKind::OutOfRange {
-                                what: "address subregister",
-                                value: i64::try_from(n).unwrap_or(i64::MAX),
-                                range: "0..=15",
-                            },
-                        )
-                    })?,
+                let addr = Addr::Indirect {
+                    subnr: self.addr_sub(sub.map_or(0, |n| n.value), o.pos)?,
                     imm: self.addr_imm(imm, imm_pos)?,
                 };
+                (RegFile::Grf, ty, addr)
             }
-            Base::Imm { .. } => {}
-        }
-        if mode != Mode::ThreeSrc {
-            s.region = self.src_region(o, a16, matches!(o.base, Base::Indirect { .. }))?;
-        }
-        if mode != Mode::Align1 {
-            s.swizzle = self.swizzle(o.chans)?;
-        } else if let Some(c) = o.chans {
-            return Err(self.invalid(c.pos, "swizzle", "swizzles need align16"));
-        }
-        s.mods.set(SrcMods::NEGATE, o.neg);
-        s.mods.set(SrcMods::ABS, o.abs);
-        Ok(None)
+        };
+        let region = match mode {
+            Mode::ThreeSrc => self.three_src_region(o)?,
+            _ => self.src_region(o, a16, matches!(o.base, Base::Indirect { .. }))?,
+        };
+        let swizzle = match o.chans {
+            Some(c) if mode == Mode::Align1 => return Err(self.invalid(c.pos, "swizzle", "swizzles need align16")),
+            c => self.swizzle(c)?,
+        };
+        Ok(Value::Reg(Reg::raw(
+            file,
+            addr,
+            ty,
+            region,
+            self.mods(o),
+            swizzle,
+            WriteMask::XYZW,
+        )))
+    }
+
+    /// A 3-source region as written: `<4,4,1>` (or `<4>`), or the scalar
+    /// `<0,1,0>` (or `<0>`, or none), which replicates.
+    fn three_src_region(&self, o: &Operand) -> LResult<Region> {
+        Ok(match o.region {
+            None => Region::SCALAR,
+            Some(r) if r.vxh => Region::THREE_SRC,
+            Some(r) => match (r.n, r.vals.map(|n| n.value)) {
+                (1, [0, ..]) | (3, [0, 1, 0]) => Region::SCALAR,
+                (1, [4, ..]) | (3, [4, 4, 1]) => Region::THREE_SRC,
+                _ => return Err(self.invalid(r.pos, "region", "3-source regions are <4,4,1> or the scalar <0,1,0>")),
+            },
+        })
     }
 
     /// The bits of an immediate of `bits` width, two's complement when
@@ -668,71 +682,46 @@ impl Lower<'_> {
         Ok(if neg { value.wrapping_neg() & mask } else { value })
     }
 
-    /// One- and two-source instructions (MATH included).
+    /// One- and two-source instructions (MATH included), through the
+    /// builder's ALU constructor.
     fn alu(&self, i: &mut Instruction, dst: &Operand, src: &[Option<Operand>; 3]) -> LResult<()> {
         let a16 = i.access_mode == AccessMode::Align16;
-        let mode = if a16 { Mode::Align16 } else { Mode::Align1 };
-        self.dst_into(dst, a16, &mut i.dst)?;
+        let mode = Mode::of(i.access_mode);
         let [s0, s1, _] = src;
         let Some(s0) = s0 else {
             return Err(self.invalid(dst.pos, "operands", "a source is required"));
         };
         if i.opcode == Opcode::Dim && matches!(s0.base, Base::Imm { .. }) && s0.ty.map(|t| t.0) == Some(Type::F) {
             // Haswell's immediate form; a decoded word may hold a register.
+            self.dst_into(dst, a16, &mut i.dst)?;
             return self.dim(i, s0);
         }
-        let imm0 = self.src_into(s0, mode, &mut i.src[0])?;
-        let ty0 = i.src[0].ty;
-        match (s1, imm0) {
-            // A one-source immediate (src1's fields are canonical).
-            (None, Some(v)) => i.imm = v,
-            (None, None) if i.opcode == Opcode::Math => {
-                // A one-operand function written without src1 still reads
-                // it as `null<8,8,1>F`, as Mesa's emitter sets it.
-                i.src[1] = Src {
-                    file: RegFile::Arf,
-                    ty: Type::F,
-                    addr: Addr::Direct { nr: 0, subnr: 0 },
-                    region: if a16 {
-                        Region {
-                            vstride: 3,
-                            width: A16_WIDTH,
-                            hstride: A16_HSTRIDE,
-                        }
-                    } else {
-                        Region {
-                            vstride: 4,
-                            width: 3,
-                            hstride: 1,
-                        }
-                    },
-                    swizzle: if a16 { Swizzle::XYZW } else { Swizzle(0) },
-                    mods: SrcMods::empty(),
-                };
-            }
-            (None, None) => {}
-            (Some(s1), Some(v)) => {
+        let d = self.dst_reg(dst, a16, a16)?;
+        let v0 = self.value(s0, mode)?;
+        let r = match (s1, v0) {
+            (Some(s1), Value::Imm(imm)) => {
                 // An immediate src0 beside a register src1 (the validator
                 // refuses it): the immediate fills src1's bits, so src1
                 // keeps only its file and type.
-                let (src1, whole) = self.file_type_only(s1, a16, v, imm_bits(ty0))?;
-                i.imm = whole.unwrap_or(v);
+                construct::alu_operands(self.p, i, &d, &[v0]).map_err(|f| self.fault_in(f, dst, src))?;
+                let (src1, whole) = self.file_type_only(s1, a16, imm.bits(), imm_bits(imm.ty()))?;
+                i.imm = whole.unwrap_or(imm.bits());
                 i.src[1] = src1;
+                return Ok(());
             }
-            (Some(s1), None) => {
-                if let Some(v) = self.src_into(s1, mode, &mut i.src[1])? {
-                    if i.src[1].ty.is_64bit() {
-                        return Err(self.invalid(
-                            s1.pos,
-                            "src1",
-                            "64-bit immediates are allowed only in one-source instructions",
-                        ));
-                    }
-                    i.imm = v;
-                }
+            (Some(s1), _) => {
+                let v1 = self.value(s1, mode)?;
+                construct::alu_operands(self.p, i, &d, &[v0, v1])
             }
-        }
-        Ok(())
+            // A one-operand function written without src1 still reads it,
+            // as Mesa's emitter sets it.
+            (None, Value::Reg(_)) if i.opcode == Opcode::Math => {
+                construct::alu_operands(self.p, i, &d, &[v0, construct::math_null_src1(a16)])
+            }
+            // A one-source instruction (src1's fields are canonical).
+            (None, _) => construct::alu_operands(self.p, i, &d, &[v0]),
+        };
+        r.map_err(|f| self.fault_in(f, dst, src))
     }
 
     /// A source of which only the file and type are encoded, the other
@@ -801,74 +790,20 @@ impl Lower<'_> {
         Ok(())
     }
 
+    /// Three-source instructions, through the builder's 3-source
+    /// constructor (the destination's subregister is any dword, not just
+    /// an align16 half).
     fn three_src(&self, i: &mut Instruction, dst: &Operand, src: &[Option<Operand>; 3]) -> LResult<()> {
-        if i.access_mode != AccessMode::Align16 {
-            return Err(self.invalid(
-                dst.pos,
-                "access mode",
-                "3-source instructions are align16 only on Gen7/Gen8 (add `{ align16 }`)",
-            ));
+        let d = self.dst_reg(dst, true, false)?;
+        let mut vals = [Value::Reg(crate::build::null()); 3];
+        let mut n = 0;
+        for (o, slot) in src.iter().zip(vals.iter_mut()) {
+            let Some(o) = o else { break };
+            *slot = self.value(o, Mode::ThreeSrc)?;
+            n += 1;
         }
-        // A 3-source destination's subregister is any dword (bytes 0-28),
-        // not just the align16 halves.
-        let mut whole = *dst;
-        let mut sub = None;
-        if let Base::Reg { name, sub: s } = dst.base {
-            whole.base = Base::Reg { name, sub: None };
-            sub = s;
-        }
-        let mut d = self.dst(&whole, true)?;
-        if let Addr::Direct { nr, .. } = d.addr {
-            d.addr = Addr::Direct {
-                nr,
-                subnr: self.sub_bytes(sub, d.ty, false)?,
-            };
-        }
-        if d.file != RegFile::Grf || !matches!(d.addr, Addr::Direct { .. }) {
-            return Err(self.invalid(dst.pos, "destination", "3-source destinations are direct GRF registers"));
-        }
-        i.dst = d;
-        let mut shared = None;
-        for (k, o) in src.iter().enumerate() {
-            let Some(o) = o else {
-                return Err(self.invalid(dst.pos, "operands", "3-source instructions take three sources"));
-            };
-            let (mut s, imm) = self.src_in(o, Mode::ThreeSrc)?;
-            if imm.is_some() || s.file != RegFile::Grf || !matches!(s.addr, Addr::Direct { .. }) {
-                return Err(self.invalid(o.pos, "source", "3-source operands are direct GRF registers"));
-            }
-            // One shared source type; Gen8 src1/src2 may be HF beside F.
-            let st = *shared.get_or_insert(s.ty);
-            if s.ty != st && !(self.p.is_gen8() && st == Type::F && s.ty == Type::HF && k > 0) {
-                return Err(self.invalid(
-                    o.pos,
-                    "source type",
-                    "3-source sources share one type (Gen8: src1/src2 may be HF with F)",
-                ));
-            }
-            let scalar = match o.region {
-                None => true,
-                Some(r) if r.vxh => false,
-                Some(r) => match (r.n, r.vals.map(|n| n.value)) {
-                    (1, [0, ..]) | (3, [0, 1, 0]) => true,
-                    (1, [4, ..]) | (3, [4, 4, 1]) => false,
-                    _ => {
-                        return Err(self.invalid(r.pos, "region", "3-source regions are <4,4,1> or the scalar <0,1,0>"))
-                    }
-                },
-            };
-            if scalar {
-                // Replicated operands read channel x (canonicalization
-                // sets Mesa's `xxxx`).
-                s.region = Region::SCALAR;
-            } else {
-                s.region = Region::THREE_SRC;
-            }
-            if let Some(slot) = i.src.get_mut(k) {
-                *slot = s;
-            }
-        }
-        Ok(())
+        construct::three_src_operands(self.p, i, &d, vals.get(..n).unwrap_or(&[]))
+            .map_err(|f| self.fault_in(f, dst, src))
     }
 
     fn send(&self, i: &mut Instruction, send: &SendOperands, eot: bool) -> LResult<()> {
@@ -1048,14 +983,6 @@ impl Lower<'_> {
             }
         }
         Ok(Fixup { jip, uip })
-    }
-}
-
-/// The bits an immediate of type `t` holds (a vector immediate packs 32).
-fn imm_bits(t: Type) -> u32 {
-    match t {
-        Type::V | Type::UV | Type::VF => 32,
-        t => t.size() * 8,
     }
 }
 
