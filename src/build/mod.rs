@@ -32,6 +32,11 @@
 //!   Mesa's `brw_set_dest`/`brw_set_src0` do. In align16 a source encodes
 //!   only its vertical stride (8 becomes 4) and its swizzle. Three-source
 //!   operands are `<4;4,1>`, or replicated when their region is scalar.
+//! - Operand values become the model's operands, and 1-, 2- and 3-source
+//!   instructions get their operands, through constructors the text
+//!   assembler shares (it lowers through them too): what they refuse is
+//!   refused with the same words by both. The emitter's choices above are
+//!   the builder's alone (text states every field it means).
 //! - Hidden fields (the operands of flow control, src1 beside a one-source
 //!   immediate, 16-bit immediate replication) come from the crate's one
 //!   canonical function, so the builder, the text assembler and a caller

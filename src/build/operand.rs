@@ -51,15 +51,15 @@ const VEC8: Region = Region {
 };
 
 const fn reg(file: RegFile, nr: u8, subnr: u8, ty: Type, region: Region) -> Reg {
-    Reg {
+    Reg::raw(
         file,
-        addr: Addr::Direct { nr, subnr },
+        Addr::Direct { nr, subnr },
         ty,
         region,
-        mods: SrcMods::empty(),
-        swizzle: Swizzle::XYZW,
-        writemask: WriteMask::XYZW,
-    }
+        SrcMods::empty(),
+        Swizzle::XYZW,
+        WriteMask::XYZW,
+    )
 }
 
 /// General register `g{nr}`: type F, region `<8;8,1>` (Mesa's `brw_vec8_grf`).
