@@ -54,14 +54,13 @@ pub const fn shows_uip(p: Platform, op: Opcode) -> bool {
 }
 
 /// Whether Mesa's syntax shows the flag register of `i`: through the
-/// predicate, or after a conditional modifier (except on `sel`, `csel`,
-/// `if` and `while`, where Mesa's printer leaves it out).
+/// predicate, or after a conditional modifier that writes it (not on
+/// `sel`, `csel`, `if` and `while`: [`Opcode::cond_modifier_writes_flag`]).
 pub const fn shows_flag(i: &Instruction) -> bool {
     if i.pred_control != 0 {
         return true;
     }
-    let cmod = !matches!(i.opcode, Opcode::Math | Opcode::Send | Opcode::Sendc) && i.cond_modifier != 0;
-    cmod && !matches!(i.opcode, Opcode::Sel | Opcode::Csel | Opcode::If | Opcode::While)
+    i.cond_modifier != 0 && i.opcode.cond_modifier_writes_flag()
 }
 
 /// Whether Mesa's syntax shows no operand at all for `op` (`nop`, and the

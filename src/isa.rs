@@ -11,6 +11,7 @@
 //!   horizontal stride;
 //! - `hw_enum!`: the one macro for enums with hardware encodings;
 //! - [`Platform`]: the hardware generations;
+//! - [`opcode`]: the opcode table, each opcode with its [`Form`] and flags;
 //! - [`dataport`]: the data port message types each shared function
 //!   defines, and the response sizes their descriptors determine.
 
@@ -291,3 +292,5 @@ impl core::str::FromStr for Platform {
 }
 
 pub mod dataport;
+pub mod opcode;
+pub use opcode::{Form, Opcode};

@@ -86,7 +86,7 @@ pub use state::{PredCtrl, Predicate, State};
 /// canonical form has none, but the hardware needs the return register.
 #[inline]
 fn canonicalize(p: Platform, i: &mut Instruction) {
-    if !matches!(i.opcode, Opcode::Call | Opcode::Calla | Opcode::Ret) {
+    if !matches!(i.opcode.form(), Form::Call | Form::Return) {
         crate::canon::canonicalize(p, i)
     }
 }
@@ -642,14 +642,7 @@ impl Builder {
         let index = self.len();
         let three = op.is_three_src();
         let n = usize::from(op.num_srcs());
-        let family_ok = !op.is_branch()
-            && !op.is_send()
-            && !matches!(
-                op,
-                Opcode::Math | Opcode::Jmpi | Opcode::Call | Opcode::Calla | Opcode::Ret | Opcode::Wait | Opcode::Nop
-            )
-            && n > 0;
-        if !family_ok {
+        if !op.form().is_alu() {
             return Err(BuildError::Opcode {
                 index,
                 opcode: op,
@@ -711,7 +704,7 @@ impl Builder {
         if let Some(c) = cmod {
             i.cond_modifier = c.hw();
         }
-        if matches!(op, Opcode::Cmp | Opcode::Cmpn) && !self.p.is_gen8() && dst.is_null() {
+        if op.is_compare() && !self.p.is_gen8() && dst.is_null() {
             // Mesa (WaCMPInstNullDstForcesThreadSwitch, and the IVB PRM
             // for CMPN): a CMP with a null destination uses {switch}.
             i.thread_control = ThreadControl::Switch;
@@ -1277,7 +1270,7 @@ impl Builder {
     /// ```
     pub fn branch_to(&mut self, op: Opcode, jip: impl Into<Target>, uip: Option<Target>) -> Result<usize, BuildError> {
         let index = self.len();
-        if !op.is_branch() || matches!(op, Opcode::Brd | Opcode::Brc) {
+        if !matches!(op.form(), Form::Jip | Form::JipUip) {
             return Err(BuildError::Opcode {
                 index,
                 opcode: op,

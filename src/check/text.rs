@@ -3,7 +3,7 @@
 
 use alloc::string::String;
 
-use crate::model::{Opcode, Platform};
+use crate::model::Platform;
 use crate::text::program::{Program, TextOptions};
 use crate::text::{assemble_words_with, AsmOptions};
 
@@ -28,11 +28,7 @@ pub fn check_disasm(p: Platform, bytes: &[u8; 16]) {
             let mut one = String::new();
             let r = inst.display(p).write_to(&mut one);
             assert!(r.is_ok(), "disassembly of {bytes:02x?} failed to format");
-            let lines = if matches!(inst.opcode, Opcode::Send | Opcode::Sendc) {
-                2
-            } else {
-                1
-            };
+            let lines = if inst.opcode.is_send() { 2 } else { 1 };
             assert!(
                 one.ends_with(';') && one.lines().count() == lines && !one.starts_with(' '),
                 "disassembly of {bytes:02x?} is not one {lines}-line record: {one:?}"

@@ -179,7 +179,7 @@ fn offset_fields(p: Platform, op: Opcode, w: &Word, offset: usize) -> Result<[Op
         Opcode::Jmpi => [Some((Field::Jip, true)), None],
         Opcode::Call => [Some((Field::Jip, false)), None],
         op if op.is_branch() => {
-            let uip = op.has_uip() && (op != Opcode::Else || p.is_gen8());
+            let uip = op.uses_uip(p);
             [Some((Field::Jip, false)), uip.then_some((Field::Uip, false))]
         }
         _ => [None, None],

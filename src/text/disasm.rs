@@ -390,7 +390,7 @@ impl Printer<'_> {
                 }
                 None => o.invalid("conditional modifier", i.cond_modifier.into())?,
             }
-            if i.cond_modifier != 0 && !matches!(op, Opcode::Sel | Opcode::Csel | Opcode::If | Opcode::While) {
+            if i.cond_modifier != 0 && op.cond_modifier_writes_flag() {
                 o.s(".")?;
                 self.flag_text(o)?;
             }

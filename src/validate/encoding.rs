@@ -86,7 +86,7 @@ pub fn control_fields_in_range(c: &mut Checker<'_>) {
 /// Gen6 and later: 0-6, 8 and 9 (7, `.r`, exists on Gen4-5 only).
 #[inline(always)]
 pub(crate) fn cond_field_defined(op: Opcode, v: u8) -> bool {
-    if op == Opcode::Math || op.is_send() {
+    if !op.form().has_cond_modifier_field() {
         return v <= 15;
     }
     !matches!(CondMod::from_hw(v), None | Some(CondMod::R))

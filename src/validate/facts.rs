@@ -4,13 +4,11 @@
 
 use super::*;
 
-/// Opcodes that write a destination.
+/// Opcodes whose destination the rules inspect: the ALU forms, MATH,
+/// SEND and WAIT (a CALL's destination is the return address, which its
+/// own rule checks).
 pub const fn has_dst(op: Opcode) -> bool {
-    !(op.is_branch()
-        || matches!(
-            op,
-            Opcode::Illegal | Opcode::Jmpi | Opcode::Call | Opcode::Calla | Opcode::Ret | Opcode::Nop | Opcode::Smov
-        ))
+    op.form().is_alu() || matches!(op.form(), Form::Math | Form::Send | Form::Wait)
 }
 
 /// The null register as a destination.
@@ -340,7 +338,7 @@ pub(super) fn last_byte(p: Platform, exec: u32, align16: bool, s: &Src, r: Rgn) 
 /// IP and channel mask) whatever the execution size: CALL and CALLA.
 #[inline]
 pub const fn writes_two_dwords(op: Opcode) -> bool {
-    matches!(op, Opcode::Call | Opcode::Calla)
+    matches!(op.form(), Form::Call)
 }
 
 /// The last byte a directly addressed destination touches, counted from

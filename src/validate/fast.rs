@@ -229,11 +229,11 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
     let (t0, t1) = (i.src[0].ty, i.src[1].ty);
     // Opcode rules.
     let op_ok = match op {
-        Opcode::Cmp | Opcode::Cmpn => {
+        op if op.is_compare() => {
             !(ins::cmp_lacks_cond(i) || ins::gen7_cmp_dst_arf(p, i) || ins::gen7_cmp_null_dst_without_switch(p, i))
         }
         Opcode::Sel => !ins::sel_pred_and_cond_not_exclusive(i),
-        Opcode::Not | Opcode::And | Opcode::Or | Opcode::Xor => {
+        op if op.is_logic() => {
             let abs = ins::logic_abs_on(i, 0) || ins::logic_abs_on(i, 1);
             !(ins::logic_cond_mod_refused(i.cond_modifier) || (gen8 && abs))
         }

@@ -60,7 +60,7 @@ pub fn jmpi_operands(c: &mut Checker<'_>) {
 /// ([`brd_brc_dst_null`]).
 #[inline(always)]
 pub(crate) fn brd_brc_dst_not_null(i: &Instruction) -> bool {
-    matches!(i.opcode, Opcode::Brd | Opcode::Brc) && !is_null_dst(&i.dst)
+    matches!(i.opcode.form(), Form::BranchDiverging | Form::BranchConverging) && !is_null_dst(&i.dst)
 }
 
 /// BRD and BRC write no register: the destination field is the null ARF.

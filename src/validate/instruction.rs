@@ -12,7 +12,7 @@ pub(super) const fn is_dword(t: Type) -> bool {
 }
 
 fn is_cmp(c: &Checker<'_>) -> bool {
-    matches!(c.i.opcode, Opcode::Cmp | Opcode::Cmpn)
+    c.i.opcode.is_compare()
 }
 
 /// A CMP or CMPN without a condition ([`cmp_requires_cond_mod`]).

@@ -7,7 +7,7 @@ use super::*;
 /// Whether the instruction reads an accumulator, explicitly or (MAC,
 /// MACH, SADA2) implicitly.
 pub fn uses_src_acc(c: &Checker<'_>) -> bool {
-    matches!(c.i.opcode, Opcode::Mac | Opcode::Mach | Opcode::Sada2) || c.srcs().any(|(_, s)| is_acc_src(s))
+    c.i.opcode.reads_acc_implicitly() || c.srcs().any(|(_, s)| is_acc_src(s))
 }
 
 /// Mixed float, align1.

@@ -219,7 +219,7 @@ pub(super) mod gate {
 
     #[inline(always)]
     pub(crate) fn cmp(c: &Checker<'_>) -> bool {
-        matches!(c.i.opcode, Opcode::Cmp | Opcode::Cmpn)
+        c.i.opcode.is_compare()
     }
 
     #[inline(always)]
@@ -251,8 +251,8 @@ pub(super) mod gate {
     #[inline(always)]
     pub(crate) fn flow(c: &Checker<'_>) -> bool {
         matches!(
-            c.i.opcode,
-            Opcode::Jmpi | Opcode::Brd | Opcode::Brc | Opcode::Call | Opcode::Calla | Opcode::Wait
+            c.i.opcode.form(),
+            Form::Jump | Form::BranchDiverging | Form::BranchConverging | Form::Call | Form::Wait
         )
     }
 }
