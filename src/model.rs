@@ -1257,16 +1257,4 @@ mod tests {
         mov.cond_modifier = 6;
         assert_eq!(mov.sfid(), None, "only SEND/SENDC have an SFID");
     }
-
-    #[test]
-    fn opcode_availability_table_follows_the_rule() {
-        for &op in Opcode::ALL {
-            for p in Platform::ALL {
-                assert_eq!(op.exists_on(p), op.exists_on_by_rule(p), "{op:?} on {p}");
-            }
-        }
-        // Spot checks from the PRMs: dim is Haswell only, csel Gen8 only.
-        assert!(Opcode::Dim.exists_on(Platform::Gen75) && !Opcode::Dim.exists_on(Platform::Gen8));
-        assert!(Opcode::Csel.exists_on(Platform::Gen8) && !Opcode::Csel.exists_on(Platform::Gen7));
-    }
 }
