@@ -66,10 +66,20 @@ pub const fn shows_flag(i: &Instruction) -> bool {
 /// Whether Mesa's syntax shows no operand at all for `op` (`nop`, and the
 /// opcodes its grammar writes without operands).
 pub const fn shows_no_operands(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::Nop | Opcode::Illegal | Opcode::Smov | Opcode::Call | Opcode::Calla | Opcode::Ret
-    )
+    matches!(op, Opcode::Nop | Opcode::Illegal | Opcode::Smov)
+}
+
+/// How many sources the text shows after the destination of an opcode
+/// written in the ALU form: its sources, and for `call`/`calla` (src0 and
+/// the jump target, src1) and `ret` (src0, the return address) the
+/// operands the hardware reads, which Mesa's printer leaves out (the
+/// text's extension, so that no call loses its target or return register).
+pub const fn shown_sources(op: Opcode) -> u8 {
+    match op {
+        Opcode::Call | Opcode::Calla => 2,
+        Opcode::Ret => 1,
+        _ => op.num_srcs(),
+    }
 }
 
 /// Sets every field of `i` that Mesa's syntax does not show to the value
@@ -103,7 +113,8 @@ pub const fn shows_no_operands(op: Opcode) -> bool {
 /// - `if`/`else`/`endif`/`while`/`break`/`cont`/`halt`: Mesa's hidden
 ///   operands on Gen7 and on Gen8, and a UIP the syntax does not show;
 /// - the other flow control and the opcodes written without operands
-///   (`nop`, `call`, `ret`, ...): every operand field zero, and no jump.
+///   (`nop`, `illegal`, `smov`): every operand field zero, and no jump;
+///   `call`/`calla` and `ret` show their operands (see [`shown_sources`]).
 ///
 /// Haswell's `dim` with an F immediate is left alone beyond the header and
 /// destination: its 64-bit immediate fills src1's bits.
@@ -159,7 +170,9 @@ pub fn canonicalize(p: Platform, i: &mut Instruction) {
         Opcode::Dim if i.src[0].is_imm() && i.src[0].ty == Type::F => return,
         _ => {}
     }
-    let nsrc = if op.is_send() { 2 } else { op.num_srcs() };
+    let nsrc = if op.is_send() { 2 } else { shown_sources(op) };
+    // Whether the codec reads src1's type field as the immediate's code.
+    let copies = i.src1_type_copies_imm0();
     let [s0, s1, _] = &mut i.src;
     if s0.is_imm() {
         *s0 = Src::imm(s0.ty);
@@ -175,7 +188,7 @@ pub fn canonicalize(p: Platform, i: &mut Instruction) {
             *s1 = Src::ZERO;
             // The codec reads that code as an immediate type
             // (Instruction::src1_type_copies_imm0).
-            if !s0.ty.is_64bit() && s0.ty.imm_hw(p).is_some() {
+            if copies && !s0.ty.is_64bit() && s0.ty.imm_hw(p).is_some() {
                 *s1 = Src {
                     file: RegFile::Arf,
                     ty: s0.ty,

@@ -58,45 +58,130 @@ fn has_annotation(text: &str) -> bool {
     text.trim_end().ends_with("];")
 }
 
+/// Whether the text shows no field annotation (its operands say it all).
+fn plain(text: &str) -> bool {
+    !has_annotation(text)
+}
+
+/// The hex of the words (and their Gen7 variants): decoded,
+/// printed, assembled back.
+fn shown(p: Platform, hex: &str) -> String {
+    let text = round_trip(p, word(hex));
+    assert!(plain(&text), "{p}: {text}");
+    text
+}
+
 #[test]
 fn call_and_ret_keep_their_operands() {
-    let p = Platform::Gen8;
-    for hex in [
-        "2c 00 80 00 08 00 88 20 00 00 49 0e 50 10 00 00",
-        "2c 00 80 00 08 00 d0 2f 00 00 45 0e 50 34 00 00",
-    ] {
-        let text = round_trip(p, word(hex));
-        assert!(text.starts_with("call(16)") && text.contains("dst_da_reg_nr"), "{text}");
+    // Gen8: the return register, src0 and the jump target (src1) print as
+    // operands; the word has no annotation.
+    let text = shown(Platform::Gen8, "2c 00 80 00 08 00 88 20 00 00 49 0e 50 10 00 00");
+    assert!(
+        text.starts_with("call(16)        g4.2<1>UD       null<2,4,1>UD   4176D "),
+        "{text}"
+    );
+    let text = shown(Platform::Gen8, "2c 00 80 00 08 00 d0 2f 00 00 45 0e 50 34 00 00");
+    assert!(text.contains(" g126.4<1>UD ") && text.contains(" 13392D "), "{text}");
+    // Gen7 keeps src0 (`ip` here) and the target in other bits.
+    for p in [Platform::Gen7, Platform::Gen75] {
+        let text = shown(p, "2c 00 80 00 01 1c 88 20 00 14 45 00 50 10 00 00");
+        assert!(
+            text.starts_with("call(16)        g4.2<1>UD       ip<2,2,1>UD     4176D "),
+            "{text}"
+        );
     }
-    let ret = changed(p, "ret(8) { align1 1Q };", |i| {
-        i.src[0] = Src::grf(126, 0, Type::UD, Region::SCALAR);
+    // Haswell's calla.
+    let text = shown(Platform::Gen75, "2b 00 80 00 01 1c 88 20 00 00 45 00 50 10 00 00");
+    assert!(
+        text.starts_with("calla(16)       g4.2<1>UD       null<2,2,1>UD   4176D "),
+        "{text}"
+    );
+    // ret reads its return address from src0.
+    for (p, hex) in [
+        (Platform::Gen8, "2d 00 60 00 00 02 00 20 c0 0f 45 00 00 00 00 00"),
+        (Platform::Gen7, "2d 00 60 00 20 00 00 20 c0 0f 45 00 00 00 00 00"),
+    ] {
+        let text = shown(p, hex);
+        assert!(
+            text.starts_with("ret(8)          null<1>UD       g126<2,2,1>UD "),
+            "{text}"
+        );
+    }
+    // A field the operands do not show still comes back from the
+    // annotation (here ret's unused src1).
+    let p = Platform::Gen8;
+    let ret = changed(p, "ret(8) null<1>UD g126<2,2,1>UD { align1 1Q };", |i| {
+        i.src[1] = Src::grf(9, 0, Type::UD, Region::SCALAR);
     });
     let text = annotated(p, ret);
-    assert!(text.contains("src0_da_reg_nr=0x7e"), "{text}");
+    assert!(
+        text.contains("g126<2,2,1>UD") && text.contains("src1_da_reg_nr=0x9"),
+        "{text}"
+    );
 }
 
 #[test]
 fn indirect_address_subregister_is_kept() {
-    let p = Platform::Gen8;
-    let text = round_trip(p, word("01 00 20 00 28 0a 00 a2 60 00 45 00 00 00 00 00"));
+    // a0.1 beside a D destination: Mesa's form, in units of the type,
+    // would print a0.0; the subregister itself prints with its unit.
+    let text = shown(Platform::Gen8, "01 00 20 00 28 0a 00 a2 60 00 45 00 00 00 00 00");
     assert!(
-        text.contains("g[a0.0]<1>D") && text.contains("dst_ia_subreg_nr=0x1"),
+        text.starts_with("mov(2)          g[a0.1:uw]<1>D  g3<2,2,1>D "),
         "{text}"
     );
-    // A UW destination at a0.1.
+    for p in [Platform::Gen7, Platform::Gen75] {
+        let text = shown(p, "01 00 20 00 a5 00 00 a4 60 00 45 00 00 00 00 00");
+        assert!(text.contains(" g[a0.1:uw]<1>D "), "{text}");
+    }
+    let text = shown(Platform::Gen8, "01 00 20 00 48 12 00 a2 60 00 45 00 00 00 00 00");
+    assert!(text.contains(" g[a0.1:uw]<1>UW "), "{text}");
+    // Where Mesa's form is exact it stays: a0.2 of a UW destination is
+    // `a0.1`, and Mesa's own words print as Mesa prints them.
+    let p = Platform::Gen8;
     let w = changed(p, "mov(2) g[a0.1]<1>UW g3<2,2,1>UW { align1 1N };", |_| {});
-    assert!(round_trip(p, w).contains("g[a0.1]<1>UW"));
+    assert_eq!(decode(p, &w).unwrap().dst.addr, Addr::Indirect { subnr: 2, imm: 0 });
+    assert!(round_trip(p, w).contains(" g[a0.1]<1>UW "));
+    let mesa = "mov(1)          g5<1>D          g[a0 96]<0,1,0>D                { align1 WE_all 1N };";
+    let w = geneu::text::assemble_words(p, mesa).unwrap()[0];
+    assert_eq!(round_trip(p, w), mesa);
+    // Both spellings read back the same field.
+    let a = geneu::text::assemble_words(p, "mov(2) g[a0.4:uw]<1>D g3<2,2,1>D { align1 1N };").unwrap();
+    let b = geneu::text::assemble_words(p, "mov(2) g[a0.1]<1>D g3<2,2,1>D { align1 1N };").unwrap();
+    assert_eq!(a, b);
 }
 
 #[test]
 fn tdr0_keeps_its_type_and_region() {
+    // tdr0 (and ip), which Mesa prints bare, print their type and region.
+    for (p, hex) in [
+        (Platform::Gen8, "01 00 00 00 40 12 00 36 40 00 00 00 00 00 00 00"),
+        (Platform::Gen7, "01 00 00 00 28 01 00 36 40 00 00 00 00 00 00 00"),
+    ] {
+        let text = shown(p, hex);
+        assert!(
+            text.starts_with("mov(1)          tdr0<1>UW       g2<0,1,0>UW "),
+            "{text}"
+        );
+    }
+    for (p, hex) in [
+        (Platform::Gen8, "01 00 00 00 08 00 40 20 00 14 00 00 00 00 00 00"),
+        (Platform::Gen7, "01 00 00 00 01 00 40 20 00 14 00 00 00 00 00 00"),
+    ] {
+        let text = shown(p, hex);
+        assert!(text.contains(" ip<0,1,0>UD "), "{text}");
+    }
+    // Any other type or region of theirs shows too.
     let p = Platform::Gen8;
-    let w = changed(p, "mov(1) g4<1>UW g5<0,1,0>UW { align1 1N };", |i| {
-        i.dst.file = RegFile::Arf;
-        i.dst.addr = Addr::Direct { nr: 0xb0, subnr: 0 };
+    let w = changed(p, "mov(8) g4<1>UD g5<8,8,1>UD { align1 1Q };", |i| {
+        i.src[0].file = RegFile::Arf;
+        i.src[0].addr = Addr::Direct { nr: 0xb0, subnr: 4 };
     });
     let text = round_trip(p, w);
-    assert!(text.contains("tdr0") && text.contains("dst_reg_type"), "{text}");
+    assert!(text.contains(" tdr0.1<8,8,1>UD "), "{text}");
+    // Written bare, as Mesa's grammar writes it, tdr0 is UW (and ip UD).
+    let bare =
+        geneu::text::assemble_words_with(p, "mov(1) tdr0 g2<0,1,0>UW { align1 1N };", AsmOptions::UNCHECKED).unwrap();
+    assert_eq!(bare, [word("01 00 00 00 40 12 00 36 40 00 00 00 00 00 00 00")]);
 }
 
 #[test]

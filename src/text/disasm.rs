@@ -451,7 +451,9 @@ impl Printer<'_> {
             o.pad(64)?;
             return self.src3(o, 2);
         }
-        let nsrc = op.num_srcs();
+        // `call`/`calla`/`ret` show the operands the hardware reads (Mesa
+        // prints none).
+        let nsrc = crate::canon::shown_sources(op);
         if nsrc > 0 || op == Opcode::Wait {
             o.pad(16)?;
             self.dst(o)?;
@@ -486,9 +488,10 @@ impl Printer<'_> {
         o.idec(raw.into())
     }
 
-    /// A register name; returns `false` when the operand text stops here
-    /// (`ip`, `tdr0`).
-    fn reg<W: Write + ?Sized>(o: &mut Col<'_, W>, file: RegFile, nr: u8) -> Result<bool, fmt::Error> {
+    /// A register name. `ip` and `tdr0`, which Mesa prints bare, are
+    /// followed by their subregister, region and type like any register
+    /// (the text's extension: their type and region are the word's).
+    fn reg<W: Write + ?Sized>(o: &mut Col<'_, W>, file: RegFile, nr: u8) -> fmt::Result {
         match file {
             RegFile::Grf => {
                 o.s(names::GRF_PREFIX)?;
@@ -500,7 +503,6 @@ impl Printer<'_> {
                     if a.numbered {
                         o.dec(u64::from(nr & 0xf))?;
                     }
-                    return Ok(!a.bare);
                 }
                 None => {
                     o.s(names::ARF_UNKNOWN)?;
@@ -512,7 +514,7 @@ impl Printer<'_> {
                 o.dec(nr.into())?;
             }
         }
-        Ok(true)
+        Ok(())
     }
 
     /// `.N`, a subregister in units of the operand type.
@@ -529,10 +531,8 @@ impl Printer<'_> {
         let d = &self.i.dst;
         let ty = d.ty;
         // An indirect destination's address subregister prints in units of
-        // the type, as Mesa prints it.
-        if !Self::operand_reg(o, d.file, d.addr, ty, true)? {
-            return Ok(());
-        }
+        // the type, as Mesa prints it, unless that rounds it.
+        Self::operand_reg(o, d.file, d.addr, ty, true)?;
         if self.i.access_mode == AccessMode::Align16 {
             o.s("<1>")?;
             o.s(names::WRITEMASK
@@ -551,20 +551,18 @@ impl Printer<'_> {
     /// indirect `g[a0.S IMM]` (also in align16, where Mesa prints "not
     /// supported": align1's form reads back). The indirect address
     /// subregister prints in units of `ty` when `sub_in_units` (the
-    /// destination), else in bytes (sources). `false` when the register
-    /// printed as invalid, where Mesa ends the operand.
+    /// destination, as Mesa prints it; `g[a0.S:uw]`, the subregister
+    /// itself, when that would round it), else as it is (sources).
     fn operand_reg<W: Write + ?Sized>(
         o: &mut Col<'_, W>,
         file: RegFile,
         addr: Addr,
         ty: Type,
         sub_in_units: bool,
-    ) -> Result<bool, fmt::Error> {
+    ) -> fmt::Result {
         match addr {
             Addr::Direct { nr, subnr } => {
-                if !Self::reg(o, file, nr)? {
-                    return Ok(false);
-                }
+                Self::reg(o, file, nr)?;
                 if subnr != 0 {
                     Self::subreg(o, subnr, ty)?;
                 }
@@ -572,7 +570,14 @@ impl Printer<'_> {
             Addr::Indirect { subnr, imm } => {
                 o.s("g[a0")?;
                 if subnr != 0 {
-                    if sub_in_units {
+                    if sub_in_units && u32::from(subnr) % ty.size() != 0 {
+                        // Mesa's form would round it: the subregister
+                        // itself, marked with its unit.
+                        o.s(".")?;
+                        o.dec(subnr.into())?;
+                        o.s(":")?;
+                        o.s(names::ADDR_SUB_UNIT)?;
+                    } else if sub_in_units {
                         Self::subreg(o, subnr, ty)?;
                     } else {
                         o.s(".")?;
@@ -583,7 +588,7 @@ impl Printer<'_> {
                 o.s("]")?;
             }
         }
-        Ok(true)
+        Ok(())
     }
 
     /// ` N`: the address immediate as Mesa prints it, the raw unsigned
@@ -672,9 +677,7 @@ impl Printer<'_> {
         let ty = s.ty;
         self.src_mods(o, s.mods)?;
         // A source's indirect address subregister prints in bytes.
-        if !Self::operand_reg(o, s.file, s.addr, ty, false)? {
-            return Ok(());
-        }
+        Self::operand_reg(o, s.file, s.addr, ty, false)?;
         if self.i.access_mode == AccessMode::Align16 {
             o.s("<")?;
             Self::vstride(o, s.region.vstride)?;

@@ -418,14 +418,21 @@ impl Lower<'_> {
             Base::Imm { .. } => return Err(self.invalid(o.pos, "destination", "a destination cannot be an immediate")),
             Base::Reg { name, sub } => {
                 let (file, nr, bare) = self.file_nr(name, o.pos)?;
-                let ty = self.reg_type(o, bare.then_some(Type::UD))?;
+                let ty = self.reg_type(o, bare.then(|| super::names::bare_type(nr)))?;
                 let subnr = self.sub_bytes(sub, ty, sub_a16)?;
                 (file, ty, Addr::Direct { nr, subnr })
             }
-            Base::Indirect { sub, imm, imm_pos } => {
+            Base::Indirect {
+                sub,
+                sub_words,
+                imm,
+                imm_pos,
+            } => {
                 let ty = self.reg_type(o, None)?;
-                // The printer divides the field by the type size.
-                let s = sub.map_or(0, |n| n.value).saturating_mul(u64::from(ty.size()));
+                // Mesa's form divides the field by the type size; `:uw`
+                // gives the field itself.
+                let unit = if sub_words { 1 } else { u64::from(ty.size()) };
+                let s = sub.map_or(0, |n| n.value).saturating_mul(unit);
                 let addr = Addr::Indirect {
                     subnr: self.addr_sub(s, o.pos)?,
                     imm: self.addr_imm(imm, imm_pos)?,
@@ -606,11 +613,12 @@ impl Lower<'_> {
             }
             Base::Reg { name, sub } => {
                 let (file, nr, bare) = self.file_nr(name, o.pos)?;
-                let ty = self.reg_type(o, bare.then_some(Type::UD))?;
+                let ty = self.reg_type(o, bare.then(|| super::names::bare_type(nr)))?;
                 let subnr = self.sub_bytes(sub, ty, a16)?;
                 (file, ty, Addr::Direct { nr, subnr })
             }
-            Base::Indirect { sub, imm, imm_pos } => {
+            // A source's subregister is the field itself, `:uw` or not.
+            Base::Indirect { sub, imm, imm_pos, .. } => {
                 let ty = self.reg_type(o, None)?;
                 // The printer shows the raw field for sources.
                 let addr = Addr::Indirect {

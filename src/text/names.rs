@@ -19,8 +19,9 @@ pub struct ArfClass {
     pub name: &'static str,
     /// Whether the low nibble follows the name as a number (`acc1`).
     pub numbered: bool,
-    /// Whether the operand text stops after the name: no subregister,
-    /// region or type (`ip`, `tdr0`).
+    /// Whether Mesa prints the name alone, without subregister, region or
+    /// type (`ip`, `tdr0`); geneu prints them, and reads the name alone
+    /// too.
     pub bare: bool,
 }
 
@@ -51,6 +52,18 @@ pub const ARF_CLASSES: [ArfClass; 13] = [
     class(arf::TIMESTAMP, "tm", true, false),
 ];
 
+/// The type of an `ip` or `tdr0` operand written bare (no region or
+/// type), as Mesa's assembler reads it: `tdr0` is UW (its grammar's
+/// `threadcontrolreg`), `ip` UD. The disassembler prints both with their
+/// region and type.
+pub(crate) fn bare_type(nr: u8) -> Type {
+    if arf::class(nr) == arf::TDR {
+        Type::UW
+    } else {
+        Type::UD
+    }
+}
+
 /// Prefix Mesa prints for an ARF number outside [`ARF_CLASSES`].
 pub const ARF_UNKNOWN: &str = "ARF";
 
@@ -66,6 +79,11 @@ pub fn arf_class(nr: u8) -> Option<&'static ArfClass> {
 pub fn arf_class_by_name(name: &str) -> Option<&'static ArfClass> {
     ARF_CLASSES.iter().find(|c| c.name == name)
 }
+
+/// The unit written after an indirect address subregister that is the
+/// subregister itself (`g[a0.1:uw]`): the destination's form when Mesa's,
+/// in units of the destination's type, would round it.
+pub(crate) const ADDR_SUB_UNIT: &str = "uw";
 
 /// Name of the general register file prefix (`g12`).
 pub const GRF_PREFIX: &str = "g";

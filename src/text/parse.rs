@@ -25,7 +25,7 @@
 //! branch      := ["JIP" ":" target] ["UIP" ":" target]
 //! dst         := reg [region] ["." channels] TYPE
 //! src         := ["-" | "~"] ["(" "abs" ")"] (reg [region] ["." channels] TYPE | ["-"] NUMBER TYPE)
-//! reg         := IDENT ["." NUMBER] | ("g" | "r") "[" IDENT ["." NUMBER] [["+" | "-"] NUMBER] "]"
+//! reg         := IDENT ["." NUMBER] | ("g" | "r") "[" IDENT ["." NUMBER [":" "uw"]] [["+" | "-"] NUMBER] "]"
 //! region      := "<" item { ("," | ";") item } ">"          item := NUMBER | "VxH"
 //! options     := "{" { IDENT | NUMBER IDENT | "," } "}"
 //! invalid     := "*" "*" "*" "invalid" IDENT { IDENT } "value" NUMBER
@@ -42,6 +42,7 @@ use alloc::vec::Vec;
 
 use super::error::{AsmError, AsmErrorKind};
 use super::lex::{Kind, Lexer, Pos, Scanner, Token};
+use super::names::ADDR_SUB_UNIT;
 use super::names::{
     arf_class_by_name, cond_mod_by_name, math_fn_by_name, multi_word_sfid, opcode_by_name, sfid_by_name, type_by_name,
 };
@@ -174,9 +175,9 @@ fn form(op: Opcode) -> Form {
         Wait => Form::Wait,
         Jmpi => Form::Jmpi,
         If | Else | Endif | While | Break | Cont | Halt | Goto | Join | Brd | Brc => Form::Branch,
-        Nop | Illegal | Smov | Call | Calla | Ret => Form::None,
+        Nop | Illegal | Smov => Form::None,
         Math => Form::Alu(2),
-        _ => Form::Alu(usize::from(op.num_srcs())),
+        _ => Form::Alu(usize::from(crate::canon::shown_sources(op))),
     }
 }
 
@@ -1330,7 +1331,7 @@ impl<'a> Parser<'a> {
     }
 
     /// An indirect address `[a0.sub +imm]` where `c` stands (after the
-    /// `g`).
+    /// `g`); `.sub:uw` names the address subregister itself.
     fn scan_indirect(&self, c: &mut Scanner<'a>) -> PResult<Base> {
         if !c.eat(b'[') {
             return Err(self.unexpected_at(c, "`[`"));
@@ -1345,6 +1346,14 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
+        let sub_words = sub.is_some() && c.eat(b':');
+        if sub_words {
+            c.at();
+            match c.ident_here() {
+                Some((ADDR_SUB_UNIT, end)) => c.advance_to(end),
+                _ => return Err(self.unexpected_at(c, "`uw` (the address subregister's own unit)")),
+            }
+        }
         let mut imm = 0i64;
         let mut imm_pos = c.at();
         let neg = match c.byte() {
@@ -1367,7 +1376,12 @@ impl<'a> Parser<'a> {
         if !c.eat(b']') {
             return Err(self.unexpected_at(c, "`]` closing the indirect address"));
         }
-        Ok(Base::Indirect { sub, imm, imm_pos })
+        Ok(Base::Indirect {
+            sub,
+            sub_words,
+            imm,
+            imm_pos,
+        })
     }
 }
 

@@ -21,7 +21,8 @@ pub(crate) enum RegName {
     /// `m<n>`: a message register, which Gen7+ maps to GRF n + 112.
     Mrf(u8),
     /// An architecture register, with its encoded number (`acc0` = 0x20).
-    /// `bare` registers (`ip`, `tdr0`) print without region or type.
+    /// `bare` registers (`ip`, `tdr0`) may be written without region or
+    /// type (Mesa prints them so).
     Arf { nr: u8, bare: bool },
 }
 
@@ -31,8 +32,15 @@ pub(crate) enum Base {
     /// A direct register with an optional subregister (in units of the
     /// operand's type).
     Reg { name: RegName, sub: Option<Num> },
-    /// `g[a0.sub imm]`.
-    Indirect { sub: Option<Num>, imm: i64, imm_pos: Pos },
+    /// `g[a0.sub imm]`; `sub_words` for `g[a0.sub:uw imm]`, where `sub`
+    /// is the address subregister itself (a0 has word subregisters), not
+    /// in units of a destination's type.
+    Indirect {
+        sub: Option<Num>,
+        sub_words: bool,
+        imm: i64,
+        imm_pos: Pos,
+    },
     /// An immediate: the number as written and whether `-` preceded it.
     Imm { value: u64, neg: bool },
 }
@@ -127,7 +135,7 @@ pub(crate) enum Target<'a> {
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Operands<'a> {
-    /// No operands (`nop`, `illegal`, `ret`, ...).
+    /// No operands (`nop`, `illegal`, `smov`).
     None,
     /// A destination and up to three sources.
     Alu { dst: Operand, src: [Option<Operand>; 3] },
