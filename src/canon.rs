@@ -75,9 +75,9 @@ pub const fn shows_no_operands(op: Opcode) -> bool {
 /// operands the hardware reads, which Mesa's printer leaves out (the
 /// text's extension, so that no call loses its target or return register).
 pub const fn shown_sources(op: Opcode) -> u8 {
-    match op {
-        Opcode::Call | Opcode::Calla => 2,
-        Opcode::Ret => 1,
+    match op.form() {
+        crate::isa::Form::Call => 2,
+        crate::isa::Form::Return => 1,
         _ => op.num_srcs(),
     }
 }
