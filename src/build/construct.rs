@@ -21,46 +21,91 @@ use crate::canon::{A16_HSTRIDE, A16_WIDTH};
 use crate::model::*;
 use crate::validate::OperandId;
 
-/// An operand a constructor refuses.
+/// An operand a constructor refuses: which operand, and why. Small (it
+/// travels back through every constructor in registers); its words come
+/// from [`Why`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Fault {
-    /// `what` (a part of the operand) cannot be as given: `why`.
-    Operand {
-        /// The operand.
-        operand: OperandId,
-        /// What is refused.
-        what: &'static str,
-        /// Why.
-        why: &'static str,
-    },
+pub(crate) struct Fault {
+    /// The operand refused.
+    pub(crate) operand: OperandId,
+    /// Why.
+    pub(crate) why: Why,
+}
+
+/// The reasons a constructor refuses an operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Why {
+    /// A source modifier on a destination.
+    DstModifier,
+    /// A general register above g127 (the builder's operands).
+    GrfRange,
+    /// A second immediate.
+    TwoImmediates,
+    /// A 64-bit immediate beside another source.
+    Imm64NotAlone,
+    /// A 3-source instruction in align1.
+    ThreeSrcAlign1,
+    /// A 3-source destination that is not a direct GRF.
+    ThreeSrcDst,
+    /// A 3-source instruction without three sources.
+    ThreeSrcCount,
+    /// A 3-source source that is not a direct GRF.
+    ThreeSrcSource,
+    /// 3-source sources of different types.
+    ThreeSrcTypes,
     /// An immediate of a type the platform does not have.
-    ImmType {
-        /// The operand.
-        operand: OperandId,
-        /// The immediate's type.
-        ty: Type,
-    },
+    ImmType(Type),
+}
+
+impl Why {
+    /// The part of the instruction refused, as the text assembler names it.
+    pub(crate) const fn what(self) -> &'static str {
+        match self {
+            Why::DstModifier | Why::ThreeSrcDst => "destination",
+            Why::GrfRange => "register",
+            Why::TwoImmediates | Why::ThreeSrcSource | Why::ImmType(_) => "source",
+            Why::Imm64NotAlone => "src1",
+            Why::ThreeSrcAlign1 => "access mode",
+            Why::ThreeSrcCount => "operands",
+            Why::ThreeSrcTypes => "source type",
+        }
+    }
+
+    /// Why it is refused.
+    pub(crate) const fn why(self) -> &'static str {
+        match self {
+            Why::DstModifier => "source modifiers do not apply to a destination",
+            Why::GrfRange => "general registers are g0-g127",
+            Why::TwoImmediates => "an instruction holds one immediate",
+            Why::Imm64NotAlone => "64-bit immediates are allowed only in one-source instructions",
+            Why::ThreeSrcAlign1 => "3-source instructions are align16 only on Gen7/Gen8 (add `{ align16 }`)",
+            Why::ThreeSrcDst => "3-source destinations are direct GRF registers",
+            Why::ThreeSrcCount => "3-source instructions take three sources",
+            Why::ThreeSrcSource => "3-source operands are direct GRF registers",
+            Why::ThreeSrcTypes => "3-source sources share one type (Gen8: src1/src2 may be HF with F)",
+            Why::ImmType(_) => "the platform has no immediate of this type",
+        }
+    }
 }
 
 impl Fault {
-    /// The operand refused.
-    pub(crate) const fn operand(&self) -> OperandId {
-        match *self {
-            Fault::Operand { operand, .. } | Fault::ImmType { operand, .. } => operand,
-        }
-    }
-
     /// The builder's error for instruction `index` on `p`.
+    #[cold]
     pub(crate) const fn at(self, p: Platform, index: usize) -> BuildError {
-        match self {
-            Fault::Operand { operand, why, .. } => BuildError::Operand { index, operand, why },
-            Fault::ImmType { ty, .. } => BuildError::Immediate { index, ty, platform: p },
+        match self.why {
+            Why::ImmType(ty) => BuildError::Immediate { index, ty, platform: p },
+            why => BuildError::Operand {
+                index,
+                operand: self.operand,
+                why: why.why(),
+            },
         }
     }
 }
 
-const fn fault(operand: OperandId, what: &'static str, why: &'static str) -> Fault {
-    Fault::Operand { operand, what, why }
+#[inline]
+const fn fault(operand: OperandId, why: Why) -> Fault {
+    Fault { operand, why }
 }
 
 /// How a source is addressed.
@@ -103,10 +148,7 @@ pub(crate) const fn imm_bits(t: Type) -> u32 {
 pub(crate) const fn imm_type(p: Platform, k: u8, ty: Type) -> Result<(), Fault> {
     match ty.imm_hw(p) {
         Some(_) => Ok(()),
-        None => Err(Fault::ImmType {
-            operand: OperandId::Src(k),
-            ty,
-        }),
+        None => Err(fault(OperandId::Src(k), Why::ImmType(ty))),
     }
 }
 
@@ -116,11 +158,7 @@ pub(crate) const fn imm_type(p: Platform, k: u8, ty: Type) -> Result<(), Fault> 
 #[inline]
 pub(crate) fn dst_into(a16: bool, r: &Reg, d: &mut Dst) -> Result<(), Fault> {
     if !r.mods().is_empty() {
-        return Err(fault(
-            OperandId::Dst,
-            "destination",
-            "source modifiers do not apply to a destination",
-        ));
+        return Err(fault(OperandId::Dst, Why::DstModifier));
     }
     *d = Dst {
         file: r.file(),
@@ -143,29 +181,17 @@ pub(crate) fn src_into(p: Platform, mode: Mode, k: u8, o: &Operand, s: &mut Src)
             Ok(Some(imm.bits()))
         }
         Operand::Reg(r) => {
-            let given = r.region();
-            let (region, swizzle) = match mode {
-                Mode::Align1 => (given, Swizzle(0)),
+            *s = r.as_src();
+            match mode {
+                Mode::Align1 => s.swizzle = Swizzle(0),
                 // Align16 encodes only the vertical stride.
-                Mode::Align16 => (
-                    Region {
-                        vstride: given.vstride,
-                        width: A16_WIDTH,
-                        hstride: A16_HSTRIDE,
-                    },
-                    r.swizzle_of(),
-                ),
-                Mode::ThreeSrc if given == Region::SCALAR => (Region::SCALAR, r.swizzle_of()),
-                Mode::ThreeSrc => (Region::THREE_SRC, r.swizzle_of()),
-            };
-            *s = Src {
-                file: r.file(),
-                ty: r.ty(),
-                addr: r.address(),
-                region,
-                swizzle,
-                mods: r.mods(),
-            };
+                Mode::Align16 => {
+                    s.region.width = A16_WIDTH;
+                    s.region.hstride = A16_HSTRIDE;
+                }
+                Mode::ThreeSrc if s.region == Region::SCALAR => {}
+                Mode::ThreeSrc => s.region = Region::THREE_SRC,
+            }
             Ok(None)
         }
     }
@@ -191,14 +217,10 @@ pub(crate) fn alu_operands(p: Platform, i: &mut Instruction, dst: &Reg, srcs: &[
         let k = k as u8;
         if let Some(bits) = src_into(p, mode, k, o, slot)? {
             if imm.is_some() {
-                return Err(fault(OperandId::Src(k), "source", "an instruction holds one immediate"));
+                return Err(fault(OperandId::Src(k), Why::TwoImmediates));
             }
             if k > 0 && slot.ty.is_64bit() {
-                return Err(fault(
-                    OperandId::Src(k),
-                    "src1",
-                    "64-bit immediates are allowed only in one-source instructions",
-                ));
+                return Err(fault(OperandId::Src(k), Why::Imm64NotAlone));
             }
             imm = Some(bits);
         }
@@ -210,28 +232,17 @@ pub(crate) fn alu_operands(p: Platform, i: &mut Instruction, dst: &Reg, srcs: &[
 /// Fills the destination and the three sources of `i`, a 3-source
 /// instruction whose header is set: align16, direct GRF operands, one
 /// source type (Gen8: src1 and src2 may be HF beside an F src0).
+#[inline]
 pub(crate) fn three_src_operands(p: Platform, i: &mut Instruction, dst: &Reg, srcs: &[Operand]) -> Result<(), Fault> {
     if i.access_mode != AccessMode::Align16 {
-        return Err(fault(
-            OperandId::Dst,
-            "access mode",
-            "3-source instructions are align16 only on Gen7/Gen8 (add `{ align16 }`)",
-        ));
+        return Err(fault(OperandId::Dst, Why::ThreeSrcAlign1));
     }
     dst_into(true, dst, &mut i.dst)?;
     if i.dst.file != RegFile::Grf || !matches!(i.dst.addr, Addr::Direct { .. }) {
-        return Err(fault(
-            OperandId::Dst,
-            "destination",
-            "3-source destinations are direct GRF registers",
-        ));
+        return Err(fault(OperandId::Dst, Why::ThreeSrcDst));
     }
     if srcs.len() != 3 {
-        return Err(fault(
-            OperandId::Dst,
-            "operands",
-            "3-source instructions take three sources",
-        ));
+        return Err(fault(OperandId::Dst, Why::ThreeSrcCount));
     }
     let mut shared = None;
     for (k, (o, slot)) in srcs.iter().zip(i.src.iter_mut()).enumerate() {
@@ -239,20 +250,12 @@ pub(crate) fn three_src_operands(p: Platform, i: &mut Instruction, dst: &Reg, sr
         let direct_grf = matches!(o, Operand::Reg(r)
             if r.file() == RegFile::Grf && matches!(r.address(), Addr::Direct { .. }));
         if !direct_grf {
-            return Err(fault(
-                OperandId::Src(k),
-                "source",
-                "3-source operands are direct GRF registers",
-            ));
+            return Err(fault(OperandId::Src(k), Why::ThreeSrcSource));
         }
         src_into(p, Mode::ThreeSrc, k, o, slot)?;
         let st = *shared.get_or_insert(slot.ty);
         if slot.ty != st && !(p.is_gen8() && st == Type::F && slot.ty == Type::HF && k > 0) {
-            return Err(fault(
-                OperandId::Src(k),
-                "source type",
-                "3-source sources share one type (Gen8: src1/src2 may be HF with F)",
-            ));
+            return Err(fault(OperandId::Src(k), Why::ThreeSrcTypes));
         }
     }
     i.imm = 0;

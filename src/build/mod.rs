@@ -67,6 +67,7 @@ use crate::isa::region::{HSTRIDE_1, VSTRIDE_4};
 use crate::model::*;
 use crate::msg::{Channels, Dc0Op, Dc1Op, Message, SamplerSimd, SurfaceSimd, UrbOpcode};
 use crate::validate::OperandId;
+use construct::{Fault, Why};
 
 pub(crate) mod construct;
 pub mod error;
@@ -93,6 +94,12 @@ fn canonicalize(p: Platform, i: &mut Instruction) {
 
 /// The last general register (g0-g127).
 const GRF_LAST: u8 = 127;
+
+/// Whether a direct register of `file` at `addr` lies beyond g127.
+#[inline]
+const fn beyond_grf(file: RegFile, addr: Addr) -> bool {
+    matches!((file, addr), (RegFile::Grf, Addr::Direct { nr, .. }) if nr > GRF_LAST)
+}
 
 static NEXT_BUILDER: AtomicU32 = AtomicU32::new(1);
 
@@ -538,60 +545,53 @@ impl Builder {
         Ok(self.put(i))
     }
 
-    /// `r` as Mesa's emitter sets a destination (`brw_set_dest`) in access
-    /// mode `am`: a horizontal stride of 0 becomes 1 (align16: always 1).
-    /// Refused: a general register above g127.
+    /// Mesa's emitter's choices for a destination (`brw_set_dest`), made
+    /// on the model's operand: a horizontal stride of 0 becomes 1 (align16:
+    /// always 1). Refused: a general register above g127.
     #[inline]
-    fn emitted_dst(am: AccessMode, r: Reg, index: usize) -> Result<Reg, BuildError> {
-        if r.file() == RegFile::Grf && r.nr() > GRF_LAST {
-            return Err(BuildError::Operand {
-                index,
+    fn emit_dst(d: &mut Dst, a16: bool) -> Result<(), Fault> {
+        if beyond_grf(d.file, d.addr) {
+            return Err(Fault {
                 operand: OperandId::Dst,
-                why: "general registers are g0-g127",
+                why: Why::GrfRange,
             });
         }
-        let h = r.region().hstride;
-        if am == AccessMode::Align16 || h == 0 {
-            return Ok(r.with_region(Region {
-                hstride: HSTRIDE_1,
-                ..r.region()
-            }));
+        if a16 || d.hstride == 0 {
+            d.hstride = HSTRIDE_1;
         }
-        Ok(r)
+        Ok(())
     }
 
-    /// `o` as Mesa's emitter sets source `k` (`brw_set_src0`/`brw_set_src1`)
-    /// of an instruction in access mode `am` and execution size `exec`:
-    /// align16 reads rows of four, so a vertical stride of 8 becomes 4; in
-    /// align1 a width-1 source of a SIMD1 instruction becomes `<0;1,0>`.
-    /// Refused: a general register above g127.
+    /// Mesa's emitter's choices for source `k` (`brw_set_src0`/`src1`) of
+    /// an instruction in `a16` or not, of execution size `exec`: align16
+    /// reads rows of four, so a vertical stride of 8 becomes 4; in align1 a
+    /// width-1 source of a SIMD1 instruction becomes `<0;1,0>`. Refused: a
+    /// general register above g127.
     #[inline]
-    fn emitted_src(am: AccessMode, exec: ExecSize, o: Operand, k: u8, index: usize) -> Result<Operand, BuildError> {
-        let Operand::Reg(r) = o else { return Ok(o) };
-        if r.file() == RegFile::Grf && r.nr() > GRF_LAST {
-            return Err(BuildError::Operand {
-                index,
+    fn emit_src(s: &mut Src, k: u8, a16: bool, exec: ExecSize) -> Result<(), Fault> {
+        if beyond_grf(s.file, s.addr) {
+            return Err(Fault {
                 operand: OperandId::Src(k),
-                why: "general registers are g0-g127",
+                why: Why::GrfRange,
             });
         }
-        let g = r.region();
-        Ok(Operand::Reg(match am {
-            AccessMode::Align16 if g.vstride == VSTRIDE_4 + 1 => r.with_region(Region {
-                vstride: VSTRIDE_4,
-                ..g
-            }),
-            AccessMode::Align1 if g.width == 0 && exec == ExecSize::S1 => r.with_region(Region::SCALAR),
-            _ => r,
-        }))
+        if a16 {
+            if s.region.vstride == VSTRIDE_4 + 1 {
+                s.region.vstride = VSTRIDE_4;
+            }
+        } else if s.region.width == 0 && exec == ExecSize::S1 && s.file != RegFile::Imm {
+            s.region = Region::SCALAR;
+        }
+        Ok(())
     }
 
     /// `r` as the destination of an instruction in the current state.
     fn dst_of(&self, r: Reg, index: usize) -> Result<Dst, BuildError> {
-        let am = self.state.access_mode;
-        let r = Self::emitted_dst(am, r, index)?;
+        let a16 = self.state.access_mode == AccessMode::Align16;
         let mut d = Dst::null();
-        construct::dst_into(am == AccessMode::Align16, &r, &mut d).map_err(|f| f.at(self.p, index))?;
+        construct::dst_into(a16, &r, &mut d)
+            .and_then(|()| Self::emit_dst(&mut d, a16))
+            .map_err(|f| f.at(self.p, index))?;
         Ok(d)
     }
 
@@ -599,33 +599,32 @@ impl Builder {
     /// immediate's bits come back beside it.
     fn src_of(&self, o: Operand, k: u8, index: usize) -> Result<(Src, Option<u64>), BuildError> {
         let am = self.state.access_mode;
-        let o = Self::emitted_src(am, self.state.exec_size, o, k, index)?;
         let mut s = Src::ZERO;
-        let imm =
-            construct::src_into(self.p, construct::Mode::of(am), k, &o, &mut s).map_err(|f| f.at(self.p, index))?;
+        let imm = construct::src_into(self.p, construct::Mode::of(am), k, &o, &mut s)
+            .and_then(|imm| {
+                Self::emit_src(&mut s, k, am == AccessMode::Align16, self.state.exec_size)?;
+                Ok(imm)
+            })
+            .map_err(|f| f.at(self.p, index))?;
         Ok((s, imm))
     }
 
-    /// Fills the operands of `i` (its header set) from `dst` and `srcs` as
-    /// the emitter sets them, through the constructors the text assembler
-    /// shares.
+    /// Fills the operands of `i` (its header set) from `dst` and `srcs`
+    /// through the constructors the text assembler shares, then makes the
+    /// emitter's choices on them.
     #[inline]
-    fn operands_into(&self, i: &mut Instruction, dst: Reg, srcs: &[Operand], index: usize) -> Result<(), BuildError> {
-        let (am, exec) = (i.access_mode, i.exec_size);
-        let dst = Self::emitted_dst(am, dst, index)?;
-        let mut ops = [Operand::Reg(null()); 3];
-        let mut n = 0;
-        for (k, (&o, slot)) in srcs.iter().zip(ops.iter_mut()).enumerate() {
-            *slot = Self::emitted_src(am, exec, o, k as u8, index)?;
-            n = k + 1;
-        }
-        let ops = ops.get(..n).unwrap_or(&[]);
+    fn operands_into(p: Platform, i: &mut Instruction, dst: &Reg, srcs: &[Operand]) -> Result<(), Fault> {
         if i.opcode.is_three_src() {
-            construct::three_src_operands(self.p, i, &dst, ops)
+            construct::three_src_operands(p, i, dst, srcs)?;
         } else {
-            construct::alu_operands(self.p, i, &dst, ops)
+            construct::alu_operands(p, i, dst, srcs)?;
         }
-        .map_err(|f| f.at(self.p, index))
+        let (a16, exec) = (i.access_mode == AccessMode::Align16, i.exec_size);
+        Self::emit_dst(&mut i.dst, a16)?;
+        for (k, s) in i.src.iter_mut().take(srcs.len()).enumerate() {
+            Self::emit_src(s, k as u8, a16, exec)?;
+        }
+        Ok(())
     }
 
     /// Any ALU instruction: `op dst srcs...` (1, 2 or 3 sources) with an
@@ -700,7 +699,7 @@ impl Builder {
     ) -> Result<(), BuildError> {
         let op = i.opcode;
         state.apply(i, index)?;
-        self.operands_into(i, dst, srcs, index)?;
+        Self::operands_into(self.p, i, &dst, srcs).map_err(|f| f.at(self.p, index))?;
         if let Some(c) = cmod {
             i.cond_modifier = c.hw();
         }
@@ -1077,7 +1076,7 @@ impl Builder {
             }
         };
         let mut i = self.start(Opcode::Math)?;
-        self.operands_into(&mut i, dst, &[a.into(), b], index)?;
+        Self::operands_into(self.p, &mut i, &dst, &[a.into(), b]).map_err(|f| f.at(self.p, index))?;
         i.cond_modifier = f.hw();
         Ok(self.put(i))
     }

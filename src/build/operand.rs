@@ -15,7 +15,7 @@
 //! platform has the type is checked when the instruction is built.
 
 use crate::build::error::BuildError;
-use crate::model::{Addr, RegFile, Region, SrcMods, Swizzle, Type, WriteMask};
+use crate::model::{Addr, RegFile, Region, Src, SrcMods, Swizzle, Type, WriteMask};
 
 use crate::isa::arf as arfnr;
 
@@ -34,12 +34,9 @@ const GRF_BYTES: u32 = 32;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Reg {
-    file: RegFile,
-    addr: Addr,
-    ty: Type,
-    region: Region,
-    mods: SrcMods,
-    swizzle: Swizzle,
+    /// The register as a source operand of the model (its swizzle counts
+    /// in align16 only): the constructors copy it whole.
+    s: Src,
     writemask: WriteMask,
 }
 
@@ -182,7 +179,7 @@ impl Reg {
     /// assert_eq!((r.file(), r.nr(), r.subnr(), r.ty()), (RegFile::Grf, 12, 8, Type::UD));
     /// ```
     pub const fn file(&self) -> RegFile {
-        self.file
+        self.s.file
     }
     /// The register number (for an ARF, its encoded number; 0 for an
     /// [`indirect`] register).
@@ -191,7 +188,7 @@ impl Reg {
     /// assert_eq!(geneu::build::g(12).nr(), 12);
     /// ```
     pub const fn nr(&self) -> u8 {
-        match self.addr {
+        match self.s.addr {
             Addr::Direct { nr, .. } => nr,
             Addr::Indirect { .. } => 0,
         }
@@ -204,7 +201,7 @@ impl Reg {
     /// assert_eq!(geneu::build::g(12).ud().subreg(2).unwrap().subnr(), 8);
     /// ```
     pub const fn subnr(&self) -> u8 {
-        match self.addr {
+        match self.s.addr {
             Addr::Direct { subnr, .. } | Addr::Indirect { subnr, .. } => subnr,
         }
     }
@@ -217,7 +214,7 @@ impl Reg {
     /// assert_eq!(indirect(1, -32).unwrap().address(), Addr::Indirect { subnr: 1, imm: -32 });
     /// ```
     pub const fn address(&self) -> Addr {
-        self.addr
+        self.s.addr
     }
     /// The type.
     ///
@@ -225,7 +222,7 @@ impl Reg {
     /// assert_eq!(geneu::build::g(12).w().ty(), geneu::Type::W);
     /// ```
     pub const fn ty(&self) -> Type {
-        self.ty
+        self.s.ty
     }
     /// The region (for a destination only its horizontal stride counts).
     ///
@@ -234,7 +231,7 @@ impl Reg {
     /// assert_eq!(g(12).vec1().region(), geneu::Region::SCALAR);
     /// ```
     pub const fn region(&self) -> Region {
-        self.region
+        self.s.region
     }
     /// Source modifiers.
     ///
@@ -243,7 +240,7 @@ impl Reg {
     /// assert_eq!(g(12).neg().abs().mods(), geneu::SrcMods::NEGATE | geneu::SrcMods::ABS);
     /// ```
     pub const fn mods(&self) -> SrcMods {
-        self.mods
+        self.s.mods
     }
     /// Align16 swizzle.
     ///
@@ -252,7 +249,7 @@ impl Reg {
     /// assert_eq!(g(12).swizzle(swz(X, X, X, X)).swizzle_of(), swz(X, X, X, X));
     /// ```
     pub const fn swizzle_of(&self) -> Swizzle {
-        self.swizzle
+        self.s.swizzle
     }
     /// Align16 write mask.
     ///
@@ -271,7 +268,7 @@ impl Reg {
     /// assert_eq!(g(3).retype(Type::W).ty(), Type::W);
     /// ```
     pub const fn retype(mut self, ty: Type) -> Reg {
-        self.ty = ty;
+        self.s.ty = ty;
         self
     }
 
@@ -301,7 +298,7 @@ impl Reg {
     }
 
     pub(crate) const fn with_region(mut self, region: Region) -> Reg {
-        self.region = region;
+        self.s.region = region;
         self
     }
 
@@ -394,8 +391,8 @@ impl Reg {
     /// assert!(g(2).ud().subreg(8).is_err()); // byte 32 is the next register
     /// ```
     pub const fn subreg(mut self, n: u32) -> Result<Reg, BuildError> {
-        let bytes = n.saturating_mul(self.ty.size());
-        let Addr::Direct { nr, .. } = self.addr else {
+        let bytes = n.saturating_mul(self.s.ty.size());
+        let Addr::Direct { nr, .. } = self.s.addr else {
             return Err(BuildError::Register {
                 what: "subregister",
                 value: n as i64,
@@ -409,7 +406,7 @@ impl Reg {
                 why: "a subregister lies within its 32-byte register",
             });
         }
-        self.addr = Addr::Direct { nr, subnr: bytes as u8 };
+        self.s.addr = Addr::Direct { nr, subnr: bytes as u8 };
         Ok(self)
     }
 
@@ -426,8 +423,8 @@ impl Reg {
     /// assert_eq!(i.address(), Addr::Indirect { subnr: 0, imm: 8 });
     /// ```
     pub const fn offset(mut self, n: i32) -> Result<Reg, BuildError> {
-        let delta = n as i64 * self.ty.size() as i64;
-        match self.addr {
+        let delta = n as i64 * self.s.ty.size() as i64;
+        match self.s.addr {
             Addr::Direct { nr, subnr } => {
                 let at = (nr as i64) * GRF_BYTES as i64 + subnr as i64 + delta;
                 if at < 0 || at >= 256 * GRF_BYTES as i64 {
@@ -437,7 +434,7 @@ impl Reg {
                         why: "the register number would leave 0..=255",
                     });
                 }
-                self.addr = Addr::Direct {
+                self.s.addr = Addr::Direct {
                     nr: (at / GRF_BYTES as i64) as u8,
                     subnr: (at % GRF_BYTES as i64) as u8,
                 };
@@ -451,7 +448,7 @@ impl Reg {
                         why: "an indirect address offset is -512..=511 bytes",
                     });
                 }
-                self.addr = Addr::Indirect { subnr, imm: at as i16 };
+                self.s.addr = Addr::Indirect { subnr, imm: at as i16 };
             }
         }
         Ok(self)
@@ -463,7 +460,7 @@ impl Reg {
     /// assert!(geneu::build::g(1).neg().mods().contains(geneu::SrcMods::NEGATE));
     /// ```
     pub const fn neg(mut self) -> Reg {
-        self.mods = SrcMods::from_bits_retain(self.mods.bits() ^ SrcMods::NEGATE.bits());
+        self.s.mods = SrcMods::from_bits_retain(self.s.mods.bits() ^ SrcMods::NEGATE.bits());
         self
     }
 
@@ -473,7 +470,7 @@ impl Reg {
     /// assert!(geneu::build::g(1).abs().mods().contains(geneu::SrcMods::ABS));
     /// ```
     pub const fn abs(mut self) -> Reg {
-        self.mods = SrcMods::from_bits_retain(self.mods.bits() | SrcMods::ABS.bits());
+        self.s.mods = SrcMods::from_bits_retain(self.s.mods.bits() | SrcMods::ABS.bits());
         self
     }
 
@@ -484,7 +481,7 @@ impl Reg {
     /// assert_eq!(g(1).swizzle(swz(X, X, X, X)).swizzle_of().0, 0);
     /// ```
     pub const fn swizzle(mut self, s: Swizzle) -> Reg {
-        self.swizzle = s;
+        self.s.swizzle = s;
         self
     }
 
@@ -499,9 +496,16 @@ impl Reg {
         self
     }
 
+    /// The register as a source operand of the model, as given (its
+    /// swizzle counts in align16 only).
+    #[inline]
+    pub(crate) const fn as_src(&self) -> Src {
+        self.s
+    }
+
     /// Whether this is the null register.
     pub(crate) const fn is_null(&self) -> bool {
-        matches!(self.file, RegFile::Arf) && matches!(self.addr, Addr::Direct { nr: arfnr::NULL, .. })
+        matches!(self.s.file, RegFile::Arf) && matches!(self.s.addr, Addr::Direct { nr: arfnr::NULL, .. })
     }
 
     /// Any operand the model can hold, field by field, as the text
@@ -519,12 +523,14 @@ impl Reg {
         writemask: WriteMask,
     ) -> Reg {
         Reg {
-            file,
-            addr,
-            ty,
-            region,
-            mods,
-            swizzle,
+            s: Src {
+                file,
+                ty,
+                addr,
+                region,
+                swizzle,
+                mods,
+            },
             writemask,
         }
     }
@@ -564,7 +570,7 @@ pub const fn indirect(subnr: u8, offset: i16) -> Result<Reg, BuildError> {
         });
     }
     let mut r = g(0);
-    r.addr = Addr::Indirect { subnr, imm: offset };
+    r.s.addr = Addr::Indirect { subnr, imm: offset };
     Ok(r)
 }
 

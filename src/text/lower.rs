@@ -10,7 +10,7 @@ use super::error::{AsmError, AsmErrorKind};
 use super::hidden::RawField;
 use super::lex::{Kind, Lexer, Pos};
 use super::syntax::{Base, Chans, Flag, Inst, Num, Operand, Operands, Options, RegName, SendOperands, Target};
-use crate::build::construct::{self, imm_bits, Fault, Mode};
+use crate::build::construct::{self, imm_bits, Fault, Mode, Why};
 use crate::build::{Imm, Operand as Value, Reg};
 use crate::model::*;
 use crate::word::fields::{gen7_native, gen8_native};
@@ -94,22 +94,24 @@ impl Lower<'_> {
 
     /// A shared constructor's refusal, at the operand `o` it names (an
     /// immediate's type: at the type).
+    #[cold]
     fn fault(&self, f: Fault, o: &Operand) -> AsmError {
-        match f {
-            Fault::Operand { what, why, .. } => self.invalid(o.pos, what, why),
-            Fault::ImmType { ty, .. } => self.err(
+        match f.why {
+            Why::ImmType(ty) => self.err(
                 o.ty.map_or(o.pos, |(_, p)| p),
                 AsmErrorKind::TypeNotOnPlatform {
                     ty: ty.name(),
                     platform: self.p,
                 },
             ),
+            why => self.invalid(o.pos, why.what(), why.why()),
         }
     }
 
     /// [`Lower::fault`] at the operand among `dst` and `src` that it names.
+    #[cold]
     fn fault_in(&self, f: Fault, dst: &Operand, src: &[Option<Operand>; 3]) -> AsmError {
-        let o = match f.operand() {
+        let o = match f.operand {
             crate::validate::OperandId::Src(k) => src.get(usize::from(k)).and_then(Option::as_ref).unwrap_or(dst),
             _ => dst,
         };
