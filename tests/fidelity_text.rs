@@ -290,3 +290,44 @@ fn corpus_words_print_as_mesa_without_annotation() {
     }
     assert!(n > 2000, "{n}");
 }
+
+#[test]
+fn annotation_items_are_read_once_with_their_positions() {
+    let p = Platform::Gen8;
+    let errs = |text: &str| {
+        let e = assemble_words_with(p, text, AsmOptions::UNCHECKED).unwrap_err();
+        e.0.iter()
+            .map(|e| (e.line, e.column, e.kind.to_string()))
+            .collect::<Vec<_>>()
+    };
+    let base = "mov(8) g2<1>W 4660W { align1 1Q }";
+    // Items separated by spaces or commas, on later lines too.
+    let w = assemble_words_with(
+        p,
+        &format!("{base} [src1_width=0x6,\n src1_vstride=0x3 src1_spare=0x15];"),
+        AsmOptions::UNCHECKED,
+    )
+    .unwrap();
+    let one = assemble_words_with(
+        p,
+        &format!("{base} [src1_width=0x6 src1_vstride=0x3 src1_spare=0x15];"),
+        AsmOptions::UNCHECKED,
+    )
+    .unwrap();
+    assert_eq!(w, one);
+    // An unknown name: at the name, on its line.
+    let e = errs(&format!("nop;\n{base} [src1_width=0x6\n  no_such_field=1];"));
+    assert_eq!((e[0].0, e[0].1), (3, 3), "{e:?}");
+    assert!(e[0].2.contains("field annotation"), "{e:?}");
+    // A value wider than its field: at the value.
+    let text = format!("{base} [src1_width=0x16];");
+    let col = text.find("0x16").unwrap() as u32 + 1;
+    let e = errs(&text);
+    assert_eq!((e[0].0, e[0].1), (1, col), "{e:?}");
+    assert!(e[0].2.contains("field value"), "{e:?}");
+    // The grammar's own errors, from the one reader.
+    let text = format!("{base} [src1_width 6];");
+    let col = text.find(" 6]").unwrap() as u32 + 2;
+    let e = errs(&text);
+    assert_eq!((e[0].0, e[0].1), (1, col), "{e:?}");
+}

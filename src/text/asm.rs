@@ -350,7 +350,7 @@ impl Assembler {
                     out.word = [0; 16];
                     let lowered = lower
                         .inst_into(&ast, &mut out.inst)
-                        .and_then(|fix| Ok((fix, lower.raw_fields(&ast)?)));
+                        .and_then(|fix| Ok((fix, lower.raw_fields(&ast, parser.annotation())?)));
                     match lowered {
                         Ok((None, raw)) => match lower.encode(&mut out.inst, raw.as_deref(), ast.pos, self.opts) {
                             Ok(word) if clean => {

@@ -8,8 +8,8 @@ use alloc::vec::Vec;
 
 use super::error::{AsmError, AsmErrorKind};
 use super::hidden::RawField;
-use super::lex::{Kind, Lexer, Pos};
-use super::syntax::{Base, Chans, Flag, Inst, Num, Operand, Operands, Options, RegName, SendOperands, Target};
+use super::lex::Pos;
+use super::syntax::{Base, Chans, Flag, Inst, Num, Operand, Operands, Options, RawItem, RegName, SendOperands, Target};
 use crate::build::construct::{self, imm_bits, Fault, Mode, Why};
 use crate::build::{Imm, Operand as Value, Reg};
 use crate::model::*;
@@ -128,43 +128,35 @@ impl Lower<'_> {
         encode_raw(self.p, i, raw, opts).map_err(|kind| self.err(pos, kind))
     }
 
-    /// The fields of `a`'s annotation, if it has one (its syntax was
-    /// checked by the parser).
-    pub(super) fn raw_fields(&self, a: &Inst<'_>) -> LResult<Option<Vec<(RawField, u64)>>> {
-        let Some(open) = a.raw else { return Ok(None) };
-        let mut l = Lexer::at(self.src, open.offset as usize, open.line);
-        let mut out = Vec::new();
-        // The `[`.
-        l.next_token();
-        loop {
-            let t = l.next_token();
-            match t.kind {
-                Kind::Comma => {}
-                Kind::Ident => {
-                    let f = RawField::by_name(self.p, a.opcode, t.text).ok_or_else(|| {
-                        self.invalid(
-                            t.pos,
-                            "field annotation",
-                            "no field of this name in the instruction's layout (see `geneu fields`), nor `bits_HI_LO`",
-                        )
-                    })?;
-                    l.next_token();
-                    let n = l.next_token();
-                    if f.width() < 64 && n.value >> f.width() != 0 {
-                        return Err(self.err(
-                            n.pos,
-                            AsmErrorKind::OutOfRange {
-                                what: "field value",
-                                value: i64::try_from(n.value).unwrap_or(i64::MAX),
-                                range: "the field's width",
-                            },
-                        ));
-                    }
-                    out.push((f, n.value));
-                }
-                _ => return Ok(Some(out)),
-            }
+    /// The fields of `a`'s annotation, if it has one: its `items` (as the
+    /// parser read them) resolved against the instruction's layout.
+    pub(super) fn raw_fields(&self, a: &Inst<'_>, items: &[RawItem<'_>]) -> LResult<Option<Vec<(RawField, u64)>>> {
+        if a.raw.is_none() {
+            return Ok(None);
         }
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            let f = RawField::by_name(self.p, a.opcode, item.name).ok_or_else(|| {
+                self.invalid(
+                    item.pos,
+                    "field annotation",
+                    "no field of this name in the instruction's layout (see `geneu fields`), nor `bits_HI_LO`",
+                )
+            })?;
+            let v = item.value;
+            if f.width() < 64 && v.value >> f.width() != 0 {
+                return Err(self.err(
+                    v.pos,
+                    AsmErrorKind::OutOfRange {
+                        what: "field value",
+                        value: i64::try_from(v.value).unwrap_or(i64::MAX),
+                        range: "the field's width",
+                    },
+                ));
+            }
+            out.push((f, v.value));
+        }
+        Ok(Some(out))
     }
 
     /// Lowers `a` into `i` (in place); a branch comes back with the jumps

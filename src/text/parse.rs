@@ -48,7 +48,9 @@ use super::names::{
 };
 #[cfg(test)]
 use super::syntax::Stmt;
-use super::syntax::{Base, Chans, Flag, Inst, Num, Operand, Operands, Options, Predicate, RegName, Region, Target};
+use super::syntax::{
+    Base, Chans, Flag, Inst, Num, Operand, Operands, Options, Predicate, RawItem, RegName, Region, Target,
+};
 use crate::isa::{arf, MRF_GRF_BASE};
 use crate::model::{ExecSize, Opcode, Platform, ThreadControl, Type};
 
@@ -195,6 +197,9 @@ pub(crate) struct Parser<'a> {
     platform: Platform,
     /// Errors found so far, in order.
     pub errors: Vec<AsmError>,
+    /// The items of the last instruction's field annotation (empty if it
+    /// has none), in order.
+    annotation: Vec<RawItem<'a>>,
 }
 
 impl<'a> Parser<'a> {
@@ -214,7 +219,14 @@ impl<'a> Parser<'a> {
             prev_line: 1,
             platform: p,
             errors: Vec::new(),
+            annotation: Vec::new(),
         }
+    }
+
+    /// The items of the field annotation of the instruction read last
+    /// (see [`Inst::raw`]).
+    pub fn annotation(&self) -> &[RawItem<'a>] {
+        &self.annotation
     }
 
     /// The source text.
@@ -546,6 +558,7 @@ impl<'a> Parser<'a> {
         inst.exec = ExecSize::S1;
         inst.opts = Options::default();
         inst.raw = None;
+        self.annotation.clear();
         self.bump();
         self.suffixes(inst)?;
         if opcode == Opcode::Math && self.tok.kind == Kind::Star {
@@ -819,8 +832,9 @@ impl<'a> Parser<'a> {
     }
 
     /// A field annotation, `[name=value ...]` (items separated by spaces
-    /// or commas); gives where its `[` is. Lowering reads the items again
-    /// there, knowing the instruction's layout.
+    /// or commas), its items kept in [`Parser::annotation`]; gives where
+    /// its `[` is. Lowering resolves the names against the instruction's
+    /// layout.
     fn raw_fields(&mut self) -> PResult<Pos> {
         let open = self.expect(Kind::LBracket, "`[`")?;
         loop {
@@ -833,9 +847,14 @@ impl<'a> Parser<'a> {
                     self.bump();
                 }
                 _ => {
-                    self.expect(Kind::Ident, "a field name (`src1_reg_type`, `bits_95_64`, ...) or `]`")?;
+                    let name = self.expect(Kind::Ident, "a field name (`src1_reg_type`, `bits_95_64`, ...) or `]`")?;
                     self.expect(Kind::Equals, "`=` after the field name")?;
-                    self.number("the field's value")?;
+                    let value = self.number("the field's value")?;
+                    self.annotation.push(RawItem {
+                        name: name.text,
+                        pos: name.pos,
+                        value,
+                    });
                 }
             }
         }

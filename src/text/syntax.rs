@@ -225,6 +225,16 @@ pub(crate) struct Options {
     pub pos: Pos,
 }
 
+/// One item of a field annotation, `name=value`, as written: the name
+/// (resolved against the instruction's layout when it is lowered), the
+/// value, and where each stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RawItem<'a> {
+    pub name: &'a str,
+    pub pos: Pos,
+    pub value: Num,
+}
+
 /// One instruction as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Inst<'a> {
@@ -243,7 +253,8 @@ pub(crate) struct Inst<'a> {
     pub ops: Operands<'a>,
     pub opts: Options,
     /// Where a field annotation `[name=value ...]` starts (its `[`), if
-    /// the statement has one (see `super::hidden`); lowering reads it.
+    /// the statement has one (see `super::hidden`); its items are the
+    /// parser's [`super::parse::Parser::annotation`].
     pub raw: Option<Pos>,
 }
 
