@@ -248,6 +248,7 @@ impl Type {
     }
 
     /// Hardware encoding of a register (non-immediate) operand type.
+    #[inline]
     pub const fn reg_hw(self, p: Platform) -> Option<u8> {
         let gen8 = p.is_gen8();
         Some(match self {
@@ -279,6 +280,7 @@ impl Type {
     }
 
     /// Hardware encoding of an immediate operand type.
+    #[inline]
     pub const fn imm_hw(self, p: Platform) -> Option<u8> {
         let gen8 = p.is_gen8();
         Some(match self {
@@ -1110,6 +1112,7 @@ impl Instruction {
     /// The hardware code of source `k`'s type in its type field on `p`
     /// (see [`Instruction::src_type_is_imm_code`]), or `None` if the type
     /// has no code there.
+    #[inline]
     pub fn src_type_hw(&self, p: Platform, k: usize) -> Option<u8> {
         let t = self.src.get(k)?.ty;
         if self.src_type_is_imm_code(k) {

@@ -7,6 +7,7 @@ use super::*;
 /// Opcodes whose destination the rules inspect: the ALU forms, MATH,
 /// SEND and WAIT (a CALL's destination is the return address, which its
 /// own rule checks).
+#[inline]
 pub const fn has_dst(op: Opcode) -> bool {
     op.form().is_alu() || matches!(op.form(), Form::Math | Form::Send | Form::Wait)
 }
