@@ -19,6 +19,12 @@
 //! - MAD and LRP on F, BFE and BFI2 on D or UD (align16, one type);
 //! - branches with an ARF destination field.
 //!
+//! This is the validator's one speed layer. Its conditions are the named
+//! predicates the rules call to report (`encoding::subreg_ok`,
+//! `send::mlen_zero`, `regions::a1_src_last`, ...); the gates of the rule
+//! blocks ([`super::registry`]) only skip rules that do not apply to the
+//! instruction's form, never prove that applicable rules pass.
+//!
 //! The unit tests check on random instructions that an accepted one
 //! passes every rule.
 

@@ -78,7 +78,7 @@ pub fn validate_full(p: Platform, i: &Instruction) -> Result<(), Violations> {
     }
     if c.out.is_empty() {
         // Only the operand-type rules read the prepared facts.
-        if gate::operand_type_rules(&c) {
+        if gate::operand_types(&c) {
             c.prepare();
         }
         run_phase(&mut c, Phase::Restriction);

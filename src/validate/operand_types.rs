@@ -229,13 +229,3 @@ pub fn dst_subreg_aligned_to_exec_type(c: &mut Checker<'_>) {
         "destination subregister must be aligned to the execution type size",
     );
 }
-
-/// Fast accept for the operand-type rules: true only when none of them
-/// can report. With every source of the destination's type (not a byte
-/// type) there is no conversion, and the execution type is no wider than
-/// the destination type.
-#[inline(always)]
-pub(crate) fn clean(c: &Checker<'_>) -> bool {
-    let d = c.i.dst.ty;
-    !matches!(d, Type::B | Type::UB) && src_types(c).all(|t| t == d)
-}

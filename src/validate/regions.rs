@@ -701,21 +701,6 @@ pub fn gen7_packed_word_exception_src0_only(c: &mut Checker<'_>) {
     }
 }
 
-/// Fast accept for the align1 region rules (`exec_size_ge_width` to
-/// `dst_hstride_nonzero`): true only when none of them can report. Every
-/// operand is direct, the destination stride is nonzero, and each align1
-/// source passes [`a1_src_last`], the proof the fast accept uses.
-pub(crate) fn a1_regions_clean(c: &Checker<'_>) -> bool {
-    if c.flags & F_INDIRECT != 0 || (real_dst(c) && c.i.dst.hstride == 0) {
-        return false;
-    }
-    let exec = c.exec();
-    a1_srcs(c).all(|(_, s)| {
-        let proven = direct_subnr(&s.addr).and_then(|sub| a1_src_last(exec, s, sub));
-        region_elem_size(c.p, s.ty) == s.ty.size() && proven.is_some()
-    })
-}
-
 /// The last byte, from the first byte of its register, of a direct
 /// align1 register source at byte `sub` whose region meets the
 /// ExecSize/Width/VertStride/HorzStride relations and lies within two
@@ -724,8 +709,7 @@ pub(crate) fn a1_regions_clean(c: &Checker<'_>) -> bool {
 /// up to 32) each within its `pitch`-aligned block. `None` otherwise. The
 /// element size is the type size (callers rule out Ivy Bridge's 64-bit
 /// types, regioned in 32-bit units). The proof that the align1 region
-/// rules pass for one source, shared by the fast accept and
-/// [`a1_regions_clean`].
+/// rules pass for one source, used by the fast accept.
 #[inline(always)]
 pub(crate) fn a1_src_last(exec: u32, s: &Src, sub: u32) -> Option<u32> {
     let es = s.ty.size();
@@ -769,36 +753,6 @@ fn a1_src_last_general(exec: u32, s: &Src, sub: u32) -> Option<u32> {
     rows_stay_in_registers(sub, last, pitch, tail).then_some(last)
 }
 
-/// Fast accept for the region alignment rules (the span and split rules):
-/// true only when none of them can report. Every align1 source is direct,
-/// no wider than the execution size and within two registers; the
-/// destination is a direct register within two registers and either lies
-/// in one OWord, lies in one register with no source spanning two, or
-/// (Gen8) spans two whole registers, half the channels in each
-/// ([`dst_alignment_proof`]).
-pub(crate) fn alignment_clean(c: &Checker<'_>) -> bool {
-    if !real_dst(c) {
-        return false;
-    }
-    let exec = c.exec();
-    let mut src_two = false;
-    for (k, s) in a1_srcs(c) {
-        if direct_subnr(&s.addr).is_none() || c.src_rgn(k).w > exec {
-            return false;
-        }
-        match c.src_last(k) {
-            Some(last) if last < 64 => src_two |= last >= 32,
-            _ => return false,
-        }
-    }
-    let d = &c.i.dst;
-    let Some(sub) = direct_subnr(&d.addr) else { return false };
-    let es = region_elem_size(c.p, d.ty);
-    let step = if exec == 1 { 0 } else { stride(d.hstride) * es };
-    let dlast = (exec - 1) * step + sub + es - 1;
-    dst_alignment_proof(c.p.is_gen8(), exec, sub, step, dlast, src_two) == Some(true)
-}
-
 /// The proof that the region alignment rules (the span and split rules)
 /// pass, from the destination (`exec` channels `step` bytes apart from
 /// byte `dsub`, its last byte `dlast`) and whether some source spans two
@@ -807,7 +761,7 @@ pub(crate) fn alignment_clean(c: &Checker<'_>) -> bool {
 /// OWord, within one register with no source spanning two, or (Gen8) two
 /// whole registers with half the channels in each; `None` for that last
 /// case on Gen7/7.5, where the sources decide; `Some(false)` when not
-/// proven. Shared by the fast accept and [`alignment_clean`].
+/// proven. Used by the fast accept.
 #[inline(always)]
 pub(crate) fn dst_alignment_proof(
     gen8: bool,

@@ -176,25 +176,6 @@ pub(super) mod gate {
         !c.align16() && !c.three_src() && !c.is_send()
     }
 
-    /// The operand-type rules, unless a fast check proves they all pass.
-    #[inline(always)]
-    pub(crate) fn operand_type_rules(c: &Checker<'_>) -> bool {
-        operand_types(c) && !operand_types::clean(c)
-    }
-
-    /// The align1 region rules, unless a fast check proves they all pass.
-    #[inline(always)]
-    pub(crate) fn align1_region_rules(c: &Checker<'_>) -> bool {
-        align1_regions(c) && !regions::a1_regions_clean(c)
-    }
-
-    /// The region alignment rules, unless a fast check proves they all
-    /// pass.
-    #[inline(always)]
-    pub(crate) fn alignment_rules(c: &Checker<'_>) -> bool {
-        alignment(c) && !regions::alignment_clean(c)
-    }
-
     #[inline(always)]
     pub(crate) fn mixed_float(c: &Checker<'_>) -> bool {
         c.mixed_float()
@@ -314,7 +295,7 @@ rules! {
             Send send::send_msg_type_defined => Documented(cite::DP_MSG_TYPE),
             Send send::send_surface_read_rlen => Documented(cite::SURFACE_READ_RLEN),
         }
-        operand_type_rules {
+        operand_types {
             OperandTypes operand_types::packed_byte_dst_raw_mov => Documented(cite::OPERAND_TYPES),
             OperandTypes operand_types::no_byte_64bit_conversion => Conservative(cite::MOV_BDW),
             OperandTypes operand_types::no_hf_64bit_conversion => Conservative(cite::MOV_BDW),
@@ -327,7 +308,7 @@ rules! {
             Region regions::align16_dst_hstride_one => Documented(cite::ALIGN16),
             Region regions::align16_src_vstride => Documented(cite::ALIGN16),
         }
-        align1_region_rules {
+        align1_regions {
             Region regions::exec_size_ge_width => Documented(cite::REGION_PARAMS),
             Region regions::width_eq_exec_implies_vstride => Documented(cite::REGION_PARAMS),
             Region regions::width_one_implies_hstride_zero => Documented(cite::REGION_PARAMS),
@@ -341,7 +322,7 @@ rules! {
         align1_indirect {
             Region regions::vxh_addresses_in_a0 => Documented(cite::INDIRECT),
         }
-        alignment_rules {
+        alignment {
             Region regions::src_spans_at_most_two_grfs => Documented(cite::REGION_ALIGN),
             Region regions::dst_spans_at_most_two_grfs => Documented(cite::REGION_ALIGN),
             Region regions::dst_one_reg_src_two_regs_oword_split => Documented(cite::REGION_ALIGN),
