@@ -10,6 +10,14 @@ use super::hidden::RawField;
 use crate::model::*;
 use crate::word::Word;
 
+/// Whether `bytes` is a whole number of elements of `size` bytes, a
+/// type's size (a power of two, see the test): a mask, not a division,
+/// which would cost more than the rest of the decision.
+#[inline]
+fn whole(bytes: u32, size: u32) -> bool {
+    bytes & size.wrapping_sub(1) == 0
+}
+
 /// Whether Mesa's printer shows every shown field of `inst` exactly (no
 /// rounded subregister, no dropped register-number bits, no quarter
 /// control it leaves out): then a canonical `inst` needs no annotation.
@@ -44,10 +52,9 @@ fn prints_exactly(inst: &Instruction) -> bool {
     }
     let a16 = inst.access_mode == AccessMode::Align16;
     let fits = |file: RegFile, addr: Addr, size: u32| -> bool {
-        let size = u8::try_from(size).unwrap_or(1).max(1);
         match addr {
             Addr::Direct { nr, subnr } => {
-                subnr % size == 0
+                whole(subnr.into(), size)
                     && (file != RegFile::Arf
                         || !super::names::arf_class(nr).is_some_and(|c| !c.numbered && nr & 0xf != 0))
             }
@@ -68,7 +75,7 @@ fn prints_exactly(inst: &Instruction) -> bool {
                 .all(|s| matches!(s.addr, Addr::Direct { .. }) && fits(s.file, s.addr, ty));
     }
     let dst_ok = match inst.dst.addr {
-        Addr::Indirect { subnr, .. } => !a16 && u32::from(subnr) % inst.dst.ty.size() == 0,
+        Addr::Indirect { subnr, .. } => !a16 && whole(subnr.into(), inst.dst.ty.size()),
         a => fits(inst.dst.file, a, inst.dst.ty.size()),
     };
     if !dst_ok || (a16 && inst.dst.writemask.is_empty()) {
@@ -100,7 +107,11 @@ pub(crate) fn annotation(
 ) -> Option<String> {
     let mut c = *inst;
     crate::canon::canonicalize(p, &mut c);
-    if c == *inst && prints_exactly(inst) {
+    // `prints_exactly` first: while it reads `inst`, the stores
+    // canonicalization made to `c` complete, and the comparison then reads
+    // them back without waiting for them (a load that spans several
+    // pending narrower stores stalls).
+    if prints_exactly(inst) && c == *inst {
         return None;
     }
     let w = crate::codec::encode_word(p, inst).ok()?;
@@ -145,4 +156,20 @@ pub(crate) fn annotation(
         rf.write(&mut out, w.0);
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::Type;
+
+    /// `whole` masks by the size: every type's size is a power of two.
+    #[test]
+    fn type_sizes_are_powers_of_two() {
+        for t in Type::ALL {
+            assert!(t.size().is_power_of_two(), "{t:?}");
+            for bytes in 0..64 {
+                assert_eq!(super::whole(bytes, t.size()), bytes % t.size() == 0);
+            }
+        }
+    }
 }
