@@ -175,3 +175,34 @@ fn indirect_address_ranges() {
         })
     ));
 }
+
+#[test]
+fn the_address_ranges_are_the_isa_floors_for_both() {
+    let p = Platform::Gen8;
+    // The builder refuses a0.16 at construction, the text where it is written.
+    assert!(matches!(
+        indirect(geneu::isa::ADDR_SUBREGS, 0),
+        Err(BuildError::Register { .. })
+    ));
+    assert!(matches!(
+        asm_error(p, "mov(8) g[a0.16 0]<1>UD g2<8,8,1>UD { align1 1Q };"),
+        AsmErrorKind::OutOfRange {
+            what: "address subregister",
+            ..
+        }
+    ));
+    assert!(matches!(
+        asm_error(p, "mov(8) g[a0.1 1024]<1>UD g2<8,8,1>UD { align1 1Q };"),
+        AsmErrorKind::OutOfRange {
+            what: "address offset",
+            ..
+        }
+    ));
+    // Mesa's raw 10-bit field: 1023 reads back as -1, as the builder's -1
+    // (a destination's text counts the address subregister in units of its
+    // type: `a0.1` of a UD destination is field value 4).
+    let text = assemble(p, "mov(8) g[a0.1 1023]<1>UD g2<8,8,1>UD { align1 1Q };").unwrap();
+    let mut b = Builder::new(p);
+    b.mov(indirect(4, -1).unwrap().ud(), g(2).ud()).unwrap();
+    assert_eq!(b.finish().unwrap().instructions().next().unwrap().1, &text[0]);
+}

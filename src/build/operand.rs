@@ -543,7 +543,9 @@ pub(crate) const ADDR_IMM_MAX: i16 = crate::isa::ADDR_IMM_MAX;
 
 /// A general register addressed indirectly, `g[a0.{subnr} + offset]`:
 /// the register whose byte address is address subregister `a0.{subnr}`
-/// plus `offset` (Mesa's `brw_vec8_indirect`). Type F, region `<8;8,1>`;
+/// plus `offset` (Mesa's `brw_vec8_indirect`). `subnr` is the field's
+/// value, as a source's text shows it (Mesa prints a destination's in units
+/// of its type: `a0.1` of a UD destination is 4). Type F, region `<8;8,1>`;
 /// refused: an address subregister above 15 or an offset outside
 /// -512..=511 (Gen7's field holds subregisters 0..=7 only: a higher one
 /// is refused when the program is encoded).

@@ -374,9 +374,14 @@ impl Lower<'_> {
     /// An indirect address immediate: Mesa writes the raw 10-bit field; a
     /// negative offset or a value up to 1023 both fit it.
     fn addr_imm(&self, imm: i64, pos: Pos) -> LResult<i16> {
+        use crate::isa::{ADDR_IMM_MAX, ADDR_IMM_MIN};
+        // The field's width: the raw value `imm + SPAN` reads back as `imm`.
+        const SPAN: i64 = ADDR_IMM_MAX as i64 - ADDR_IMM_MIN as i64 + 1;
+        const MIN: i64 = ADDR_IMM_MIN as i64;
+        const MAX: i64 = ADDR_IMM_MAX as i64;
         match imm {
-            -512..=511 => Ok(imm as i16),
-            512..=1023 => Ok((imm - 1024) as i16),
+            MIN..=MAX => Ok(imm as i16),
+            _ if (MAX + 1..SPAN).contains(&imm) => Ok((imm - SPAN) as i16),
             _ => Err(self.err(
                 pos,
                 AsmErrorKind::OutOfRange {
@@ -469,7 +474,8 @@ impl Lower<'_> {
 
     /// An address subregister as the field holds it.
     fn addr_sub(&self, n: u64, pos: Pos) -> LResult<u8> {
-        u8::try_from(n).map_err(|_| {
+        let ok = u8::try_from(n).ok().filter(|&s| s < crate::isa::ADDR_SUBREGS);
+        ok.ok_or_else(|| {
             self.err(
                 pos,
                 AsmErrorKind::OutOfRange {
