@@ -248,7 +248,7 @@ impl Type {
     }
 
     /// Hardware encoding of a register (non-immediate) operand type.
-    #[inline]
+    #[inline(always)]
     pub const fn reg_hw(self, p: Platform) -> Option<u8> {
         let gen8 = p.is_gen8();
         Some(match self {
@@ -280,7 +280,7 @@ impl Type {
     }
 
     /// Hardware encoding of an immediate operand type.
-    #[inline]
+    #[inline(always)]
     pub const fn imm_hw(self, p: Platform) -> Option<u8> {
         let gen8 = p.is_gen8();
         Some(match self {
@@ -1090,7 +1090,7 @@ impl Instruction {
     /// whose type field Mesa fills with the immediate's own type code (so
     /// that Gen8's HF immediate, code 11, which no register type has, reads
     /// back).
-    #[inline]
+    #[inline(always)]
     pub const fn src_type_is_imm_code(&self, k: usize) -> bool {
         match k {
             0 => self.src[0].is_imm(),
@@ -1104,7 +1104,7 @@ impl Instruction {
     /// its descriptor, nor MATH, whose src1 its syntax shows), so src1 is
     /// unused and Mesa's `brw_set_src0` fills the field with the
     /// immediate's code. Any other src1 keeps a register type code.
-    #[inline]
+    #[inline(always)]
     pub const fn src1_type_copies_imm0(&self) -> bool {
         self.src[0].is_imm() && !self.opcode.is_send() && self.opcode.num_srcs() == 1
     }
@@ -1112,7 +1112,7 @@ impl Instruction {
     /// The hardware code of source `k`'s type in its type field on `p`
     /// (see [`Instruction::src_type_is_imm_code`]), or `None` if the type
     /// has no code there.
-    #[inline]
+    #[inline(always)]
     pub fn src_type_hw(&self, p: Platform, k: usize) -> Option<u8> {
         let t = self.src.get(k)?.ty;
         if self.src_type_is_imm_code(k) {

@@ -159,15 +159,13 @@ macro_rules! opcodes {
                 match self { $( Opcode::$v => $s, )* }
             }
 
-            /// The shape of the instruction: its sources, branch offsets,
-            /// or message.
-            #[inline]
-            pub const fn form(self) -> Form {
+            /// The row's form (read through [`ROWS`]).
+            const fn row_form(self) -> Form {
                 match self { $( Opcode::$v => Form::$form, )* }
             }
 
-            #[inline]
-            const fn flags(self) -> u8 {
+            /// The row's flags (read through [`ROWS`]).
+            const fn row_flags(self) -> u8 {
                 match self { $( Opcode::$v => 0 $( | flag::$flag )*, )* }
             }
 
@@ -326,23 +324,42 @@ opcodes! { v;
     Nop = 126, "nop", Nullary, true;
 }
 
-/// The platforms that have each opcode (bit `p as u8`), by `op as usize`.
-// Evaluated at compile time: `Opcode::ALL` lists the opcodes in
-// declaration order, so `ALL[k] as usize == k`.
-#[allow(clippy::indexing_slicing)]
-const AVAILABLE: [u8; Opcode::ALL.len()] = {
-    let mut t = [0u8; Opcode::ALL.len()];
+/// A row of the table as the attribute methods read it: the form, the
+/// flags, and the platforms that have the opcode (bit `p as u8`).
+#[derive(Clone, Copy)]
+struct Row {
+    form: Form,
+    flags: u8,
+    platforms: u8,
+}
+
+/// The rows by `op as usize`, evaluated at compile time (one load per
+/// attribute instead of a match). `Opcode::ALL` lists the opcodes in
+/// declaration order, so `ALL[k] as usize == k`.
+#[allow(clippy::indexing_slicing)] // k < len by the loops
+const ROWS: [Row; Opcode::ALL.len()] = {
+    let mut t = [Row {
+        form: Form::Nullary,
+        flags: 0,
+        platforms: 0,
+    }; Opcode::ALL.len()];
     let mut k = 0;
     while k < Opcode::ALL.len() {
         let op = Opcode::ALL[k];
+        let mut platforms = 0;
         let mut j = 0;
         while j < Platform::ALL.len() {
             let p = Platform::ALL[j];
             if op.exists_on_by_rule(p) {
-                t[op as usize] |= 1 << p as u8;
+                platforms |= 1 << p as u8;
             }
             j += 1;
         }
+        t[op as usize] = Row {
+            form: op.row_form(),
+            flags: op.row_flags(),
+            platforms,
+        };
         k += 1;
     }
     t
@@ -368,14 +385,39 @@ const OPCODES_GEN75: [Option<Opcode>; 128] = opcode_table(Platform::Gen75);
 const OPCODES_GEN8: [Option<Opcode>; 128] = opcode_table(Platform::Gen8);
 
 impl Opcode {
+    /// The opcode's row.
+    #[inline(always)]
+    const fn row(self) -> Row {
+        let k = self as usize;
+        // Every opcode has its row: `k` is below the table's length.
+        #[allow(clippy::indexing_slicing)]
+        if k < ROWS.len() {
+            ROWS[k]
+        } else {
+            Row {
+                form: Form::Nullary,
+                flags: 0,
+                platforms: 0,
+            }
+        }
+    }
+
     /// Whether `p` has this opcode.
     #[inline]
     pub const fn exists_on(self, p: Platform) -> bool {
-        let k = self as usize;
-        // Every opcode has its entry: `k` is below the table's length.
-        #[allow(clippy::indexing_slicing)]
-        let bits = if k < AVAILABLE.len() { AVAILABLE[k] } else { 0 };
-        bits >> p as u8 & 1 != 0
+        self.row().platforms >> p as u8 & 1 != 0
+    }
+
+    /// The shape of the instruction: its sources, branch offsets, or
+    /// message.
+    #[inline]
+    pub const fn form(self) -> Form {
+        self.row().form
+    }
+
+    #[inline(always)]
+    const fn flags(self) -> u8 {
+        self.row().flags
     }
 
     /// The opcode with this hardware number on `p`, if it exists there.
@@ -470,6 +512,8 @@ mod tests {
         for &op in Opcode::ALL {
             for p in Platform::ALL {
                 assert_eq!(op.exists_on(p), op.exists_on_by_rule(p), "{op:?} on {p}");
+                assert_eq!(op.form(), op.row_form(), "{op:?}");
+                assert_eq!(op.flags(), op.row_flags(), "{op:?}");
             }
         }
         // Spot checks from the PRMs: dim is Haswell only, csel Gen8 only.
