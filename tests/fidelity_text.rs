@@ -107,6 +107,29 @@ fn call_and_ret_keep_their_operands() {
             "{text}"
         );
     }
+    // Other shapes read back from their operands alone: the target in
+    // src0 (Gen8), a register target (an indirect call), an immediate
+    // return address, align16.
+    for (p, src) in [
+        (Platform::Gen8, "call(16) g4.2<1>UD 4176D null<0,1,0>UD { align1 1H };"),
+        (
+            Platform::Gen8,
+            "call(16) g4.2<1>UD null<2,2,1>UD g6<0,1,0>D { align1 1H };",
+        ),
+        (
+            Platform::Gen7,
+            "call(16) g4.2<1>UD ip<2,2,1>UD g6.1<0,1,0>D { align1 1H };",
+        ),
+        (Platform::Gen7, "ret(1) null<1>UD 16D { align1 1N };"),
+        (Platform::Gen8, "ret(8) null<1>UD g126<4>.xD { align16 1Q };"),
+    ] {
+        let text = round_trip(p, changed(p, src, |_| {}));
+        assert!(plain(&text), "{p}: {text}");
+        assert_eq!(
+            text.split_whitespace().collect::<Vec<_>>(),
+            src.split_whitespace().collect::<Vec<_>>()
+        );
+    }
     // A field the operands do not show still comes back from the
     // annotation (here ret's unused src1).
     let p = Platform::Gen8;
