@@ -172,6 +172,19 @@ pub enum Type {
     VF,
 }
 
+/// [`Type::size`] by `t as usize`, evaluated at compile time.
+#[allow(clippy::indexing_slicing)] // k < len by the loop; t as usize < ALL's length
+const TYPE_SIZES: [u8; Type::ALL.len()] = {
+    let mut t = [0u8; Type::ALL.len()];
+    let mut k = 0;
+    while k < Type::ALL.len() {
+        let ty = Type::ALL[k];
+        t[ty as usize] = ty.size_by_kind() as u8;
+        k += 1;
+    }
+    t
+};
+
 impl Type {
     /// Every type.
     pub const ALL: [Type; 14] = [
@@ -213,7 +226,21 @@ impl Type {
 
     /// Size of one element in bytes (vector immediates count as their
     /// element in a register: 2 bytes for V/UV, 4 for VF).
+    #[inline]
     pub const fn size(self) -> u32 {
+        // One load from the table built from `size_by_kind` (a match here
+        // compiles to a jump table the hardware mispredicts).
+        let k = self as usize;
+        #[allow(clippy::indexing_slicing)] // every type's index is below ALL's length
+        if k < TYPE_SIZES.len() {
+            TYPE_SIZES[k] as u32
+        } else {
+            self.size_by_kind()
+        }
+    }
+
+    /// [`Type::size`], by the type's kind.
+    const fn size_by_kind(self) -> u32 {
         match self {
             Type::UB | Type::B => 1,
             Type::UW | Type::W | Type::HF | Type::V | Type::UV => 2,
@@ -1234,6 +1261,13 @@ static_assertions::assert_impl_all!(Region: Copy, Send, Sync, Eq, core::hash::Ha
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn type_size_table_follows_the_kinds() {
+        for t in Type::ALL {
+            assert_eq!(t.size(), t.size_by_kind(), "{t:?}");
+        }
+    }
 
     #[test]
     fn dst_stride_in_elements() {

@@ -329,6 +329,9 @@ opcodes! { v;
 #[derive(Clone, Copy)]
 struct Row {
     form: Form,
+    /// The form's source count (a load, where a match on the form is a
+    /// jump table).
+    srcs: u8,
     flags: u8,
     platforms: u8,
 }
@@ -340,6 +343,7 @@ struct Row {
 const ROWS: [Row; Opcode::ALL.len()] = {
     let mut t = [Row {
         form: Form::Nullary,
+        srcs: 0,
         flags: 0,
         platforms: 0,
     }; Opcode::ALL.len()];
@@ -357,6 +361,7 @@ const ROWS: [Row; Opcode::ALL.len()] = {
         }
         t[op as usize] = Row {
             form: op.row_form(),
+            srcs: op.row_form().num_srcs(),
             flags: op.row_flags(),
             platforms,
         };
@@ -396,6 +401,7 @@ impl Opcode {
         } else {
             Row {
                 form: Form::Nullary,
+                srcs: 0,
                 flags: 0,
                 platforms: 0,
             }
@@ -436,7 +442,7 @@ impl Opcode {
     /// reports 2; its function decides whether src1 is used): its form's.
     #[inline]
     pub const fn num_srcs(self) -> u8 {
-        self.form().num_srcs()
+        self.row().srcs
     }
 
     /// Three-source opcodes use the 3-source layout ([`Form::Ternary`]).
