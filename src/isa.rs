@@ -169,6 +169,9 @@ pub mod region {
     pub const A16_HSTRIDE: u8 = HSTRIDE_1;
 }
 
+/// Bytes in one general register.
+pub const GRF_BYTES: u32 = 32;
+
 /// Indirect register addressing, `g[a0.N + imm]`: the number of address
 /// subregisters an operand field can name on Gen8 (4 bits; Gen7's field
 /// has 3, which the codec checks), and below, the range of the signed

@@ -19,8 +19,7 @@ use crate::model::{Addr, RegFile, Region, Src, SrcMods, Swizzle, Type, WriteMask
 
 use crate::isa::arf as arfnr;
 
-/// Bytes in one GRF.
-const GRF_BYTES: u32 = 32;
+use crate::isa::GRF_BYTES;
 
 /// A register operand: file, number and subregister (or an indirect
 /// address), type, region and modifiers.

@@ -350,15 +350,16 @@ impl Lower<'_> {
     fn sub_bytes(&self, sub: Option<Num>, ty: Type, a16: bool) -> LResult<u8> {
         let Some(n) = sub else { return Ok(0) };
         let bytes = n.value.saturating_mul(u64::from(ty.size()));
+        let grf = u64::from(crate::isa::GRF_BYTES);
         if a16 {
-            if bytes != 0 && bytes != 16 {
+            if bytes != 0 && bytes != grf / 2 {
                 return Err(self.invalid(
                     n.pos,
                     "subregister",
                     "align16 subregisters are 0 or 16 bytes (`.0` or the register's second half)",
                 ));
             }
-        } else if bytes >= 32 {
+        } else if bytes >= grf {
             return Err(self.err(
                 n.pos,
                 AsmErrorKind::OutOfRange {

@@ -12,8 +12,8 @@ use super::error::{Slot, VarKind, VisaError};
 use super::types::VisaType;
 use crate::model::{FlagReg, Platform, Type};
 
-/// Bytes in a GRF register.
-pub const GRF_BYTES: u32 = 32;
+/// Bytes in a GRF register (the ISA floor's).
+pub use crate::isa::GRF_BYTES;
 /// GRF registers in the register file.
 pub const GRF_COUNT: u32 = 128;
 
