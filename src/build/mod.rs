@@ -82,14 +82,11 @@ pub use operand::{
 pub use state::{PredCtrl, Predicate, State};
 
 /// The canonical encoding of the fields the syntax does not show: the
-/// crate's one function ([`crate::canon::canonicalize`]). CALL and RET are
-/// kept as built: Mesa's syntax shows none of their operands, so their
-/// canonical form has none, but the hardware needs the return register.
+/// crate's one function ([`crate::canon::canonicalize`]), for every
+/// instruction (`call`, `calla` and `ret` print their operands).
 #[inline]
 fn canonicalize(p: Platform, i: &mut Instruction) {
-    if !matches!(i.opcode.form(), Form::Call | Form::Return) {
-        crate::canon::canonicalize(p, i)
-    }
+    crate::canon::canonicalize(p, i)
 }
 
 /// The last general register (g0-g127).
@@ -1508,7 +1505,9 @@ impl Builder {
         if self.p.is_gen8() {
             i.src[0] = Src::imm(Type::D);
         } else {
-            i.src[0] = self.src_of(ip().into(), 0, index)?.0;
+            // src0 reads `ip` as two dwords, `<2;2,1>:ud` (the PRM's CALL
+            // operand rule, `validate::flow::call_src0_two_dwords`).
+            i.src[0] = self.src_of(ip().stride(2, 2, 1)?.into(), 0, index)?.0;
             i.src[1] = Src::imm(Type::D);
         }
         let index = self.put(i);
