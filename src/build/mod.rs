@@ -64,6 +64,7 @@ use alloc::vec::Vec;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use crate::isa::region::{HSTRIDE_1, VSTRIDE_4};
+use crate::isa::GRF_LAST;
 use crate::model::*;
 use crate::msg::{Channels, Dc0Op, Dc1Op, Message, SamplerSimd, SurfaceSimd, UrbOpcode};
 use crate::validate::OperandId;
@@ -88,9 +89,6 @@ pub use state::{PredCtrl, Predicate, State};
 fn canonicalize(p: Platform, i: &mut Instruction) {
     crate::canon::canonicalize(p, i)
 }
-
-/// The last general register (g0-g127).
-const GRF_LAST: u8 = 127;
 
 /// Whether a direct register of `file` at `addr` lies beyond g127.
 #[inline]

@@ -158,7 +158,7 @@ fn bti(p: Platform, s: Surface) -> Result<u8, MsgError> {
 /// The last GRF of a block of `n` registers from `first` must exist.
 fn grf_range(field: &'static str, first: u8, n: u8) -> Result<(), MsgError> {
     let last = first as i64 + n as i64 - 1;
-    if last > 127 {
+    if last > i64::from(crate::isa::GRF_LAST) {
         return Err(MsgError::Range {
             field,
             value: first as i64,

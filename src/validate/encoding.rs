@@ -345,7 +345,7 @@ pub(crate) const fn subreg_ok(three_src: bool, align16: bool, subnr: u8) -> bool
 /// the start of register `nr`) reaches past g127 ([`grf_number_in_range`]).
 #[inline(always)]
 pub(crate) const fn past_g127(nr: u32, last: u32) -> bool {
-    nr + last / 32 > 127
+    nr + last / crate::isa::GRF_BYTES > crate::isa::GRF_LAST as u32
 }
 
 /// Register-indirect operands use an address subregister that exists

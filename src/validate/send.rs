@@ -32,7 +32,7 @@ pub(crate) const fn eot_payload_below_g112(eot: bool, src0_nr: u32) -> bool {
 /// ([`send_dst_src_overlap_r127`]).
 #[inline(always)]
 pub(crate) const fn gen8_response_overlap_r127(p: Platform, dst_nr: u32, src0_nr: u32, d: u32) -> bool {
-    p.is_gen8() && dst_nr + rlen(d) > 127 && src0_nr + mlen(d) > dst_nr
+    p.is_gen8() && dst_nr + rlen(d) > crate::isa::GRF_LAST as u32 && src0_nr + mlen(d) > dst_nr
 }
 
 /// A message length of 0 ([`send_mlen_range`]).

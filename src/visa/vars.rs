@@ -15,7 +15,7 @@ use crate::model::{FlagReg, Platform, Type};
 /// Bytes in a GRF register (the ISA floor's).
 pub use crate::isa::GRF_BYTES;
 /// GRF registers in the register file.
-pub const GRF_COUNT: u32 = 128;
+pub const GRF_COUNT: u32 = crate::isa::GRF_LAST as u32 + 1;
 
 /// Where a general variable lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
