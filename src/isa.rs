@@ -146,6 +146,10 @@ pub mod arf {
 /// this one on `m0`, `m1`, ... (`m<n>` is GRF n + 112).
 pub const MRF_GRF_BASE: u8 = 112;
 
+/// The first register an end-of-thread SEND may take its payload from:
+/// with EOT the payload comes from g112-g127 (PRM Vol 2a, SEND).
+pub const EOT_PAYLOAD_FIRST: u8 = 112;
+
 /// The math function encoding 8, `sincos` (a Gen4-5 function): Mesa's
 /// printer and assembler still name it on Gen7+, though
 /// [`crate::MathFunction`] has no value for it there.
@@ -211,6 +215,18 @@ impl Platform {
     #[inline]
     pub const fn is_gen8(self) -> bool {
         matches!(self, Platform::Gen8 | Platform::Chv)
+    }
+
+    /// The address subregisters an indirect operand can name:
+    /// [`ADDR_SUBREGS`] on Gen8, half as many (a 3-bit field, a0.0-a0.7)
+    /// on Gen7 and Gen7.5.
+    #[inline]
+    pub(crate) const fn addr_subregs(self) -> u8 {
+        if self.is_gen8() {
+            ADDR_SUBREGS
+        } else {
+            ADDR_SUBREGS / 2
+        }
     }
 
     /// Bytes per unit of a branch offset (JIP, UIP, and the distance of

@@ -902,6 +902,45 @@ impl PredCtrl {
     }
 }
 
+impl PredCtrl {
+    /// The largest encoding `mode` defines (13 in align1, 7 in align16),
+    /// from [`PredCtrl::hw`]; every encoding from 1 up to it names a
+    /// control (checked below at compile time), so a larger one is
+    /// reserved.
+    #[allow(clippy::indexing_slicing)] // k < len by the loop; evaluated at compile time
+    pub(crate) const fn max_hw(mode: AccessMode) -> u8 {
+        let mut max = 0;
+        let mut k = 0;
+        while k < PredCtrl::ALL.len() {
+            if let Some(n) = PredCtrl::ALL[k].hw(mode) {
+                if n > max {
+                    max = n;
+                }
+            }
+            k += 1;
+        }
+        max
+    }
+}
+
+// The encodings of each access mode have no gap: a predicate control is
+// reserved exactly when it is above `PredCtrl::max_hw`.
+#[allow(clippy::indexing_slicing)]
+const _: () = {
+    let modes = [AccessMode::Align1, AccessMode::Align16];
+    let mut m = 0;
+    while m < modes.len() {
+        let t = pred_by_hw(modes[m]);
+        let max = PredCtrl::max_hw(modes[m]) as usize;
+        let mut n = 1;
+        while n < t.len() {
+            assert!(t[n].is_some() == (n <= max));
+            n += 1;
+        }
+        m += 1;
+    }
+};
+
 /// [`PredCtrl::from_hw`]'s tables, derived from [`PredCtrl::hw`] at
 /// compile time (index: the 4-bit field).
 const PRED_BY_HW_ALIGN1: [Option<PredCtrl>; 16] = pred_by_hw(AccessMode::Align1);

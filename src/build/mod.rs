@@ -1164,7 +1164,7 @@ impl Builder {
         check_message(msg, &self.state).map_err(|why| BuildError::MessageShape { index, why })?;
         let common = msg.common();
         let eot_ok = payload.file() == RegFile::Grf
-            && matches!(payload.address(), Addr::Direct { nr, .. } if nr >= crate::isa::MRF_GRF_BASE);
+            && matches!(payload.address(), Addr::Direct { nr, .. } if nr >= crate::isa::EOT_PAYLOAD_FIRST);
         if common.eot && !eot_ok {
             return Err(BuildError::EotPayload {
                 index,

@@ -25,13 +25,15 @@ pub fn opcode_exists(c: &mut Checker<'_>) {
 }
 
 /// The largest predicate control of an access mode: 13 in align1, 7 in
-/// align16 ([`control_fields_in_range`]).
+/// align16 ([`control_fields_in_range`]), from [`PredCtrl`]'s encodings.
 #[inline(always)]
 pub(crate) const fn max_pred_control(align16: bool) -> u8 {
+    const ALIGN1: u8 = PredCtrl::max_hw(AccessMode::Align1);
+    const ALIGN16: u8 = PredCtrl::max_hw(AccessMode::Align16);
     if align16 {
-        7
+        ALIGN16
     } else {
-        13
+        ALIGN1
     }
 }
 
@@ -352,10 +354,13 @@ pub(crate) const fn past_g127(nr: u32, last: u32) -> bool {
 /// (a0.0-a0.7 on Gen7/7.5, a0.0-a0.15 on Gen8) and a signed 10-bit byte
 /// offset (-512..511; a multiple of 16 in align16).
 pub fn indirect_address_in_range(c: &mut Checker<'_>) {
-    let max_sub = if c.p.is_gen8() { 15 } else { 7 };
+    use crate::isa::{ADDR_IMM_MAX, ADDR_IMM_MIN};
+    let subregs = c.p.addr_subregs();
     let a16 = c.align16();
     let bad = |a: &Addr| match *a {
-        Addr::Indirect { subnr, imm } => subnr > max_sub || !(-512..512).contains(&imm) || (a16 && imm % 16 != 0),
+        Addr::Indirect { subnr, imm } => {
+            subnr >= subregs || !(ADDR_IMM_MIN..=ADDR_IMM_MAX).contains(&imm) || (a16 && imm % 16 != 0)
+        }
         Addr::Direct { .. } => false,
     };
     if bad(&c.i.dst.addr) {

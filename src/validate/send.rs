@@ -25,7 +25,7 @@ pub(super) const fn rlen(desc: u32) -> u32 {
 /// ([`send_eot_src_g112_g127`]).
 #[inline(always)]
 pub(crate) const fn eot_payload_below_g112(eot: bool, src0_nr: u32) -> bool {
-    eot && src0_nr < 112
+    eot && src0_nr < crate::isa::EOT_PAYLOAD_FIRST as u32
 }
 
 /// Gen8: a response reaching r127 that overlaps the payload
