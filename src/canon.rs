@@ -46,11 +46,7 @@ pub const fn shows_jip(op: Opcode) -> bool {
 /// Whether Mesa's syntax shows a UIP for this opcode on `p` (`else` has
 /// one only on Gen8).
 pub const fn shows_uip(p: Platform, op: Opcode) -> bool {
-    match op {
-        Opcode::If | Opcode::Break | Opcode::Cont | Opcode::Halt => true,
-        Opcode::Else => p.is_gen8(),
-        _ => false,
-    }
+    shows_jip(op) && op.uses_uip(p)
 }
 
 /// Whether Mesa's syntax shows the flag register of `i`: through the
@@ -66,7 +62,7 @@ pub const fn shows_flag(i: &Instruction) -> bool {
 /// Whether Mesa's syntax shows no operand at all for `op` (`nop`, and the
 /// opcodes its grammar writes without operands).
 pub const fn shows_no_operands(op: Opcode) -> bool {
-    matches!(op, Opcode::Nop | Opcode::Illegal | Opcode::Smov)
+    matches!(op.form(), crate::isa::Form::Nullary)
 }
 
 /// How many sources the text shows after the destination of an opcode

@@ -336,17 +336,22 @@ struct Row {
     platforms: u8,
 }
 
+impl Row {
+    /// No operands, no flags, no platform.
+    const NONE: Row = Row {
+        form: Form::Nullary,
+        srcs: 0,
+        flags: 0,
+        platforms: 0,
+    };
+}
+
 /// The rows by `op as usize`, evaluated at compile time (one load per
 /// attribute instead of a match). `Opcode::ALL` lists the opcodes in
 /// declaration order, so `ALL[k] as usize == k`.
 #[allow(clippy::indexing_slicing)] // k < len by the loops
 const ROWS: [Row; Opcode::ALL.len()] = {
-    let mut t = [Row {
-        form: Form::Nullary,
-        srcs: 0,
-        flags: 0,
-        platforms: 0,
-    }; Opcode::ALL.len()];
+    let mut t = [Row::NONE; Opcode::ALL.len()];
     let mut k = 0;
     while k < Opcode::ALL.len() {
         let op = Opcode::ALL[k];
@@ -399,12 +404,7 @@ impl Opcode {
         if k < ROWS.len() {
             ROWS[k]
         } else {
-            Row {
-                form: Form::Nullary,
-                srcs: 0,
-                flags: 0,
-                platforms: 0,
-            }
+            Row::NONE
         }
     }
 

@@ -972,11 +972,9 @@ impl Lower<'_> {
     fn branch<'a>(&self, a: &Inst<'a>, jip: Option<Target<'a>>, uip: Option<Target<'a>>) -> LResult<Fixup<'a>> {
         use Opcode::*;
         let op = a.opcode;
-        let (need_uip, uip_ok) = match op {
-            Break | Cont | Halt => (true, true),
-            If | Else | Goto | Brc => (false, true),
-            _ => (false, false),
-        };
+        // Mesa's syntax requires the UIP of break, cont and halt.
+        let need_uip = matches!(op, Break | Cont | Halt);
+        let uip_ok = op.has_uip();
         if crate::canon::shows_jip(op) && jip.is_none() {
             return Err(self.err(a.pos, AsmErrorKind::Jump("this instruction needs `JIP: <label>`")));
         }

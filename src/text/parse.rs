@@ -171,14 +171,13 @@ enum Form {
 /// The operand form of `op`.
 #[inline]
 fn form(op: Opcode) -> Form {
-    use Opcode::*;
-    match op {
-        Send | Sendc => Form::Send,
-        Wait => Form::Wait,
-        Jmpi => Form::Jmpi,
-        If | Else | Endif | While | Break | Cont | Halt | Goto | Join | Brd | Brc => Form::Branch,
-        Nop | Illegal | Smov => Form::None,
-        Math => Form::Alu(2),
+    use crate::isa::Form as F;
+    match op.form() {
+        F::Send => Form::Send,
+        F::Wait => Form::Wait,
+        F::Jump => Form::Jmpi,
+        _ if op.is_branch() => Form::Branch,
+        F::Nullary => Form::None,
         _ => Form::Alu(usize::from(crate::canon::shown_sources(op))),
     }
 }
