@@ -231,7 +231,7 @@ pub const MESSAGE_TYPES: &[MessageType] = &[
 /// render cache, data cache 0 and data cache 1).
 #[inline]
 pub const fn has_message_types(sfid: Sfid) -> bool {
-    matches!(sfid, Sfid::RenderCache | Sfid::DataCache | Sfid::DataCache1)
+    port_index(sfid).is_some()
 }
 
 /// The row of [`MESSAGE_TYPES`] (plus one; 0 for none) of each message

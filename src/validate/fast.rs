@@ -21,7 +21,10 @@
 //!
 //! This is the validator's one speed layer. Its conditions are the named
 //! predicates the rules call to report (`encoding::subreg_ok`,
-//! `send::mlen_zero`, `regions::a1_src_last`, ...); the gates of the rule
+//! `send::mlen_zero`, ...), and for the region rules, proofs kept beside
+//! those rules (`regions::a1_src_last`, `regions::dst_alignment_proof`)
+//! and built from the predicates they call (`rows_stay_in_registers`,
+//! `Rgn::relations_hold`, `Region::is_packed_within`); the gates of the rule
 //! blocks ([`super::registry`]) only skip rules that do not apply to the
 //! instruction's form, never prove that applicable rules pass.
 //!
