@@ -50,16 +50,13 @@ fn prints_exactly(inst: &Instruction) -> bool {
     if inst.src[0].is_imm() && inst.src[1].is_imm() {
         return false;
     }
-    let a16 = inst.access_mode == AccessMode::Align16;
+    // Every operand is direct from here on (indirect ones returned above).
     let fits = |file: RegFile, addr: Addr, size: u32| -> bool {
-        match addr {
-            Addr::Direct { nr, subnr } => {
-                whole(subnr.into(), size)
-                    && (file != RegFile::Arf
-                        || !super::names::arf_class(nr).is_some_and(|c| !c.numbered && nr & 0xf != 0))
-            }
-            Addr::Indirect { .. } => !a16,
-        }
+        let Addr::Direct { nr, subnr } = addr else {
+            return false;
+        };
+        whole(subnr.into(), size)
+            && (file != RegFile::Arf || !super::names::arf_class(nr).is_some_and(|c| !c.numbered && nr & 0xf != 0))
     };
     if op.is_three_src() {
         // Mesa prints src0's type for all three sources.
@@ -67,17 +64,11 @@ fn prints_exactly(inst: &Instruction) -> bool {
             return false;
         }
         let ty = inst.src[0].ty.size();
-        return matches!(inst.dst.addr, Addr::Direct { .. })
-            && fits(inst.dst.file, inst.dst.addr, inst.dst.ty.size())
-            && inst
-                .src
-                .iter()
-                .all(|s| matches!(s.addr, Addr::Direct { .. }) && fits(s.file, s.addr, ty));
+        return fits(inst.dst.file, inst.dst.addr, inst.dst.ty.size())
+            && inst.src.iter().all(|s| fits(s.file, s.addr, ty));
     }
-    let dst_ok = match inst.dst.addr {
-        Addr::Indirect { subnr, .. } => !a16 && whole(subnr.into(), inst.dst.ty.size()),
-        a => fits(inst.dst.file, a, inst.dst.ty.size()),
-    };
+    let a16 = inst.access_mode == AccessMode::Align16;
+    let dst_ok = fits(inst.dst.file, inst.dst.addr, inst.dst.ty.size());
     if !dst_ok || (a16 && inst.dst.writemask.is_empty()) {
         return false;
     }
