@@ -131,7 +131,7 @@ impl Lower<'_> {
     /// The fields of `a`'s annotation, if it has one: its `items` (as the
     /// parser read them) resolved against the instruction's layout.
     pub(super) fn raw_fields(&self, a: &Inst<'_>, items: &[RawItem<'_>]) -> LResult<Option<Vec<(RawField, u64)>>> {
-        if a.raw.is_none() {
+        if !a.annotated {
             return Ok(None);
         }
         let mut out = Vec::with_capacity(items.len());
@@ -828,7 +828,7 @@ impl Lower<'_> {
         } = send;
         let (src1, desc, desc_pos, sfid) = (src1.as_ref(), *desc, *desc_pos, *sfid);
         let a16 = i.access_mode == AccessMode::Align16;
-        let mode = if a16 { Mode::Align16 } else { Mode::Align1 };
+        let mode = Mode::of(i.access_mode);
         self.dst_into(dst, a16, &mut i.dst)?;
         let imm = self.src_into(src0, mode, &mut i.src[0])?;
         if imm.is_some() && a16 && !self.p.is_gen8() {

@@ -556,7 +556,7 @@ impl<'a> Parser<'a> {
         inst.math_fn = 0;
         inst.exec = ExecSize::S1;
         inst.opts = Options::default();
-        inst.raw = None;
+        inst.annotated = false;
         self.annotation.clear();
         self.bump();
         self.suffixes(inst)?;
@@ -597,7 +597,8 @@ impl<'a> Parser<'a> {
             self.scan_options(c, &mut inst.opts)?;
         }
         if c.peek() == Some(b'[') {
-            inst.raw = Some(self.with_tokens(c, Self::raw_fields)?);
+            self.with_tokens(c, Self::raw_fields)?;
+            inst.annotated = true;
         }
         if !c.eat(b';') {
             return Err(self.unexpected_at(c, "`;` ending the instruction"));
@@ -831,16 +832,16 @@ impl<'a> Parser<'a> {
     }
 
     /// A field annotation, `[name=value ...]` (items separated by spaces
-    /// or commas), its items kept in [`Parser::annotation`]; gives where
-    /// its `[` is. Lowering resolves the names against the instruction's
+    /// or commas), its items kept in [`Parser::annotation`]. Lowering
+    /// resolves the names against the instruction's
     /// layout.
-    fn raw_fields(&mut self) -> PResult<Pos> {
-        let open = self.expect(Kind::LBracket, "`[`")?;
+    fn raw_fields(&mut self) -> PResult<()> {
+        self.expect(Kind::LBracket, "`[`")?;
         loop {
             match self.tok.kind {
                 Kind::RBracket => {
                     self.bump();
-                    return Ok(open.pos);
+                    return Ok(());
                 }
                 Kind::Comma => {
                     self.bump();

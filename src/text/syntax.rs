@@ -252,10 +252,10 @@ pub(crate) struct Inst<'a> {
     pub exec: ExecSize,
     pub ops: Operands<'a>,
     pub opts: Options,
-    /// Where a field annotation `[name=value ...]` starts (its `[`), if
-    /// the statement has one (see `super::hidden`); its items are the
-    /// parser's [`super::parse::Parser::annotation`].
-    pub raw: Option<Pos>,
+    /// Whether the statement has a field annotation `[name=value ...]`
+    /// (see `super::hidden`); its items are the parser's
+    /// [`super::parse::Parser::annotation`].
+    pub annotated: bool,
 }
 
 impl Inst<'_> {
@@ -285,7 +285,7 @@ impl Inst<'_> {
             eot: false,
             pos: Pos { offset: 0, line: 0 },
         },
-        raw: None,
+        annotated: false,
     };
 }
 
