@@ -273,19 +273,19 @@ fn three_src(p: Platform, i: &mut Instruction) {
     let flag_shown = i.pred_control != 0 || i.cond_modifier != 0;
     for (k, s) in i.src.iter_mut().enumerate() {
         if s.region == Region::SCALAR {
-            let keep = if gen7 && k == 1 && flag_shown { 0x18 } else { 0 };
+            let keep = if gen7 && k == 1 && flag_shown {
+                Swizzle::GEN7_FLAG_BITS
+            } else {
+                0
+            };
             s.swizzle = Swizzle(s.swizzle.0 & keep);
         }
     }
     if gen7 {
         // The real flag field takes the conditional modifier's flag, which
         // Mesa prints from src1's swizzle bits.
-        let sw = i.src[1].swizzle.0;
         i.flag = if i.cond_modifier != 0 {
-            FlagReg {
-                nr: (sw >> 4) & 1,
-                subnr: (sw >> 3) & 1,
-            }
+            i.src[1].swizzle.gen7_flag()
         } else {
             FlagReg::default()
         };

@@ -546,6 +546,25 @@ impl Swizzle {
     pub const fn get(self, i: u32) -> u8 {
         (self.0 >> ((i & 3) * 2)) & 3
     }
+
+    /// The bits of a Gen7/7.5 3-source src1 swizzle that overlap the
+    /// native word's flag register fields (bits 90 and 89): swizzle bits
+    /// 4 (register) and 3 (subregister), where Mesa reads the flag it
+    /// prints.
+    pub(crate) const GEN7_FLAG_BITS: u8 = 0x18;
+
+    /// The flag register that [`Swizzle::GEN7_FLAG_BITS`] name.
+    pub(crate) const fn gen7_flag(self) -> FlagReg {
+        FlagReg {
+            nr: (self.0 >> 4) & 1,
+            subnr: (self.0 >> 3) & 1,
+        }
+    }
+
+    /// This swizzle with [`Swizzle::GEN7_FLAG_BITS`] naming `f`.
+    pub(crate) const fn with_gen7_flag(self, f: FlagReg) -> Swizzle {
+        Swizzle(self.0 & !Self::GEN7_FLAG_BITS | (f.nr & 1) << 4 | (f.subnr & 1) << 3)
+    }
 }
 
 impl Default for Swizzle {

@@ -325,11 +325,7 @@ impl Printer<'_> {
     fn flag(&self) -> FlagReg {
         let i = self.i;
         if !self.p.is_gen8() && i.opcode.is_three_src() {
-            let s = i.src[1].swizzle.0;
-            FlagReg {
-                nr: (s >> 4) & 1,
-                subnr: (s >> 3) & 1,
-            }
+            i.src[1].swizzle.gen7_flag()
         } else {
             i.flag
         }

@@ -232,7 +232,8 @@ impl Lower<'_> {
                         // Gen7: Mesa prints bits 4:3 of src1's swizzle as
                         // the flag; a scalar src1 shows its swizzle no other
                         // way.
-                        i.src[1].swizzle = Swizzle(i.src[1].swizzle.0 & !0x18 | (f.nr & 1) << 4 | (f.sub & 1) << 3);
+                        let f = FlagReg { nr: f.nr, subnr: f.sub };
+                        i.src[1].swizzle = i.src[1].swizzle.with_gen7_flag(f);
                     }
                 } else {
                     self.alu(i, dst, src)?;
