@@ -148,15 +148,16 @@ fn meaning(p: Platform, name: &str, raw: u64, w: &Word) -> String {
         "math_function" => {
             opt(MathFunction::from_hw(r8).map(|f| if f == MathFunction::None { "none" } else { f.name() }))
         }
-        "dst_reg_file" | "src0_reg_file" | "src1_reg_file" => match raw {
-            0 => "ARF".into(),
-            1 => "GRF".into(),
-            2 => "MRF (reserved)".into(),
-            _ => "IMM".into(),
+        "dst_reg_file" | "src0_reg_file" | "src1_reg_file" => match RegFile::from_hw(r8) {
+            Some(RegFile::Arf) => "ARF".into(),
+            Some(RegFile::Grf) => "GRF".into(),
+            Some(_) => "IMM".into(),
+            // Gen4-6's message register file; Gen7+ has none.
+            None => "MRF (reserved)".into(),
         },
         "dst_reg_type" | "src0_reg_type" | "src1_reg_type" => {
             let prefix = name.split('_').next().unwrap_or("dst");
-            let t = if file_of(prefix) == 3 {
+            let t = if file_of(prefix) == RegFile::Imm.hw() {
                 Type::from_imm_hw(p, r8)
             } else {
                 Type::from_reg_hw(p, r8)
@@ -169,7 +170,7 @@ fn meaning(p: Platform, name: &str, raw: u64, w: &Word) -> String {
         n if n.ends_with("vstride") => match raw {
             0 => "0".into(),
             1..=6 => format!("{}", 1u32 << (raw - 1)),
-            15 => "VxH".into(),
+            v if v == u64::from(crate::isa::region::VSTRIDE_VXH) => "VxH".into(),
             _ => "reserved".into(),
         },
         "da16_writemask" | "dst_writemask" => {

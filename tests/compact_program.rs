@@ -232,3 +232,26 @@ fn compacted_text_assembles_to_native_words() {
     assert!(words.iter().all(|w| w[3] & 0x20 == 0));
     assert_eq!(compact_program(p, &bytes).unwrap().bytes, small.bytes);
 }
+
+/// A `jmpi` whose distance is a register value lands where no one can
+/// tell before it runs: a program holding one is refused by name, in
+/// either direction, on every platform.
+#[test]
+fn register_jmpi_is_refused_by_name() {
+    for p in Platform::ALL {
+        let text = "jmpi(1) g12<0,1,0>D { align1 WE_all };\n";
+        let words = geneu::text::assemble_words_with(p, text, geneu::text::AsmOptions::UNCHECKED).unwrap();
+        let mut bytes = movs(p, 1);
+        bytes.extend(words.iter().flatten());
+        for r in [compact_program(p, &bytes), uncompact_program(p, &bytes)] {
+            assert_eq!(
+                r.unwrap_err(),
+                ProgramError::Indirect {
+                    offset: 16,
+                    opcode: Opcode::Jmpi
+                },
+                "{p}"
+            );
+        }
+    }
+}

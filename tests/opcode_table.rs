@@ -154,6 +154,9 @@ fn attributes_read_the_form() {
         names(&|o| !o.cond_modifier_writes_flag() && o.form().has_cond_modifier_field()),
         ["sel", "csel", "if", "while"]
     );
+    // Only `calla` jumps to an absolute instruction pointer; it is a call.
+    assert_eq!(names(&|o| o.jumps_absolute()), ["calla"]);
+    assert!(!Opcode::Calla.jumps_absolute() || Opcode::Calla.form() == Form::Call);
 }
 
 /// A register `g<nr>` source of type F.

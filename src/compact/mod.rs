@@ -44,7 +44,7 @@ pub use view::{describe, CompactFieldRow, IndexSelection};
 
 use crate::codec::{decode_word, encode_word};
 use crate::error::DecodeError;
-use crate::model::{Controls, Instruction, Opcode, Platform};
+use crate::model::{Controls, Instruction, Opcode, Platform, RegFile};
 use crate::word::fields::{compact_3src as c3, compact_word as cw, gen7_native, gen8_3src, gen8_native};
 use crate::word::{FieldInfo, Word};
 
@@ -350,13 +350,15 @@ fn three_tables_of(p: Platform) -> Option<&'static ThreeTables> {
     }
 }
 
-/// Whether the native word has an immediate source (src0 or src1 file 3).
+/// Whether the native word has an immediate source (src0's or src1's
+/// register file is [`RegFile::Imm`]).
 #[inline(always)]
-fn has_immediate(p: Platform, w: &Word) -> bool {
+pub(super) fn has_immediate(p: Platform, w: &Word) -> bool {
+    const IMM: u8 = RegFile::Imm.hw();
     if p.is_gen8() {
-        gen8_native::src0_reg_file(w) == 3 || gen8_native::src1_reg_file(w) == 3
+        gen8_native::src0_reg_file(w) == IMM || gen8_native::src1_reg_file(w) == IMM
     } else {
-        gen7_native::src0_reg_file(w) == 3 || gen7_native::src1_reg_file(w) == 3
+        gen7_native::src0_reg_file(w) == IMM || gen7_native::src1_reg_file(w) == IMM
     }
 }
 

@@ -28,8 +28,9 @@ use alloc::vec::Vec;
 use super::{compact_word, pieces, CompactWord, Piece, COMPACT_BYTES, NATIVE_BYTES};
 use crate::codec::decode_word;
 use crate::error::DecodeError;
+use crate::isa::Form;
 use crate::model::{Opcode, Platform};
-use crate::word::fields::{gen7_flow, gen7_native, gen8_flow, gen8_native};
+use crate::word::fields::{gen7_flow, gen8_flow};
 use crate::word::Word;
 
 /// Why a program cannot be compacted or uncompacted.
@@ -166,19 +167,15 @@ const fn field_name(f: Field, from_next: bool) -> &'static str {
 
 /// The offset fields of an instruction, by opcode: `(field, from_next)`.
 fn offset_fields(p: Platform, op: Opcode, w: &Word, offset: usize) -> Result<[Option<(Field, bool)>; 2], ProgramError> {
-    let src_imm = || {
-        if p.is_gen8() {
-            gen8_native::src0_reg_file(w) == 3 || gen8_native::src1_reg_file(w) == 3
-        } else {
-            gen7_native::src0_reg_file(w) == 3 || gen7_native::src1_reg_file(w) == 3
-        }
-    };
-    Ok(match op {
-        Opcode::Jmpi | Opcode::Call if !src_imm() => return Err(ProgramError::Indirect { offset, opcode: op }),
-        Opcode::Calla => return Err(ProgramError::Absolute { offset }),
-        Opcode::Jmpi => [Some((Field::Jip, true)), None],
-        Opcode::Call => [Some((Field::Jip, false)), None],
-        op if op.is_branch() => {
+    let src_imm = || super::has_immediate(p, w);
+    Ok(match op.form() {
+        Form::Call if op.jumps_absolute() => return Err(ProgramError::Absolute { offset }),
+        Form::Jump | Form::Call if !src_imm() => return Err(ProgramError::Indirect { offset, opcode: op }),
+        // `jmpi` counts from the next instruction (the IP has advanced
+        // past it), `call` from itself.
+        Form::Jump => [Some((Field::Jip, true)), None],
+        Form::Call => [Some((Field::Jip, false)), None],
+        _ if op.is_branch() => {
             let uip = op.uses_uip(p);
             [Some((Field::Jip, false)), uip.then_some((Field::Uip, false))]
         }

@@ -131,6 +131,9 @@ mod flag {
     pub const ACC_SRC: u8 = 8;
     /// The UIP is used from Gen8 on only (`else`: Mesa's `elk_has_uip`).
     pub const UIP_FROM_GEN8: u8 = 16;
+    /// The jump target is an absolute instruction pointer, not an offset
+    /// (`calla`: IGA's and the Haswell PRM's "call absolute").
+    pub const ABSOLUTE: u8 = 32;
 }
 
 macro_rules! opcodes {
@@ -249,7 +252,7 @@ opcodes! { v;
     /// Halt.
     Halt = 42, "halt", JipUip, true;
     /// Call absolute.
-    Calla = 43, "calla", Call, v >= 75;
+    Calla = 43, "calla", Call, v >= 75, ABSOLUTE;
     /// Call.
     Call = 44, "call", Call, true;
     /// Return.
@@ -494,6 +497,13 @@ impl Opcode {
     #[inline]
     pub const fn cond_modifier_writes_flag(self) -> bool {
         self.form().has_cond_modifier_field() && self.flags() & flag::CMOD_NO_FLAG == 0
+    }
+
+    /// Whether the jump target is an absolute instruction pointer rather
+    /// than an offset (`calla`).
+    #[inline]
+    pub const fn jumps_absolute(self) -> bool {
+        self.flags() & flag::ABSOLUTE != 0
     }
 
     /// MAC, MACH and SADA2 read the accumulator as an implicit source.
