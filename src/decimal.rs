@@ -75,3 +75,77 @@ mod tests {
         }
     }
 }
+
+/// `lo..=hi` in decimal, written at compile time (for error messages whose
+/// range comes from the ISA floor's constants, see [`range_text!`]): the
+/// bytes and how many of them are used.
+#[allow(clippy::indexing_slicing)] // n < RANGE_TEXT by construction; evaluated at compile time
+pub(crate) const fn range_bytes(lo: i64, hi: i64) -> ([u8; RANGE_TEXT], usize) {
+    let mut b = [0u8; RANGE_TEXT];
+    let mut n = 0;
+    let mut part = 0;
+    while part < 2 {
+        let v = if part == 0 { lo } else { hi };
+        if part == 1 {
+            b[n] = b'.';
+            b[n + 1] = b'.';
+            b[n + 2] = b'=';
+            n += 3;
+        }
+        if v < 0 {
+            b[n] = b'-';
+            n += 1;
+        }
+        let mut u = v.unsigned_abs();
+        // Digits from the last, then reversed in place.
+        let start = n;
+        loop {
+            b[n] = b'0' + (u % 10) as u8;
+            n += 1;
+            u /= 10;
+            if u == 0 {
+                break;
+            }
+        }
+        let (mut i, mut j) = (start, n - 1);
+        while i < j {
+            let t = b[i];
+            b[i] = b[j];
+            b[j] = t;
+            i += 1;
+            j -= 1;
+        }
+        part += 1;
+    }
+    (b, n)
+}
+
+/// Room for two `i64`s with signs and `..=`.
+pub(crate) const RANGE_TEXT: usize = 2 * 20 + 3;
+
+/// `lo..=hi` as a `&'static str`, from constant expressions.
+macro_rules! range_text {
+    ($lo:expr, $hi:expr) => {{
+        const BYTES: ([u8; $crate::decimal::RANGE_TEXT], usize) = $crate::decimal::range_bytes($lo as i64, $hi as i64);
+        const TEXT: &str = match core::str::from_utf8(BYTES.0.split_at(BYTES.1).0) {
+            Ok(s) => s,
+            Err(_) => panic!("range_bytes writes ASCII"),
+        };
+        TEXT
+    }};
+}
+pub(crate) use range_text;
+
+#[cfg(test)]
+mod range_tests {
+    #[test]
+    fn range_text_writes_both_ends() {
+        assert_eq!(range_text!(0, 143), "0..=143");
+        assert_eq!(range_text!(-512, 1023), "-512..=1023");
+        assert_eq!(
+            range_text!(i64::MIN, i64::MAX),
+            "-9223372036854775808..=9223372036854775807"
+        );
+        assert_eq!(range_text!(-2147483648i64, 4294967295u32), "-2147483648..=4294967295");
+    }
+}

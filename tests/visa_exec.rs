@@ -173,6 +173,6 @@ fn apply_helpers_match_lowering() {
             ..
         })
     ));
-    set_group(&mut j, 16);
+    assert!(j.set_first_channel(16));
     assert_eq!(j.qtr_control, 2);
 }

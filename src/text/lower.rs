@@ -82,6 +82,11 @@ pub(super) struct Lower<'s> {
 type LResult<T> = Result<T, AsmError>;
 
 use crate::canon::A16_ZERO;
+use crate::decimal::range_text;
+use crate::word::fields::desc_common;
+
+/// The EOT bit of the descriptor dword (bit 127 of the word).
+const EOT_BIT: u32 = 1 << desc_common::EOT_LO;
 
 impl Lower<'_> {
     fn err(&self, pos: Pos, kind: AsmErrorKind) -> AsmError {
@@ -336,7 +341,7 @@ impl Lower<'_> {
                         AsmErrorKind::OutOfRange {
                             what: "MRF number",
                             value: i64::from(n),
-                            range: "0..=143",
+                            range: range_text!(0, u8::MAX - crate::isa::MRF_GRF_BASE),
                         },
                     )
                 })?,
@@ -366,7 +371,7 @@ impl Lower<'_> {
                 AsmErrorKind::OutOfRange {
                     what: "subregister (bytes)",
                     value: i64::try_from(bytes).unwrap_or(i64::MAX),
-                    range: "0..=31",
+                    range: range_text!(0, crate::isa::GRF_BYTES - 1),
                 },
             ));
         }
@@ -389,16 +394,10 @@ impl Lower<'_> {
                 AsmErrorKind::OutOfRange {
                     what: "address offset",
                     value: imm,
-                    range: "-512..=1023",
+                    range: range_text!(MIN, SPAN - 1),
                 },
             )),
         }
-    }
-
-    fn dst(&self, o: &Operand, a16: bool) -> LResult<Dst> {
-        let mut d = Dst::null();
-        self.dst_into(o, a16, &mut d)?;
-        Ok(d)
     }
 
     /// [`Lower::dst`], written into `d` (in place: a `Dst` returned through
@@ -483,7 +482,7 @@ impl Lower<'_> {
                 AsmErrorKind::OutOfRange {
                     what: "address subregister",
                     value: i64::try_from(n).unwrap_or(i64::MAX),
-                    range: "0..=15",
+                    range: range_text!(0, crate::isa::ADDR_SUBREGS - 1),
                 },
             )
         })
@@ -673,9 +672,11 @@ impl Lower<'_> {
             value <= mask
         };
         if !ok {
+            // Negated values down to the type's minimum, plain ones up to
+            // the unsigned maximum.
             let range = match bits {
-                16 => "-32768..=65535",
-                32 => "-2147483648..=4294967295",
+                16 => range_text!(i16::MIN, u16::MAX),
+                32 => range_text!(i32::MIN, u32::MAX),
                 _ => "64 bits",
             };
             return Err(self.err(
@@ -701,10 +702,10 @@ impl Lower<'_> {
         let Some(s0) = s0 else {
             return Err(self.invalid(dst.pos, "operands", "a source is required"));
         };
-        if i.opcode == Opcode::Dim && matches!(s0.base, Base::Imm { .. }) && s0.ty.map(|t| t.0) == Some(Type::F) {
+        if let (Opcode::Dim, Base::Imm { value, neg }, Some((Type::F, _))) = (i.opcode, s0.base, s0.ty) {
             // Haswell's immediate form; a decoded word may hold a register.
             self.dst_into(dst, a16, &mut i.dst)?;
-            return self.dim(i, s0);
+            return self.dim(i, value, neg, s0.pos);
         }
         let d = self.dst_reg(dst, a16, a16)?;
         let v0 = self.value(s0, mode)?;
@@ -779,15 +780,10 @@ impl Lower<'_> {
         ))
     }
 
-    /// Haswell's `dim`: a 64-bit F immediate in bits 127:64.
-    fn dim(&self, i: &mut Instruction, s0: &Operand) -> LResult<()> {
-        let Base::Imm { value, neg } = s0.base else {
-            return Err(self.invalid(s0.pos, "dim", "the source is a 64-bit immediate"));
-        };
-        if s0.ty.map(|t| t.0) != Some(Type::F) {
-            return Err(self.invalid(s0.pos, "dim", "the immediate's type is F (a 64-bit value)"));
-        }
-        let v = self.imm_bits(value, neg, 64, s0.pos)?;
+    /// Haswell's `dim`: a 64-bit F immediate (`value`, negated or not) in
+    /// bits 127:64.
+    fn dim(&self, i: &mut Instruction, value: u64, neg: bool, pos: Pos) -> LResult<()> {
+        let v = self.imm_bits(value, neg, 64, pos)?;
         // The codec reads bits 127:64 of `dim` as its immediate; src1 keeps
         // its file and the immediate's type code, as Mesa writes them.
         i.src[0] = Src::imm(Type::F);
@@ -875,8 +871,8 @@ impl Lower<'_> {
                 },
             )
         })?;
-        // Bit 31 of the descriptor dword is EOT, set by the option.
-        let dword = desc & 0x7fff_ffff | u32::from(eot) << 31;
+        // The descriptor dword's EOT bit is set by the option.
+        let dword = desc & !EOT_BIT | if eot { EOT_BIT } else { 0 };
         match src1 {
             None => {
                 i.src[1] = Src::imm(Type::UD);
@@ -903,70 +899,33 @@ impl Lower<'_> {
                 } - 96;
                 i.imm = u64::from(dword >> spare_lo << spare_lo);
                 let w = crate::encode_word(self.p, i).map_err(|e| self.err(o.pos, AsmErrorKind::Encode(e)))?;
-                let mut expected = w.dwords()[3];
-                // Parts of src1 the text does not show: a byte remainder of
-                // the subregister (Mesa prints it in units of the type) and
-                // e.g. the low bits of `null`'s number. Take them from the
-                // dword when the operand then prints the same.
-                let size = u8::try_from(s1.ty.size()).unwrap_or(1);
-                for r in 0..size {
-                    if expected == dword {
-                        break;
-                    }
-                    let mut t = *i;
-                    match s1.addr {
-                        Addr::Direct { nr, subnr } => {
-                            t.src[1].addr = Addr::Direct {
-                                nr,
-                                subnr: subnr.saturating_add(r),
-                            }
-                        }
-                        _ if r > 0 => break,
-                        _ => {}
-                    }
-                    let Ok(mut tw) = crate::encode_word(self.p, &t) else {
-                        continue;
-                    };
-                    let te = tw.dwords()[3];
-                    tw.0 = tw.0 & !(0xffff_ffff_u128 << 96) | u128::from(dword) << 96;
-                    let fits = te == dword
-                        || crate::decode_word(self.p, tw).is_ok_and(|i2| {
-                            let ours = alloc::format!("{}", t.display(self.p).without_annotation()).replace(
-                                alloc::format!("0x{te:08x}").as_str(),
-                                alloc::format!("0x{dword:08x}").as_str(),
-                            );
-                            let same = ours == alloc::format!("{}", i2.display(self.p).without_annotation());
-                            if same {
-                                t = i2;
-                            }
-                            same
-                        });
-                    if fits {
-                        *i = t;
-                        expected = dword;
-                    }
-                }
+                let mut dwords = w.dwords();
+                let expected = dwords[3];
                 if expected != dword {
-                    return Err(self.err(desc_pos, AsmErrorKind::DescriptorMismatch { desc: dword, expected }));
+                    // Parts of src1 the text does not show (a byte
+                    // remainder of the subregister, which Mesa prints in
+                    // units of the type; the low bits of `null`'s number;
+                    // align16's implied width and stride) may hold what
+                    // the dword says: take the instruction the dword gives
+                    // when it differs from the text's only there.
+                    dwords[3] = dword;
+                    let given = crate::decode_word(self.p, Word::from_dwords(dwords)).ok();
+                    match given {
+                        Some(g) if shows_as(i, &g) => *i = g,
+                        _ => return Err(self.err(desc_pos, AsmErrorKind::DescriptorMismatch { desc: dword, expected })),
+                    }
                 }
             }
         }
         Ok(())
     }
 
+    /// WAIT names a notification register `nN`; the assembler keeps
+    /// whatever register the text names, as the decoder does (the register
+    /// is not a rule the validator checks). Its sources are canonical.
     fn wait(&self, i: &mut Instruction, dst: &Operand) -> LResult<()> {
         let a16 = i.access_mode == AccessMode::Align16;
-        let d = self.dst(dst, a16)?;
-        // WAIT names a notification register `nN`; the assembler keeps
-        // whatever register the text names, as the decoder does (the
-        // register is not a rule the validator checks). Its sources are
-        // canonical.
-        i.dst = if dst.region.is_none() {
-            Dst { hstride: 1, ..d }
-        } else {
-            d
-        };
-        Ok(())
+        self.dst_into(dst, a16, &mut i.dst)
     }
 
     /// Flow control: the jump targets (the operands are canonical).
@@ -994,11 +953,116 @@ impl Lower<'_> {
     }
 }
 
+/// Whether `g`, decoded from the word of `t` with another src1 dword,
+/// is what the text of `t` stands for: the same instruction but for the
+/// parts of src1 the text cannot show. Either src1's subregister differs
+/// only by a byte remainder of its type's size (the text gives it in
+/// units of the type), or Mesa's printer shows both sources alike
+/// ([`shown_src`]).
+fn shows_as(t: &Instruction, g: &Instruction) -> bool {
+    let mut rest = *g;
+    rest.src[1] = t.src[1];
+    if rest != *t {
+        return false;
+    }
+    let (a, b) = (&t.src[1], &g.src[1]);
+    let remainder = match (a.addr, b.addr) {
+        (Addr::Direct { nr, subnr: s }, Addr::Direct { nr: n2, subnr: s2 }) => {
+            nr == n2 && s2 >= s && u32::from(s2 - s) < a.ty.size() && Src { addr: b.addr, ..*a } == *b
+        }
+        _ => false,
+    };
+    remainder || shown_src(t.access_mode, a) == shown_src(g.access_mode, b)
+}
+
+/// What Mesa's printer shows of a register source (the disassembler's
+/// `src`, `operand_reg` and `reg`): file, type, modifiers; a direct
+/// register's number (an ARF class without numbers shows only its name,
+/// a numbered one its low four bits) and its subregister in units of the
+/// type (none at all when zero); an indirect address as it is; the region
+/// (align16: the vertical stride and the swizzle).
+fn shown_src(mode: AccessMode, s: &Src) -> (RegFile, Type, SrcMods, Addr, (u8, u8, u8), Swizzle) {
+    let addr = match (s.file, s.addr) {
+        (file, Addr::Direct { nr, subnr }) => {
+            let nr = match super::names::arf_class(nr) {
+                Some(c) if file == RegFile::Arf && !c.numbered => nr & 0xf0,
+                _ => nr,
+            };
+            // The units shown, and whether any are (`.0` is shown for a
+            // subregister below one unit).
+            let size = u8::try_from(s.ty.size()).unwrap_or(u8::MAX);
+            let subnr = (subnr / size) << 1 | u8::from(subnr != 0);
+            Addr::Direct { nr, subnr }
+        }
+        (_, a) => a,
+    };
+    let r = s.region;
+    let (region, swizzle) = match mode {
+        AccessMode::Align16 => ((r.vstride, 0, 0), s.swizzle),
+        AccessMode::Align1 => ((r.vstride, r.width, r.hstride), Swizzle(0)),
+    };
+    (s.file, s.ty, s.mods, addr, region, swizzle)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::EncodeError;
     use crate::text::assemble;
+
+    /// A register descriptor's dword is src1's encoding: the text's own,
+    /// one whose subregister adds a byte remainder of the type (the text
+    /// shows units), or one whose hidden bits print the same; any other
+    /// dword is refused.
+    #[test]
+    fn register_descriptor_is_the_operand_encoding() {
+        let p = Platform::Gen75;
+        let send = |dword: &str| {
+            let text = alloc::format!(
+                "send(8) g124<1>UW g8<8,8,1>UD a0<0,1,0>UD {dword}\n    sampler MsgDesc: ld SIMD8 Surface = 0 Sampler = 0 mlen 0 rlen 0 {{ align1 1Q }};"
+            );
+            assemble(p, &text)
+        };
+        let i = send("0x00000200").unwrap()[0];
+        assert_eq!(i.src[1].addr, Addr::Direct { nr: 0x10, subnr: 0 });
+        // a0.0 plus one byte: shown as `a0` in units of UD.
+        let i = send("0x00000201").unwrap()[0];
+        assert_eq!(i.src[1].addr, Addr::Direct { nr: 0x10, subnr: 1 });
+        // a0.1 (four bytes) is another register than the text's.
+        let e = send("0x00000204").unwrap_err();
+        assert!(
+            matches!(
+                e.0[0].kind,
+                AsmErrorKind::DescriptorMismatch {
+                    desc: 0x204,
+                    expected: 0x200
+                }
+            ),
+            "{e:?}"
+        );
+        // So is a1.
+        assert!(send("0x00000220").is_err());
+    }
+
+    /// The ranges in errors come from the floor's constants.
+    #[test]
+    fn out_of_range_errors_name_the_floor_range() {
+        let range = |text: &str| match assemble(Platform::Gen8, text).unwrap_err().0[0].kind {
+            AsmErrorKind::OutOfRange { range, .. } => range,
+            ref k => panic!("{k:?}"),
+        };
+        assert_eq!(range("mov(8) g2<1>UD g[a0.16 0]<8,8,1>UD { align1 1Q };"), "0..=15");
+        assert_eq!(
+            range("mov(8) g2<1>UD g[a0.1 1024]<8,8,1>UD { align1 1Q };"),
+            "-512..=1023"
+        );
+        assert_eq!(range("mov(8) g2.8<1>UD g3<8,8,1>UD { align1 1Q };"), "0..=31");
+        assert_eq!(range("mov(8) g2<1>W 65536W { align1 1Q };"), "-32768..=65535");
+        assert_eq!(
+            range("mov(8) g2<1>D 4294967296D { align1 1Q };"),
+            "-2147483648..=4294967295"
+        );
+    }
 
     /// `encode_kind` restates `crate::encode` and `crate::encode_unchecked`
     /// (to keep the word out of memory): same words, same errors.

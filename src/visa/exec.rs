@@ -37,18 +37,24 @@ pub fn check_exec(exec: ExecCtl) -> Result<(), VisaError> {
     Ok(())
 }
 
-/// Sets quarter and nibble control for a channel group starting at
-/// `group` (a multiple of 4 below 32).
-pub fn set_group(i: &mut Instruction, group: u32) {
-    i.qtr_control = ((group / 8) & 3) as u8;
-    i.controls.set(Controls::NIB_CTRL, (group / 4) % 2 == 1);
+/// Makes `i` start at channel `first` ([`Instruction::set_first_channel`]),
+/// or says why it cannot.
+pub(crate) fn set_first_channel(i: &mut Instruction, first: u32) -> Result<(), VisaError> {
+    if i.set_first_channel(first) {
+        return Ok(());
+    }
+    Err(VisaError::MaskAlign {
+        offset: first,
+        exec: i.exec_size.channels(),
+        reason: "the starting channel is not aligned to the execution size (at least 4), or the channels run past channel 31",
+    })
 }
 
 /// Applies an execution-size byte's mask control to a hardware
 /// instruction: channel group and `WE_all` for the `_NM` forms.
 pub fn apply_mask(i: &mut Instruction, exec: ExecCtl) -> Result<(), VisaError> {
     check_exec(exec)?;
-    set_group(i, exec.mask.offset());
+    set_first_channel(i, exec.mask.offset())?;
     i.controls.set(Controls::WE_ALL, exec.mask.no_mask);
     Ok(())
 }

@@ -18,7 +18,7 @@
 use alloc::vec::Vec;
 
 use super::error::{Slot, VisaError};
-use super::exec::{check_exec, pred_control, pred_flag, set_group};
+use super::exec::{check_exec, pred_control, pred_flag, set_first_channel};
 use super::format::*;
 use super::operand::*;
 use super::types::*;
@@ -894,7 +894,7 @@ impl Lowering {
             why: "no hardware encoding",
         })?;
         let mut i = Instruction::new(self.opcode, es);
-        set_group(&mut i, self.base + k);
+        set_first_channel(&mut i, self.base + k)?;
         i.controls.set(Controls::WE_ALL, self.no_mask);
         i.controls.set(Controls::SATURATE, self.sat);
         i.cond_modifier = self.cond;

@@ -26,7 +26,7 @@ pub mod vars;
 
 pub use crate::msg::Surface;
 pub use error::{Slot, VarKind, VisaError};
-pub use exec::{apply_mask, apply_pred, check_exec, pred_control, set_group};
+pub use exec::{apply_mask, apply_pred, check_exec, pred_control};
 pub use format::*;
 pub use gather::{lower_gather4_typed, VisaGather4Typed, GATHER4_HEADER_MASK, GATHER4_PAYLOAD_GRFS};
 pub use inst::{lower, LowerCtx, RelOp, VisaInst, VisaOp};
