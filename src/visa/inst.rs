@@ -893,8 +893,12 @@ impl Lowering {
             what: "execution size",
             why: "no hardware encoding",
         })?;
-        let mut i = Instruction::new(self.opcode, es);
+        // The channel group counts the vISA channels: a DF instruction of
+        // 2n hardware channels (pairs) is masked by its n channels.
+        let visa_es = ExecSize::from_channels(n).unwrap_or(es);
+        let mut i = Instruction::new(self.opcode, visa_es);
         set_first_channel(&mut i, self.base + k)?;
+        i.exec_size = es;
         i.controls.set(Controls::WE_ALL, self.no_mask);
         i.controls.set(Controls::SATURATE, self.sat);
         i.cond_modifier = self.cond;
