@@ -1288,7 +1288,7 @@ impl Instruction {
     #[inline]
     pub fn send_desc(&self) -> Option<u32> {
         if self.opcode.is_send() && self.src[1].is_imm() {
-            Some(self.imm as u32 & 0x7fff_ffff)
+            Some(self.imm as u32 & SEND_DESC_MASK)
         } else {
             None
         }
@@ -1300,13 +1300,28 @@ impl Instruction {
     #[inline]
     pub fn eot(&self) -> bool {
         let bit = if self.src[0].is_imm() && self.src[0].ty.is_64bit() {
-            63
+            SEND_EOT_BIT + 32
         } else {
-            31
+            SEND_EOT_BIT
         };
         self.opcode.is_send() && (self.imm >> bit) & 1 == 1
     }
 }
+
+/// Where a SEND's descriptor and EOT sit in the immediate payload dword
+/// (`imm`'s low 32 bits, instruction bits 127:96): the SEND layout's
+/// `desc` and `eot` fields, counted from that dword's first bit.
+pub(crate) const SEND_DESC_MASK: u32 =
+    (((1u64 << gen7_send::DESC.width) - 1) << (gen7_send::DESC_LO - IMM32_LO)) as u32;
+/// EOT's bit in the immediate payload dword (see [`SEND_DESC_MASK`]).
+pub(crate) const SEND_EOT_BIT: u32 = gen7_send::EOT_LO - IMM32_LO;
+/// The first instruction bit of the immediate payload dword (`imm32`).
+const IMM32_LO: u32 = crate::word::fields::gen7_native::IMM32_LO;
+use crate::word::fields::gen7_send;
+static_assertions::const_assert_eq!(crate::word::fields::gen8_native::IMM32_LO, IMM32_LO);
+static_assertions::const_assert_eq!(crate::word::fields::gen8_send::EOT_LO, gen7_send::EOT_LO);
+static_assertions::const_assert_eq!(crate::word::fields::gen8_send::DESC_LO, gen7_send::DESC_LO);
+static_assertions::const_assert_eq!(SEND_DESC_MASK | 1 << SEND_EOT_BIT, u32::MAX);
 
 // An instruction stays a small value: backends keep thousands in vectors
 // and the codec passes it by value.

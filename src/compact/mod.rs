@@ -530,7 +530,7 @@ pub fn uncompact_word(p: Platform, c: CompactWord) -> Result<Word, DecodeError> 
                 "with an immediate source this index repeats an earlier entry (compilers write the first)",
             ));
         }
-        n.0 = (n.0 & !DW3) | u128::from(sext13(imm)) << 96;
+        n.0 = (n.0 & !DW3) | u128::from(sext13(imm)) << gen8_native::IMM32_LO;
     } else {
         n.0 |= t.src1.native_at(cw::src1_index(v));
         gen8_native::or_src1_da_reg_nr_unchecked(n, cw::src1_reg_nr(v));

@@ -467,14 +467,14 @@ mod tests {
         let mut cmp = add;
         cmp.opcode = Opcode::Cmp;
         cmp.exec_size = ExecSize::S8;
-        cmp.cond_modifier = 3;
+        cmp.cond_modifier = CondMod::G.hw();
         cmp.dst = Dst::null().with_ty_for_test(Type::F);
         cmp.thread_control = ThreadControl::Switch;
         cmp.src[1] = Src::imm(Type::F);
         out.push(cmp);
         let mut sel = add;
         sel.opcode = Opcode::Sel;
-        sel.cond_modifier = 4;
+        sel.cond_modifier = CondMod::Ge.hw();
         sel.src[1] = Src::grf(8, 0, Type::F, Region::SCALAR);
         out.push(sel);
         let mut and = add;
@@ -486,20 +486,21 @@ mod tests {
         let mut math = add;
         math.opcode = Opcode::Math;
         math.exec_size = ExecSize::S8;
-        math.cond_modifier = 10;
+        math.cond_modifier = MathFunction::Pow.hw();
         out.push(math);
         let mut send = Instruction::new(Opcode::Send, ExecSize::S16);
         send.dst = Dst::grf(20, 0, Type::UW);
         send.src[0] = Src::grf(2, 0, Type::UD, rgn(8, 8, 1));
         send.src[1] = Src::imm(Type::UD);
-        send.cond_modifier = 6; // URB
+        send.set_sfid(crate::isa::Sfid::Urb);
         send.imm = (2 << 25) | (1 << 20) | (1 << 19) | 1;
         out.push(send);
         let mut eot = send;
         eot.dst = Dst::null();
         eot.src[0] = Src::grf(120, 0, Type::UD, rgn(8, 8, 1));
-        eot.cond_modifier = 5; // render cache: a render target write
-        eot.imm = (1 << 31) | (8 << 25) | (12 << 14);
+        // A render target write.
+        eot.set_sfid(crate::isa::Sfid::RenderCache);
+        eot.imm = (1 << crate::model::SEND_EOT_BIT) | (8 << 25) | (12 << 14);
         out.push(eot);
         let mut a16 = send;
         a16.access_mode = AccessMode::Align16;
@@ -530,7 +531,7 @@ mod tests {
         out.push(add16);
         let mut cmp16 = add16;
         cmp16.opcode = Opcode::Cmp;
-        cmp16.cond_modifier = 2;
+        cmp16.cond_modifier = CondMod::Nz.hw();
         cmp16.src[1] = Src::grf(7, 16, Type::F, rgn(0, 4, 1));
         out.push(cmp16);
         let mut mul = add;
@@ -564,7 +565,7 @@ mod tests {
         let mut idiv = add;
         idiv.opcode = Opcode::Math;
         idiv.exec_size = ExecSize::S8;
-        idiv.cond_modifier = 12;
+        idiv.cond_modifier = MathFunction::IntDivQuotient.hw();
         idiv.dst.ty = Type::D;
         idiv.src = idiv.src.map(|s| s.with_ty(Type::D));
         out.push(idiv);
