@@ -511,29 +511,9 @@ impl<'a> Lexer<'a> {
         put(out, kind, text, 0, pos)
     }
 
-    /// The kind of the token after the current position, without moving.
-    /// Cheaper than lexing a copy for the single-character tokens.
-    #[inline]
-    pub fn peek_kind(&self) -> Kind {
-        let mut l = *self;
-        if l.skip_gap().is_err() {
-            return Kind::UnterminatedComment;
-        }
-        match l.peek_byte() {
-            None => Kind::Eof,
-            Some(b':') => Kind::Colon,
-            Some(b'[') => Kind::LBracket,
-            Some(b'(') => Kind::LParen,
-            Some(b'.') => Kind::Dot,
-            Some(b'<') => Kind::LAngle,
-            Some(b) if class(b) == C_IDENT => Kind::Ident,
-            Some(_) => l.next_token().kind,
-        }
-    }
-
     /// The number that starts at byte `start` (a digit): its value, or
     /// `None` if it needs more than 64 bits, and where it ends.
-    #[inline]
+    #[inline(always)]
     fn scan_number(&self, start: usize) -> (Option<u64>, usize) {
         let bytes = self.src.as_bytes();
         let hex = self.byte(start) == b'0' && self.byte(start + 1) == b'x' && is_lower_hex(self.byte(start + 2));
@@ -558,6 +538,25 @@ impl<'a> Lexer<'a> {
             }
             return (Some(value), i);
         }
+        // Nineteen decimal digits always fit in 64 bits; longer numbers
+        // are checked digit by digit.
+        let mut i = start;
+        while let Some(d) = bytes.get(i).map(|&b| b.wrapping_sub(b'0')).filter(|&d| d < 10) {
+            if i - start == 19 {
+                return Self::long_decimal(bytes, start);
+            }
+            value = value * 10 + u64::from(d);
+            i += 1;
+        }
+        (Some(value), i)
+    }
+
+    /// [`Lexer::scan_number`] for a decimal number of twenty digits or
+    /// more, which may not fit in 64 bits.
+    #[cold]
+    #[inline(never)]
+    fn long_decimal(bytes: &[u8], start: usize) -> (Option<u64>, usize) {
+        let mut value: u64 = 0;
         let mut i = start;
         let mut overflow = false;
         while let Some(&b) = bytes.get(i) {
@@ -883,25 +882,21 @@ mod tests {
     }
 
     #[test]
-    fn long_padding_overflow_and_peek() {
+    fn long_padding_and_overflow() {
         let src = "a                   b\t \r\n          0xffffffffffffffff 0x10000000000000000 18446744073709551616 [";
         let mut l = Lexer::new(src);
         l.next_token();
-        assert_eq!(l.peek_kind(), Kind::Ident);
         let b = l.next_token();
         assert_eq!((b.text, b.pos.column(src)), ("b", 21));
-        assert_eq!(l.peek_kind(), Kind::Number);
         let n = l.next_token();
         assert_eq!(
             (n.kind, n.value, n.pos.line, n.pos.column(src)),
             (Kind::Number, u64::MAX, 2, 11)
         );
-        assert_eq!(l.peek_kind(), Kind::BadNumber);
         assert_eq!(l.next_token().kind, Kind::BadNumber);
         assert_eq!(l.next_token().kind, Kind::BadNumber);
-        assert_eq!(l.peek_kind(), Kind::LBracket);
-        l.next_token();
-        assert_eq!(l.peek_kind(), Kind::Eof);
+        assert_eq!(l.next_token().kind, Kind::LBracket);
+        assert_eq!(l.next_token().kind, Kind::Eof);
     }
 
     #[test]

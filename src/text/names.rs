@@ -252,6 +252,7 @@ pub(crate) fn math_fn_by_name(s: &str) -> Option<u8> {
 
 /// Types by their suffix letters. `NF` is recognised so that it can be
 /// refused with a clear message.
+#[inline]
 pub(crate) fn type_by_name(s: &str) -> Option<Option<Type>> {
     type_by_bytes(s.as_bytes())
 }

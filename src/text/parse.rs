@@ -188,7 +188,13 @@ const EXPECT_OPTION: &str =
     "an instruction option (align1, align16, WE_all, NoDDClr, NoDDChk, 1Q..4Q, 1H, 2H, 1N..8N, switch, atomic, AccWrEnable, BranchCtrl, compacted, breakpoint, EOT) or `}`";
 
 /// The parser.
+///
+/// Between statements it stands where its scanner `c` stands. The few
+/// constructs read token by token (error recovery, Mesa's `*** invalid`
+/// markers, branch targets, field annotations) lex from `lex`, whose
+/// current token is `tok`, and hand the position back to a scanner.
 pub(crate) struct Parser<'a> {
+    c: Scanner<'a>,
     lex: Lexer<'a>,
     tok: Token<'a>,
     /// Line of the last token consumed.
@@ -210,11 +216,17 @@ impl<'a> Parser<'a> {
 
     /// A parser over `src` from byte `offset`, which is on line `line`.
     pub fn at(p: Platform, src: &'a str, offset: usize, line: u32) -> Self {
-        let mut lex = Lexer::at(src, offset, line);
-        let tok = lex.next_token();
+        let lex = Lexer::at(src, offset, line);
+        let at = lex.here();
         Parser {
+            c: Scanner::new(src, at, 1),
             lex,
-            tok,
+            tok: Token {
+                kind: Kind::Eof,
+                text: "",
+                value: 0,
+                pos: at,
+            },
             prev_line: 1,
             platform: p,
             errors: Vec::new(),
@@ -233,11 +245,11 @@ impl<'a> Parser<'a> {
         self.lex.source()
     }
 
-    /// Where the current (not yet consumed) token starts: after a
-    /// statement, the point from which parsing the rest of the text gives
-    /// what parsing on would.
-    pub fn resume_point(&self) -> Pos {
-        self.tok.pos
+    /// Where the next piece starts (whitespace and comments are skipped):
+    /// after a statement, the point from which parsing the rest of the
+    /// text gives what parsing on would.
+    pub fn resume_point(&mut self) -> Pos {
+        self.c.at()
     }
 
     #[inline]
@@ -299,19 +311,6 @@ impl<'a> Parser<'a> {
         } else {
             Err(self.unexpected(what))
         }
-    }
-
-    /// The current identifier, mapped by `f`; consumed only if it maps, so
-    /// that an error leaves it for recovery.
-    fn ident_as<T>(&mut self, expected: &'static str, f: impl FnOnce(&'a str) -> Option<T>) -> PResult<(T, Token<'a>)> {
-        let t = self.tok;
-        if t.kind == Kind::Ident {
-            if let Some(v) = f(t.text) {
-                self.bump();
-                return Ok((v, t));
-            }
-        }
-        Err(self.unexpected(expected))
     }
 
     fn number(&mut self, what: &'static str) -> PResult<Num> {
@@ -383,26 +382,29 @@ impl<'a> Parser<'a> {
     /// are recorded in [`Parser::errors`] and parsing resumes after them.
     pub fn next_statement_into(&mut self, inst: &mut Inst<'a>) -> Option<Option<(&'a str, Pos)>> {
         loop {
-            if self.tok.kind == Kind::Eof {
-                return None;
+            let mut c = self.c;
+            let start = c.at();
+            c.byte()?;
+            let head = c.ident_here();
+            if let Some((name, end)) = head {
+                let mut look = c;
+                look.advance_to(end);
+                if look.peek() == Some(b':') {
+                    look.advance(1);
+                    self.c = look;
+                    return Some(Some((name, start)));
+                }
             }
-            let start = self.tok.pos.offset;
-            // `name(` (an instruction's head) is no label: no look ahead.
-            let r = if self.tok.kind == Kind::Ident
-                && self.lex.peek_byte() != Some(b'(')
-                && self.lex.peek_kind() == Kind::Colon
-            {
-                let t = self.bump();
-                self.bump();
-                return Some(Some((t.text, t.pos)));
-            } else {
-                self.instruction(inst)
-            };
-            match r {
-                Ok(()) => return Some(None),
+            match self.instruction(&mut c, head, inst) {
+                Ok(()) => {
+                    self.c = c;
+                    return Some(None);
+                }
                 Err(e) => {
                     self.errors.push(e);
-                    self.recover(start);
+                    self.resume(c);
+                    self.recover(start.offset);
+                    self.c = self.scanner();
                 }
             }
         }
@@ -439,14 +441,21 @@ impl<'a> Parser<'a> {
         Ok((self.number(expected)?, which))
     }
 
-    /// A flag register name `f0` or `f1`.
-    fn flag_reg(&mut self) -> PResult<Flag> {
-        let (nr, t) = self.ident_as("a flag register `f0` or `f1`", |s| match s {
-            "f0" => Some(0),
-            "f1" => Some(1),
-            _ => None,
-        })?;
-        Ok(Flag { nr, sub: 0, pos: t.pos })
+    /// A flag register name `f0` or `f1` where `c` stands.
+    fn flag_reg(&self, c: &mut Scanner<'a>) -> PResult<Flag> {
+        let pos = c.at();
+        let nr = match c.ident_here() {
+            Some(("f0", end)) => {
+                c.advance_to(end);
+                0
+            }
+            Some(("f1", end)) => {
+                c.advance_to(end);
+                1
+            }
+            _ => return Err(self.unexpected_at(*c, "a flag register `f0` or `f1`")),
+        };
+        Ok(Flag { nr, sub: 0, pos })
     }
 
     /// A 4-bit field value from an `invalid` marker.
@@ -463,8 +472,9 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn flag_sub(&mut self, f: &mut Flag) -> PResult<()> {
-        let n = self.number("a flag subregister number")?;
+    /// A flag subregister number where `c` stands, written into `f`.
+    fn flag_sub(&self, c: &mut Scanner<'a>, f: &mut Flag) -> PResult<()> {
+        let n = self.scan_number(c, "a flag subregister number")?;
         if n.value > 1 {
             return Err(self.error_at(
                 n.pos,
@@ -479,62 +489,74 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn predicate(&mut self) -> PResult<Predicate<'a>> {
-        self.expect(Kind::LParen, "`(`")?;
-        let inv = if self.eat(Kind::Minus) {
+    /// The predicate where `c` stands (at its `(`).
+    fn predicate(&mut self, c: &mut Scanner<'a>) -> PResult<Predicate<'a>> {
+        if !c.eat(b'(') {
+            return Err(self.unexpected_at(*c, "`(`"));
+        }
+        let inv = if c.eat(b'-') {
             true
         } else {
-            self.eat(Kind::Plus);
+            c.eat(b'+');
             false
         };
-        let mut flag = self.flag_reg()?;
+        let mut flag = self.flag_reg(c)?;
         let mut suffix = None;
         let mut raw = None;
-        while self.eat(Kind::Dot) {
-            if self.tok.kind == Kind::Number && suffix.is_none() {
-                self.flag_sub(&mut flag)?;
-            } else if self.tok.kind == Kind::Ident && suffix.is_none() {
-                let s = self.bump();
-                suffix = Some((s.text, s.pos));
-            } else {
-                return Err(self.unexpected("a flag subregister or a predicate control such as `any4h` or `x`"));
+        while c.eat(b'.') {
+            let at = c.at();
+            if suffix.is_none() {
+                if c.number_here().is_some() {
+                    self.flag_sub(c, &mut flag)?;
+                    continue;
+                }
+                if let Some((s, end)) = c.ident_here() {
+                    c.advance_to(end);
+                    suffix = Some((s, at));
+                    continue;
+                }
             }
+            return Err(self.unexpected_at(*c, "a flag subregister or a predicate control such as `any4h` or `x`"));
         }
-        if self.tok.kind == Kind::Star && suffix.is_none() {
-            let (n, which) = self.invalid_marker(
-                &["predicate", "control", ""],
-                &["align1", "align16"],
-                "`*** invalid predicate control alignN value N`",
-            )?;
+        if suffix.is_none() && c.peek() == Some(b'*') {
+            let (n, which) = self.with_tokens(c, |p| {
+                p.invalid_marker(
+                    &["predicate", "control", ""],
+                    &["align1", "align16"],
+                    "`*** invalid predicate control alignN value N`",
+                )
+            })?;
+            self.nibble(n)?;
             raw = Some((n, which == 1));
-            if let Some((n, _)) = raw {
-                self.nibble(n)?;
-            }
         }
-        self.expect(Kind::RParen, "`)` closing the predicate")?;
+        if !c.eat(b')') {
+            return Err(self.unexpected_at(*c, "`)` closing the predicate"));
+        }
         Ok(Predicate { inv, flag, suffix, raw })
     }
 
-    fn instruction(&mut self, inst: &mut Inst<'a>) -> PResult<()> {
-        let pos = self.tok.pos;
-        let pred = if self.tok.kind == Kind::LParen {
-            Some(self.predicate()?)
+    /// The instruction where `c` stands (after whitespace), written into
+    /// `inst` (in place); `head` is the identifier there, if any.
+    fn instruction(&mut self, c: &mut Scanner<'a>, head: Option<(&'a str, usize)>, inst: &mut Inst<'a>) -> PResult<()> {
+        let pos = c.here();
+        let (pred, head) = if c.byte() == Some(b'(') {
+            let pred = self.predicate(c)?;
+            c.at();
+            (Some(pred), c.ident_here())
         } else {
-            None
+            (None, head)
         };
-        let t = self.tok;
-        if t.kind != Kind::Ident {
-            return Err(self.unexpected("an opcode"));
-        }
-        let opcode = match opcode_by_name(t.text) {
+        let Some((name, end)) = head else {
+            return Err(self.unexpected_at(*c, "an opcode"));
+        };
+        let at = c.here();
+        let opcode = match opcode_by_name(name) {
             Some(op) if op.exists_on(self.platform) => op,
-            // dim and smov share a name slot with each other's number;
-            // look for the one that exists here.
             // The name is consumed: recovery goes on after it.
             Some(op) => {
-                self.bump();
+                c.advance_to(end);
                 return Err(self.error_at(
-                    t.pos,
+                    at,
                     AsmErrorKind::NotOnPlatform {
                         opcode: op,
                         platform: self.platform,
@@ -542,10 +564,11 @@ impl<'a> Parser<'a> {
                 ));
             }
             None => {
-                self.bump();
-                return Err(self.error_at(t.pos, AsmErrorKind::UnknownOpcode(t.text.into())));
+                c.advance_to(end);
+                return Err(self.error_at(at, AsmErrorKind::UnknownOpcode(name.into())));
             }
         };
+        c.advance_to(end);
         inst.pos = pos;
         inst.opcode = opcode;
         inst.pred = pred;
@@ -558,24 +581,26 @@ impl<'a> Parser<'a> {
         inst.opts = Options::default();
         inst.annotated = false;
         self.annotation.clear();
-        self.bump();
-        self.suffixes(inst)?;
-        if opcode == Opcode::Math && self.tok.kind == Kind::Star {
-            let (n, _) = self.invalid_marker(&["function"], &[], "`*** invalid function value N`")?;
-            inst.math_fn = self.nibble(n)?;
-        } else if opcode == Opcode::Math {
-            inst.math_fn = self
-                .ident_as(
-                    "a math function (inv, log, exp, sqrt, rsq, sin, cos, sincos, fdiv, pow, intdivmod, intdiv, intmod, invm, rsqrtm)",
-                    math_fn_by_name,
-                )?
-                .0;
+        self.suffixes(c, inst)?;
+        if opcode == Opcode::Math {
+            if c.peek() == Some(b'*') {
+                let (n, _) = self.with_tokens(c, |p| {
+                    p.invalid_marker(&["function"], &[], "`*** invalid function value N`")
+                })?;
+                inst.math_fn = self.nibble(n)?;
+            } else {
+                c.at();
+                let Some((f, end)) = c.ident_here().and_then(|(s, end)| Some((math_fn_by_name(s)?, end))) else {
+                    return Err(self.unexpected_at(
+                        *c,
+                        "a math function (inv, log, exp, sqrt, rsq, sin, cos, sincos, fdiv, pow, intdivmod, intdiv, intmod, invm, rsqrtm)",
+                    ));
+                };
+                c.advance_to(end);
+                inst.math_fn = f;
+            }
         }
-        // The rest in one scan.
-        let mut c = self.scanner();
-        let r = self.tail(&mut c, inst);
-        self.resume(c);
-        r
+        self.tail(c, inst)
     }
 
     /// The execution size, the operands, the options block, a field
@@ -589,7 +614,7 @@ impl<'a> Parser<'a> {
                 .and_then(ExecSize::from_channels)
                 .ok_or_else(|| self.error_at(n.pos, AsmErrorKind::BadExecSize(n.value)))?;
             if !c.eat(b')') {
-                return Err(self.unexpected_at(c, "`)` after the execution size"));
+                return Err(self.unexpected_at(*c, "`)` after the execution size"));
             }
         }
         self.operands(c, inst.opcode, &mut inst.ops)?;
@@ -601,7 +626,7 @@ impl<'a> Parser<'a> {
             inst.annotated = true;
         }
         if !c.eat(b';') {
-            return Err(self.unexpected_at(c, "`;` ending the instruction"));
+            return Err(self.unexpected_at(*c, "`;` ending the instruction"));
         }
         Ok(())
     }
@@ -615,52 +640,56 @@ impl<'a> Parser<'a> {
         r
     }
 
-    fn suffixes(&mut self, inst: &mut Inst<'a>) -> PResult<()> {
+    /// The suffixes after the opcode where `c` stands: `.sat`,
+    /// `.breakpoint`, a conditional modifier and its flag.
+    fn suffixes(&mut self, c: &mut Scanner<'a>, inst: &mut Inst<'a>) -> PResult<()> {
         const WHAT: &str = "`sat`, `breakpoint`, a conditional modifier (z, e, nz, ne, g, ge, l, le, r, o, u) or, after one, its flag `f0.0`..`f1.1`";
         let mut after_flag = false;
         loop {
-            if self.tok.kind == Kind::Star && inst.cmod.is_none() && inst.opcode != Opcode::Math {
-                let (n, _) = self.invalid_marker(
-                    &["conditional", "modifier"],
-                    &[],
-                    "`*** invalid conditional modifier value N`",
-                )?;
+            if inst.cmod.is_none() && inst.opcode != Opcode::Math && c.peek() == Some(b'*') {
+                let (n, _) = self.with_tokens(c, |p| {
+                    p.invalid_marker(
+                        &["conditional", "modifier"],
+                        &[],
+                        "`*** invalid conditional modifier value N`",
+                    )
+                })?;
                 let v = self.nibble(n)?;
                 inst.cmod = Some((v, n.pos));
                 after_flag = false;
                 continue;
             }
-            if !self.eat(Kind::Dot) {
+            if !c.eat(b'.') {
                 break;
             }
-            if self.tok.kind == Kind::Number && after_flag {
+            let at = c.at();
+            if after_flag && c.number_here().is_some() {
                 if let Some(f) = inst.cmod_flag.as_mut() {
                     let mut flag = *f;
-                    self.flag_sub(&mut flag)?;
+                    self.flag_sub(c, &mut flag)?;
                     inst.cmod_flag = Some(flag);
                 }
                 after_flag = false;
                 continue;
             }
             after_flag = false;
-            let t = self.tok;
-            if t.kind != Kind::Ident {
-                return Err(self.unexpected(WHAT));
-            }
-            match t.text {
+            let Some((s, end)) = c.ident_here() else {
+                return Err(self.unexpected_at(*c, WHAT));
+            };
+            match s {
                 "sat" => inst.sat = true,
                 "breakpoint" => inst.breakpoint = true,
-                s if inst.cmod.is_none() && cond_mod_by_name(s).is_some() => {
-                    inst.cmod = cond_mod_by_name(s).map(|c| (c, t.pos));
-                }
                 "f0" | "f1" if inst.cmod.is_some() && inst.cmod_flag.is_none() => {
-                    inst.cmod_flag = Some(self.flag_reg()?);
+                    inst.cmod_flag = Some(self.flag_reg(c)?);
                     after_flag = true;
                     continue;
                 }
-                _ => return Err(self.unexpected(WHAT)),
+                _ => match cond_mod_by_name(s) {
+                    Some(v) if inst.cmod.is_none() => inst.cmod = Some((v, at)),
+                    _ => return Err(self.unexpected_at(*c, WHAT)),
+                },
             }
-            self.bump();
+            c.advance_to(end);
         }
         Ok(())
     }
@@ -764,26 +793,45 @@ impl<'a> Parser<'a> {
         };
         self.scan_operand(c, true, &mut send.dst)?;
         self.scan_operand(c, false, &mut send.src0)?;
+        // The descriptor, a number, or else a register descriptor first.
         let mut look = *c;
-        look.eat(b'-');
-        look.peek();
-        send.src1 = None;
-        if look.number_here().is_none() {
-            self.scan_operand(c, false, send.src1.insert(Operand::EMPTY))?;
-        }
-        let neg = c.eat(b'-');
-        send.desc = self.scan_number(c, "the message descriptor (a number such as 0x02280300)")?;
-        if neg {
-            send.desc.value = send.desc.value.wrapping_neg();
-        }
+        let neg = look.eat(b'-');
+        let pos = look.at();
+        let value = match look.number_here() {
+            Some((value, end)) => {
+                look.advance_to(end);
+                *c = look;
+                send.src1 = None;
+                value
+            }
+            None => {
+                self.scan_operand(c, false, send.src1.insert(Operand::EMPTY))?;
+                let neg = c.eat(b'-');
+                let n = self.scan_number(c, "the message descriptor (a number such as 0x02280300)")?;
+                send.desc = n;
+                if neg {
+                    send.desc.value = n.value.wrapping_neg();
+                }
+                send.sfid = self.scan_sfid(c)?;
+                return self.msg_desc(c);
+            }
+        };
+        send.desc = Num {
+            value: if neg { value.wrapping_neg() } else { value },
+            pos,
+        };
         send.sfid = self.scan_sfid(c)?;
-        let mut look = *c;
-        look.at();
-        if let Some(("MsgDesc", end)) = look.ident_here() {
-            c.at();
+        self.msg_desc(c)
+    }
+
+    /// `MsgDesc:` and the free-form description after it, up to the `{`,
+    /// `;` or line end, if they stand where `c` stands.
+    fn msg_desc(&self, c: &mut Scanner<'a>) -> PResult<()> {
+        c.at();
+        if let Some(("MsgDesc", end)) = c.ident_here() {
             c.advance_to(end);
             if !c.eat(b':') {
-                return Err(self.unexpected_at(c, "`:` after `MsgDesc`"));
+                return Err(self.unexpected_at(*c, "`:` after `MsgDesc`"));
             }
             c.skip_description();
         }
@@ -802,10 +850,10 @@ impl<'a> Parser<'a> {
             });
         }
         let Some((word, end)) = c.ident_here() else {
-            return Err(self.unexpected_at(c, WHAT));
+            return Err(self.unexpected_at(*c, WHAT));
         };
         let Some((second, one, sfid)) = multi_word_sfid(word) else {
-            let sfid = sfid_by_name(word).ok_or_else(|| self.unexpected_at(c, WHAT))?;
+            let sfid = sfid_by_name(word).ok_or_else(|| self.unexpected_at(*c, WHAT))?;
             c.advance_to(end);
             return Ok(sfid);
         };
@@ -814,7 +862,7 @@ impl<'a> Parser<'a> {
         c.at();
         match c.ident_here() {
             Some((w, end)) if w == second => c.advance_to(end),
-            _ => return Err(self.unexpected_at(c, WHAT)),
+            _ => return Err(self.unexpected_at(*c, WHAT)),
         }
         if one {
             let n = self.scan_number(c, WHAT)?;
@@ -864,7 +912,7 @@ impl<'a> Parser<'a> {
     fn scan_options(&self, c: &mut Scanner<'a>, o: &mut Options) -> PResult<()> {
         let open = c.at();
         if !c.eat(b'{') {
-            return Err(self.unexpected_at(c, "`{`"));
+            return Err(self.unexpected_at(*c, "`{`"));
         }
         *o = Options {
             pos: open,
@@ -880,16 +928,17 @@ impl<'a> Parser<'a> {
                 Some(b',') => c.advance(1),
                 Some(b'0'..=b'9') => {
                     let Some((n, end)) = c.number_here() else {
-                        return Err(self.unexpected_at(c, EXPECT_OPTION));
+                        return Err(self.unexpected_at(*c, EXPECT_OPTION));
                     };
-                    let digits = self.source().get(at.offset as usize..end).unwrap_or("");
+                    let digits_end = end;
                     c.advance_to(end);
                     c.at();
                     let Some((letter, end)) = c.ident_here() else {
-                        return Err(self.unexpected_at(c, "`Q`, `H` or `N` after the quarter number"));
+                        return Err(self.unexpected_at(*c, "`Q`, `H` or `N` after the quarter number"));
                     };
                     c.advance_to(end);
                     let Some((qtr, nib)) = quarter(o, n, letter.as_bytes()) else {
+                        let digits = self.source().get(at.offset as usize..digits_end).unwrap_or("");
                         return Err(self.error_at(
                             at,
                             AsmErrorKind::Unexpected {
@@ -903,7 +952,7 @@ impl<'a> Parser<'a> {
                 }
                 _ => match c.ident_here() {
                     Some((word, end)) if named_option(o, word.as_bytes()) => c.advance_to(end),
-                    _ => return Err(self.unexpected_at(c, EXPECT_OPTION)),
+                    _ => return Err(self.unexpected_at(*c, EXPECT_OPTION)),
                 },
             }
         }
@@ -912,7 +961,7 @@ impl<'a> Parser<'a> {
     /// [`Parser::scan_options`] at the current token.
     #[cfg(test)]
     fn options(&mut self) -> PResult<Options> {
-        let mut c = self.scanner();
+        let mut c = self.c;
         let mut o = Options::default();
         let r = self.scan_options(&mut c, &mut o);
         self.resume(c);
@@ -1063,7 +1112,7 @@ impl<'a> Parser<'a> {
     fn scan_region(&mut self, c: &mut Scanner<'a>, r: &mut Region) -> PResult<()> {
         let open = c.at();
         if !c.eat(b'<') {
-            return Err(self.unexpected_at(c, "`<`"));
+            return Err(self.unexpected_at(*c, "`<`"));
         }
         *r = Region {
             pos: open,
@@ -1072,7 +1121,7 @@ impl<'a> Parser<'a> {
         loop {
             let at = c.at();
             let Some(slot) = r.vals.get_mut(usize::from(r.n)) else {
-                return Err(self.unexpected_at(c, "`>` closing the region"));
+                return Err(self.unexpected_at(*c, "`>` closing the region"));
             };
             match c.byte() {
                 Some(b'*') if r.n < 2 => {
@@ -1090,18 +1139,12 @@ impl<'a> Parser<'a> {
                     *slot = marker?;
                     r.raw |= 1 << r.n;
                 }
-                _ if r.n == 0 && c.ident_here().is_some_and(|(s, _)| s == "VxH") => {
+                Some(b'V') if r.n == 0 && c.ident_here().is_some_and(|(s, _)| s == "VxH") => {
                     c.advance(3);
                     r.vxh = true;
                     slot.pos = at;
                 }
-                _ => match c.number_here() {
-                    Some((value, end)) => {
-                        c.advance_to(end);
-                        *slot = Num { value, pos: at };
-                    }
-                    None => return Err(self.unexpected_at(c, "a region value")),
-                },
+                _ => *slot = self.scan_number(c, "a region value")?,
             }
             r.n += 1;
             match c.peek() {
@@ -1110,7 +1153,7 @@ impl<'a> Parser<'a> {
                     return Ok(());
                 }
                 Some(b',' | b';') => c.advance(1),
-                _ => return Err(self.unexpected_at(c, "`,` or `>` in the region")),
+                _ => return Err(self.unexpected_at(*c, "`,` or `>` in the region")),
             }
         }
     }
@@ -1118,7 +1161,7 @@ impl<'a> Parser<'a> {
     /// [`Parser::scan_region`] at the current token.
     #[cfg(test)]
     fn region(&mut self) -> PResult<Region> {
-        let mut c = self.scanner();
+        let mut c = self.c;
         let mut r = Region::EMPTY;
         let ok = self.scan_region(&mut c, &mut r);
         self.resume(c);
@@ -1180,7 +1223,7 @@ impl<'a> Parser<'a> {
     /// "unexpected <the token where `c` stands>, expected <what>".
     #[cold]
     #[inline(never)]
-    fn unexpected_at(&self, c: &Scanner<'a>, expected: &'static str) -> AsmError {
+    fn unexpected_at(&self, c: Scanner<'a>, expected: &'static str) -> AsmError {
         self.unexpected_token(c.token(), expected)
     }
 
@@ -1188,7 +1231,7 @@ impl<'a> Parser<'a> {
     #[cfg(test)]
     fn operand(&mut self, dst: bool) -> PResult<Operand> {
         let mut o = Operand::EMPTY;
-        let mut c = self.scanner();
+        let mut c = self.c;
         let r = self.scan_operand(&mut c, dst, &mut o);
         self.resume(c);
         r.map(|()| o)
@@ -1214,7 +1257,6 @@ impl<'a> Parser<'a> {
         o.pos = c.at();
         o.neg = false;
         o.abs = false;
-        o.region = None;
         o.chans = None;
         o.ty = None;
         if matches!(c.byte(), Some(b'-' | b'~')) {
@@ -1225,10 +1267,10 @@ impl<'a> Parser<'a> {
             c.at();
             match c.ident_here() {
                 Some(("abs", end)) => c.advance_to(end),
-                _ => return Err(self.unexpected_at(c, "`abs` in the `(abs)` source modifier")),
+                _ => return Err(self.unexpected_at(*c, "`abs` in the `(abs)` source modifier")),
             }
             if !c.eat(b')') {
-                return Err(self.unexpected_at(c, "`)` after `(abs`"));
+                return Err(self.unexpected_at(*c, "`)` after `(abs`"));
             }
             o.abs = true;
         }
@@ -1237,11 +1279,12 @@ impl<'a> Parser<'a> {
             c.advance_to(end);
             o.base = Base::Imm { value, neg: o.neg };
             o.neg = false;
+            o.region = None;
             o.ty = Some(self.scan_type(c)?);
             return Ok(());
         }
         let Some((text, end)) = c.ident_here() else {
-            return Err(self.unexpected_at(c, if dst { "a destination register" } else { EXPECT_SRC }));
+            return Err(self.unexpected_at(*c, if dst { "a destination register" } else { EXPECT_SRC }));
         };
         let indirect = matches!(text, "g" | "r") && {
             let mut look = *c;
@@ -1266,10 +1309,11 @@ impl<'a> Parser<'a> {
             if c.peek() == Some(b'.') {
                 let mut look = *c;
                 look.advance(1);
-                look.peek();
-                if look.number_here().is_some() {
+                let pos = look.at();
+                if let Some((value, end)) = look.number_here() {
+                    look.advance_to(end);
                     *c = look;
-                    sub = Some(self.scan_number(c, "a subregister number")?);
+                    sub = Some(Num { value, pos });
                 }
             }
             o.base = Base::Reg { name, sub };
@@ -1277,17 +1321,20 @@ impl<'a> Parser<'a> {
                 // `ip` and `tdr0` print bare; a region and type may follow.
                 let mut look = *c;
                 if look.peek() != Some(b'<') && !look.ident_here().is_some_and(|(s, _)| type_by_name(s).is_some()) {
+                    o.region = None;
                     return Ok(());
                 }
             }
         }
         if c.peek() == Some(b'<') {
-            self.scan_region(c, o.region.insert(Region::EMPTY))?;
+            self.scan_region(c, o.region.get_or_insert(Region::EMPTY))?;
+        } else {
+            o.region = None;
         }
         if c.eat(b'.') {
             let at = c.at();
             let Some((text, end)) = c.ident_here() else {
-                return Err(self.unexpected_at(c, "channels (x, y, z, w) and a type"));
+                return Err(self.unexpected_at(*c, "channels (x, y, z, w) and a type"));
             };
             let t = Token {
                 kind: Kind::Ident,
@@ -1322,7 +1369,7 @@ impl<'a> Parser<'a> {
                 c.advance_to(end);
                 Ok(Num { value, pos })
             }
-            None => Err(self.unexpected_at(c, what)),
+            None => Err(self.unexpected_at(*c, what)),
         }
     }
 
@@ -1336,13 +1383,13 @@ impl<'a> Parser<'a> {
                 return Ok((ty, pos));
             }
         }
-        Err(self.not_a_type(c))
+        Err(self.not_a_type(*c))
     }
 
     /// The error for what `c` stands at, which is no type name.
     #[cold]
     #[inline(never)]
-    fn not_a_type(&self, c: &Scanner<'a>) -> AsmError {
+    fn not_a_type(&self, c: Scanner<'a>) -> AsmError {
         match c.ident_here().and_then(|(text, _)| type_by_name(text)) {
             Some(_) => self.type_not_on_platform(c.here()),
             None => self.unexpected_at(c, EXPECT_TYPE),
@@ -1353,12 +1400,12 @@ impl<'a> Parser<'a> {
     /// `g`); `.sub:uw` names the address subregister itself.
     fn scan_indirect(&self, c: &mut Scanner<'a>) -> PResult<Base> {
         if !c.eat(b'[') {
-            return Err(self.unexpected_at(c, "`[`"));
+            return Err(self.unexpected_at(*c, "`[`"));
         }
         c.at();
         match c.ident_here() {
             Some(("a0", end)) => c.advance_to(end),
-            _ => return Err(self.unexpected_at(c, "the address register `a0`")),
+            _ => return Err(self.unexpected_at(*c, "the address register `a0`")),
         }
         let sub = if c.eat(b'.') {
             Some(self.scan_number(c, "an address subregister number")?)
@@ -1370,7 +1417,7 @@ impl<'a> Parser<'a> {
             c.at();
             match c.ident_here() {
                 Some((ADDR_SUB_UNIT, end)) => c.advance_to(end),
-                _ => return Err(self.unexpected_at(c, "`uw` (the address subregister's own unit)")),
+                _ => return Err(self.unexpected_at(*c, "`uw` (the address subregister's own unit)")),
             }
         }
         let mut imm = 0i64;
@@ -1390,10 +1437,10 @@ impl<'a> Parser<'a> {
             let v = i64::try_from(value).unwrap_or(i64::MAX);
             imm = if neg { -v } else { v };
         } else if neg {
-            return Err(self.unexpected_at(c, "an address offset"));
+            return Err(self.unexpected_at(*c, "an address offset"));
         }
         if !c.eat(b']') {
-            return Err(self.unexpected_at(c, "`]` closing the indirect address"));
+            return Err(self.unexpected_at(*c, "`]` closing the indirect address"));
         }
         Ok(Base::Indirect {
             sub,
