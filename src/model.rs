@@ -833,6 +833,11 @@ pub enum PredCtrl {
     Y,
     Z,
     W,
+    /// An encoding given by its number (1..=15), such as one the access
+    /// mode reserves (a decoded word may hold it; Mesa prints `*** invalid
+    /// predicate control`). The validator refuses a reserved one. Not in
+    /// [`PredCtrl::ALL`]; [`PredCtrl::from_hw`] names the others.
+    Reserved(u8),
 }
 
 impl PredCtrl {
@@ -865,6 +870,7 @@ impl PredCtrl {
             (Y, true) => 3,
             (Z, true) => 4,
             (W, true) => 5,
+            (Reserved(n), _) if n != 0 && n <= 15 => n,
             _ => return None,
         })
     }
@@ -896,7 +902,8 @@ impl PredCtrl {
     };
 
     /// Mesa's suffix without the dot (`anyv`, `x`, ...); empty for
-    /// [`PredCtrl::Normal`], which has none.
+    /// [`PredCtrl::Normal`], which has none, and for a
+    /// [`PredCtrl::Reserved`] number, which has no name.
     pub const fn name(self) -> &'static str {
         use PredCtrl::*;
         match self {
@@ -917,6 +924,7 @@ impl PredCtrl {
             Y => "y",
             Z => "z",
             W => "w",
+            Reserved(_) => "",
         }
     }
 }

@@ -127,3 +127,14 @@ fn gen8_64bit_src1_immediate_decodes_but_does_not_encode() {
         }
     }
 }
+
+/// A register descriptor whose dword holds hidden bits of src1 (`null`'s
+/// low number bits and a subregister below one UD, printed `null.0`)
+/// assembles back from its disassembly: the descriptor check compares the
+/// operand as the printer shows it, the subregister's byte remainder
+/// included (found by fuzzing text_roundtrip).
+#[test]
+fn register_descriptor_with_hidden_src1_bits_roundtrips() {
+    let word = [0x32, 0, 0, 0, 0x14, 0, 0x18, 0xcd, 0, 1, 0x60, 0, 0x21, 0, 0x46, 4];
+    geneu::check::text::check_asm_roundtrip(Platform::Gen7, &word);
+}

@@ -7,22 +7,54 @@ use alloc::vec::Vec;
 use super::{BuildError, Builder, Fix, Target};
 use crate::model::{Instruction, Opcode, Platform};
 
-/// The offset `delta` instructions away, in the platform's units, if it
-/// fits the platform's field.
-fn units(p: Platform, delta: i64, index: usize) -> Result<i64, BuildError> {
-    let v = delta.saturating_mul(p.branch_units_per_instruction());
-    let (lo, hi, range) = p.branch_offset_range();
-    if !(lo..=hi).contains(&v) {
-        return Err(BuildError::JumpRange {
+/// A branch offset that does not fit the platform's JIP/UIP field: the
+/// offset in the platform's units and the field's range, described.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct OffsetRange {
+    pub(crate) offset: i64,
+    pub(crate) range: &'static str,
+}
+
+impl OffsetRange {
+    /// The builder's error for the branch at `index`.
+    #[cold]
+    const fn at(self, index: usize) -> BuildError {
+        BuildError::JumpRange {
             index,
-            offset: v,
-            range,
-        });
+            offset: self.offset,
+            range: self.range,
+        }
+    }
+}
+
+/// `v`, a branch offset in the platform's units (bytes on Gen8, 8-byte
+/// units before), if the platform's JIP/UIP field holds it. The one check
+/// of the field's range, for the builder's offsets and the text's.
+#[inline]
+pub(crate) const fn fits(p: Platform, v: i64) -> Result<i64, OffsetRange> {
+    let (lo, hi, range) = p.branch_offset_range();
+    if v < lo || v > hi {
+        return Err(OffsetRange { offset: v, range });
     }
     Ok(v)
 }
 
-fn set_jip(p: Platform, i: &mut Instruction, v: i64) {
+/// The offset of the instruction `delta` instructions away, in the
+/// platform's units, if it fits the field ([`fits`]).
+#[inline]
+pub(crate) const fn units(p: Platform, delta: i64) -> Result<i64, OffsetRange> {
+    fits(p, delta.saturating_mul(p.branch_units_per_instruction()))
+}
+
+/// [`units`], as the builder's error for the branch at `index`.
+fn units_at(p: Platform, delta: i64, index: usize) -> Result<i64, BuildError> {
+    units(p, delta).map_err(|e| e.at(index))
+}
+
+/// Writes JIP (`v`, checked by [`fits`]) where the platform keeps it: bits
+/// 95:64 on Gen8, bits 111:96 before (the low half of the immediate).
+#[inline]
+pub(crate) fn set_jip(p: Platform, i: &mut Instruction, v: i64) {
     if p.is_gen8() {
         i.imm = i.imm & !0xffff_ffff | u64::from(v as i32 as u32);
     } else {
@@ -30,7 +62,10 @@ fn set_jip(p: Platform, i: &mut Instruction, v: i64) {
     }
 }
 
-fn set_uip(p: Platform, i: &mut Instruction, v: i64) {
+/// Writes UIP (`v`, checked by [`fits`]): bits 127:96 on Gen8, bits
+/// 127:112 before.
+#[inline]
+pub(crate) fn set_uip(p: Platform, i: &mut Instruction, v: i64) {
     if p.is_gen8() {
         i.imm = i.imm & 0xffff_ffff | u64::from(v as i32 as u32) << 32;
     } else {
@@ -180,30 +215,30 @@ pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
             let mut imm32 = None;
             match j.fix {
                 Fix::Explicit { jip: j, uip: u } => {
-                    jip = Some(units(p, rel(j)?, index)?);
+                    jip = Some(units_at(p, rel(j)?, index)?);
                     if let Some(u) = u {
-                        uip = Some(units(p, rel(u)?, index)?);
+                        uip = Some(units_at(p, rel(u)?, index)?);
                     }
                 }
                 Fix::Jmpi(t) => imm32 = Some((rel(t)? - 1).saturating_mul(p.branch_units_per_instruction())),
                 Fix::Call(t) => imm32 = Some(rel(t)?.saturating_mul(p.branch_units_per_instruction())),
                 Fix::If { else_, endif } => {
-                    let to_end = units(p, endif as i64 - index as i64, index)?;
+                    let to_end = units_at(p, endif as i64 - index as i64, index)?;
                     jip = Some(match else_ {
-                        Some(e) => units(p, e as i64 + 1 - index as i64, index)?,
+                        Some(e) => units_at(p, e as i64 + 1 - index as i64, index)?,
                         None => to_end,
                     });
                     uip = Some(to_end);
                 }
                 Fix::Else { endif } => {
-                    let to_end = units(p, endif as i64 - index as i64, index)?;
+                    let to_end = units_at(p, endif as i64 - index as i64, index)?;
                     jip = Some(to_end);
                     if p.is_gen8() {
                         uip = Some(to_end);
                     }
                 }
-                Fix::While { start } => jip = Some(units(p, start as i64 - index as i64, index)?),
-                Fix::Halt { uip: u } => uip = Some(units(p, rel(u)?, index)?),
+                Fix::While { start } => jip = Some(units_at(p, start as i64 - index as i64, index)?),
+                Fix::Halt { uip: u } => uip = Some(units_at(p, rel(u)?, index)?),
                 Fix::Rule => {}
             }
             Ok((jip, uip, imm32))
@@ -249,19 +284,19 @@ pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
                 Opcode::Break | Opcode::Cont => {
                     let end = end.ok_or_else(no_end)?;
                     let loop_end = flow.loop_end(p, &b.insts, index, f).ok_or_else(no_end)?;
-                    set_jip(p, &mut i, units(p, end as i64 - index as i64, index)?);
-                    set_uip(p, &mut i, units(p, loop_end as i64 - index as i64, index)?);
+                    set_jip(p, &mut i, units_at(p, end as i64 - index as i64, index)?);
+                    set_uip(p, &mut i, units_at(p, loop_end as i64 - index as i64, index)?);
                 }
                 Opcode::Endif => {
                     let jip = match end {
-                        Some(e) => units(p, e as i64 - index as i64, index)?,
+                        Some(e) => units_at(p, e as i64 - index as i64, index)?,
                         None => p.branch_units_per_instruction(),
                     };
                     set_jip(p, &mut i, jip);
                 }
                 Opcode::Halt => {
                     let jip = match end {
-                        Some(e) => units(p, e as i64 - index as i64, index)?,
+                        Some(e) => units_at(p, e as i64 - index as i64, index)?,
                         None => i64::from(i.uip(p).unwrap_or(0)),
                     };
                     set_jip(p, &mut i, jip);

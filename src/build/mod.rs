@@ -1665,7 +1665,7 @@ impl Builder {
     }
 }
 
-mod flow;
+pub(crate) mod flow;
 
 /// Whether the message's SIMD width and lengths fit the state.
 fn check_message(msg: &Message, s: &State) -> Result<(), &'static str> {

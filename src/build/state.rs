@@ -98,6 +98,8 @@ pub struct State {
     pub no_dd_check: bool,
     /// Thread control.
     pub thread_control: ThreadControl,
+    /// Debug control: a breakpoint on the instruction.
+    pub breakpoint: bool,
 }
 
 impl Default for State {
@@ -115,6 +117,7 @@ impl Default for State {
             no_dd_clear: false,
             no_dd_check: false,
             thread_control: ThreadControl::Normal,
+            breakpoint: false,
         }
     }
 }
@@ -240,12 +243,28 @@ impl State {
             no_dd_clear: c.contains(Controls::NO_DD_CLEAR),
             no_dd_check: c.contains(Controls::NO_DD_CHECK),
             thread_control: i.thread_control,
+            breakpoint: c.contains(Controls::BREAKPOINT),
         })
     }
 
-    /// Writes the state's controls into `i` (predicate control checked
-    /// against the access mode).
+    /// Writes the state's controls into `i`, the builder's error naming
+    /// instruction `index` ([`State::header_into`]).
+    #[inline]
     pub(crate) fn apply(&self, i: &mut Instruction, index: usize) -> Result<(), BuildError> {
+        self.header_into(i).map_err(|PredNotInMode| BuildError::State {
+            index,
+            why: "this predicate combination does not exist in this access mode",
+        })
+    }
+
+    /// Writes the state into the header of `i`: execution size, access
+    /// mode, thread control, channel group, mask, dependency control,
+    /// saturate, accumulator write, breakpoint, predicate (control checked
+    /// against the access mode, inverse, flag) and the flag. The one
+    /// constructor of the header, for the builder and for the text
+    /// assembler, which lowers what the text says into a `State`.
+    #[inline]
+    pub(crate) fn header_into(&self, i: &mut Instruction) -> Result<(), PredNotInMode> {
         i.exec_size = self.exec_size;
         i.access_mode = self.access_mode;
         i.thread_control = self.thread_control;
@@ -257,13 +276,11 @@ impl State {
         c.set(Controls::ACC_WR, self.acc_write);
         c.set(Controls::NO_DD_CLEAR, self.no_dd_clear);
         c.set(Controls::NO_DD_CHECK, self.no_dd_check);
+        c.set(Controls::BREAKPOINT, self.breakpoint);
         i.flag = self.flag;
         i.pred_control = 0;
         if let Some(p) = self.predicate {
-            i.pred_control = p.ctrl.hw(self.access_mode).ok_or(BuildError::State {
-                index,
-                why: "this predicate combination does not exist in this access mode",
-            })?;
+            i.pred_control = p.ctrl.hw(self.access_mode).ok_or(PredNotInMode)?;
             c.set(Controls::PRED_INV, p.invert);
             i.flag = p.flag;
         }
@@ -271,3 +288,7 @@ impl State {
         Ok(())
     }
 }
+
+/// A predicate combination that its access mode does not have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PredNotInMode;

@@ -461,62 +461,55 @@ impl Assembler {
 }
 
 /// Fills in a flow-control instruction's JIP/UIP once every label is
-/// known (`labels` sorted by name).
+/// known (`labels` sorted by name): a label is the offset of its
+/// instruction, a number is the offset itself; both are checked against
+/// the field and written where the platform keeps them by the builder's
+/// branch code (`build::flow`), the one home of branch offsets.
 fn resolve(p: Platform, pd: &mut Pending, labels: &[Label]) -> Result<(), AsmError> {
-    let gen8 = p.is_gen8();
-    let unit = p.branch_units_per_instruction();
+    use crate::build::flow;
     let idx = pd.idx;
-    let off = |t: &Jump| -> Result<(i64, u32, u32), AsmError> {
-        match t {
-            Jump::Offset(v, line, column) => Ok((*v, *line, *column)),
+    let off = |t: &Jump| -> Result<i64, AsmError> {
+        let (r, line, column) = match t {
+            Jump::Offset(v, line, column) => (flow::fits(p, *v), *line, *column),
             Jump::Label(name, line, column) => {
                 let k = labels.partition_point(|l| l.name.as_str() < name.as_str());
                 match labels.get(k) {
                     Some(l) if l.name == *name => {
                         let d = i64::try_from(l.idx).unwrap_or(i64::MAX) - i64::try_from(idx).unwrap_or(0);
-                        Ok((d.saturating_mul(unit), *line, *column))
+                        (flow::units(p, d), *line, *column)
                     }
-                    _ => Err(AsmError {
-                        line: *line,
-                        column: *column,
-                        kind: AsmErrorKind::UnknownLabel(name.clone()),
-                    }),
+                    _ => {
+                        return Err(AsmError {
+                            line: *line,
+                            column: *column,
+                            kind: AsmErrorKind::UnknownLabel(name.clone()),
+                        })
+                    }
                 }
             }
-        }
-    };
-    let fit = |(v, line, column): (i64, u32, u32)| -> Result<u32, AsmError> {
-        let (lo, hi, range) = p.branch_offset_range();
-        if !(lo..=hi).contains(&v) {
-            return Err(AsmError {
-                line,
-                column,
-                kind: AsmErrorKind::OutOfRange {
-                    what: "jump offset",
-                    value: v,
-                    range,
-                },
-            });
-        }
-        Ok(if gen8 {
-            v as i32 as u32
-        } else {
-            u32::from(v as i16 as u16)
+        };
+        r.map_err(|e| AsmError {
+            line,
+            column,
+            kind: AsmErrorKind::OutOfRange {
+                what: "jump offset",
+                value: e.offset,
+                range: e.range,
+            },
         })
     };
     let jip = match &pd.jip {
-        Some(t) => fit(off(t)?)?,
+        Some(t) => off(t)?,
         None => 0,
     };
     let uip = match &pd.uip {
-        Some(t) => Some(fit(off(t)?)?),
+        Some(t) => Some(off(t)?),
         None => None,
     };
-    pd.inst.imm = if gen8 {
-        // Without a UIP, bits 95:64 keep what canonicalization put there.
-        u64::from(jip) | uip.map_or(pd.inst.imm & !0xffff_ffff, |u| u64::from(u) << 32)
-    } else {
-        u64::from(jip) | u64::from(uip.unwrap_or(0)) << 16
-    };
+    // Without a UIP, its bits keep what canonicalization put there.
+    flow::set_jip(p, &mut pd.inst, jip);
+    if let Some(u) = uip {
+        flow::set_uip(p, &mut pd.inst, u);
+    }
     Ok(())
 }

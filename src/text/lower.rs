@@ -11,7 +11,7 @@ use super::hidden::RawField;
 use super::lex::Pos;
 use super::syntax::{Base, Chans, Flag, Inst, Num, Operand, Operands, Options, RawItem, RegName, SendOperands, Target};
 use crate::build::construct::{self, imm_bits, Fault, Mode, Why};
-use crate::build::{Imm, Operand as Value, Reg};
+use crate::build::{Imm, Operand as Value, Predicate, Reg, State};
 use crate::model::*;
 use crate::word::fields::{gen7_native, gen8_native};
 use crate::word::Word;
@@ -177,34 +177,56 @@ impl Lower<'_> {
                     (None, Some((s, _))) => matches!(s, "x" | "y" | "z" | "w"),
                     _ => false,
                 }));
-        *i = Instruction::new(op, a.exec);
-        i.access_mode = if a16 { AccessMode::Align16 } else { AccessMode::Align1 };
-        i.thread_control = ThreadControl::from_hw(a.opts.thread)
-            .ok_or_else(|| self.invalid(a.opts.pos, "thread control", "`switch` and `atomic` exclude each other"))?;
-        i.qtr_control = a.opts.qtr;
         let o = &a.opts;
-        let mut c = Controls::empty();
-        c.set(Controls::WE_ALL, o.we_all);
-        c.set(Controls::NO_DD_CLEAR, o.no_dd_clear);
-        c.set(Controls::NO_DD_CHECK, o.no_dd_check);
-        c.set(Controls::ACC_WR, o.acc_wr);
-        // `compacted` says how a disassembled instruction was stored; the
-        // assembler writes native words (program compaction, `asm
-        // --compact`, makes compacted ones), so it sets no CmptCtrl bit: a
-        // 16-byte word with that bit set would read as a compacted one.
-        c.set(Controls::BREAKPOINT, o.breakpoint || a.breakpoint);
-        c.set(Controls::SATURATE, a.sat);
-        c.set(Controls::NIB_CTRL, o.nib);
-        if let Some(pr) = a.pred {
-            c.set(Controls::PRED_INV, pr.inv);
-            i.pred_control = match pr.raw {
-                // Checked by the parser to fit the 4-bit field.
-                Some((n, _)) => n.value as u8,
-                None => self.pred_control(a16, pr.suffix)?,
-            };
-        }
-        i.controls = c;
-        i.flag = self.flag(a)?;
+        let access_mode = if a16 { AccessMode::Align16 } else { AccessMode::Align1 };
+        let thread_control = ThreadControl::from_hw(o.thread)
+            .ok_or_else(|| self.invalid(o.pos, "thread control", "`switch` and `atomic` exclude each other"))?;
+        let flag = self.flag(a)?;
+        let predicate = match a.pred {
+            None => None,
+            Some(pr) => {
+                let ctrl = match pr.raw {
+                    // Checked by the parser to fit the 4-bit field; 0 is
+                    // no predicate.
+                    Some((n, _)) => match n.value as u8 {
+                        0 => None,
+                        n => Some(PredCtrl::from_hw(access_mode, n).unwrap_or(PredCtrl::Reserved(n))),
+                    },
+                    None => Some(self.pred_ctrl(a16, pr.suffix)?),
+                };
+                ctrl.map(|ctrl| Predicate {
+                    flag,
+                    ctrl,
+                    invert: pr.inv,
+                })
+            }
+        };
+        // The header through the builder's one constructor. `compacted`
+        // says how a disassembled instruction was stored; the assembler
+        // writes native words (program compaction, `asm --compact`, makes
+        // compacted ones), so it sets no CmptCtrl bit: a 16-byte word with
+        // that bit set would read as a compacted one.
+        let state = State {
+            exec_size: a.exec,
+            qtr_control: o.qtr,
+            nib_control: o.nib,
+            no_mask: o.we_all,
+            access_mode,
+            predicate,
+            flag,
+            saturate: a.sat,
+            acc_write: o.acc_wr,
+            no_dd_clear: o.no_dd_clear,
+            no_dd_check: o.no_dd_check,
+            thread_control,
+            breakpoint: o.breakpoint || a.breakpoint,
+        };
+        *i = Instruction::new(op, a.exec);
+        // Every control the text names exists in its access mode (checked
+        // above), so this does not fail.
+        state
+            .header_into(i)
+            .map_err(|_| self.invalid(a.pos, "predicate control", "not in this access mode"))?;
         if let Some((cm, pos)) = a.cmod {
             if op.is_send() {
                 return Err(self.invalid(
@@ -262,16 +284,17 @@ impl Lower<'_> {
         Ok(fix)
     }
 
-    fn pred_control(&self, a16: bool, suffix: Option<(&str, Pos)>) -> LResult<u8> {
-        let Some((s, pos)) = suffix else { return Ok(1) };
+    /// The predicate control a suffix names (none: the plain one), which
+    /// must exist in the access mode.
+    fn pred_ctrl(&self, a16: bool, suffix: Option<(&str, Pos)>) -> LResult<PredCtrl> {
+        let Some((s, pos)) = suffix else {
+            return Ok(PredCtrl::Normal);
+        };
         let mode = if a16 { AccessMode::Align16 } else { AccessMode::Align1 };
         // The suffix after the dot names a control other than the plain one.
-        let v = match s.parse::<PredCtrl>() {
-            Ok(PredCtrl::Normal) | Err(_) => 0,
-            Ok(c) => c.hw(mode).unwrap_or(0),
-        };
-        if v == 0 {
-            return Err(self.err(
+        match s.parse::<PredCtrl>() {
+            Ok(c) if c != PredCtrl::Normal && c.hw(mode).is_some() => Ok(c),
+            _ => Err(self.err(
                 pos,
                 AsmErrorKind::Unexpected {
                     found: alloc::format!("`.{s}`"),
@@ -281,9 +304,8 @@ impl Lower<'_> {
                         "an align1 predicate control: .anyv, .allv, .any2h .. .all32h (x, y, z, w need align16)"
                     },
                 },
-            ));
+            )),
         }
-        Ok(v)
     }
 
     /// The one flag field: from the conditional modifier or the predicate,
@@ -955,24 +977,27 @@ impl Lower<'_> {
 
 /// Whether `g`, decoded from the word of `t` with another src1 dword,
 /// is what the text of `t` stands for: the same instruction but for the
-/// parts of src1 the text cannot show. Either src1's subregister differs
-/// only by a byte remainder of its type's size (the text gives it in
-/// units of the type), or Mesa's printer shows both sources alike
-/// ([`shown_src`]).
+/// parts of src1 the text cannot show, which Mesa's printer shows alike
+/// ([`shown_src`]). The text gives a direct subregister in units of its
+/// type, so any byte remainder below one unit is also what it says.
 fn shows_as(t: &Instruction, g: &Instruction) -> bool {
     let mut rest = *g;
     rest.src[1] = t.src[1];
     if rest != *t {
         return false;
     }
-    let (a, b) = (&t.src[1], &g.src[1]);
-    let remainder = match (a.addr, b.addr) {
-        (Addr::Direct { nr, subnr: s }, Addr::Direct { nr: n2, subnr: s2 }) => {
-            nr == n2 && s2 >= s && u32::from(s2 - s) < a.ty.size() && Src { addr: b.addr, ..*a } == *b
-        }
-        _ => false,
+    let want = shown_src(g.access_mode, &g.src[1]);
+    let a = t.src[1];
+    let Addr::Direct { nr, subnr } = a.addr else {
+        return shown_src(t.access_mode, &a) == want;
     };
-    remainder || shown_src(t.access_mode, a) == shown_src(g.access_mode, b)
+    (0..a.ty.size()).any(|r| {
+        let addr = Addr::Direct {
+            nr,
+            subnr: subnr.saturating_add(u8::try_from(r).unwrap_or(u8::MAX)),
+        };
+        shown_src(t.access_mode, &Src { addr, ..a }) == want
+    })
 }
 
 /// What Mesa's printer shows of a register source (the disassembler's
