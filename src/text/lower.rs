@@ -83,10 +83,9 @@ type LResult<T> = Result<T, AsmError>;
 
 use crate::canon::A16_ZERO;
 use crate::decimal::range_text;
-use crate::word::fields::desc_common;
 
 /// The EOT bit of the descriptor dword (bit 127 of the word).
-const EOT_BIT: u32 = 1 << desc_common::EOT_LO;
+const EOT_BIT: u32 = 1 << crate::model::SEND_EOT_BIT;
 
 impl Lower<'_> {
     fn err(&self, pos: Pos, kind: AsmErrorKind) -> AsmError {
