@@ -115,159 +115,200 @@ pub const fn shown_sources(op: Opcode) -> u8 {
 /// Haswell's `dim` with an F immediate is left alone beyond the header and
 /// destination: its 64-bit immediate fills src1's bits.
 pub fn canonicalize(p: Platform, i: &mut Instruction) {
+    // Setting never stops early.
+    let _ = walk::<true>(p, i);
+}
+
+/// Whether [`canonicalize`] would leave `i` as it is. The same walk as
+/// [`canonicalize`] that, instead of writing each canonical value, stops
+/// at the first field that differs from it: while every field so far
+/// held its canonical value, writing it would have changed nothing, so
+/// both walks read the same fields and take the same branches. (This
+/// holds because the walk writes each field at most once on any path;
+/// a test compares the two over decoded words.)
+#[inline]
+pub(crate) fn is_canonical(p: Platform, i: &Instruction) -> bool {
+    let mut c = *i;
+    walk::<false>(p, &mut c).is_ok()
+}
+
+/// A field that differs from its canonical value (checking walk).
+struct Differs;
+
+/// Gives `slot` its canonical value `v`: `SET` writes it; otherwise a
+/// value that differs stops the walk.
+#[inline(always)]
+fn put<const SET: bool, T: PartialEq>(slot: &mut T, v: T) -> Result<(), Differs> {
+    if SET {
+        *slot = v;
+    } else if *slot != v {
+        return Err(Differs);
+    }
+    Ok(())
+}
+
+/// [`canonicalize`] (`SET`) or [`is_canonical`]. Writes each field at
+/// most once on any path (see [`is_canonical`]).
+#[inline(always)]
+fn walk<const SET: bool>(p: Platform, i: &mut Instruction) -> Result<(), Differs> {
     let op = i.opcode;
     let a16 = i.access_mode == AccessMode::Align16;
+    let mut controls = i.controls;
     if i.pred_control == 0 {
-        i.controls.remove(Controls::PRED_INV);
+        controls.remove(Controls::PRED_INV);
     }
     if op.is_send() {
-        i.controls.remove(Controls::SATURATE);
+        controls.remove(Controls::SATURATE);
     }
+    put::<SET, _>(&mut i.controls, controls)?;
     if op.is_three_src() {
-        three_src(p, i);
-        return;
+        return three_src::<SET>(p, i);
     }
     if !shows_flag(i) {
-        i.flag = FlagReg::default();
+        put::<SET, _>(&mut i.flag, FlagReg::default())?;
     }
     if shows_no_operands(op) || (op.is_branch() && !shows_jip(op)) {
-        i.dst = zero_dst(a16);
-        i.src = [Src::ZERO; 3];
+        let mut src = [Src::ZERO; 3];
         if a16 {
             // As the codec reads zero fields in align16 (Gen8 branches keep
             // src0 in bits the immediate layout reads as file and type).
             if !(op.is_branch() && p.is_gen8()) {
-                i.src[0] = A16_ZERO;
+                src[0] = A16_ZERO;
             }
             if !op.is_branch() {
-                i.src[1] = A16_ZERO;
+                src[1] = A16_ZERO;
             }
         }
-        i.imm = 0;
-        return;
+        put::<SET, _>(&mut i.dst, zero_dst(a16))?;
+        put::<SET, _>(&mut i.src, src)?;
+        return put::<SET, _>(&mut i.imm, 0);
     }
     if op.is_branch() {
-        branch(p, i, a16);
-        return;
+        return branch::<SET>(p, i, a16);
     }
     if a16 {
-        i.dst.hstride = 1;
+        put::<SET, _>(&mut i.dst.hstride, 1)?;
     }
     match op {
-        Opcode::Wait => {
-            wait(i, a16);
-            return;
-        }
-        Opcode::Jmpi => {
-            jmpi(p, i, a16);
-            return;
-        }
+        Opcode::Wait => return wait::<SET>(i, a16),
+        Opcode::Jmpi => return jmpi::<SET>(p, i, a16),
         // Haswell's immediate form: the 64-bit value fills src1's bits.
-        Opcode::Dim if i.src[0].is_imm() && i.src[0].ty == Type::F => return,
+        Opcode::Dim if i.src[0].is_imm() && i.src[0].ty == Type::F => return Ok(()),
         _ => {}
     }
     let nsrc = if op.is_send() { 2 } else { shown_sources(op) };
     // Whether the codec reads src1's type field as the immediate's code.
     let copies = i.src1_type_copies_imm0();
     let [s0, s1, _] = &mut i.src;
+    // The canonical sources, where they are set (each written once).
+    let (mut c0, mut c1) = (None, None);
     if s0.is_imm() {
-        *s0 = Src::imm(s0.ty);
+        let mut c = Src::imm(s0.ty);
         if a16 && !p.is_gen8() && op != Opcode::Dim {
             // Gen7 keeps src0's region bits beside an immediate; the codec
             // reads the zero ones as align16's implied width and stride.
-            s0.region = A16_ZERO.region;
+            c.region = A16_ZERO.region;
         }
+        c0 = Some(c);
         if nsrc < 2 {
             // src1's file and type beside a 32-bit immediate: ARF and the
             // immediate's type code (none beside a 64-bit one, whose value
-            // fills bits 127:64).
-            *s1 = Src::ZERO;
-            // The codec reads that code as an immediate type
-            // (Instruction::src1_type_copies_imm0).
-            if copies && !s0.ty.is_64bit() && s0.ty.imm_hw(p).is_some() {
-                *s1 = Src {
+            // fills bits 127:64). The codec reads that code as an
+            // immediate type (Instruction::src1_type_copies_imm0).
+            c1 = Some(if copies && !s0.ty.is_64bit() && s0.ty.imm_hw(p).is_some() {
+                Src {
                     file: RegFile::Arf,
                     ty: s0.ty,
                     ..Src::ZERO
-                };
-            }
+                }
+            } else {
+                Src::ZERO
+            });
         } else if !s1.is_imm() {
             // The immediate fills src1's bits: only its file and type stay.
-            *s1 = Src {
-                file: s1.file,
-                ty: s1.ty,
-                ..Src::ZERO
-            };
+            c1 = Some(file_and_type(s1));
         }
     } else if nsrc < 2 {
-        *s1 = if a16 { A16_ZERO } else { Src::ZERO };
+        c1 = Some(if a16 { A16_ZERO } else { Src::ZERO });
     }
     if op == Opcode::Dim {
         // Beside dim's immediate (bits 127:64) the codec keeps only the
         // sources' files and types.
-        for s in [&mut *s0, &mut *s1] {
-            *s = Src {
-                file: s.file,
-                ty: s.ty,
-                ..Src::ZERO
-            };
-        }
+        c0 = Some(file_and_type(c0.as_ref().unwrap_or(s0)));
+        c1 = Some(file_and_type(c1.as_ref().unwrap_or(s1)));
     }
-    if s1.is_imm() && !s0.is_imm() {
-        *s1 = Src::imm(if op.is_send() { Type::UD } else { s1.ty });
+    if let Some(c) = c0 {
+        put::<SET, _>(s0, c)?;
+    }
+    if let Some(c) = c1 {
+        put::<SET, _>(s1, c)?;
+    } else if s1.is_imm() && !s0.is_imm() {
+        put::<SET, _>(s1, Src::imm(if op.is_send() { Type::UD } else { s1.ty }))?;
     }
     if op.is_send() {
         // DW3 is the descriptor dword (or an immediate payload), or holds
         // EOT beside a register descriptor: all of it shows.
-        return;
+        return Ok(());
     }
     let imm_ty = match (s0.is_imm(), s1.is_imm()) {
         (true, false) => Some(s0.ty),
         (false, true) => Some(s1.ty),
         // Two immediates (a word no emitter writes): their bits overlap.
-        (true, true) => return,
+        (true, true) => return Ok(()),
         (false, false) => None,
     };
-    canonical_imm(i, imm_ty);
+    canonical_imm::<SET>(i, imm_ty)
+}
+
+/// A source with only `s`'s file and type (every other field zero).
+fn file_and_type(s: &Src) -> Src {
+    Src {
+        file: s.file,
+        ty: s.ty,
+        ..Src::ZERO
+    }
 }
 
 /// The immediate payload beside an immediate of type `t` (or none): a
 /// 16-bit one in both halves of the dword, nothing above a 32-bit one, no
 /// bits at all without one.
-fn canonical_imm(i: &mut Instruction, t: Option<Type>) {
-    match t {
+#[inline(always)]
+fn canonical_imm<const SET: bool>(i: &mut Instruction, t: Option<Type>) -> Result<(), Differs> {
+    let v = match t {
         Some(t) if t.size() == 2 && !t.is_vector_imm() => {
             let v = i.imm & 0xffff;
-            i.imm = v | v << 16;
+            v | v << 16
         }
-        Some(t) if !t.is_64bit() => i.imm &= 0xffff_ffff,
-        Some(_) => {}
-        None => i.imm = 0,
-    }
+        Some(t) if !t.is_64bit() => i.imm & 0xffff_ffff,
+        Some(_) => return Ok(()),
+        None => 0,
+    };
+    put::<SET, _>(&mut i.imm, v)
 }
 
 /// `jmpi`: the destination and src0 are `ip` (src0 an immediate UD on
 /// Gen8 beside a 64-bit src1 immediate, whose high half fills src0's
 /// place in bits 95:64).
-fn jmpi(p: Platform, i: &mut Instruction, a16: bool) {
-    i.dst = hidden_dst(ARF_IP, Type::UD);
+fn jmpi<const SET: bool>(p: Platform, i: &mut Instruction, a16: bool) -> Result<(), Differs> {
+    put::<SET, _>(&mut i.dst, hidden_dst(ARF_IP, Type::UD))?;
     let s1 = i.src[1];
     let wide = p.is_gen8() && s1.is_imm() && s1.ty.is_64bit();
-    i.src[0] = if wide {
+    let s0 = if wide {
         Src::imm(Type::UD)
     } else {
         hidden_src(Hidden::Ip, Type::UD, a16, i.exec_size)
     };
+    put::<SET, _>(&mut i.src[0], s0)?;
     if s1.is_imm() {
-        i.src[1] = Src::imm(s1.ty);
+        put::<SET, _>(&mut i.src[1], Src::imm(s1.ty))?;
     }
-    canonical_imm(i, s1.is_imm().then_some(s1.ty));
+    canonical_imm::<SET>(i, s1.is_imm().then_some(s1.ty))
 }
 
 /// The 3-source part of [`canonicalize`].
-fn three_src(p: Platform, i: &mut Instruction) {
+fn three_src<const SET: bool>(p: Platform, i: &mut Instruction) -> Result<(), Differs> {
     let gen7 = !p.is_gen8();
-    i.dst.hstride = 1;
+    put::<SET, _>(&mut i.dst.hstride, 1)?;
     // On Gen7 Mesa prints bits 4:3 of src1's swizzle as the flag register
     // of a predicate or conditional modifier.
     let flag_shown = i.pred_control != 0 || i.cond_modifier != 0;
@@ -278,49 +319,56 @@ fn three_src(p: Platform, i: &mut Instruction) {
             } else {
                 0
             };
-            s.swizzle = Swizzle(s.swizzle.0 & keep);
+            let sw = Swizzle(s.swizzle.0 & keep);
+            put::<SET, _>(&mut s.swizzle, sw)?;
         }
     }
     if gen7 {
         // The real flag field takes the conditional modifier's flag, which
         // Mesa prints from src1's swizzle bits.
-        i.flag = if i.cond_modifier != 0 {
+        let f = if i.cond_modifier != 0 {
             i.src[1].swizzle.gen7_flag()
         } else {
             FlagReg::default()
         };
+        put::<SET, _>(&mut i.flag, f)
     } else if !shows_flag(i) {
-        i.flag = FlagReg::default();
+        put::<SET, _>(&mut i.flag, FlagReg::default())
+    } else {
+        Ok(())
     }
 }
 
 /// Flow control with a JIP: the hidden operands and the UIP that the
 /// syntax does not show.
-fn branch(p: Platform, i: &mut Instruction, a16: bool) {
+fn branch<const SET: bool>(p: Platform, i: &mut Instruction, a16: bool) -> Result<(), Differs> {
     use Opcode::*;
     let op = i.opcode;
     let uip_shown = shows_uip(p, op);
     if p.is_gen8() {
-        i.dst = match op {
+        let dst = match op {
             Endif => zero_dst(a16),
             Cont => hidden_dst(ARF_IP, Type::UD),
             _ => hidden_dst(ARF_NULL, Type::D),
         };
+        put::<SET, _>(&mut i.dst, dst)?;
         // src0 is the immediate 0D. Mesa's immediate src0 also typed src1
         // as D, in bits 95:64, which only a UIP overwrites.
-        i.src = [Src::imm(Type::D), Src::ZERO, Src::ZERO];
+        put::<SET, _>(&mut i.src, [Src::imm(Type::D), Src::ZERO, Src::ZERO])?;
         if !uip_shown {
             let d = u64::from(Type::D.reg_hw(p).unwrap_or(0)) << (gen8_native::SRC1_REG_TYPE_LO - 64);
-            i.imm = i.imm & 0xffff_ffff | d << 32;
+            let imm = i.imm & 0xffff_ffff | d << 32;
+            put::<SET, _>(&mut i.imm, imm)?;
         }
+        Ok(())
     } else {
         let (dnr, dty, s0) = match op {
             Cont => (ARF_IP, Type::UD, Hidden::Ip),
             If => (ARF_NULL, Type::D, Hidden::NullVec1),
             _ => (ARF_NULL, Type::D, Hidden::NullVec8),
         };
-        i.dst = hidden_dst(dnr, dty);
-        i.src = [
+        put::<SET, _>(&mut i.dst, hidden_dst(dnr, dty))?;
+        let src = [
             hidden_src(s0, dty, a16, i.exec_size),
             Src::imm(if matches!(op, If | Else | Endif | While) {
                 Type::W
@@ -329,14 +377,16 @@ fn branch(p: Platform, i: &mut Instruction, a16: bool) {
             }),
             Src::ZERO,
         ];
-        i.imm &= if uip_shown { 0xffff_ffff } else { 0xffff };
+        put::<SET, _>(&mut i.src, src)?;
+        let imm = i.imm & if uip_shown { 0xffff_ffff } else { 0xffff };
+        put::<SET, _>(&mut i.imm, imm)
     }
 }
 
 /// `wait`: src0 repeats the destination; in align16 it reads the written
 /// channels (Mesa's swizzle-for-mask: unset channels take the last set one
 /// before them, or the first set one). src1 is `null`.
-fn wait(i: &mut Instruction, a16: bool) {
+fn wait<const SET: bool>(i: &mut Instruction, a16: bool) -> Result<(), Differs> {
     let d = i.dst;
     let mut s0 = Src {
         file: d.file,
@@ -357,8 +407,11 @@ fn wait(i: &mut Instruction, a16: bool) {
         s0.swizzle = Swizzle(sw);
         s0.region = A16_ZERO.region;
     }
-    i.src = [s0, hidden_src(Hidden::NullVec8, Type::F, a16, i.exec_size), Src::ZERO];
-    i.imm = 0;
+    put::<SET, _>(
+        &mut i.src,
+        [s0, hidden_src(Hidden::NullVec8, Type::F, a16, i.exec_size), Src::ZERO],
+    )?;
+    put::<SET, _>(&mut i.imm, 0)
 }
 
 /// `null` and `ip` as Mesa's emitter describes them, for operands the
@@ -437,5 +490,67 @@ fn zero_dst(a16: bool) -> Dst {
         addr: Addr::Direct { nr: 0, subnr: 0 },
         hstride: 0,
         writemask: if a16 { WriteMask::empty() } else { WriteMask::XYZW },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The checking walk answers what setting and comparing answers, on
+    /// decoded words (a random walk over words that decode, mostly not
+    /// canonical), on their canonical forms and on those with one bit
+    /// flipped (canonical but for one field, so that a field the walk
+    /// reads late can differ).
+    #[test]
+    fn is_canonical_is_canonicalize_then_compare() {
+        use crate::codec::{decode_word, encode_word};
+        use crate::word::Word;
+        let by_setting = |p: Platform, i: &Instruction| {
+            let mut c = *i;
+            canonicalize(p, &mut c);
+            c == *i
+        };
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut canonical, mut not) = (0, 0);
+        for p in Platform::ALL {
+            let Ok(mut at) = encode_word(p, &Instruction::new(Opcode::Add, ExecSize::S8)) else {
+                panic!("{p:?}: add does not encode");
+            };
+            for _ in 0..20_000 {
+                let mut w = at.0;
+                for _ in 0..1 + next() % 3 {
+                    w ^= 1 << (next() % 128);
+                }
+                let Ok(i) = decode_word(p, Word(w)) else {
+                    continue;
+                };
+                at = Word(w);
+                let mut c = i;
+                canonicalize(p, &mut c);
+                let mut seen = vec![i, c];
+                if let Ok(cw) = encode_word(p, &c) {
+                    if let Ok(f) = decode_word(p, Word(cw.0 ^ 1 << (next() % 128))) {
+                        seen.push(f);
+                    }
+                }
+                for i in seen {
+                    let want = by_setting(p, &i);
+                    assert_eq!(is_canonical(p, &i), want, "{p:?} {i:?}");
+                    if want {
+                        canonical += 1;
+                    } else {
+                        not += 1;
+                    }
+                }
+            }
+        }
+        assert!(canonical > 10_000 && not > 10_000, "{canonical} {not}");
     }
 }

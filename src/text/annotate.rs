@@ -50,39 +50,45 @@ fn prints_exactly(inst: &Instruction) -> bool {
     if inst.src[0].is_imm() && inst.src[1].is_imm() {
         return false;
     }
-    // Every operand is direct from here on (indirect ones returned above).
-    let fits = |file: RegFile, addr: Addr, size: u32| -> bool {
-        let Addr::Direct { nr, subnr } = addr else {
-            return false;
-        };
-        whole(subnr.into(), size)
-            && (file != RegFile::Arf || !super::names::arf_class(nr).is_some_and(|c| !c.numbered && nr & 0xf != 0))
-    };
     if op.is_three_src() {
         // Mesa prints src0's type for all three sources.
-        if inst.src.iter().any(|s| s.ty != inst.src[0].ty) {
+        let ty = inst.src[0].ty;
+        if inst.src.iter().any(|s| s.ty != ty) {
             return false;
         }
-        let ty = inst.src[0].ty.size();
+        let size = ty.size();
         return fits(inst.dst.file, inst.dst.addr, inst.dst.ty.size())
-            && inst.src.iter().all(|s| fits(s.file, s.addr, ty));
+            && inst.src.iter().all(|s| fits(s.file, s.addr, size));
     }
     let a16 = inst.access_mode == AccessMode::Align16;
-    let dst_ok = fits(inst.dst.file, inst.dst.addr, inst.dst.ty.size());
-    if !dst_ok || (a16 && inst.dst.writemask.is_empty()) {
+    if !fits(inst.dst.file, inst.dst.addr, inst.dst.ty.size()) || (a16 && inst.dst.writemask.is_empty()) {
         return false;
     }
-    let shown = match op {
-        Opcode::Wait => 0..0,
-        Opcode::Jmpi => 1..2,
-        _ if op.is_send() => 0..2,
-        _ => 0..usize::from(shown_sources(op)),
+    let (from, to) = match op {
+        Opcode::Wait => (0, 0),
+        Opcode::Jmpi => (1, 2),
+        _ if op.is_send() => (0, 2),
+        _ => (0, usize::from(shown_sources(op))),
     };
-    inst.src
-        .get(shown)
-        .unwrap_or(&[])
-        .iter()
-        .all(|s| s.is_imm() || fits(s.file, s.addr, s.ty.size()))
+    // A loop over the three sources the compiler unrolls (an iterator
+    // adapter here stayed a call).
+    let mut ok = true;
+    for (k, s) in inst.src.iter().enumerate() {
+        ok &= k < from || k >= to || s.is_imm() || fits(s.file, s.addr, s.ty.size());
+    }
+    ok
+}
+
+/// Whether Mesa prints a direct operand's register exactly: a subregister
+/// that is a whole number of `size`-byte elements, and no register-number
+/// bits its ARF class name leaves out. (Indirect operands: `false`.)
+#[inline(always)]
+fn fits(file: RegFile, addr: Addr, size: u32) -> bool {
+    let Addr::Direct { nr, subnr } = addr else {
+        return false;
+    };
+    whole(subnr.into(), size)
+        && (file != RegFile::Arf || !super::names::arf_class(nr).is_some_and(|c| !c.numbered && nr & 0xf != 0))
 }
 
 /// The annotation of `inst` (the text between `[` and `]`), or `None`
@@ -91,20 +97,27 @@ fn prints_exactly(inst: &Instruction) -> bool {
 ///
 /// `plain` writes Mesa's text of `inst` without the annotation (the
 /// disassembler passes its own printer, so this module stays below it).
+#[inline]
 pub(crate) fn annotation(
     p: Platform,
     inst: &Instruction,
     plain: impl FnOnce(&mut String) -> core::fmt::Result,
 ) -> Option<String> {
-    let mut c = *inst;
-    crate::canon::canonicalize(p, &mut c);
-    // `prints_exactly` first: while it reads `inst`, the stores
-    // canonicalization made to `c` complete, and the comparison then reads
-    // them back without waiting for them (a load that spans several
-    // pending narrower stores stalls).
-    if prints_exactly(inst) && c == *inst {
+    if prints_exactly(inst) && crate::canon::is_canonical(p, inst) {
         return None;
     }
+    differences(p, inst, plain)
+}
+
+/// The annotation of `inst` from the word and what its text assembles to
+/// (the rare case: kept out of line).
+#[cold]
+#[inline(never)]
+fn differences(
+    p: Platform,
+    inst: &Instruction,
+    plain: impl FnOnce(&mut String) -> core::fmt::Result,
+) -> Option<String> {
     let w = crate::codec::encode_word(p, inst).ok()?;
     // What the text alone assembles to.
     let mut text = String::new();
