@@ -692,6 +692,32 @@ impl<'a> Scanner<'a> {
         Some((value?, end))
     }
 
+    /// The register name `g<n>` or `r<n>` the scanner stands at, as it is
+    /// commonly written (one to three decimal digits, `n` at most 255,
+    /// the whole identifier): `n` and where the name ends; `None` for
+    /// anything else (which [`Scanner::ident_here`] reads).
+    #[inline(always)]
+    pub(crate) fn grf_here(&self) -> Option<(u8, usize)> {
+        let bytes = self.l.src.as_bytes();
+        let start = self.l.pos;
+        if !matches!(bytes.get(start), Some(b'g' | b'r')) {
+            return None;
+        }
+        let mut n = 0u32;
+        let mut i = start + 1;
+        while let Some(d) = bytes.get(i).map(|&b| b.wrapping_sub(b'0')).filter(|&d| d < 10) {
+            if i - start == 4 {
+                return None;
+            }
+            n = n * 10 + u32::from(d);
+            i += 1;
+        }
+        if i == start + 1 || bytes.get(i).is_some_and(|&b| is_ident_char(b)) {
+            return None;
+        }
+        Some((u8::try_from(n).ok()?, i))
+    }
+
     /// The identifier (as [`Kind::Ident`]) the scanner stands at and where
     /// it ends; `None` for anything else.
     #[inline(always)]

@@ -258,7 +258,7 @@ pub(crate) fn type_by_name(s: &str) -> Option<Option<Type>> {
 }
 
 /// [`type_by_name`] for the name's bytes.
-#[inline]
+#[inline(always)]
 fn type_by_bytes(s: &[u8]) -> Option<Option<Type>> {
     Some(Some(match s {
         b"UD" => Type::UD,

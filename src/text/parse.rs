@@ -69,27 +69,6 @@ fn split_digits(s: &str) -> (&str, Option<Option<u32>>) {
     }
 }
 
-/// The number of a GRF name as it is commonly written: `g` or `r` and
-/// one to three decimal digits (at most 255), the whole name. `None`
-/// for anything else ([`Parser::reg_name`] reads the rest).
-#[inline(always)]
-fn grf_number(name: &[u8]) -> Option<u8> {
-    match *name {
-        [b'g' | b'r', ref digits @ ..] if (1..=3).contains(&digits.len()) => {
-            let mut n = 0u32;
-            for &b in digits {
-                let d = b.wrapping_sub(b'0');
-                if d >= 10 {
-                    return None;
-                }
-                n = n * 10 + u32::from(d);
-            }
-            u8::try_from(n).ok()
-        }
-        _ => None,
-    }
-}
-
 /// A quarter control `<n><letter>` (`1Q`, `2H`, `3N`, ...): the new
 /// quarter and nibble fields given the current options; `None` if it is
 /// not one.
@@ -852,10 +831,12 @@ impl<'a> Parser<'a> {
         let Some((word, end)) = c.ident_here() else {
             return Err(self.unexpected_at(*c, WHAT));
         };
-        let Some((second, one, sfid)) = multi_word_sfid(word) else {
-            let sfid = sfid_by_name(word).ok_or_else(|| self.unexpected_at(*c, WHAT))?;
+        if let Some(sfid) = sfid_by_name(word) {
             c.advance_to(end);
             return Ok(sfid);
+        }
+        let Some((second, one, sfid)) = multi_word_sfid(word) else {
+            return Err(self.unexpected_at(*c, WHAT));
         };
         // Two- and three-word names.
         c.advance_to(end);
@@ -1005,10 +986,6 @@ impl<'a> Parser<'a> {
                 bare: false,
             })
         };
-        // The common case first: `g<n>` with n <= 255, at most 3 digits.
-        if let Some(n) = grf_number(t.text.as_bytes()) {
-            return Ok(RegName::Grf(n));
-        }
         match t.text {
             "null" => {
                 return Ok(RegName::Arf {
@@ -1283,27 +1260,35 @@ impl<'a> Parser<'a> {
             o.ty = Some(self.scan_type(c)?);
             return Ok(());
         }
-        let Some((text, end)) = c.ident_here() else {
-            return Err(self.unexpected_at(*c, if dst { "a destination register" } else { EXPECT_SRC }));
+        // A direct register's name and where it ends; `None` for an
+        // indirect address, read here.
+        let direct = match c.grf_here() {
+            Some((n, end)) => Some((RegName::Grf(n), end)),
+            None => {
+                let Some((text, end)) = c.ident_here() else {
+                    return Err(self.unexpected_at(*c, if dst { "a destination register" } else { EXPECT_SRC }));
+                };
+                let indirect = matches!(text, "g" | "r") && {
+                    let mut look = *c;
+                    look.advance_to(end);
+                    look.peek() == Some(b'[')
+                };
+                if indirect {
+                    c.advance_to(end);
+                    o.base = self.scan_indirect(c)?;
+                    None
+                } else {
+                    let t = Token {
+                        kind: Kind::Ident,
+                        text,
+                        value: 0,
+                        pos: at,
+                    };
+                    Some((self.reg_name(t)?, end))
+                }
+            }
         };
-        let indirect = matches!(text, "g" | "r") && {
-            let mut look = *c;
-            look.advance_to(end);
-            look.peek() == Some(b'[')
-        };
-        if indirect {
-            c.advance_to(end);
-            o.base = self.scan_indirect(c)?;
-        } else {
-            let name = match grf_number(text.as_bytes()) {
-                Some(n) => RegName::Grf(n),
-                None => self.reg_name(Token {
-                    kind: Kind::Ident,
-                    text,
-                    value: 0,
-                    pos: at,
-                })?,
-            };
+        if let Some((name, end)) = direct {
             c.advance_to(end);
             let mut sub = None;
             if c.peek() == Some(b'.') {
