@@ -135,12 +135,20 @@ pub mod arf {
     /// Timestamp registers `tm0`.
     pub const TIMESTAMP: u8 = 0xc0;
 
+    /// The largest register number within a class (`acc15` at most): the
+    /// low nibble.
+    pub const NUMBER_MAX: u8 = 0x0f;
+
     /// The register class of an ARF register number: its high nibble.
     #[inline]
     pub const fn class(nr: u8) -> u8 {
-        nr & 0xf0
+        nr & !NUMBER_MAX
     }
 }
+
+/// The last subregister of a flag register: `f0` and `f1` each hold two
+/// 16-bit subregisters, `f0.0` and `f0.1`.
+pub const FLAG_SUBREG_LAST: u8 = 1;
 
 /// Gen7+ has no message register file: Mesa's text names the GRFs from
 /// this one on `m0`, `m1`, ... (`m<n>` is GRF n + 112).

@@ -51,7 +51,8 @@ use super::syntax::Stmt;
 use super::syntax::{
     Base, Chans, Flag, Inst, Num, Operand, Operands, Options, Predicate, RawItem, RegName, Region, Target,
 };
-use crate::isa::{arf, MRF_GRF_BASE};
+use crate::decimal::range_text;
+use crate::isa::{arf, FLAG_SUBREG_LAST, MRF_GRF_BASE};
 use crate::model::{ExecSize, Opcode, Platform, ThreadControl, Type};
 
 type PResult<T> = Result<T, AsmError>;
@@ -160,6 +161,12 @@ fn form(op: Opcode) -> Form {
         _ => Form::Alu(usize::from(crate::canon::shown_sources(op))),
     }
 }
+
+/// The largest value Mesa's `*** invalid ... value N` marker can stand
+/// for: the fields it names (predicate control, conditional modifier,
+/// math function, vertical stride, width, shared function) have at most
+/// four bits.
+const MARKER_VALUE_MAX: u8 = 0xf;
 
 const EXPECT_SRC: &str = "a source operand (register or immediate)";
 const EXPECT_TYPE: &str = "a type such as `F`, `UD` or `W`";
@@ -439,28 +446,31 @@ impl<'a> Parser<'a> {
 
     /// A 4-bit field value from an `invalid` marker.
     fn nibble(&self, n: Num) -> PResult<u8> {
-        u8::try_from(n.value).ok().filter(|&v| v < 16).ok_or_else(|| {
-            self.error_at(
-                n.pos,
-                AsmErrorKind::OutOfRange {
-                    what: "field value",
-                    value: i64::try_from(n.value).unwrap_or(i64::MAX),
-                    range: "0..=15",
-                },
-            )
-        })
+        u8::try_from(n.value)
+            .ok()
+            .filter(|&v| v <= MARKER_VALUE_MAX)
+            .ok_or_else(|| {
+                self.error_at(
+                    n.pos,
+                    AsmErrorKind::OutOfRange {
+                        what: "field value",
+                        value: i64::try_from(n.value).unwrap_or(i64::MAX),
+                        range: range_text!(0, MARKER_VALUE_MAX),
+                    },
+                )
+            })
     }
 
     /// A flag subregister number where `c` stands, written into `f`.
     fn flag_sub(&self, c: &mut Scanner<'a>, f: &mut Flag) -> PResult<()> {
         let n = self.scan_number(c, "a flag subregister number")?;
-        if n.value > 1 {
+        if n.value > u64::from(FLAG_SUBREG_LAST) {
             return Err(self.error_at(
                 n.pos,
                 AsmErrorKind::OutOfRange {
                     what: "flag subregister",
                     value: n.value as i64,
-                    range: "0..=1",
+                    range: range_text!(0, FLAG_SUBREG_LAST),
                 },
             ));
         }
@@ -971,13 +981,13 @@ impl<'a> Parser<'a> {
             )
         };
         let numbered = |base: u8, n: u32| -> PResult<RegName> {
-            if n > 15 {
+            if n > u32::from(arf::NUMBER_MAX) {
                 return Err(self.error_at(
                     t.pos,
                     AsmErrorKind::OutOfRange {
                         what: "architecture register number",
                         value: i64::from(n),
-                        range: "0..=15",
+                        range: range_text!(0, arf::NUMBER_MAX),
                     },
                 ));
             }
@@ -1016,37 +1026,36 @@ impl<'a> Parser<'a> {
                     AsmErrorKind::OutOfRange {
                         what: "register number",
                         value: i64::MAX,
-                        range: "0..=255",
+                        range: range_text!(0, u8::MAX),
                     },
                 ))
             }
             None => return Err(bad()),
         };
-        let byte = |n: u32, what: &'static str, max: u32| -> PResult<u8> {
-            if n > max {
+        // A register number (up to `max`) and its range's text.
+        let byte = |n: u32, what: &'static str, (max, range): (u8, &'static str)| -> PResult<u8> {
+            if n > u32::from(max) {
                 Err(self.error_at(
                     t.pos,
                     AsmErrorKind::OutOfRange {
                         what,
                         value: i64::from(n),
-                        range: if max == 255 { "0..=255" } else { "0..=143" },
+                        range,
                     },
                 ))
             } else {
                 Ok(n as u8)
             }
         };
+        const BYTE: (u8, &str) = (u8::MAX, range_text!(0, u8::MAX));
+        const MRF: (u8, &str) = (u8::MAX - MRF_GRF_BASE, range_text!(0, u8::MAX - MRF_GRF_BASE));
         match name {
-            "g" | "r" => Ok(RegName::Grf(byte(n, "GRF register number", 255)?)),
-            "m" => Ok(RegName::Mrf(byte(
-                n,
-                "MRF register number",
-                u32::from(255 - MRF_GRF_BASE),
-            )?)),
+            "g" | "r" => Ok(RegName::Grf(byte(n, "GRF register number", BYTE)?)),
+            "m" => Ok(RegName::Mrf(byte(n, "MRF register number", MRF)?)),
             // Mesa's other spelling of the mask register.
             "ce" => numbered(arf::MASK, n),
             "ARF" => Ok(RegName::Arf {
-                nr: byte(n, "ARF register number", 255)?,
+                nr: byte(n, "ARF register number", BYTE)?,
                 bare: false,
             }),
             _ => match arf_class_by_name(name) {

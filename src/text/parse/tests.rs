@@ -413,3 +413,43 @@ fn errors_recover_at_semicolon_and_next_line() {
     assert_eq!(v.len(), 2);
     assert_eq!((e[0].line, e[1].line, e[2].line), (1, 3, 4));
 }
+
+#[test]
+fn out_of_range_errors_name_the_floor_range() {
+    let range = |src: &str| {
+        let (_, e) = parse(src);
+        match e.first().map(|e| &e.kind) {
+            Some(AsmErrorKind::OutOfRange { what, range, .. }) => (*what, *range),
+            other => panic!("{src}: {other:?}"),
+        }
+    };
+    assert_eq!(
+        range("mov(8) acc16<1>F g2<8,8,1>F;"),
+        ("architecture register number", "0..=15")
+    );
+    assert_eq!(range("mov(8) m144<1>F g2<8,8,1>F;"), ("MRF register number", "0..=143"));
+    assert_eq!(
+        range("mov(8) g0256<1>F g2<8,8,1>F;"),
+        ("GRF register number", "0..=255")
+    );
+    assert_eq!(
+        range("mov(8) ARF256<1>F g2<8,8,1>F;"),
+        ("ARF register number", "0..=255")
+    );
+    assert_eq!(
+        range("mov(8) g99999999999<1>F g2<8,8,1>F;"),
+        ("register number", "0..=255")
+    );
+    assert_eq!(
+        range("(+f0.2) mov(8) g2<1>F g2<8,8,1>F;"),
+        ("flag subregister", "0..=1")
+    );
+    assert_eq!(
+        range("cmp.z.f0.2(8) null<1>F g2<8,8,1>F g3<8,8,1>F;"),
+        ("flag subregister", "0..=1")
+    );
+    assert_eq!(
+        range("mov*** invalid conditional modifier value 16(8) g2<1>F g2<8,8,1>F;"),
+        ("field value", "0..=15")
+    );
+}
