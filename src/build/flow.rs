@@ -83,6 +83,9 @@ fn set_imm32(i: &mut Instruction, v: i64) {
 struct Flow {
     /// Indices of IF, ELSE, ENDIF, WHILE and HALT, in order.
     at: Vec<usize>,
+    /// The opcode of each instruction in `at` (read here, not from the
+    /// instructions: a program's instructions do not stay in the cache).
+    op: Vec<Opcode>,
     /// For each position in `at`, the first position from there on that
     /// is not an IF, after skipping each IF block whole (`None` past an
     /// IF never closed, or at the end): where a block-end search from
@@ -90,23 +93,28 @@ struct Flow {
     stop: Vec<Option<usize>>,
 }
 
+/// Whether Mesa's block-end search looks at instructions of `op`: IF,
+/// ELSE, ENDIF, WHILE and HALT.
+#[inline]
+pub(super) const fn is_block_flow(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::If | Opcode::Else | Opcode::Endif | Opcode::While | Opcode::Halt
+    )
+}
+
 impl Flow {
-    fn new(insts: &[Instruction]) -> Flow {
-        let mut at = Vec::new();
-        for (k, i) in insts.iter().enumerate() {
-            if matches!(
-                i.opcode,
-                Opcode::If | Opcode::Else | Opcode::Endif | Opcode::While | Opcode::Halt
-            ) {
-                at.push(k);
-            }
-        }
+    /// The flow structure of a program whose instructions of
+    /// [`is_block_flow`] opcodes are `flow` (index and opcode, in order).
+    fn new(flow: &[(usize, Opcode)]) -> Flow {
+        let at: Vec<usize> = flow.iter().map(|&(k, _)| k).collect();
+        let op: Vec<Opcode> = flow.iter().map(|&(_, o)| o).collect();
         let mut skip = alloc::vec![None; at.len()];
         let mut stack = Vec::new();
-        for (f, &k) in at.iter().enumerate() {
-            match insts.get(k).map(|i| i.opcode) {
-                Some(Opcode::If) => stack.push(f),
-                Some(Opcode::Endif) => {
+        for (f, &o) in op.iter().enumerate() {
+            match o {
+                Opcode::If => stack.push(f),
+                Opcode::Endif => {
                     if let Some(s) = stack.pop() {
                         if let Some(x) = skip.get_mut(s) {
                             *x = Some(f);
@@ -119,7 +127,7 @@ impl Flow {
         // Backwards, so the position after each IF's ENDIF is known.
         let mut stop = alloc::vec![None; at.len()];
         for f in (0..at.len()).rev() {
-            let is_if = at.get(f).and_then(|&k| insts.get(k)).map(|i| i.opcode) == Some(Opcode::If);
+            let is_if = op.get(f) == Some(&Opcode::If);
             let v = if is_if {
                 skip.get(f)
                     .copied()
@@ -132,7 +140,7 @@ impl Flow {
                 *x = v;
             }
         }
-        Flow { at, stop }
+        Flow { at, op, stop }
     }
 
     /// Whether the WHILE at `w` jumps back to `start` or before it.
@@ -173,7 +181,7 @@ impl Flow {
             // HALT are not at depth 0); an IF never closed ends the search.
             let s = self.stop.get(f).copied().flatten()?;
             let k = *self.at.get(s)?;
-            if insts.get(k).map(|i| i.opcode) == Some(Opcode::While) && !Self::while_jumps_before(p, insts, k, start) {
+            if self.op.get(s) == Some(&Opcode::While) && !Self::while_jumps_before(p, insts, k, start) {
                 // The end of a sibling loop: go on after it.
                 f = s + 1;
                 continue;
@@ -185,9 +193,12 @@ impl Flow {
     /// Mesa's `brw_find_loop_end`: the WHILE of the innermost loop
     /// enclosing `start` (whose position [`Flow::after`] gives as `f`).
     fn loop_end(&self, p: Platform, insts: &[Instruction], start: usize, f: usize) -> Option<usize> {
-        self.at.get(f..).unwrap_or(&[]).iter().copied().find(|&k| {
-            insts.get(k).map(|i| i.opcode) == Some(Opcode::While) && Self::while_jumps_before(p, insts, k, start)
-        })
+        let at = self.at.get(f..).unwrap_or(&[]);
+        let op = self.op.get(f..).unwrap_or(&[]);
+        at.iter()
+            .zip(op)
+            .find(|&(&k, &o)| o == Opcode::While && Self::while_jumps_before(p, insts, k, start))
+            .map(|(&k, _)| k)
     }
 }
 
@@ -202,10 +213,7 @@ pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
     // Given targets and structured blocks first: the rules below read
     // WHILE's JIP.
     for j in &jumps {
-        let index = j.index;
-        let Some(op) = b.insts.get(index).map(|i| i.opcode) else {
-            continue;
-        };
+        let (index, op) = (j.index, j.op);
         let r = (|| -> Result<Offsets, BuildError> {
             let rel =
                 |t: Target| -> Result<i64, BuildError> { Ok(b.resolve_target(t, index, op)? as i64 - index as i64) };
@@ -263,7 +271,7 @@ pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
         return;
     }
     // Mesa's brw_set_uip_jip.
-    let flow = Flow::new(&b.insts);
+    let flow = Flow::new(&b.flow);
     let mut hint = 0;
     for j in &jumps {
         if !matches!(j.fix, Fix::Rule | Fix::Halt { .. }) {
@@ -313,5 +321,42 @@ pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
             }
             Err(e) => errors.push(e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::{g, Predicate};
+    use crate::model::ExecSize;
+
+    /// The builder notes every instruction the block-end search looks at
+    /// as it appends it, hand-built ones included, as a scan of the
+    /// program would find them.
+    #[test]
+    fn noted_flow_is_the_scan_of_the_program() {
+        let mut b = Builder::new(Platform::Gen8);
+        let end = b.label();
+        b.state_mut().predicate = Some(Predicate::normal(0, 0));
+        b.if_().unwrap();
+        b.do_();
+        b.add(g(2), g(3), g(4)).unwrap();
+        b.break_().unwrap();
+        b.halt(end).unwrap();
+        b.while_().unwrap();
+        b.else_().unwrap();
+        b.emit(Instruction::new(Opcode::Endif, ExecSize::S8)).unwrap();
+        b.emit(Instruction::new(Opcode::Nop, ExecSize::S1)).unwrap();
+        b.endif().unwrap();
+        b.bind(end).unwrap();
+        let scan: Vec<(usize, Opcode)> = b
+            .insts
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| is_block_flow(i.opcode))
+            .map(|(k, i)| (k, i.opcode))
+            .collect();
+        assert_eq!(scan.len(), 6); // if, halt, while, else and both endifs
+        assert_eq!(b.flow, scan);
     }
 }

@@ -170,6 +170,9 @@ enum Fix {
 #[derive(Clone, Copy, Debug)]
 struct Jump {
     index: usize,
+    /// The branch's opcode (kept here: finishing then reads the
+    /// instruction only to write its offsets).
+    op: Opcode,
     fix: Fix,
 }
 
@@ -295,6 +298,9 @@ pub struct Builder {
     saved: Vec<State>,
     labels: Vec<Option<usize>>,
     jumps: Vec<Jump>,
+    /// The indices of the instructions Mesa's block-end search looks at
+    /// (IF, ELSE, ENDIF, WHILE, HALT), in order.
+    flow: Vec<(usize, Opcode)>,
     open: Vec<Open>,
 }
 
@@ -350,7 +356,10 @@ impl Builder {
             state: State::default(),
             saved: Vec::new(),
             labels: Vec::new(),
-            jumps: Vec::new(),
+            // Room for a branch every eight instructions (a guess; the
+            // vectors grow beyond it).
+            jumps: Vec::with_capacity(n / 8),
+            flow: Vec::with_capacity(n / 8),
             open: Vec::new(),
         }
     }
@@ -508,6 +517,8 @@ impl Builder {
         };
         if r.is_err() {
             self.insts.pop();
+        } else {
+            self.note_flow(op, index);
         }
         r.map(|()| index)
     }
@@ -517,6 +528,19 @@ impl Builder {
         canonicalize(self.p, &mut i);
         self.insts.push(i);
         self.insts.len() - 1
+    }
+
+    /// Notes instruction `index` of `op` if Mesa's block-end search looks
+    /// at it ([`flow::is_block_flow`]), so that finishing need not read
+    /// every instruction again to find them. Every instruction whose
+    /// opcode could be one comes through [`Builder::begin`] or
+    /// [`Builder::emit`] (the other methods that append build ALU
+    /// instructions, sends and the other jumps).
+    #[inline]
+    fn note_flow(&mut self, op: Opcode, index: usize) {
+        if flow::is_block_flow(op) {
+            self.flow.push((index, op));
+        }
     }
 
     /// Appends a hand-built instruction as it is, after the canonical
@@ -537,7 +561,9 @@ impl Builder {
                 why: "the platform does not have this opcode",
             });
         }
-        Ok(self.put(i))
+        let (op, index) = (i.opcode, self.put(i));
+        self.note_flow(op, index);
+        Ok(index)
     }
 
     /// Mesa's emitter's choices for a destination (`brw_set_dest`), made
@@ -1243,7 +1269,7 @@ impl Builder {
 
     fn branch(&mut self, op: Opcode, fix: Fix) -> Result<usize, BuildError> {
         let index = self.begin(op)?;
-        self.jumps.push(Jump { index, fix });
+        self.jumps.push(Jump { index, op, fix });
         Ok(index)
     }
 
@@ -1341,16 +1367,19 @@ impl Builder {
         self.open.pop();
         self.jumps.push(Jump {
             index: at,
+            op: Opcode::If,
             fix: Fix::If { else_, endif },
         });
         if let Some(e) = else_ {
             self.jumps.push(Jump {
                 index: e,
+                op: Opcode::Else,
                 fix: Fix::Else { endif },
             });
         }
         self.jumps.push(Jump {
             index: endif,
+            op: Opcode::Endif,
             fix: Fix::Rule,
         });
         Ok(endif)
@@ -1476,6 +1505,7 @@ impl Builder {
             let index = b.put(i);
             b.jumps.push(Jump {
                 index,
+                op: Opcode::Jmpi,
                 fix: Fix::Jmpi(t),
             });
             Ok(index)
@@ -1511,6 +1541,7 @@ impl Builder {
         let index = self.put(i);
         self.jumps.push(Jump {
             index,
+            op: Opcode::Call,
             fix: Fix::Call(t),
         });
         Ok(index)
