@@ -692,6 +692,20 @@ impl<'a> Scanner<'a> {
         Some((value?, end))
     }
 
+    /// Where the identifier `w` the scanner stands at ends; `None` if the
+    /// identifier there is not `w` (or there is none): what
+    /// [`Scanner::ident_here`] gives compared with `w`, without slicing.
+    #[inline(always)]
+    pub(crate) fn word_here(&self, w: &str) -> Option<usize> {
+        let bytes = self.l.src.as_bytes();
+        let start = self.l.pos;
+        let end = start + w.len();
+        let whole = bytes.get(start..end) == Some(w.as_bytes())
+            && w.as_bytes().first().is_some_and(|&b| starts_ident(b))
+            && !bytes.get(end).is_some_and(|&b| is_ident_char(b));
+        whole.then_some(end)
+    }
+
     /// The register name `g<n>` or `r<n>` the scanner stands at, as it is
     /// commonly written (one to three decimal digits, `n` at most 255,
     /// the whole identifier): `n` and where the name ends; `None` for

@@ -817,7 +817,7 @@ impl<'a> Parser<'a> {
     /// `;` or line end, if they stand where `c` stands.
     fn msg_desc(&self, c: &mut Scanner<'a>) -> PResult<()> {
         c.at();
-        if let Some(("MsgDesc", end)) = c.ident_here() {
+        if let Some(end) = c.word_here("MsgDesc") {
             c.advance_to(end);
             if !c.eat(b':') {
                 return Err(self.unexpected_at(*c, "`:` after `MsgDesc`"));
@@ -1125,7 +1125,7 @@ impl<'a> Parser<'a> {
                     *slot = marker?;
                     r.raw |= 1 << r.n;
                 }
-                Some(b'V') if r.n == 0 && c.ident_here().is_some_and(|(s, _)| s == "VxH") => {
+                Some(b'V') if r.n == 0 && c.word_here("VxH").is_some() => {
                     c.advance(3);
                     r.vxh = true;
                     slot.pos = at;
@@ -1251,8 +1251,8 @@ impl<'a> Parser<'a> {
         }
         if c.eat(b'(') {
             c.at();
-            match c.ident_here() {
-                Some(("abs", end)) => c.advance_to(end),
+            match c.word_here("abs") {
+                Some(end) => c.advance_to(end),
                 _ => return Err(self.unexpected_at(*c, "`abs` in the `(abs)` source modifier")),
             }
             if !c.eat(b')') {
@@ -1397,8 +1397,8 @@ impl<'a> Parser<'a> {
             return Err(self.unexpected_at(*c, "`[`"));
         }
         c.at();
-        match c.ident_here() {
-            Some(("a0", end)) => c.advance_to(end),
+        match c.word_here("a0") {
+            Some(end) => c.advance_to(end),
             _ => return Err(self.unexpected_at(*c, "the address register `a0`")),
         }
         let sub = if c.eat(b'.') {
@@ -1409,8 +1409,8 @@ impl<'a> Parser<'a> {
         let sub_words = sub.is_some() && c.eat(b':');
         if sub_words {
             c.at();
-            match c.ident_here() {
-                Some((ADDR_SUB_UNIT, end)) => c.advance_to(end),
+            match c.word_here(ADDR_SUB_UNIT) {
+                Some(end) => c.advance_to(end),
                 _ => return Err(self.unexpected_at(*c, "`uw` (the address subregister's own unit)")),
             }
         }
