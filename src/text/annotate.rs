@@ -22,6 +22,7 @@ fn whole(bytes: u32, size: u32) -> bool {
 /// rounded subregister, no dropped register-number bits, no quarter
 /// control it leaves out): then a canonical `inst` needs no annotation.
 /// Conservative: `false` only costs an assembly of the printed text.
+#[inline(always)]
 fn prints_exactly(inst: &Instruction) -> bool {
     use crate::canon::{shown_sources, shows_no_operands};
     let op = inst.opcode;

@@ -19,7 +19,7 @@ use alloc::vec::Vec;
 
 use super::disasm::{Disasm, Labels};
 use crate::codec::decode_word;
-use crate::compact::{pieces, uncompact_word, Piece};
+use crate::compact::{pieces, uncompact_word, Piece, NATIVE_BYTES};
 use crate::error::DecodeError;
 use crate::model::{Instruction, Opcode, Platform};
 use crate::word::Word;
@@ -297,22 +297,30 @@ impl<'a> ProgramText<'a> {
     /// The text of the complete words of `bytes` (bytes after the last
     /// complete word are ignored).
     pub fn new(p: Platform, bytes: &'a [u8], opts: TextOptions) -> Self {
-        let (v, trailing) = split(bytes);
-        let len = bytes.len() - trailing;
-        let mut labels = Labels::new();
-        let starts: Vec<u64> = v.iter().map(|(o, _)| *o).collect();
-        for &(o, piece) in &v {
+        // One pass over the pieces: every instruction's start (a branch
+        // target must be one) and the branches; then the branches' labels.
+        let mut starts: Vec<u64> = Vec::with_capacity(bytes.len() / NATIVE_BYTES);
+        let mut branches = Vec::new();
+        let mut len = 0;
+        for (o, piece) in pieces(bytes) {
             // Only a word whose opcode field (bits 6:0 of either size) names
             // a branch decodes to one.
             let op = match piece {
                 Piece::Native(w) => raw_opcode(w),
                 Piece::Compact(c) => (c.0 & 0x7f) as u8,
-                Piece::Short { .. } => continue,
+                // Only the last piece is short: its bytes are left out.
+                Piece::Short { .. } => break,
             };
+            starts.push(o as u64);
+            len = o + piece.len();
             if Opcode::from_hw(p, op).is_some_and(Opcode::is_branch) {
-                if let Ok(i) = piece.decode(p) {
-                    labels.add_targets_at(p, &i, o, &starts, len as u64);
-                }
+                branches.push((o as u64, piece));
+            }
+        }
+        let mut labels = Labels::new();
+        for (o, piece) in branches {
+            if let Ok(i) = piece.decode(p) {
+                labels.add_targets_at(p, &i, o, &starts, len as u64);
             }
         }
         ProgramText {
