@@ -12,8 +12,8 @@
 //! on where they stand (a register name, a write mask glued to a type, an
 //! immediate's type).
 //!
-//! The statement's tail (execution size, operands, options and `;`),
-//! the bulk of any program, is read by a [`Scanner`] instead: a cursor
+//! Statements (labels, instructions' heads, operands, options and `;`),
+//! the bulk of any program, are read by a [`Scanner`] instead: a cursor
 //! that reads the same pieces (a register name, a number, a region's
 //! items, a type, punctuation) straight from the bytes, skipping
 //! whitespace and comments between them as the lexer does, and without
@@ -599,8 +599,8 @@ impl<'a> Lexer<'a> {
 /// A cursor that reads the pieces of an operand (a register name, a
 /// number, a region's items, a type, punctuation) straight from the
 /// bytes, with whitespace and comments allowed between pieces as between
-/// tokens, and without making tokens: the parser reads operands, the bulk
-/// of the text, through it, and everything else token by token.
+/// tokens, and without making tokens: the parser reads statements through
+/// it, and only the rare constructs its module doc names token by token.
 ///
 /// Reading is in two steps: [`Scanner::at`] skips to the next piece and
 /// says where it starts, the `*_here` methods look at it without moving,

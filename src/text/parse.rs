@@ -1,11 +1,11 @@
 //! Recursive-descent parser for Mesa's EU assembly syntax.
 //!
-//! The parser reads an instruction's head (predicate, opcode, suffixes)
-//! token by token from the [`Lexer`] (one token of lookahead), and its
-//! tail (execution size, operands, options, `;`) piece by piece from the
-//! bytes with a [`Scanner`], which is faster; each construct of the
-//! grammar has one reader, and every reader returns a `Result` whose
-//! error has the position and the expected pieces. It builds a small
+//! The parser reads statements piece by piece from the bytes with a
+//! [`Scanner`] (labels, the instruction's head and tail); only error
+//! recovery, Mesa's `*** invalid` markers, branch targets and field
+//! annotations are read token by token from the [`Lexer`]. Each construct
+//! of the grammar has one reader, and every reader returns a `Result`
+//! whose error has the position and the expected pieces. It builds a small
 //! syntax tree per statement (`super::syntax`): a label definition or an
 //! instruction. It checks the grammar only; what the operands mean for a
 //! given opcode, access mode and platform is decided when the tree is
