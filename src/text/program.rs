@@ -40,22 +40,6 @@ fn native_of(p: Platform, piece: &Piece) -> Word {
     }
 }
 
-/// The instructions of a stream of 8- and 16-byte instructions and the
-/// length of a trailing piece too short for its instruction.
-fn split(bytes: &[u8]) -> (Vec<(u64, Piece)>, usize) {
-    let mut trailing = 0;
-    let v = pieces(bytes)
-        .filter_map(|(o, piece)| match piece {
-            Piece::Short { have, .. } => {
-                trailing = have;
-                None
-            }
-            piece => Some((o as u64, piece)),
-        })
-        .collect();
-    (v, trailing)
-}
-
 /// A decoded program.
 #[derive(Clone, Debug)]
 pub struct Program {
@@ -139,8 +123,16 @@ impl Program {
     /// gives its size); bytes after the last complete instruction are
     /// counted by [`Program::trailing_bytes`].
     pub fn decode(p: Platform, bytes: &[u8]) -> Self {
-        let (v, trailing) = split(bytes);
-        let words = v.into_iter().map(|(o, piece)| (o, piece, piece.decode(p))).collect();
+        // Each piece decoded straight into the program's vector (no
+        // intermediate vector of pieces to move them through).
+        let mut words = Vec::with_capacity(bytes.len() / NATIVE_BYTES);
+        let mut trailing = 0;
+        for (o, piece) in pieces(bytes) {
+            match piece {
+                Piece::Short { have, .. } => trailing = have,
+                piece => words.push((o as u64, piece, piece.decode(p))),
+            }
+        }
         Self::from_parts(p, words, trailing)
     }
 
