@@ -657,10 +657,12 @@ impl<'a> Scanner<'a> {
         self.byte()
     }
 
-    /// Takes the bytes up to `end` (on the current line).
+    /// Takes the bytes up to `end` (on the current line): the end of a
+    /// piece the scanner found, so at most the source's length (every read
+    /// is checked, so a larger `end` would only read as the end of input).
     #[inline(always)]
     pub(crate) fn advance_to(&mut self, end: usize) {
-        self.l.pos = end.min(self.l.src.len());
+        self.l.pos = end;
         self.last_line = self.l.line;
     }
 
@@ -742,6 +744,19 @@ impl<'a> Scanner<'a> {
         }
         let end = ident_end(self.l.src.as_bytes(), start + 1);
         Some((self.l.text(start, end), end))
+    }
+
+    /// [`Scanner::ident_here`] as bytes (without the text's character
+    /// boundary checks: an identifier is ASCII).
+    #[inline(always)]
+    pub(crate) fn ident_bytes_here(&self) -> Option<(&'a [u8], usize)> {
+        let bytes = self.l.src.as_bytes();
+        let start = self.l.pos;
+        if !starts_ident(*bytes.get(start)?) {
+            return None;
+        }
+        let end = ident_end(bytes, start + 1);
+        Some((bytes.get(start..end)?, end))
     }
 
     /// Skips raw text up to (not including) the next `{`, `;` or line end

@@ -259,7 +259,7 @@ pub(crate) fn type_by_name(s: &str) -> Option<Option<Type>> {
 
 /// [`type_by_name`] for the name's bytes.
 #[inline(always)]
-fn type_by_bytes(s: &[u8]) -> Option<Option<Type>> {
+pub(crate) fn type_by_bytes(s: &[u8]) -> Option<Option<Type>> {
     Some(Some(match s {
         b"UD" => Type::UD,
         b"D" => Type::D,

@@ -44,7 +44,8 @@ use super::error::{AsmError, AsmErrorKind};
 use super::lex::{Kind, Lexer, Pos, Scanner, Token};
 use super::names::ADDR_SUB_UNIT;
 use super::names::{
-    arf_class_by_name, cond_mod_by_name, math_fn_by_name, multi_word_sfid, opcode_by_name, sfid_by_name, type_by_name,
+    arf_class_by_name, cond_mod_by_name, math_fn_by_name, multi_word_sfid, opcode_by_name, sfid_by_name, type_by_bytes,
+    type_by_name,
 };
 #[cfg(test)]
 use super::syntax::Stmt;
@@ -924,12 +925,13 @@ impl<'a> Parser<'a> {
                     let digits_end = end;
                     c.advance_to(end);
                     c.at();
-                    let Some((letter, end)) = c.ident_here() else {
+                    let Some((letter, end)) = c.ident_bytes_here() else {
                         return Err(self.unexpected_at(*c, "`Q`, `H` or `N` after the quarter number"));
                     };
                     c.advance_to(end);
-                    let Some((qtr, nib)) = quarter(o, n, letter.as_bytes()) else {
+                    let Some((qtr, nib)) = quarter(o, n, letter) else {
                         let digits = self.source().get(at.offset as usize..digits_end).unwrap_or("");
+                        let letter = core::str::from_utf8(letter).unwrap_or("");
                         return Err(self.error_at(
                             at,
                             AsmErrorKind::Unexpected {
@@ -941,8 +943,8 @@ impl<'a> Parser<'a> {
                     o.qtr = qtr;
                     o.nib = nib;
                 }
-                _ => match c.ident_here() {
-                    Some((word, end)) if named_option(o, word.as_bytes()) => c.advance_to(end),
+                _ => match c.ident_bytes_here() {
+                    Some((word, end)) if named_option(o, word) => c.advance_to(end),
                     _ => return Err(self.unexpected_at(*c, EXPECT_OPTION)),
                 },
             }
@@ -1371,8 +1373,8 @@ impl<'a> Parser<'a> {
     #[inline(always)]
     fn scan_type(&self, c: &mut Scanner<'a>) -> PResult<(Type, Pos)> {
         let pos = c.at();
-        if let Some((text, end)) = c.ident_here() {
-            if let Some(Some(ty)) = type_by_name(text) {
+        if let Some((text, end)) = c.ident_bytes_here() {
+            if let Some(Some(ty)) = type_by_bytes(text) {
                 c.advance_to(end);
                 return Ok((ty, pos));
             }
