@@ -134,6 +134,7 @@ fn gen8_64bit_src1_immediate_decodes_but_does_not_encode() {
 /// operand as the printer shows it, the subregister's byte remainder
 /// included (found by fuzzing text_roundtrip).
 #[test]
+#[cfg(feature = "check")] // the shared property checks (`geneu::check`)
 fn register_descriptor_with_hidden_src1_bits_roundtrips() {
     let word = [0x32, 0, 0, 0, 0x14, 0, 0x18, 0xcd, 0, 1, 0x60, 0, 0x21, 0, 0x46, 4];
     geneu::check::text::check_asm_roundtrip(Platform::Gen7, &word);
