@@ -199,51 +199,56 @@ fn walk<const SET: bool>(p: Platform, i: &mut Instruction) -> Result<(), Differs
     let nsrc = if op.is_send() { 2 } else { shown_sources(op) };
     // Whether the codec reads src1's type field as the immediate's code.
     let copies = i.src1_type_copies_imm0();
+    let dim = op == Opcode::Dim;
+    // Beside dim's immediate (bits 127:64) the codec keeps only the
+    // sources' files and types.
+    let kept = |c: Src| if dim { file_and_type(&c) } else { c };
     let [s0, s1, _] = &mut i.src;
-    // The canonical sources, where they are set (each written once).
-    let (mut c0, mut c1) = (None, None);
+    // Each source is written once, with its final value (see
+    // `is_canonical`), straight into its place: no staged copies, which
+    // the compiler read back wider than it wrote them (stalled loads).
     if s0.is_imm() {
         let mut c = Src::imm(s0.ty);
-        if a16 && !p.is_gen8() && op != Opcode::Dim {
+        if a16 && !p.is_gen8() && !dim {
             // Gen7 keeps src0's region bits beside an immediate; the codec
             // reads the zero ones as align16's implied width and stride.
             c.region = A16_ZERO.region;
         }
-        c0 = Some(c);
+        let t0 = s0.ty;
+        put::<SET, _>(s0, kept(c))?;
         if nsrc < 2 {
             // src1's file and type beside a 32-bit immediate: ARF and the
             // immediate's type code (none beside a 64-bit one, whose value
             // fills bits 127:64). The codec reads that code as an
             // immediate type (Instruction::src1_type_copies_imm0).
-            c1 = Some(if copies && !s0.ty.is_64bit() && s0.ty.imm_hw(p).is_some() {
+            let c = if copies && !t0.is_64bit() && t0.imm_hw(p).is_some() {
                 Src {
                     file: RegFile::Arf,
-                    ty: s0.ty,
+                    ty: t0,
                     ..Src::ZERO
                 }
             } else {
                 Src::ZERO
-            });
-        } else if !s1.is_imm() {
+            };
+            put::<SET, _>(s1, kept(c))?;
+        } else if !s1.is_imm() || dim {
             // The immediate fills src1's bits: only its file and type stay.
-            c1 = Some(file_and_type(s1));
+            let c = file_and_type(s1);
+            put::<SET, _>(s1, c)?;
         }
-    } else if nsrc < 2 {
-        c1 = Some(if a16 { A16_ZERO } else { Src::ZERO });
-    }
-    if op == Opcode::Dim {
-        // Beside dim's immediate (bits 127:64) the codec keeps only the
-        // sources' files and types.
-        c0 = Some(file_and_type(c0.as_ref().unwrap_or(s0)));
-        c1 = Some(file_and_type(c1.as_ref().unwrap_or(s1)));
-    }
-    if let Some(c) = c0 {
-        put::<SET, _>(s0, c)?;
-    }
-    if let Some(c) = c1 {
-        put::<SET, _>(s1, c)?;
-    } else if s1.is_imm() && !s0.is_imm() {
-        put::<SET, _>(s1, Src::imm(if op.is_send() { Type::UD } else { s1.ty }))?;
+    } else {
+        if dim {
+            let c = file_and_type(s0);
+            put::<SET, _>(s0, c)?;
+        }
+        if nsrc < 2 {
+            put::<SET, _>(s1, kept(if a16 { A16_ZERO } else { Src::ZERO }))?;
+        } else if dim {
+            let c = file_and_type(s1);
+            put::<SET, _>(s1, c)?;
+        } else if s1.is_imm() {
+            put::<SET, _>(s1, Src::imm(if op.is_send() { Type::UD } else { s1.ty }))?;
+        }
     }
     if op.is_send() {
         // DW3 is the descriptor dword (or an immediate payload), or holds
