@@ -84,7 +84,7 @@ pub const fn null() -> Reg {
 /// assert_eq!(geneu::build::acc(0).nr(), 0x20);
 /// ```
 pub const fn acc(n: u8) -> Reg {
-    reg(RegFile::Arf, arfnr::ACC | (n & 0xf), 0, Type::F, VEC8)
+    reg(RegFile::Arf, arfnr::ACC | (n & arfnr::NUMBER_MAX), 0, Type::F, VEC8)
 }
 
 /// Flag subregister `f{nr}.{subnr}` as an operand: type UW, scalar.
@@ -96,7 +96,7 @@ pub const fn acc(n: u8) -> Reg {
 pub const fn flag(nr: u8, subnr: u8) -> Reg {
     reg(
         RegFile::Arf,
-        arfnr::FLAG | (nr & 0xf),
+        arfnr::FLAG | (nr & arfnr::NUMBER_MAX),
         subnr.wrapping_mul(2),
         Type::UW,
         Region::SCALAR,
@@ -145,7 +145,7 @@ pub const fn ip() -> Reg {
 pub const fn notification(n: u8) -> Reg {
     reg(
         RegFile::Arf,
-        arfnr::NOTIFICATION | (n & 0xf),
+        arfnr::NOTIFICATION | (n & arfnr::NUMBER_MAX),
         0,
         Type::UD,
         Region::SCALAR,

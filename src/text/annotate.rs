@@ -89,7 +89,8 @@ fn fits(file: RegFile, addr: Addr, size: u32) -> bool {
         return false;
     };
     whole(subnr.into(), size)
-        && (file != RegFile::Arf || !super::names::arf_class(nr).is_some_and(|c| !c.numbered && nr & 0xf != 0))
+        && (file != RegFile::Arf
+            || !super::names::arf_class(nr).is_some_and(|c| !c.numbered && nr & crate::isa::arf::NUMBER_MAX != 0))
 }
 
 /// The annotation of `inst` (the text between `[` and `]`), or `None`

@@ -497,7 +497,7 @@ impl Printer<'_> {
                 Some(a) => {
                     o.s(a.name)?;
                     if a.numbered {
-                        o.dec(u64::from(nr & 0xf))?;
+                        o.dec(u64::from(nr & crate::isa::arf::NUMBER_MAX))?;
                     }
                 }
                 None => {

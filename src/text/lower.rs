@@ -914,10 +914,10 @@ impl Lower<'_> {
                 }
                 i.src[1] = s1;
                 let spare_lo = if self.p.is_gen8() {
-                    gen8_native::SRC1_SPARE_LO
+                    gen8_native::SRC1_SPARE_LO - gen8_native::IMM32_LO
                 } else {
-                    gen7_native::SRC1_SPARE_LO
-                } - 96;
+                    gen7_native::SRC1_SPARE_LO - gen7_native::IMM32_LO
+                };
                 i.imm = u64::from(dword >> spare_lo << spare_lo);
                 let w = crate::encode_word(self.p, i).map_err(|e| self.err(o.pos, AsmErrorKind::Encode(e)))?;
                 let mut dwords = w.dwords();
@@ -1009,7 +1009,7 @@ fn shown_src(mode: AccessMode, s: &Src) -> (RegFile, Type, SrcMods, Addr, (u8, u
     let addr = match (s.file, s.addr) {
         (file, Addr::Direct { nr, subnr }) => {
             let nr = match super::names::arf_class(nr) {
-                Some(c) if file == RegFile::Arf && !c.numbered => nr & 0xf0,
+                Some(c) if file == RegFile::Arf && !c.numbered => crate::isa::arf::class(nr),
                 _ => nr,
             };
             // The units shown, and whether any are (`.0` is shown for a
