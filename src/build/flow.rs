@@ -80,12 +80,11 @@ fn set_imm32(i: &mut Instruction, v: i64) {
 
 /// The flow-control instructions that Mesa's block-end search looks at,
 /// with each IF's matching ENDIF, so a search skips nested blocks whole.
-struct Flow {
-    /// Indices of IF, ELSE, ENDIF, WHILE and HALT, in order.
-    at: Vec<usize>,
-    /// The opcode of each instruction in `at` (read here, not from the
+struct Flow<'b> {
+    /// Index and opcode of each IF, ELSE, ENDIF, WHILE and HALT, in order:
+    /// the builder's notes (the opcodes are read here, not from the
     /// instructions: a program's instructions do not stay in the cache).
-    op: Vec<Opcode>,
+    at: &'b [(usize, Opcode)],
     /// For each position in `at`, the first position from there on that
     /// is not an IF, after skipping each IF block whole (`None` past an
     /// IF never closed, or at the end): where a block-end search from
@@ -103,15 +102,13 @@ pub(super) const fn is_block_flow(op: Opcode) -> bool {
     )
 }
 
-impl Flow {
+impl<'b> Flow<'b> {
     /// The flow structure of a program whose instructions of
-    /// [`is_block_flow`] opcodes are `flow` (index and opcode, in order).
-    fn new(flow: &[(usize, Opcode)]) -> Flow {
-        let at: Vec<usize> = flow.iter().map(|&(k, _)| k).collect();
-        let op: Vec<Opcode> = flow.iter().map(|&(_, o)| o).collect();
+    /// [`is_block_flow`] opcodes are `at` (index and opcode, in order).
+    fn new(at: &'b [(usize, Opcode)]) -> Flow<'b> {
         let mut skip = alloc::vec![None; at.len()];
         let mut stack = Vec::new();
-        for (f, &o) in op.iter().enumerate() {
+        for (f, &(_, o)) in at.iter().enumerate() {
             match o {
                 Opcode::If => stack.push(f),
                 Opcode::Endif => {
@@ -127,7 +124,7 @@ impl Flow {
         // Backwards, so the position after each IF's ENDIF is known.
         let mut stop = alloc::vec![None; at.len()];
         for f in (0..at.len()).rev() {
-            let is_if = op.get(f) == Some(&Opcode::If);
+            let is_if = at.get(f).is_some_and(|&(_, o)| o == Opcode::If);
             let v = if is_if {
                 skip.get(f)
                     .copied()
@@ -140,7 +137,7 @@ impl Flow {
                 *x = v;
             }
         }
-        Flow { at, op, stop }
+        Flow { at, stop }
     }
 
     /// Whether the WHILE at `w` jumps back to `start` or before it.
@@ -154,12 +151,12 @@ impl Flow {
     /// `hint` is the position found for the search before: the searches
     /// come in instruction order, so it is usually there or a few steps on.
     fn after(&self, start: usize, hint: &mut usize) -> usize {
-        let below = |f: usize| f == 0 || self.at.get(f - 1).is_some_and(|&k| k <= start);
+        let below = |f: usize| f == 0 || self.at.get(f - 1).is_some_and(|&(k, _)| k <= start);
         let mut f = *hint;
         if below(f) {
             for _ in 0..8 {
                 match self.at.get(f) {
-                    Some(&k) if k <= start => f += 1,
+                    Some(&(k, _)) if k <= start => f += 1,
                     _ => {
                         *hint = f;
                         return f;
@@ -167,7 +164,7 @@ impl Flow {
                 }
             }
         }
-        f = self.at.partition_point(|&k| k <= start);
+        f = self.at.partition_point(|&(k, _)| k <= start);
         *hint = f;
         f
     }
@@ -180,8 +177,8 @@ impl Flow {
             // Nested IF blocks are skipped whole (their ELSE, ENDIF and
             // HALT are not at depth 0); an IF never closed ends the search.
             let s = self.stop.get(f).copied().flatten()?;
-            let k = *self.at.get(s)?;
-            if self.op.get(s) == Some(&Opcode::While) && !Self::while_jumps_before(p, insts, k, start) {
+            let (k, op) = *self.at.get(s)?;
+            if op == Opcode::While && !Self::while_jumps_before(p, insts, k, start) {
                 // The end of a sibling loop: go on after it.
                 f = s + 1;
                 continue;
@@ -193,12 +190,12 @@ impl Flow {
     /// Mesa's `brw_find_loop_end`: the WHILE of the innermost loop
     /// enclosing `start` (whose position [`Flow::after`] gives as `f`).
     fn loop_end(&self, p: Platform, insts: &[Instruction], start: usize, f: usize) -> Option<usize> {
-        let at = self.at.get(f..).unwrap_or(&[]);
-        let op = self.op.get(f..).unwrap_or(&[]);
-        at.iter()
-            .zip(op)
-            .find(|&(&k, &o)| o == Opcode::While && Self::while_jumps_before(p, insts, k, start))
-            .map(|(&k, _)| k)
+        self.at
+            .get(f..)
+            .unwrap_or(&[])
+            .iter()
+            .find(|&&(k, o)| o == Opcode::While && Self::while_jumps_before(p, insts, k, start))
+            .map(|&(k, _)| k)
     }
 }
 
