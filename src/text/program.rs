@@ -299,7 +299,7 @@ impl<'a> ProgramText<'a> {
             // a branch decodes to one.
             let op = match piece {
                 Piece::Native(w) => raw_opcode(w),
-                Piece::Compact(c) => (c.0 & 0x7f) as u8,
+                Piece::Compact(c) => crate::word::fields::compact_word::opcode(c.0),
                 // Only the last piece is short: its bytes are left out.
                 Piece::Short { .. } => break,
             };
