@@ -30,16 +30,41 @@ use crate::model::*;
 /// Spaces written by [`Col::pad`] in one go.
 const SPACES: &str = "                                                                ";
 
-/// A writer that tracks Mesa's output column.
+/// A writer that tracks Mesa's output column, and whether the text shows
+/// the instruction exactly.
 pub(crate) struct Col<'w, W: Write + ?Sized> {
     out: &'w mut W,
     col: usize,
+    /// Cleared where the printer rounds or drops a field (or prints a
+    /// shape whose annotation is always decided by assembly): see
+    /// [`Col::exact`].
+    exact: bool,
 }
 
 impl<'w, W: Write + ?Sized> Col<'w, W> {
     /// Starts at column 0 of a fresh line.
     pub fn new(out: &'w mut W) -> Self {
-        Col { out, col: 0 }
+        Col {
+            out,
+            col: 0,
+            exact: true,
+        }
+    }
+
+    /// Notes whether the text just written shows its field of the
+    /// instruction `exactly`: not when it rounds a subregister, drops bits
+    /// of a register number or leaves a field out. The annotation of an
+    /// instruction printed exactly follows from whether it is canonical;
+    /// any other is decided by assembling its text (conservative: a
+    /// `false` only costs that assembly).
+    #[inline]
+    pub fn exact(&mut self, exactly: bool) {
+        self.exact &= exactly;
+    }
+
+    /// Whether every field written so far was shown exactly.
+    pub fn is_exact(&self) -> bool {
+        self.exact
     }
 
     /// The current (counted) column.
@@ -396,6 +421,8 @@ impl Printer<'_> {
             o.dec(i.exec_size.channels().into())?;
             o.s(")")?;
         }
+        // Haswell's `dim`: its immediate fills src1's bits; always checked.
+        o.exact(op != Opcode::Dim);
         self.operands(o)?;
         if send {
             self.send_tail(o)?;
@@ -403,10 +430,13 @@ impl Printer<'_> {
         o.pad(64)?;
         if op != Opcode::Nop {
             self.options(o)?;
+        } else {
+            // `nop` prints neither its execution size nor its options.
+            o.exact(false);
         }
         if self.annotate {
             let plain = |out: &mut alloc::string::String| Disasm::new(self.p, i).without_annotation().write_to(out);
-            if let Some(a) = super::annotate::annotation(self.p, i, plain) {
+            if let Some(a) = super::annotate::annotation(self.p, i, o.is_exact(), plain) {
                 o.s(" [")?;
                 o.s(&a)?;
                 o.s("]")?;
@@ -436,6 +466,8 @@ impl Printer<'_> {
         }
         if op.is_three_src() {
             if i.access_mode != AccessMode::Align16 {
+                // Mesa prints no operands (no such word decodes).
+                o.exact(false);
                 return Ok(());
             }
             o.pad(16)?;
@@ -496,8 +528,12 @@ impl Printer<'_> {
             RegFile::Arf => match names::arf_class(nr) {
                 Some(a) => {
                     o.s(a.name)?;
+                    let n = nr & crate::isa::arf::NUMBER_MAX;
                     if a.numbered {
-                        o.dec(u64::from(nr & crate::isa::arf::NUMBER_MAX))?;
+                        o.dec(n.into())?;
+                    } else {
+                        // The bare name drops the number's low bits.
+                        o.exact(n == 0);
                     }
                 }
                 None => {
@@ -515,8 +551,19 @@ impl Printer<'_> {
 
     /// `.N`, a subregister in units of the operand type.
     fn subreg<W: Write + ?Sized>(o: &mut Col<'_, W>, bytes: u8, ty: Type) -> fmt::Result {
+        let n = Self::units(o, bytes, ty);
         o.s(".")?;
-        o.dec(u64::from(u32::from(bytes) / ty.size()))
+        o.dec(n.into())
+    }
+
+    /// A subregister of `bytes` in units of `ty`, as Mesa prints it,
+    /// noting when that rounds it.
+    #[inline]
+    fn units<W: Write + ?Sized>(o: &mut Col<'_, W>, bytes: u8, ty: Type) -> u32 {
+        let (bytes, size) = (u32::from(bytes), ty.size());
+        let n = bytes / size;
+        o.exact(n * size == bytes);
+        n
     }
 
     fn hstride<W: Write + ?Sized>(o: &mut Col<'_, W>, h: u8) -> fmt::Result {
@@ -530,6 +577,9 @@ impl Printer<'_> {
         // the type, as Mesa prints it, unless that rounds it.
         Self::operand_reg(o, d.file, d.addr, ty, true)?;
         if self.i.access_mode == AccessMode::Align16 {
+            // An empty write mask prints as a bare `.`, which does not
+            // read back.
+            o.exact(!d.writemask.is_empty());
             o.s("<1>")?;
             o.s(names::WRITEMASK
                 .get(usize::from(d.writemask.bits() & 0xf))
@@ -564,6 +614,9 @@ impl Printer<'_> {
                 }
             }
             Addr::Indirect { subnr, imm } => {
+                // Indirect operands have corners (align16, the address
+                // immediate's sign): always checked.
+                o.exact(false);
                 o.s("g[a0")?;
                 if subnr != 0 {
                     if sub_in_units && u32::from(subnr) % ty.size() != 0 {
@@ -697,6 +750,8 @@ impl Printer<'_> {
     }
 
     fn imm<W: Write + ?Sized>(&self, o: &mut Col<'_, W>, ty: Type) -> fmt::Result {
+        // Two immediates (a word no emitter writes): their bits overlap.
+        o.exact(!(self.i.src[0].is_imm() && self.i.src[1].is_imm()));
         let ud = self.i.imm as u32;
         match ty {
             Type::UD => {
@@ -780,14 +835,13 @@ impl Printer<'_> {
 
     fn dst3<W: Write + ?Sized>(&self, o: &mut Col<'_, W>) -> fmt::Result {
         let d = &self.i.dst;
-        let (nr, subnr) = match d.addr {
-            Addr::Direct { nr, subnr } => (nr, subnr),
-            Addr::Indirect { .. } => (0, 0),
-        };
+        let (nr, subnr) = Self::direct3(o, d.addr);
         o.s(names::GRF_PREFIX)?;
         o.dec(nr.into())?;
-        if u32::from(subnr) / d.ty.size() != 0 {
-            Self::subreg(o, subnr, d.ty)?;
+        let n = Self::units(o, subnr, d.ty);
+        if n != 0 {
+            o.s(".")?;
+            o.dec(n.into())?;
         }
         o.s("<1>")?;
         o.s(names::WRITEMASK
@@ -801,23 +855,23 @@ impl Printer<'_> {
         let Some(s) = self.i.src.get(n) else {
             return Ok(());
         };
-        // Mesa prints the shared source type for all three sources.
+        // Mesa prints src0's type for all three sources.
         let ty = self.i.src[0].ty;
+        o.exact(s.ty == ty);
         if s.mods.contains(SrcMods::NEGATE) {
             o.s("-")?;
         }
         if s.mods.contains(SrcMods::ABS) {
             o.s(names::MOD_ABS)?;
         }
-        let (nr, subnr) = match s.addr {
-            Addr::Direct { nr, subnr } => (nr, subnr),
-            Addr::Indirect { .. } => (0, 0),
-        };
+        let (nr, subnr) = Self::direct3(o, s.addr);
         o.s(names::GRF_PREFIX)?;
         o.dec(nr.into())?;
+        let n = Self::units(o, subnr, ty);
         let scalar = s.region == Region::SCALAR;
-        if scalar || u32::from(subnr) / ty.size() != 0 {
-            Self::subreg(o, subnr, ty)?;
+        if scalar || n != 0 {
+            o.s(".")?;
+            o.dec(n.into())?;
         }
         if scalar {
             o.s("<0,1,0>")?;
@@ -828,10 +882,24 @@ impl Printer<'_> {
         o.s(ty.name())
     }
 
+    /// The register and subregister of a 3-source operand (no such
+    /// operand is indirect: one would print as `g0`).
+    fn direct3<W: Write + ?Sized>(o: &mut Col<'_, W>, addr: Addr) -> (u8, u8) {
+        match addr {
+            Addr::Direct { nr, subnr } => (nr, subnr),
+            Addr::Indirect { .. } => {
+                o.exact(false);
+                (0, 0)
+            }
+        }
+    }
+
     /// The rest of a SEND: descriptor dword and the `MsgDesc:` line.
     fn send_tail<W: Write + ?Sized>(&self, o: &mut Col<'_, W>) -> fmt::Result {
         let i = self.i;
         let imm_desc = i.src[1].is_imm();
+        // An immediate payload or a register descriptor: always checked.
+        o.exact(imm_desc && !i.src[0].is_imm());
         o.pad(48)?;
         let dw3 = if imm_desc {
             i.imm as u32
@@ -881,8 +949,14 @@ impl Printer<'_> {
                 2 => " 3Q",
                 _ => " 4Q",
             })?,
-            16 => o.s(if q < 2 { " 1H" } else { " 2H" })?,
-            _ => {}
+            16 => {
+                // The second and fourth quarters print as the half they
+                // start.
+                o.exact(q & 1 == 0);
+                o.s(if q < 2 { " 1H" } else { " 2H" })?
+            }
+            // SIMD32 prints no quarter.
+            _ => o.exact(q == 0),
         }
         if c.contains(Controls::COMPACTED) {
             o.s(" ")?;
