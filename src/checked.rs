@@ -6,13 +6,20 @@
 
 use crate::codec::encode_unchecked;
 use crate::error::EncodeError;
-use crate::model::{Instruction, Platform};
+use crate::model::{Controls, Instruction, Platform};
 use crate::validate::validate;
 
 /// Encodes an instruction after validating it against every hardware rule
 /// of the platform ([`crate::validate::validate`]); an instruction that
 /// breaks a rule is refused with [`EncodeError::Invalid`] and every
 /// violation found. [`crate::encode_unchecked`] skips validation.
+///
+/// An instruction with [`Controls::COMPACTED`] is refused with
+/// [`EncodeError::Unencodable`]: the hardware reads a word whose CmptCtrl
+/// bit (29) is set as an 8-byte compacted instruction, so a 16-byte word
+/// with it set would be read as something else. Compact it with
+/// [`crate::compact::compact`] instead; [`crate::encode_unchecked`] keeps
+/// the bit, so that every decoded word encodes back to itself.
 ///
 /// ```
 /// use geneu::{encode, Dst, EncodeError, ExecSize, Instruction, Opcode, Platform, Region, Src, Type};
@@ -30,6 +37,12 @@ use crate::validate::validate;
 /// }
 /// ```
 pub fn encode(p: Platform, inst: &Instruction) -> Result<[u8; 16], EncodeError> {
+    if inst.controls.contains(Controls::COMPACTED) {
+        return Err(EncodeError::Unencodable {
+            what: "CmptCtrl (bit 29)",
+            why: "a word with the compaction bit set is an 8-byte compacted instruction; compact it with compact::compact",
+        });
+    }
     validate(p, inst).map_err(EncodeError::Invalid)?;
     encode_unchecked(p, inst)
 }

@@ -69,6 +69,21 @@ pub fn encode_word(p: Platform, inst: &Instruction) -> Result<Word, EncodeError>
     encode_inline(p, inst)
 }
 
+/// The native word an instruction stands for, CmptCtrl (bit 29) clear
+/// whatever [`Controls::COMPACTED`] says: what a compacted instruction
+/// uncompacts to, and what compaction and the text assembler (for an
+/// instruction the text marks `compacted`) start from. Not checked.
+#[inline]
+pub(crate) fn native_word(p: Platform, inst: &Instruction) -> Result<Word, EncodeError> {
+    let mut w = encode_inline(p, inst)?;
+    if inst.controls.contains(Controls::COMPACTED) {
+        const _: () = assert!(gen7_native::CMPT_CONTROL.mask() == gen8_native::CMPT_CONTROL.mask());
+        // The same bit on every platform (asserted above).
+        gen8_native::set_cmpt_control_unchecked(&mut w, 0);
+    }
+    Ok(w)
+}
+
 #[inline(always)]
 fn encode_inline(p: Platform, inst: &Instruction) -> Result<Word, EncodeError> {
     if !inst.opcode.exists_on(p) {

@@ -102,6 +102,29 @@ fn encode_validates_and_encode_unchecked_does_not() {
 }
 
 #[test]
+fn encode_refuses_a_16_byte_word_with_cmptctrl() {
+    // The hardware reads a word with bit 29 set as an 8-byte compacted
+    // instruction: checked encoding never writes one; unchecked encoding
+    // keeps the bit so that the decoded word encodes back to itself.
+    let i = alu(Opcode::Add).with(|i| i.controls |= geneu::Controls::COMPACTED);
+    for p in ALL {
+        assert!(validate(p, &i).is_ok());
+        match encode(p, &i) {
+            Err(e @ EncodeError::Unencodable { .. }) => assert!(e.to_string().contains("CmptCtrl (bit 29)"), "{e}"),
+            other => panic!("{p}: {other:?}"),
+        }
+        let bytes = encode_unchecked(p, &i).unwrap();
+        assert_eq!(bytes[3] & 0x20, 0x20, "{p}: bit 29");
+        assert_eq!(decode(p, &bytes).unwrap(), i);
+        #[cfg(feature = "check")]
+        {
+            geneu::check::decode_roundtrip(p, &bytes);
+            geneu::check::encode_roundtrip(p, &i);
+        }
+    }
+}
+
+#[test]
 fn validate_category_selects_a_family() {
     let i = alu2(Opcode::Add, W, D, D);
     assert!(validate_category(Gen8, &i, Category::Region).is_ok());

@@ -127,7 +127,8 @@ enum Cmd {
     /// Without --compact every instruction is a 16-byte native word.
     #[command(
         after_help = "Examples:\n  geneu asm --gen bdw --type c -o kernel.c examples/kernel.asm\n  \
-                            geneu asm --gen bdw --compact --type bin -o kernel.bin examples/kernel.asm"
+                            geneu asm --gen bdw --compact --type bin -o kernel.bin examples/kernel.asm\n  \
+                            geneu disasm --gen bdw --bin kernel.bin | geneu asm --gen bdw --compact=marked --type bin"
     )]
     Asm {
         #[command(flatten)]
@@ -145,11 +146,15 @@ enum Cmd {
         #[arg(long)]
         unchecked: bool,
         /// Compact every instruction the platform can express in 8 bytes
-        /// (branch offsets moved to match); the number compacted and the
-        /// bytes saved are reported on stderr (and, with --json, in the
-        /// document's `compaction`).
-        #[arg(long)]
-        compact: bool,
+        /// (`--compact` or `--compact=all`), or exactly those the text
+        /// marks `compacted` (`--compact=marked`: a disassembled program
+        /// that mixes both sizes assembles back to its bytes; a marked
+        /// instruction with no 8-byte form is an error). Branch offsets are
+        /// moved to match; the number compacted and the bytes saved are
+        /// reported on stderr (and, with --json, in the document's
+        /// `compaction`).
+        #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "all")]
+        compact: Option<cli::asm::Compaction>,
         /// Output file; `-` or none writes stdout.
         #[arg(short = 'o', long = "output")]
         output: Option<String>,

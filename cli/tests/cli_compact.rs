@@ -91,6 +91,86 @@ fn asm_compact_keeps_every_program_s_meaning() {
     assert!(total > 100, "the corpus compacts ({total} instructions)");
 }
 
+/// A stream that compacts only some of the instructions that could be
+/// (every second one here, as a compiler may choose) survives `disasm`
+/// then `asm --compact=marked` byte for byte, for every corpus program;
+/// `--compact` (all) would compact the others too.
+#[test]
+fn asm_compact_marked_gives_a_mixed_stream_back() {
+    let mut mixed = 0;
+    for (gen, p) in GENS {
+        for f in corpus_asm(gen) {
+            let f = f.to_str().unwrap();
+            let native = run_ok(&["asm", "--gen", p, "--type", "bin", f], b"").0;
+            let all = run_ok(&["asm", "--gen", p, "--compact", "--type", "bin", f], b"").0;
+            // Every second compacted instruction of `all`, written native.
+            let (mut stream, mut at, mut k, mut n) = (Vec::new(), 0, 0, 0);
+            for size in sizes(&all) {
+                let piece = if size == 8 && n % 2 == 1 {
+                    // The native word: no branch in between moves (the
+                    // corpus's label programs are kept whole below).
+                    &native[k * 16..k * 16 + 16]
+                } else {
+                    &all[at..at + size]
+                };
+                n += usize::from(size == 8);
+                stream.extend_from_slice(piece);
+                at += size;
+                k += 1;
+            }
+            let text_of = text(run_ok(&["disasm", "--gen", p], &stream).0);
+            let (code, back, err) = geneu_bytes(
+                &["asm", "--gen", p, "--compact=marked", "--type", "bin"],
+                text_of.as_bytes(),
+            );
+            let has_branches = text_of.contains("JIP");
+            if has_branches {
+                // Writing a word native moves later offsets: only the
+                // all-compacted form is a real program here.
+                let (code, back, err) = geneu_bytes(
+                    &["asm", "--gen", p, "--compact=marked", "--type", "bin"],
+                    text(run_ok(&["disasm", "--gen", p], &all).0).as_bytes(),
+                );
+                assert_eq!(code, 0, "{f}: {err}");
+                assert_eq!(back, all, "{f}");
+                continue;
+            }
+            assert_eq!(code, 0, "{f}: {err}");
+            assert_eq!(back, stream, "{f}: disasm then asm --compact=marked");
+            mixed += usize::from(stream != all && stream != native);
+        }
+    }
+    assert!(mixed > 10, "mixed streams: {mixed}");
+}
+
+/// An instruction marked `compacted` that has no 8-byte form is an error
+/// at its line with `--compact=marked`; `--compact` (all) writes it native.
+#[test]
+fn asm_compact_marked_names_the_line_that_cannot_compact() {
+    let text = "mov(8)          g17<1>F         g12<8,8,1>F                     { align1 1Q compacted };\n\
+                send(8)         g9<1>UD         g2<8,8,1>UD     0x02280300\n    \
+                const MsgDesc: (0, 3, 0, 0) mlen 1 rlen 2 { align1 WE_all 1Q compacted };\n";
+    let (code, out, err) = geneu(&["asm", "--gen", "bdw", "--compact=marked"], text.as_bytes());
+    assert_eq!(code, 2, "{out}");
+    assert!(out.is_empty());
+    assert!(
+        err.starts_with(
+            "<stdin>:2:1: error: offset 16: send is marked compacted but the platform cannot express it in 8 bytes\n"
+        ),
+        "{err}"
+    );
+    let (code, out, _) = geneu(&["asm", "--gen", "bdw", "--compact=marked", "--json"], text.as_bytes());
+    assert_eq!(code, 2);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (&v["errors"][0]["line"], &v["errors"][0]["column"]),
+        (&2.into(), &1.into())
+    );
+    let (code, _, err) = geneu(&["asm", "--gen", "bdw", "--compact"], text.as_bytes());
+    assert_eq!(code, 0);
+    assert_eq!(err, "geneu: compacted 1 of 2 instruction(s), 8 bytes saved\n");
+}
+
 #[test]
 fn asm_compact_hex_and_c_forms_write_8_byte_records() {
     let src = "mov(8) g10<1>F g2<8,8,1>F { align1 1Q };\n\
@@ -387,6 +467,7 @@ fn help_shows_the_compaction_flags_with_examples() {
     }
     let (_, out, _) = geneu(&["asm", "--help"], b"");
     assert!(out.contains("geneu asm --gen bdw --compact"), "{out}");
+    assert!(out.contains("--compact=marked"), "{out}");
     let (_, out, _) = geneu(&["disasm", "--help"], b"");
     assert!(out.contains("geneu disasm --gen bdw --uncompact"), "{out}");
 }

@@ -546,12 +546,17 @@ impl Builder {
     /// Appends a hand-built instruction as it is, after the canonical
     /// function has set the fields the syntax does not show. For
     /// instructions no other method builds; checked by `finish` like the
-    /// others. Its branch offsets, if any, are kept.
+    /// others. Its branch offsets, if any, are kept. One with
+    /// [`Controls::COMPACTED`] is refused: which instructions are compacted
+    /// is [`finish_compacted`](Self::finish_compacted)'s choice.
     ///
     /// ```
-    /// use geneu::{build::Builder, ExecSize, Instruction, Opcode};
+    /// use geneu::{build::Builder, Controls, ExecSize, Instruction, Opcode};
     /// let mut b = Builder::new(geneu::Platform::Gen8);
-    /// assert_eq!(b.emit(Instruction::new(Opcode::Nop, ExecSize::S1)).unwrap(), 0);
+    /// let mut nop = Instruction::new(Opcode::Nop, ExecSize::S1);
+    /// assert_eq!(b.emit(nop).unwrap(), 0);
+    /// nop.controls |= Controls::COMPACTED;
+    /// assert!(b.emit(nop).is_err());
     /// ```
     pub fn emit(&mut self, i: Instruction) -> Result<usize, BuildError> {
         if !i.opcode.exists_on(self.p) {
@@ -559,6 +564,12 @@ impl Builder {
                 index: self.len(),
                 opcode: i.opcode,
                 why: "the platform does not have this opcode",
+            });
+        }
+        if i.controls.contains(Controls::COMPACTED) {
+            return Err(BuildError::State {
+                index: self.len(),
+                why: "Controls::COMPACTED is set: finish_compacted chooses what is compacted",
             });
         }
         let (op, index) = (i.opcode, self.put(i));

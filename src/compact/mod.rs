@@ -18,7 +18,8 @@
 //! - [`describe`]: a compacted word's own fields, each table index with
 //!   the entry it selects and the native fields it fills.
 //! - [`Pieces`] and [`decode_stream`]: a byte stream of both sizes.
-//! - `compact_program` / `uncompact_program`: whole programs, every
+//! - `compact_program` / `uncompact_program` (and `compact_marked`, which
+//!   compacts the instructions chosen): whole programs, every
 //!   branch offset moved so that each branch lands where it did.
 //!
 //! ```
@@ -39,10 +40,10 @@ use core::fmt;
 pub mod program;
 mod view;
 
-pub use program::{compact_program, uncompact_program, ProgramError, Rewritten};
+pub use program::{compact_marked, compact_program, uncompact_program, ProgramError, Rewritten};
 pub use view::{describe, CompactFieldRow, IndexSelection};
 
-use crate::codec::{decode_word, encode_word};
+use crate::codec::decode_word;
 use crate::error::DecodeError;
 use crate::model::{Controls, Instruction, Opcode, Platform, RegFile};
 use crate::word::fields::{compact_3src as c3, compact_word as cw, gen7_native, gen8_3src, gen8_native};
@@ -568,9 +569,7 @@ fn uncompact_3src(t: &ThreeTables, v: u64) -> Result<Word, DecodeError> {
 /// ([`crate::encode_unchecked`]) and fit the compacted form.
 #[inline]
 pub fn compact(p: Platform, inst: &Instruction) -> Option<CompactWord> {
-    let mut i = *inst;
-    i.controls.remove(Controls::COMPACTED);
-    compact_word(p, encode_word(p, &i).ok()?)
+    compact_word(p, crate::codec::native_word(p, inst).ok()?)
 }
 
 /// Decodes an 8-byte compacted instruction as stored in memory.

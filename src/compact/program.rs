@@ -79,6 +79,15 @@ pub enum ProgramError {
         /// Its opcode.
         opcode: Opcode,
     },
+    /// An instruction asked to be compacted ([`compact_marked`]) has no
+    /// 8-byte form with its offsets in the new layout.
+    #[error("offset {offset}: {opcode} is marked compacted but the platform cannot express it in 8 bytes")]
+    NotCompactable {
+        /// Byte offset of the instruction in the input.
+        offset: usize,
+        /// Its opcode.
+        opcode: Opcode,
+    },
     /// A Haswell `calla`: it calls an absolute instruction address, which
     /// moving the instructions would break and which the program alone
     /// cannot place (it depends on where the kernel is loaded).
@@ -289,8 +298,16 @@ fn layout(small: &[bool]) -> Vec<usize> {
     at
 }
 
-/// Writes the program with the instructions marked `small` compacted.
-fn rewrite(p: Platform, bytes: &[u8], items: &[Item], mut small: Vec<bool>) -> Result<Rewritten, ProgramError> {
+/// Writes the program with the instructions marked `small` compacted. One
+/// of them that does not compact is written native (the layout computed
+/// again), or, if `strict`, refused.
+fn rewrite(
+    p: Platform,
+    bytes: &[u8],
+    items: &[Item],
+    mut small: Vec<bool>,
+    strict: bool,
+) -> Result<Rewritten, ProgramError> {
     let mut words: Vec<(Word, Option<CompactWord>)> = Vec::with_capacity(items.len());
     loop {
         let at = layout(&small);
@@ -302,6 +319,12 @@ fn rewrite(p: Platform, bytes: &[u8], items: &[Item], mut small: Vec<bool>) -> R
             let w = moved(p, it, k, &at, size)?;
             let c = if s { compact_word(p, w) } else { None };
             if s && c.is_none() {
+                if strict {
+                    return Err(ProgramError::NotCompactable {
+                        offset: it.offset,
+                        opcode: it.opcode,
+                    });
+                }
                 // Sizes only grow from here, so this ends.
                 if let Some(x) = small.get_mut(k) {
                     *x = false;
@@ -349,7 +372,32 @@ pub fn compact_program(p: Platform, bytes: &[u8]) -> Result<Rewritten, ProgramEr
         .iter()
         .map(|it| it.jumps.iter().any(Option::is_some) || compact_word(p, it.word).is_some())
         .collect();
-    rewrite(p, bytes, &items, small)
+    rewrite(p, bytes, &items, small, false)
+}
+
+/// Compacts exactly the instructions whose index is marked `true` in
+/// `marked` (a missing mark is `false`), moving branch offsets as
+/// [`compact_program`] does; a marked instruction that has no 8-byte form
+/// in that layout is [`ProgramError::NotCompactable`]. This is how a
+/// disassembled program that mixes both sizes is written back as it was:
+/// the text marks its compacted instructions `compacted`.
+///
+/// ```
+/// use geneu::compact::program::{compact_marked, compact_program};
+/// use geneu::Platform;
+/// // mov(8) g17<1>F g12<8,8,1>F, twice; only the second compacted.
+/// let mov = [0x01, 0x00, 0x60, 0x00, 0xe8, 0x3a, 0x20, 0x22,
+///            0x80, 0x01, 0x8d, 0x00, 0x00, 0x00, 0x00, 0x00];
+/// let r = compact_marked(Platform::Gen8, &[mov, mov].concat(), &[false, true]).unwrap();
+/// assert_eq!((r.instructions, r.compacted, r.bytes.len()), (2, 1, 24));
+/// assert_eq!(&r.bytes[..16], &mov);
+/// ```
+pub fn compact_marked(p: Platform, bytes: &[u8], marked: &[bool]) -> Result<Rewritten, ProgramError> {
+    let items = read(p, bytes)?;
+    let small = (0..items.len())
+        .map(|k| marked.get(k).copied().unwrap_or(false))
+        .collect();
+    rewrite(p, bytes, &items, small, true)
 }
 
 /// Writes every instruction of a program native, moving branch offsets so
@@ -357,5 +405,5 @@ pub fn compact_program(p: Platform, bytes: &[u8]) -> Result<Rewritten, ProgramEr
 pub fn uncompact_program(p: Platform, bytes: &[u8]) -> Result<Rewritten, ProgramError> {
     let items = read(p, bytes)?;
     let small = alloc::vec![false; items.len()];
-    rewrite(p, bytes, &items, small)
+    rewrite(p, bytes, &items, small, false)
 }

@@ -41,11 +41,12 @@ pub(super) struct Fixup<'a> {
 /// Encodes, checked or not, giving the error's kind.
 pub(super) fn encode_kind(p: Platform, i: &Instruction, opts: AsmOptions) -> Result<Word, AsmErrorKind> {
     // What `crate::encode` and `crate::encode_unchecked` do, kept as a
-    // `Word`: the word stays in registers on its way to the record.
+    // `Word`: the word stays in registers on its way to the record. The
+    // word is the native one, also for an instruction marked `compacted`.
     if !opts.unchecked {
         crate::validate::validate(p, i).map_err(AsmErrorKind::Rules)?;
     }
-    crate::encode_word(p, i).map_err(AsmErrorKind::Encode)
+    crate::codec::native_word(p, i).map_err(AsmErrorKind::Encode)
 }
 
 /// [`encode_kind`], then the annotation's fields written into the word
@@ -59,14 +60,16 @@ pub(super) fn encode_raw(
     let Some(raw) = raw else {
         return encode_kind(p, i, opts);
     };
-    let mut w = crate::encode_word(p, i).map_err(AsmErrorKind::Encode)?;
+    let mut w = crate::codec::native_word(p, i).map_err(AsmErrorKind::Encode)?;
     for &(f, v) in raw {
         w.0 = f.put(w.0, v);
     }
+    let compacted = i.controls & Controls::COMPACTED;
     *i = crate::decode_word(p, w).map_err(|_| AsmErrorKind::Invalid {
         what: "field annotation",
         why: "the word it gives does not decode",
     })?;
+    i.controls |= compacted;
     if !opts.unchecked {
         crate::validate::validate(p, i).map_err(AsmErrorKind::Rules)?;
     }
@@ -201,10 +204,11 @@ impl Lower<'_> {
             }
         };
         // The header through the builder's one constructor. `compacted`
-        // says how a disassembled instruction was stored; the assembler
-        // writes native words (program compaction, `asm --compact`, makes
-        // compacted ones), so it sets no CmptCtrl bit: a 16-byte word with
-        // that bit set would read as a compacted one.
+        // says how a disassembled instruction was stored: it is kept as
+        // `Controls::COMPACTED` on the instruction, as decoding gives it,
+        // and the word is the native one (`encode_kind`: no CmptCtrl bit,
+        // which would make the 16 bytes read as a compacted instruction).
+        // Program compaction writes the 8-byte form.
         let state = State {
             exec_size: a.exec,
             qtr_control: o.qtr,
@@ -226,6 +230,9 @@ impl Lower<'_> {
         state
             .header_into(i)
             .map_err(|_| self.invalid(a.pos, "predicate control", "not in this access mode"))?;
+        if o.compacted {
+            i.controls |= Controls::COMPACTED;
+        }
         if let Some((cm, pos)) = a.cmod {
             if op.is_send() {
                 return Err(self.invalid(

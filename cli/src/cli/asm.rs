@@ -10,9 +10,9 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use geneu::compact::{compact_program, pieces, Piece, ProgramError, Rewritten};
-use geneu::text::{AsmError, AsmErrorKind, AsmOptions, Assembler};
-use geneu::Platform;
+use geneu::compact::{compact_marked, compact_program, pieces, Piece, ProgramError, Rewritten};
+use geneu::text::{AsmError, AsmErrorKind, AsmErrors, AsmOptions, Assembled, Assembler};
+use geneu::{Controls, Platform};
 
 use super::asm_parallel;
 use super::record::format_record;
@@ -67,7 +67,7 @@ pub fn asm(
     path: Option<&str>,
     ty: OutType,
     unchecked: bool,
-    compact: bool,
+    compact: Option<Compaction>,
     output: Option<&str>,
 ) -> Result<ExitCode, CliError> {
     let opts = if unchecked {
@@ -75,6 +75,10 @@ pub fn asm(
     } else {
         AsmOptions::CHECKED
     };
+    if compact == Some(Compaction::Marked) {
+        return asm_marked(p, path, ty, opts, output);
+    }
+    let compact = compact.is_some();
     let mut src = None;
     let a = Assembler::new(p, opts);
     let threads = asm_parallel::threads();
@@ -98,51 +102,14 @@ pub fn asm(
                 Some(s) => s,
                 None => read_text(path)?,
             };
-            let file = display_name(path);
-            let lines = SourceLines::new(&src);
-            let mut msg = String::new();
-            for e in &errs.0 {
-                write_error(&mut msg, file, &lines, e);
-            }
-            let rules_only = errs.0.iter().all(|e| matches!(e.kind, AsmErrorKind::Rules(_)));
-            let _ = writeln!(
-                msg,
-                "geneu: {} error(s); nothing written{}",
-                errs.0.len(),
-                if rules_only {
-                    " (hardware rule violations; --unchecked assembles anyway)"
-                } else {
-                    ""
-                }
-            );
-            eprint!("{msg}");
-            return Ok(ExitCode::from(if rules_only { 1 } else { 2 }));
+            return Ok(report_errors(path, &src, &errs));
         }
     };
-    let header = if ty == OutType::C {
-        c_header(p, count)
-    } else {
-        String::new()
-    };
-    let footer: &[u8] = if ty == OutType::C { b"};\n" } else { b"" };
     if compact {
         let native: Vec<u8> = out.slices().flatten().copied().collect();
-        let r = match compact_native(p, native) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("geneu: cannot compact: {e}; nothing written");
-                return Ok(ExitCode::from(2));
-            }
-        };
-        let mut body = Vec::with_capacity(r.bytes.len() * 3);
-        for (_, piece) in pieces(&r.bytes) {
-            let (rec, len) = format_record(ty, &piece_bytes(&piece));
-            body.extend_from_slice(rec.get(..len).unwrap_or(&[]));
-        }
-        write_output(output, [header.as_bytes(), &body, footer])?;
-        eprintln!("{}", compaction_report(&r));
-        return Ok(ExitCode::SUCCESS);
+        return write_compacted(p, ty, output, compact_program(p, &native));
     }
+    let (header, footer) = frame(p, ty, count);
     let parts = std::iter::once(header.as_bytes())
         .chain(out.slices())
         .chain(std::iter::once(footer));
@@ -150,17 +117,128 @@ pub fn asm(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Compacts an assembled program of native words through the library's
-/// program compaction (branch offsets moved). A word the text marked
-/// `compacted` has CmptCtrl set in its native encoding: it is cleared, the
-/// instruction compacted like every other when the tables allow it.
-fn compact_native(p: Platform, mut native: Vec<u8>) -> Result<Rewritten, ProgramError> {
-    for w in native.chunks_exact_mut(16) {
-        if let Some(b3) = w.get_mut(3) {
-            *b3 &= !0x20;
+/// Which instructions `asm --compact` compacts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Compaction {
+    /// Every instruction the platform can express in 8 bytes.
+    All,
+    /// Exactly those the text marks `compacted` (as `disasm` prints a
+    /// compacted one), so that a disassembled program assembles back to
+    /// its bytes; a marked one with no 8-byte form is an error.
+    Marked,
+}
+
+/// The C form's first lines and last line around `count` records (empty
+/// for the other forms).
+fn frame(p: Platform, ty: OutType, count: usize) -> (String, &'static [u8]) {
+    if ty == OutType::C {
+        (c_header(p, count), b"};\n")
+    } else {
+        (String::new(), b"")
+    }
+}
+
+/// Prints every assembler error with its source line; the exit status.
+fn report_errors(path: Option<&str>, src: &str, errs: &AsmErrors) -> ExitCode {
+    let file = display_name(path);
+    let lines = SourceLines::new(src);
+    let mut msg = String::new();
+    for e in &errs.0 {
+        write_error(&mut msg, file, &lines, e);
+    }
+    let rules_only = errs.0.iter().all(|e| matches!(e.kind, AsmErrorKind::Rules(_)));
+    let _ = writeln!(
+        msg,
+        "geneu: {} error(s); nothing written{}",
+        errs.0.len(),
+        if rules_only {
+            " (hardware rule violations; --unchecked assembles anyway)"
+        } else {
+            ""
+        }
+    );
+    eprint!("{msg}");
+    ExitCode::from(if rules_only { 1 } else { 2 })
+}
+
+/// Writes a compacted program's records (8 or 16 bytes each) and reports
+/// the compaction on stderr, or reports why it could not be made.
+fn write_compacted(
+    p: Platform,
+    ty: OutType,
+    output: Option<&str>,
+    r: Result<Rewritten, ProgramError>,
+) -> Result<ExitCode, CliError> {
+    let r = match r {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("geneu: cannot compact: {e}; nothing written");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let (header, footer) = frame(p, ty, r.instructions);
+    let mut body = Vec::with_capacity(r.bytes.len() * 3);
+    for (_, piece) in pieces(&r.bytes) {
+        let (rec, len) = format_record(ty, &piece_bytes(&piece));
+        body.extend_from_slice(rec.get(..len).unwrap_or(&[]));
+    }
+    write_output(output, [header.as_bytes(), &body, footer])?;
+    eprintln!("{}", compaction_report(&r));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Compacts an assembled listing's native words (branch offsets moved):
+/// every instruction that compacts, or exactly those marked `compacted`.
+fn compact_listing(p: Platform, list: &[Assembled], how: Compaction) -> Result<Rewritten, ProgramError> {
+    let native: Vec<u8> = list.iter().flat_map(|a| a.word).collect();
+    match how {
+        Compaction::All => compact_program(p, &native),
+        Compaction::Marked => {
+            let marked: Vec<bool> = list
+                .iter()
+                .map(|a| a.inst.controls.contains(Controls::COMPACTED))
+                .collect();
+            compact_marked(p, &native, &marked)
         }
     }
-    compact_program(p, &native)
+}
+
+/// The line and column of the instruction a marked compaction refused
+/// (0, 0 for any other error): its offset is the native one, 16 bytes each.
+fn marked_at(list: &[Assembled], e: &ProgramError) -> (u32, u32) {
+    match e {
+        ProgramError::NotCompactable { offset, .. } => list.get(offset / 16).map_or((0, 0), |a| (a.line, a.column)),
+        _ => (0, 0),
+    }
+}
+
+/// `asm --compact=marked`: the whole text assembled in one piece (the
+/// marks ride on the instructions), then compacted as marked.
+fn asm_marked(
+    p: Platform,
+    path: Option<&str>,
+    ty: OutType,
+    opts: AsmOptions,
+    output: Option<&str>,
+) -> Result<ExitCode, CliError> {
+    let src = read_text(path)?;
+    let list = match geneu::text::assemble_listing(p, &src, opts) {
+        Ok(list) => list,
+        Err(errs) => return Ok(report_errors(path, &src, &errs)),
+    };
+    match compact_listing(p, &list, Compaction::Marked) {
+        Err(e @ ProgramError::NotCompactable { .. }) => {
+            let (line, column) = marked_at(&list, &e);
+            let mut msg = String::new();
+            let _ = writeln!(msg, "{}:{line}:{column}: error: {e}", display_name(path));
+            if let Some(text) = SourceLines::new(&src).get(line) {
+                let _ = writeln!(msg, "    {text}");
+            }
+            eprintln!("{msg}geneu: 1 error(s); nothing written");
+            Ok(ExitCode::from(2))
+        }
+        r => write_compacted(p, ty, output, r),
+    }
 }
 
 /// The line `asm --compact` prints on stderr.
@@ -213,7 +291,7 @@ pub fn asm_json(
     p: Platform,
     path: Option<&str>,
     unchecked: bool,
-    compact: bool,
+    compact: Option<Compaction>,
     output: Option<&str>,
 ) -> Result<ExitCode, CliError> {
     let opts = if unchecked {
@@ -233,36 +311,34 @@ pub fn asm_json(
     };
     let hex = |b: &[u8]| b.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ");
     let code = match &result {
-        Ok(list) if compact => {
-            let native: Vec<u8> = list.iter().flat_map(|a| a.word).collect();
-            match compact_native(p, native) {
-                Ok(r) => {
-                    doc.instructions = list
-                        .iter()
-                        .zip(pieces(&r.bytes))
-                        .map(|(a, (offset, piece))| AsmJsonInst {
-                            line: a.line,
-                            column: a.column,
-                            offset,
-                            bytes: hex(&piece_bytes(&piece)),
-                            compacted: Some(matches!(piece, Piece::Compact(_))),
-                        })
-                        .collect();
-                    eprintln!("{}", compaction_report(&r));
-                    doc.compaction = Some(r);
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    doc.errors.push(AsmJsonError {
-                        line: 0,
-                        column: 0,
-                        message: format!("cannot compact: {e}"),
-                        violations: &[],
-                    });
-                    ExitCode::from(2)
-                }
+        Ok(list) if compact.is_some() => match compact_listing(p, list, compact.unwrap_or(Compaction::All)) {
+            Ok(r) => {
+                doc.instructions = list
+                    .iter()
+                    .zip(pieces(&r.bytes))
+                    .map(|(a, (offset, piece))| AsmJsonInst {
+                        line: a.line,
+                        column: a.column,
+                        offset,
+                        bytes: hex(&piece_bytes(&piece)),
+                        compacted: Some(matches!(piece, Piece::Compact(_))),
+                    })
+                    .collect();
+                eprintln!("{}", compaction_report(&r));
+                doc.compaction = Some(r);
+                ExitCode::SUCCESS
             }
-        }
+            Err(e) => {
+                let (line, column) = marked_at(list, &e);
+                doc.errors.push(AsmJsonError {
+                    line,
+                    column,
+                    message: format!("cannot compact: {e}"),
+                    violations: &[],
+                });
+                ExitCode::from(2)
+            }
+        },
         Ok(list) => {
             doc.instructions = list
                 .iter()
