@@ -602,13 +602,16 @@ impl<'a> Lexer<'a> {
 /// tokens, and without making tokens: the parser reads statements through
 /// it, and only the rare constructs its module doc names token by token.
 ///
-/// Reading is in two steps: [`Scanner::at`] skips to the next piece and
-/// says where it starts, the `*_here` methods look at it without moving,
-/// and [`Scanner::advance_to`] takes it. A scanner that stops at a piece
-/// it cannot take therefore stands at that piece, which is where the
-/// error is reported ([`Scanner::token`] gives the token there), and
-/// [`Scanner::last_line`] is the line of the last piece taken, which
-/// error recovery needs.
+/// A scanner always stands at the start of a piece (or at the end of the
+/// input, or at a `/*` comment that is not closed): the whitespace and
+/// comments after a piece are skipped when it is taken, once, rather
+/// than each time the next piece is looked at. Reading is in two steps:
+/// [`Scanner::at`] says where the next piece starts, the `*_here`
+/// methods look at it without moving, and [`Scanner::advance_to`] takes
+/// it. A scanner that stops at a piece it cannot take therefore stands at
+/// that piece, which is where the error is reported ([`Scanner::token`]
+/// gives the token there), and [`Scanner::last_line`] is the line of the
+/// last piece taken, which error recovery needs.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Scanner<'a> {
     l: Lexer<'a>,
@@ -620,22 +623,23 @@ impl<'a> Scanner<'a> {
     /// on line `last_line`.
     #[inline]
     pub(crate) fn new(src: &'a str, at: Pos, last_line: u32) -> Self {
-        Scanner {
+        let mut s = Scanner {
             l: Lexer::at(src, at.offset as usize, at.line),
             last_line,
-        }
+        };
+        s.skip();
+        s
     }
 
-    /// Skips whitespace and comments, and gives where the next piece
-    /// starts. At a `/*` comment that is not closed it stays at the
-    /// comment, whose token ([`Kind::UnterminatedComment`]) no piece is.
+    /// Where the next piece starts.
     #[inline(always)]
-    pub(crate) fn at(&mut self) -> Pos {
-        self.skip();
+    pub(crate) fn at(&self) -> Pos {
         self.l.here()
     }
 
-    /// [`Scanner::at`] without the position.
+    /// Skips whitespace and comments. At a `/*` comment that is not closed
+    /// it stays at the comment, whose token ([`Kind::UnterminatedComment`])
+    /// no piece is.
     #[inline(always)]
     fn skip(&mut self) {
         if let Err(start) = self.l.skip_gap() {
@@ -644,26 +648,37 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// The byte the scanner stands at (`None` at the end).
+    /// The byte the scanner stands at, the next piece's first (`None` at
+    /// the end).
     #[inline(always)]
     pub(crate) fn byte(&self) -> Option<u8> {
         self.l.peek_byte()
     }
 
-    /// The next piece's first byte (after whitespace and comments).
-    #[inline(always)]
-    pub(crate) fn peek(&mut self) -> Option<u8> {
-        self.skip();
-        self.byte()
-    }
-
-    /// Takes the bytes up to `end` (on the current line): the end of a
-    /// piece the scanner found, so at most the source's length (every read
-    /// is checked, so a larger `end` would only read as the end of input).
+    /// Takes the bytes up to `end` (on the current line), and the
+    /// whitespace and comments after them: `end` is the end of a piece the
+    /// scanner found, so at most the source's length (every read is
+    /// checked, so a larger `end` would only read as the end of input).
     #[inline(always)]
     pub(crate) fn advance_to(&mut self, end: usize) {
+        self.advance_raw_to(end);
+        self.skip();
+    }
+
+    /// Takes the bytes up to `end` as [`Scanner::advance_to`] does, but
+    /// not what follows.
+    #[inline(always)]
+    fn advance_raw_to(&mut self, end: usize) {
         self.l.pos = end;
         self.last_line = self.l.line;
+    }
+
+    /// Takes `n` bytes (on the current line) but not the whitespace and
+    /// comments after them: for a piece after which raw text is read
+    /// ([`Scanner::skip_description`]).
+    #[inline(always)]
+    pub(crate) fn advance_raw(&mut self, n: usize) {
+        self.advance_raw_to(self.l.pos + n);
     }
 
     /// Takes `n` bytes (on the current line).
@@ -675,7 +690,7 @@ impl<'a> Scanner<'a> {
     /// Takes the next piece if it is the byte `b`.
     #[inline(always)]
     pub(crate) fn eat(&mut self, b: u8) -> bool {
-        let hit = self.peek() == Some(b);
+        let hit = self.byte() == Some(b);
         if hit {
             self.advance(1);
         }
@@ -764,6 +779,7 @@ impl<'a> Scanner<'a> {
     /// `MsgDesc:`. It is no piece: the last piece taken stays what it was.
     pub(crate) fn skip_description(&mut self) {
         self.l.skip_to_brace_or_line_end();
+        self.skip();
     }
 
     /// The token the scanner stands at (for an error about it).

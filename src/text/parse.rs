@@ -376,7 +376,7 @@ impl<'a> Parser<'a> {
             if let Some((name, end)) = head {
                 let mut look = c;
                 look.advance_to(end);
-                if look.peek() == Some(b':') {
+                if look.byte() == Some(b':') {
                     look.advance(1);
                     self.c = look;
                     return Some(Some((name, start)));
@@ -508,7 +508,7 @@ impl<'a> Parser<'a> {
             }
             return Err(self.unexpected_at(*c, "a flag subregister or a predicate control such as `any4h` or `x`"));
         }
-        if suffix.is_none() && c.peek() == Some(b'*') {
+        if suffix.is_none() && c.byte() == Some(b'*') {
             let (n, which) = self.with_tokens(c, |p| {
                 p.invalid_marker(
                     &["predicate", "control", ""],
@@ -531,7 +531,6 @@ impl<'a> Parser<'a> {
         let pos = c.here();
         let (pred, head) = if c.byte() == Some(b'(') {
             let pred = self.predicate(c)?;
-            c.at();
             (Some(pred), c.ident_here())
         } else {
             (None, head)
@@ -573,13 +572,12 @@ impl<'a> Parser<'a> {
         self.annotation.clear();
         self.suffixes(c, inst)?;
         if opcode == Opcode::Math {
-            if c.peek() == Some(b'*') {
+            if c.byte() == Some(b'*') {
                 let (n, _) = self.with_tokens(c, |p| {
                     p.invalid_marker(&["function"], &[], "`*** invalid function value N`")
                 })?;
                 inst.math_fn = self.nibble(n)?;
             } else {
-                c.at();
                 let Some((f, end)) = c.ident_here().and_then(|(s, end)| Some((math_fn_by_name(s)?, end))) else {
                     return Err(self.unexpected_at(
                         *c,
@@ -608,10 +606,10 @@ impl<'a> Parser<'a> {
             }
         }
         self.operands(c, inst.opcode, &mut inst.ops)?;
-        if c.peek() == Some(b'{') {
+        if c.byte() == Some(b'{') {
             self.scan_options(c, &mut inst.opts)?;
         }
-        if c.peek() == Some(b'[') {
+        if c.byte() == Some(b'[') {
             self.with_tokens(c, Self::raw_fields)?;
             inst.annotated = true;
         }
@@ -636,7 +634,7 @@ impl<'a> Parser<'a> {
         const WHAT: &str = "`sat`, `breakpoint`, a conditional modifier (z, e, nz, ne, g, ge, l, le, r, o, u) or, after one, its flag `f0.0`..`f1.1`";
         let mut after_flag = false;
         loop {
-            if inst.cmod.is_none() && inst.opcode != Opcode::Math && c.peek() == Some(b'*') {
+            if inst.cmod.is_none() && inst.opcode != Opcode::Math && c.byte() == Some(b'*') {
                 let (n, _) = self.with_tokens(c, |p| {
                     p.invalid_marker(
                         &["conditional", "modifier"],
@@ -817,12 +815,13 @@ impl<'a> Parser<'a> {
     /// `MsgDesc:` and the free-form description after it, up to the `{`,
     /// `;` or line end, if they stand where `c` stands.
     fn msg_desc(&self, c: &mut Scanner<'a>) -> PResult<()> {
-        c.at();
         if let Some(end) = c.word_here("MsgDesc") {
             c.advance_to(end);
-            if !c.eat(b':') {
+            if c.byte() != Some(b':') {
                 return Err(self.unexpected_at(*c, "`:` after `MsgDesc`"));
             }
+            // The description is raw text from right after the `:`.
+            c.advance_raw(1);
             c.skip_description();
         }
         Ok(())
@@ -833,7 +832,7 @@ impl<'a> Parser<'a> {
     /// value N`.
     fn scan_sfid(&mut self, c: &mut Scanner<'a>) -> PResult<u8> {
         const WHAT: &str = "a shared function (null, math, sampler, gateway, dp_sampler, render, urb, thread_spawner, vme, const, data, pixel interp, dp data 1, cre)";
-        if c.peek() == Some(b'*') {
+        if c.byte() == Some(b'*') {
             return self.with_tokens(c, |p| {
                 let (n, _) = p.invalid_marker(&["SFID"], &[], "`*** invalid SFID value N`")?;
                 p.nibble(n)
@@ -851,7 +850,6 @@ impl<'a> Parser<'a> {
         };
         // Two- and three-word names.
         c.advance_to(end);
-        c.at();
         match c.ident_here() {
             Some((w, end)) if w == second => c.advance_to(end),
             _ => return Err(self.unexpected_at(*c, WHAT)),
@@ -924,7 +922,6 @@ impl<'a> Parser<'a> {
                     };
                     let digits_end = end;
                     c.advance_to(end);
-                    c.at();
                     let Some((letter, end)) = c.ident_bytes_here() else {
                         return Err(self.unexpected_at(*c, "`Q`, `H` or `N` after the quarter number"));
                     };
@@ -1135,7 +1132,7 @@ impl<'a> Parser<'a> {
                 _ => *slot = self.scan_number(c, "a region value")?,
             }
             r.n += 1;
-            match c.peek() {
+            match c.byte() {
                 Some(b'>') => {
                     c.advance(1);
                     return Ok(());
@@ -1227,7 +1224,7 @@ impl<'a> Parser<'a> {
 
     /// Whether the next piece where `c` stands may start an operand.
     fn starts_operand(c: &mut Scanner<'a>) -> bool {
-        match c.peek() {
+        match c.byte() {
             Some(b'-' | b'~' | b'(') => true,
             Some(b) if b.is_ascii_digit() => true,
             _ => c.ident_here().is_some_and(|(s, _)| s != "MsgDesc"),
@@ -1252,7 +1249,6 @@ impl<'a> Parser<'a> {
             o.neg = true;
         }
         if c.eat(b'(') {
-            c.at();
             match c.word_here("abs") {
                 Some(end) => c.advance_to(end),
                 _ => return Err(self.unexpected_at(*c, "`abs` in the `(abs)` source modifier")),
@@ -1282,7 +1278,7 @@ impl<'a> Parser<'a> {
                 let indirect = matches!(text, "g" | "r") && {
                     let mut look = *c;
                     look.advance_to(end);
-                    look.peek() == Some(b'[')
+                    look.byte() == Some(b'[')
                 };
                 if indirect {
                     c.advance_to(end);
@@ -1302,7 +1298,7 @@ impl<'a> Parser<'a> {
         if let Some((name, end)) = direct {
             c.advance_to(end);
             let mut sub = None;
-            if c.peek() == Some(b'.') {
+            if c.byte() == Some(b'.') {
                 let mut look = *c;
                 look.advance(1);
                 let pos = look.at();
@@ -1315,14 +1311,13 @@ impl<'a> Parser<'a> {
             o.base = Base::Reg { name, sub };
             if let RegName::Arf { bare: true, .. } = name {
                 // `ip` and `tdr0` print bare; a region and type may follow.
-                let mut look = *c;
-                if look.peek() != Some(b'<') && !look.ident_here().is_some_and(|(s, _)| type_by_name(s).is_some()) {
+                if c.byte() != Some(b'<') && !c.ident_here().is_some_and(|(s, _)| type_by_name(s).is_some()) {
                     o.region = None;
                     return Ok(());
                 }
             }
         }
-        if c.peek() == Some(b'<') {
+        if c.byte() == Some(b'<') {
             self.scan_region(c, o.region.get_or_insert(Region::EMPTY))?;
         } else {
             o.region = None;
@@ -1398,7 +1393,6 @@ impl<'a> Parser<'a> {
         if !c.eat(b'[') {
             return Err(self.unexpected_at(*c, "`[`"));
         }
-        c.at();
         match c.word_here("a0") {
             Some(end) => c.advance_to(end),
             _ => return Err(self.unexpected_at(*c, "the address register `a0`")),
@@ -1410,7 +1404,6 @@ impl<'a> Parser<'a> {
         };
         let sub_words = sub.is_some() && c.eat(b':');
         if sub_words {
-            c.at();
             match c.word_here(ADDR_SUB_UNIT) {
                 Some(end) => c.advance_to(end),
                 _ => return Err(self.unexpected_at(*c, "`uw` (the address subregister's own unit)")),
@@ -1426,7 +1419,6 @@ impl<'a> Parser<'a> {
         if matches!(c.byte(), Some(b'-' | b'+')) {
             c.advance(1);
         }
-        c.at();
         if let Some((value, end)) = c.number_here() {
             imm_pos = c.here();
             c.advance_to(end);

@@ -243,6 +243,9 @@ fn send_descriptions_with_spaces_comments_and_line_ends() {
             "    urb MsgDescx: 8 { align1 1Q };",
             "    urb MsgDesc 8 { align1 1Q };",
             "    frob MsgDesc: 8 { align1 1Q };",
+            // The description ends at its line's end.
+            "    urb MsgDesc:\n    8 { align1 1Q };",
+            "    urb MsgDesc: 8\n    8 { align1 1Q };",
         ],
         send,
     );
