@@ -694,7 +694,10 @@ impl<'a> arbitrary::Arbitrary<'a> for SrcMods {
 
 /// A source operand. For an immediate source (`file == Imm`) only `ty`
 /// matters here: the value lives in [`Instruction::imm`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Eq, Hash)]
+// The equality compares every field, as the derived one would (so the
+// derived hash agrees with it); it is written out only to be inlined.
+#[allow(clippy::derived_hash_with_manual_eq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Src {
@@ -715,6 +718,21 @@ pub struct Src {
 impl Default for Src {
     fn default() -> Self {
         Src::ZERO
+    }
+}
+
+/// The derived equality, always inlined: the disassembler checks for
+/// every word that a source holds a constant (its canonical value, see
+/// `canon`), and inlined those compares fold against it.
+impl PartialEq for Src {
+    #[inline(always)]
+    fn eq(&self, o: &Src) -> bool {
+        self.file == o.file
+            && self.ty == o.ty
+            && self.addr == o.addr
+            && self.region == o.region
+            && self.swizzle == o.swizzle
+            && self.mods == o.mods
     }
 }
 
