@@ -348,9 +348,15 @@ impl Assembler {
                     out.line = ast.pos.line;
                     out.column = ast.pos.column(text);
                     out.word = [0; 16];
-                    let lowered = lower
-                        .inst_into(&ast, &mut out.inst)
-                        .and_then(|fix| Ok((fix, lower.raw_fields(&ast, parser.annotation())?)));
+                    let lowered = lower.inst_into(&ast, &mut out.inst).and_then(|fix| {
+                        // Most statements have no field annotation.
+                        let raw = if ast.annotated {
+                            lower.raw_fields(&ast, parser.annotation())?
+                        } else {
+                            None
+                        };
+                        Ok((fix, raw))
+                    });
                     match lowered {
                         Ok((None, raw)) => match lower.encode(&mut out.inst, raw.as_deref(), ast.pos, self.opts) {
                             Ok(word) if clean => {

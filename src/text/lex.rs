@@ -448,7 +448,13 @@ impl<'a> Lexer<'a> {
             self.pos = i;
             return Ok(());
         }
-        match self.skip_trivia() {
+        // On a copy, so that a lexer kept in registers by its caller
+        // need not be stored for the call.
+        let mut l = *self;
+        let unterminated = l.skip_trivia();
+        self.pos = l.pos;
+        self.line = l.line;
+        match unterminated {
             Some(start) => Err(start),
             None => Ok(()),
         }

@@ -1094,6 +1094,7 @@ impl<'a> Parser<'a> {
     /// items separated by `,` or `;`, and `>`. An item is a number, `VxH`
     /// (first only) or Mesa's `*** invalid ...` marker (first two only).
     /// The region is written into `r` (in place).
+    #[inline(always)]
     fn scan_region(&mut self, c: &mut Scanner<'a>, r: &mut Region) -> PResult<()> {
         let open = c.at();
         if !c.eat(b'<') {
@@ -1239,6 +1240,18 @@ impl<'a> Parser<'a> {
     /// `tdr0` may stand alone. On an error `c` stands at the piece it
     /// could not take.
     fn scan_operand(&mut self, c: &mut Scanner<'a>, dst: bool, o: &mut Operand) -> PResult<()> {
+        // Read through a local copy that no call outside this function
+        // sees, so that the cursor stays in registers rather than being
+        // stored and reloaded at each piece.
+        let mut s = *c;
+        let r = self.scan_operand_in(&mut s, dst, o);
+        *c = s;
+        r
+    }
+
+    /// [`Parser::scan_operand`] on its local scanner `c`.
+    #[inline(always)]
+    fn scan_operand_in(&mut self, c: &mut Scanner<'a>, dst: bool, o: &mut Operand) -> PResult<()> {
         o.pos = c.at();
         o.neg = false;
         o.abs = false;
@@ -1282,7 +1295,11 @@ impl<'a> Parser<'a> {
                 };
                 if indirect {
                     c.advance_to(end);
-                    o.base = self.scan_indirect(c)?;
+                    // Rare: read on a copy, so that `c` stays local.
+                    let mut look = *c;
+                    let base = self.scan_indirect(&mut look);
+                    *c = look;
+                    o.base = base?;
                     None
                 } else {
                     let t = Token {
