@@ -27,7 +27,8 @@ use super::cfmt;
 use super::names;
 use crate::model::*;
 
-/// Spaces written by [`Col::pad`] in one go.
+/// Spaces written by [`Col::pad`]: enough to reach column 64, the last
+/// of Mesa's columns, from the start of a line.
 const SPACES: &str = "                                                                ";
 
 /// A writer that tracks Mesa's output column, and whether the text shows
@@ -97,16 +98,13 @@ impl<'w, W: Write + ?Sized> Col<'w, W> {
         self.out
     }
 
-    /// One space, then more until the column reaches `to`.
+    /// One space, then more until the column reaches `to` (one of Mesa's
+    /// columns, at most 64: in one write).
     #[inline]
     pub fn pad(&mut self, to: usize) -> fmt::Result {
-        let mut n = to.saturating_sub(self.col).max(1);
-        while n > 0 {
-            let k = n.min(SPACES.len());
-            self.s(SPACES.get(..k).unwrap_or(" "))?;
-            n -= k;
-        }
-        Ok(())
+        debug_assert!(to <= SPACES.len());
+        let n = to.saturating_sub(self.col).max(1);
+        self.s(SPACES.get(..n).unwrap_or(SPACES))
     }
 
     /// A newline; the column restarts at 0.
