@@ -157,14 +157,21 @@ fn put<const SET: bool, T: PartialEq>(slot: &mut T, v: T) -> Result<(), Differs>
 fn walk<const SET: bool>(p: Platform, i: &mut Instruction) -> Result<(), Differs> {
     let op = i.opcode;
     let a16 = i.access_mode == AccessMode::Align16;
-    let mut controls = i.controls;
-    if i.pred_control == 0 {
-        controls.remove(Controls::PRED_INV);
+    // Each bit is tested alone and the field written only when a bit must
+    // go: the builder has just written the header field by field, and a
+    // load of the whole field (which the compiler reads wider than its 16
+    // bits) would wait for those stores to reach the cache.
+    let mut clear = Controls::empty();
+    if i.pred_control == 0 && i.controls.contains(Controls::PRED_INV) {
+        clear |= Controls::PRED_INV;
     }
-    if op.is_send() {
-        controls.remove(Controls::SATURATE);
+    if op.is_send() && i.controls.contains(Controls::SATURATE) {
+        clear |= Controls::SATURATE;
     }
-    put::<SET, _>(&mut i.controls, controls)?;
+    if !clear.is_empty() {
+        let c = i.controls - clear;
+        put::<SET, _>(&mut i.controls, c)?;
+    }
     if op.is_three_src() {
         return three_src::<SET>(p, i);
     }
@@ -362,8 +369,13 @@ fn branch<const SET: bool>(p: Platform, i: &mut Instruction, a16: bool) -> Resul
         };
         put::<SET, _>(&mut i.dst, dst)?;
         // src0 is the immediate 0D. Mesa's immediate src0 also typed src1
-        // as D, in bits 95:64, which only a UIP overwrites.
-        put::<SET, _>(&mut i.src, [Src::imm(Type::D), Src::ZERO, Src::ZERO])?;
+        // as D, in bits 95:64, which only a UIP overwrites. (Source by
+        // source: an array value is staged on the stack and read back
+        // wider than it was written, which stalls.)
+        let [s0, s1, s2] = &mut i.src;
+        put::<SET, _>(s0, Src::imm(Type::D))?;
+        put::<SET, _>(s1, Src::ZERO)?;
+        put::<SET, _>(s2, Src::ZERO)?;
         if !uip_shown {
             let d = u64::from(Type::D.reg_hw(p).unwrap_or(0)) << (gen8_native::SRC1_REG_TYPE_LO - 64);
             let imm = i.imm & 0xffff_ffff | d << 32;
