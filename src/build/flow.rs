@@ -267,56 +267,56 @@ pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
     if !errors.is_empty() {
         return;
     }
-    // Mesa's brw_set_uip_jip.
+    // Mesa's brw_set_uip_jip. The offsets are worked out from the notes
+    // and written in place (the instruction is read only for HALT's UIP).
     let flow = Flow::new(&b.flow);
     let mut hint = 0;
     for j in &jumps {
         if !matches!(j.fix, Fix::Rule | Fix::Halt { .. }) {
             continue;
         }
-        let index = j.index;
-        let Some(mut i) = b.insts.get(index).copied() else {
-            continue;
-        };
+        let (index, op) = (j.index, j.op);
         let f = flow.after(index, &mut hint);
         let end = flow.next_block_end(p, &b.insts, index, f);
-        let r = (|| -> Result<(), BuildError> {
-            let no_end = || BuildError::NoBlockEnd {
-                index,
-                opcode: i.opcode,
-            };
-            match i.opcode {
+        let r = (|| -> Result<(Option<i64>, Option<i64>), BuildError> {
+            let no_end = || BuildError::NoBlockEnd { index, opcode: op };
+            Ok(match op {
                 Opcode::Break | Opcode::Cont => {
                     let end = end.ok_or_else(no_end)?;
                     let loop_end = flow.loop_end(p, &b.insts, index, f).ok_or_else(no_end)?;
-                    set_jip(p, &mut i, units_at(p, end as i64 - index as i64, index)?);
-                    set_uip(p, &mut i, units_at(p, loop_end as i64 - index as i64, index)?);
+                    (
+                        Some(units_at(p, end as i64 - index as i64, index)?),
+                        Some(units_at(p, loop_end as i64 - index as i64, index)?),
+                    )
                 }
-                Opcode::Endif => {
-                    let jip = match end {
+                Opcode::Endif => (
+                    Some(match end {
                         Some(e) => units_at(p, e as i64 - index as i64, index)?,
                         None => p.branch_units_per_instruction(),
-                    };
-                    set_jip(p, &mut i, jip);
-                }
-                Opcode::Halt => {
-                    let jip = match end {
+                    }),
+                    None,
+                ),
+                Opcode::Halt => (
+                    Some(match end {
                         Some(e) => units_at(p, e as i64 - index as i64, index)?,
-                        None => i64::from(i.uip(p).unwrap_or(0)),
-                    };
-                    set_jip(p, &mut i, jip);
-                }
-                _ => {}
-            }
-            Ok(())
+                        None => i64::from(b.insts.get(index).and_then(|i| i.uip(p)).unwrap_or(0)),
+                    }),
+                    None,
+                ),
+                _ => (None, None),
+            })
         })();
-        match r {
-            Ok(()) => {
-                if let Some(slot) = b.insts.get_mut(index) {
-                    *slot = i;
+        match (r, b.insts.get_mut(index)) {
+            (Ok((jip, uip)), Some(i)) => {
+                if let Some(v) = jip {
+                    set_jip(p, i, v);
+                }
+                if let Some(v) = uip {
+                    set_uip(p, i, v);
                 }
             }
-            Err(e) => errors.push(e),
+            (Ok(_), None) => {}
+            (Err(e), _) => errors.push(e),
         }
     }
 }

@@ -484,41 +484,60 @@ impl Builder {
 
     // ---- instructions ----
 
+    /// Refuses an opcode the platform does not have.
+    fn check_exists(&self, op: Opcode) -> Result<(), BuildError> {
+        if op.exists_on(self.p) {
+            return Ok(());
+        }
+        Err(BuildError::Opcode {
+            index: self.len(),
+            opcode: op,
+            why: "the platform does not have this opcode",
+        })
+    }
+
     /// A new instruction of `op` in the current state.
     fn start(&self, op: Opcode) -> Result<Instruction, BuildError> {
         let index = self.len();
-        if !op.exists_on(self.p) {
-            return Err(BuildError::Opcode {
-                index,
-                opcode: op,
-                why: "the platform does not have this opcode",
-            });
-        }
+        self.check_exists(op)?;
         let mut i = Instruction::new(op, self.state.exec_size);
         self.state.apply(&mut i, index)?;
         Ok(i)
     }
 
-    /// Appends a new instruction of `op` in the current state, built in
-    /// place, in its canonical encoding.
+    /// Appends a new instruction of `op` in the current state, in its
+    /// canonical encoding ([`Builder::append`] with nothing to fill in).
     fn begin(&mut self, op: Opcode) -> Result<usize, BuildError> {
-        let index = self.len();
-        if !op.exists_on(self.p) {
-            return Err(BuildError::Opcode {
-                index,
-                opcode: op,
-                why: "the platform does not have this opcode",
-            });
-        }
-        self.insts.push(Instruction::new(op, self.state.exec_size));
+        self.check_exists(op)?;
+        let state = self.state;
+        let index = self.append(op, &state, |_, _| Ok(()))?;
+        self.note_flow(op, index);
+        Ok(index)
+    }
+
+    /// Appends a new instruction of `op` in `state`, filled in by `fill`
+    /// (given the platform), in its canonical encoding. It is built in its
+    /// place in the program: a copy of a value built field by field would
+    /// be read back wider than it was written, which stalls. A refused
+    /// instruction is taken out again.
+    #[inline]
+    fn append(
+        &mut self,
+        op: Opcode,
+        state: &State,
+        fill: impl FnOnce(Platform, &mut Instruction) -> Result<(), BuildError>,
+    ) -> Result<usize, BuildError> {
+        let (p, index) = (self.p, self.len());
+        self.insts.push(Instruction::new(op, state.exec_size));
         let r = match self.insts.last_mut() {
-            Some(i) => self.state.apply(i, index).map(|()| canonicalize(self.p, i)),
+            Some(i) => state
+                .apply(i, index)
+                .and_then(|()| fill(p, i))
+                .map(|()| canonicalize(p, i)),
             None => Ok(()),
         };
         if r.is_err() {
             self.insts.pop();
-        } else {
-            self.note_flow(op, index);
         }
         r.map(|()| index)
     }
@@ -559,13 +578,7 @@ impl Builder {
     /// assert!(b.emit(nop).is_err());
     /// ```
     pub fn emit(&mut self, i: Instruction) -> Result<usize, BuildError> {
-        if !i.opcode.exists_on(self.p) {
-            return Err(BuildError::Opcode {
-                index: self.len(),
-                opcode: i.opcode,
-                why: "the platform does not have this opcode",
-            });
-        }
+        self.check_exists(i.opcode)?;
         if i.controls.contains(Controls::COMPACTED) {
             return Err(BuildError::State {
                 index: self.len(),
@@ -687,13 +700,7 @@ impl Builder {
                 why: "wrong number of sources for this opcode",
             });
         }
-        if !op.exists_on(self.p) {
-            return Err(BuildError::Opcode {
-                index,
-                opcode: op,
-                why: "the platform does not have this opcode",
-            });
-        }
+        self.check_exists(op)?;
         let state = if three && self.state.access_mode != AccessMode::Align16 {
             // Gen7-Gen8 three-source instructions are align16 only.
             State {
@@ -703,45 +710,18 @@ impl Builder {
         } else {
             self.state
         };
-        // Built in its place in the program (a copy of a value built field
-        // by field would be read back wider than it was written, which
-        // stalls); a refused instruction is taken out again.
-        let mut insts = core::mem::take(&mut self.insts);
-        insts.push(Instruction::new(op, state.exec_size));
-        let r = match insts.last_mut() {
-            Some(i) => self.alu_into(i, &state, dst, srcs, cmod, index),
-            None => Ok(()),
-        };
-        if r.is_err() {
-            insts.pop();
-        }
-        self.insts = insts;
-        r.map(|()| index)
-    }
-
-    /// Fills in `i` for [`Builder::alu`] and canonicalizes it.
-    fn alu_into(
-        &self,
-        i: &mut Instruction,
-        state: &State,
-        dst: Reg,
-        srcs: &[Operand],
-        cmod: Option<CondMod>,
-        index: usize,
-    ) -> Result<(), BuildError> {
-        let op = i.opcode;
-        state.apply(i, index)?;
-        Self::operands_into(self.p, i, &dst, srcs).map_err(|f| f.at(self.p, index))?;
-        if let Some(c) = cmod {
-            i.cond_modifier = c.hw();
-        }
-        if op.is_compare() && !self.p.is_gen8() && dst.is_null() {
-            // Mesa (WaCMPInstNullDstForcesThreadSwitch, and the IVB PRM
-            // for CMPN): a CMP with a null destination uses {switch}.
-            i.thread_control = ThreadControl::Switch;
-        }
-        canonicalize(self.p, i);
-        Ok(())
+        self.append(op, &state, |p, i| {
+            Self::operands_into(p, i, &dst, srcs).map_err(|f| f.at(p, index))?;
+            if let Some(c) = cmod {
+                i.cond_modifier = c.hw();
+            }
+            if op.is_compare() && !p.is_gen8() && dst.is_null() {
+                // Mesa (WaCMPInstNullDstForcesThreadSwitch, and the IVB PRM
+                // for CMPN): a CMP with a null destination uses {switch}.
+                i.thread_control = ThreadControl::Switch;
+            }
+            Ok(())
+        })
     }
 
     alu1! {
@@ -1107,10 +1087,14 @@ impl Builder {
                 })
             }
         };
-        let mut i = self.start(Opcode::Math)?;
-        Self::operands_into(self.p, &mut i, &dst, &[a.into(), b]).map_err(|f| f.at(self.p, index))?;
-        i.cond_modifier = f.hw();
-        Ok(self.put(i))
+        self.check_exists(Opcode::Math)?;
+        let srcs = [a.into(), b];
+        let state = self.state;
+        self.append(Opcode::Math, &state, |p, i| {
+            Self::operands_into(p, i, &dst, &srcs).map_err(|f| f.at(p, index))?;
+            i.cond_modifier = f.hw();
+            Ok(())
+        })
     }
 
     /// `nop` (every field zero, as Mesa's `brw_NOP`).
