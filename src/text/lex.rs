@@ -435,6 +435,12 @@ impl<'a> Lexer<'a> {
         if glued {
             return Ok(());
         }
+        // One space between words (`{ align1 1Q }`).
+        let i = self.pos + 1;
+        if bytes.get(self.pos) == Some(&b' ') && bytes.get(i).is_some_and(|&b| !may_start_trivia(b)) {
+            self.pos = i;
+            return Ok(());
+        }
         // Column padding: a line end and a run of spaces (eight at a
         // time) before a token, without the general trivia loop.
         let mut i = self.pos;
