@@ -597,6 +597,7 @@ impl Printer<'_> {
     /// subregister prints in units of `ty` when `sub_in_units` (the
     /// destination, as Mesa prints it; `g[a0.S:uw]`, the subregister
     /// itself, when that would round it), else as it is (sources).
+    #[inline(always)]
     fn operand_reg<W: Write + ?Sized>(
         o: &mut Col<'_, W>,
         file: RegFile,
@@ -610,32 +611,43 @@ impl Printer<'_> {
                 if subnr != 0 {
                     Self::subreg(o, subnr, ty)?;
                 }
+                Ok(())
             }
-            Addr::Indirect { subnr, imm } => {
-                // Indirect operands have corners (align16, the address
-                // immediate's sign): always checked.
-                o.exact(false);
-                o.s("g[a0")?;
-                if subnr != 0 {
-                    if sub_in_units && u32::from(subnr) % ty.size() != 0 {
-                        // Mesa's form would round it: the subregister
-                        // itself, marked with its unit.
-                        o.s(".")?;
-                        o.dec(subnr.into())?;
-                        o.s(":")?;
-                        o.s(names::ADDR_SUB_UNIT)?;
-                    } else if sub_in_units {
-                        Self::subreg(o, subnr, ty)?;
-                    } else {
-                        o.s(".")?;
-                        o.dec(subnr.into())?;
-                    }
-                }
-                Self::addr_imm(o, imm)?;
-                o.s("]")?;
+            Addr::Indirect { subnr, imm } => Self::indirect(o, subnr, imm, ty, sub_in_units),
+        }
+    }
+
+    /// The indirect register of [`Printer::operand_reg`] (rare: kept out
+    /// of line, so that the direct one stays small).
+    #[inline(never)]
+    fn indirect<W: Write + ?Sized>(
+        o: &mut Col<'_, W>,
+        subnr: u8,
+        imm: i16,
+        ty: Type,
+        sub_in_units: bool,
+    ) -> fmt::Result {
+        // Indirect operands have corners (align16, the address
+        // immediate's sign): always checked.
+        o.exact(false);
+        o.s("g[a0")?;
+        if subnr != 0 {
+            if sub_in_units && u32::from(subnr) % ty.size() != 0 {
+                // Mesa's form would round it: the subregister itself,
+                // marked with its unit.
+                o.s(".")?;
+                o.dec(subnr.into())?;
+                o.s(":")?;
+                o.s(names::ADDR_SUB_UNIT)?;
+            } else if sub_in_units {
+                Self::subreg(o, subnr, ty)?;
+            } else {
+                o.s(".")?;
+                o.dec(subnr.into())?;
             }
         }
-        Ok(())
+        Self::addr_imm(o, imm)?;
+        o.s("]")
     }
 
     /// ` N`: the address immediate as Mesa prints it, the raw unsigned
