@@ -7,7 +7,7 @@ mod corpus;
 use std::path::PathBuf;
 
 use geneu::compact::{compact_marked, compact_program, decode_stream, pieces, uncompact_program, Piece, ProgramError};
-use geneu::text::program::{Program, TextOptions};
+use geneu::text::program::{write_bytes_text, Program, TextOptions};
 use geneu::*;
 
 fn corpus_file(gen: &str, name: &str) -> Option<Vec<u8>> {
@@ -63,6 +63,10 @@ fn label_files_compacted_and_uncompacted_keep_every_branch() {
             // The text is the same but for the `compacted` option.
             let t = text(p, &c.bytes);
             assert_eq!(t.replace(" compacted", ""), text(p, &native), "{p} {name}");
+            // The streaming printer labels the mixed program alike.
+            let mut streamed = String::new();
+            write_bytes_text(p, &c.bytes, &mut streamed, &TextOptions::default()).unwrap();
+            assert_eq!(streamed, t, "{p} {name}: write_bytes_text differs");
             compacted_branches += pieces(&c.bytes)
                 .filter(|(_, piece)| matches!(piece, Piece::Compact(w) if Opcode::from_hw(p, (w.0 & 0x7f) as u8).is_some_and(Opcode::is_branch)))
                 .count();

@@ -148,11 +148,15 @@ impl Program {
 
     fn from_parts(p: Platform, words: Vec<Decoded>, trailing: usize) -> Self {
         let len = words.last().map_or(0, |(o, piece, _)| o + piece.len() as u64);
-        let starts: Vec<u64> = words.iter().map(|(o, _, _)| *o).collect();
+        let starts = if words.iter().any(|(_, piece, _)| matches!(piece, Piece::Compact(_))) {
+            Starts::Listed(words.iter().map(|(o, _, _)| *o).collect())
+        } else {
+            Starts::EveryWord
+        };
         let mut labels = Labels::new();
         for (o, _, r) in &words {
             if let Ok(i) = r {
-                labels.add_targets_at(p, i, *o, &starts, len);
+                starts.add_targets(&mut labels, p, i, *o, len);
             }
         }
         Program {
@@ -289,30 +293,36 @@ impl<'a> ProgramText<'a> {
     /// The text of the complete words of `bytes` (bytes after the last
     /// complete word are ignored).
     pub fn new(p: Platform, bytes: &'a [u8], opts: TextOptions) -> Self {
-        // One pass over the pieces: every instruction's start (a branch
-        // target must be one) and the branches; then the branches' labels.
-        let mut starts: Vec<u64> = Vec::with_capacity(bytes.len() / NATIVE_BYTES);
+        // One pass over the pieces: the branches, and whether any word is
+        // compacted; then the branches' labels.
         let mut branches = Vec::new();
+        let mut compacted = false;
         let mut len = 0;
         for (o, piece) in pieces(bytes) {
             // Only a word whose opcode field (bits 6:0 of either size) names
             // a branch decodes to one.
             let op = match piece {
                 Piece::Native(w) => raw_opcode(w),
-                Piece::Compact(c) => crate::word::fields::compact_word::opcode(c.0),
+                Piece::Compact(c) => {
+                    compacted = true;
+                    crate::word::fields::compact_word::opcode(c.0)
+                }
                 // Only the last piece is short: its bytes are left out.
                 Piece::Short { .. } => break,
             };
-            starts.push(o as u64);
             len = o + piece.len();
             if Opcode::from_hw(p, op).is_some_and(Opcode::is_branch) {
                 branches.push((o as u64, piece));
             }
         }
+        let starts = match bytes.get(..len) {
+            Some(whole) if compacted => Starts::Listed(pieces(whole).map(|(o, _)| o as u64).collect()),
+            _ => Starts::EveryWord,
+        };
         let mut labels = Labels::new();
         for (o, piece) in branches {
             if let Ok(i) = piece.decode(p) {
-                labels.add_targets_at(p, &i, o, &starts, len as u64);
+                starts.add_targets(&mut labels, p, &i, o, len as u64);
             }
         }
         ProgramText {
@@ -353,6 +363,26 @@ impl<'a> ProgramText<'a> {
     /// The counts of the records written so far.
     pub fn summary(&self) -> Summary {
         self.records.sum
+    }
+}
+
+/// Where a program's instructions start, which a branch target must be
+/// to get a label: every 16 bytes in a program of native words (no list
+/// needed), else at the listed byte offsets (native and compacted words
+/// mixed).
+enum Starts {
+    EveryWord,
+    Listed(Vec<u64>),
+}
+
+impl Starts {
+    /// Labels the targets of `inst`, at byte `offset` of a program of
+    /// `len` bytes that starts its instructions here.
+    fn add_targets(&self, labels: &mut Labels, p: Platform, inst: &Instruction, offset: u64, len: u64) {
+        match self {
+            Starts::EveryWord => labels.add_targets(p, inst, offset, len),
+            Starts::Listed(starts) => labels.add_targets_at(p, inst, offset, starts, len),
+        }
     }
 }
 
