@@ -509,27 +509,29 @@ impl Builder {
     /// canonical encoding ([`Builder::append`] with nothing to fill in).
     fn begin(&mut self, op: Opcode) -> Result<usize, BuildError> {
         self.check_exists(op)?;
-        let state = self.state;
-        let index = self.append(op, &state, |_, _| Ok(()))?;
+        let index = Self::append(&mut self.insts, self.p, &self.state, op, |_, _| Ok(()))?;
         self.note_flow(op, index);
         Ok(index)
     }
 
-    /// Appends a new instruction of `op` in `state`, filled in by `fill`
-    /// (given the platform), in its canonical encoding. It is built in its
-    /// place in the program: a copy of a value built field by field would
-    /// be read back wider than it was written, which stalls. A refused
-    /// instruction is taken out again.
+    /// Appends to `insts` (the program for `p`) a new instruction of `op`
+    /// in `state`, filled in by `fill` (given the platform), in its
+    /// canonical encoding. It is built in its place in the program: a copy
+    /// of a value built field by field would be read back wider than it
+    /// was written, which stalls. A refused instruction is taken out again.
+    /// (The program and the state are passed apart, so that the builder's
+    /// own state is read where it is, not copied.)
     #[inline]
     fn append(
-        &mut self,
-        op: Opcode,
+        insts: &mut Vec<Instruction>,
+        p: Platform,
         state: &State,
+        op: Opcode,
         fill: impl FnOnce(Platform, &mut Instruction) -> Result<(), BuildError>,
     ) -> Result<usize, BuildError> {
-        let (p, index) = (self.p, self.len());
-        self.insts.push(Instruction::new(op, state.exec_size));
-        let r = match self.insts.last_mut() {
+        let index = insts.len();
+        insts.push(Instruction::new(op, state.exec_size));
+        let r = match insts.last_mut() {
             Some(i) => state
                 .apply(i, index)
                 .and_then(|()| fill(p, i))
@@ -537,7 +539,7 @@ impl Builder {
             None => Ok(()),
         };
         if r.is_err() {
-            self.insts.pop();
+            insts.pop();
         }
         r.map(|()| index)
     }
@@ -701,16 +703,18 @@ impl Builder {
             });
         }
         self.check_exists(op)?;
+        let in_align16;
         let state = if three && self.state.access_mode != AccessMode::Align16 {
             // Gen7-Gen8 three-source instructions are align16 only.
-            State {
+            in_align16 = State {
                 access_mode: AccessMode::Align16,
                 ..self.state
-            }
+            };
+            &in_align16
         } else {
-            self.state
+            &self.state
         };
-        self.append(op, &state, |p, i| {
+        Self::append(&mut self.insts, self.p, state, op, |p, i| {
             Self::operands_into(p, i, &dst, srcs).map_err(|f| f.at(p, index))?;
             if let Some(c) = cmod {
                 i.cond_modifier = c.hw();
@@ -1089,8 +1093,7 @@ impl Builder {
         };
         self.check_exists(Opcode::Math)?;
         let srcs = [a.into(), b];
-        let state = self.state;
-        self.append(Opcode::Math, &state, |p, i| {
+        Self::append(&mut self.insts, self.p, &self.state, Opcode::Math, |p, i| {
             Self::operands_into(p, i, &dst, &srcs).map_err(|f| f.at(p, index))?;
             i.cond_modifier = f.hw();
             Ok(())
