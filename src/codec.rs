@@ -43,6 +43,15 @@ pub fn decode_word(p: Platform, w: Word) -> Result<Instruction, DecodeError> {
     r
 }
 
+/// Decodes `w` into `r` where it lies (a program's vector, for one): the
+/// decoder's stores go straight there, and nothing copies the result out
+/// of a frame (see [`decode_word`]).
+#[inline]
+pub(crate) fn decode_word_in_place(p: Platform, w: Word, r: &mut Result<Instruction, DecodeError>) {
+    *r = Ok(BLANK);
+    decode_into(p, w, r);
+}
+
 /// Decodes `w` into `r`, which holds `Ok(BLANK)` on entry.
 #[inline(never)]
 fn decode_into(p: Platform, w: Word, r: &mut Result<Instruction, DecodeError>) {

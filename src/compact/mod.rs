@@ -620,6 +620,16 @@ impl Piece {
         self.len() == 0
     }
 
+    /// [`Piece::decode`] into `r` where it lies (a native word straight
+    /// there, see [`crate::codec::decode_word_in_place`]).
+    #[inline]
+    pub(crate) fn decode_in_place(&self, p: Platform, r: &mut Result<Instruction, DecodeError>) {
+        match *self {
+            Piece::Native(w) => crate::codec::decode_word_in_place(p, w, r),
+            _ => *r = self.decode(p),
+        }
+    }
+
     /// Decodes the piece.
     #[inline]
     pub fn decode(&self, p: Platform) -> Result<Instruction, DecodeError> {

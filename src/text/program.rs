@@ -128,9 +128,16 @@ impl Program {
         let mut words = Vec::with_capacity(bytes.len() / NATIVE_BYTES);
         let mut trailing = 0;
         for (o, piece) in pieces(bytes) {
-            match piece {
-                Piece::Short { have, .. } => trailing = have,
-                piece => words.push((o as u64, piece, piece.decode(p))),
+            if let Piece::Short { have, .. } = piece {
+                trailing = have;
+                continue;
+            }
+            // Decoded where it lies in the vector: a decoded instruction
+            // moved in would be copied with wide loads right over the
+            // decoder's narrow stores (a store-forwarding stall per word).
+            words.push((o as u64, piece, Err(DecodeError::Length(0))));
+            if let Some((_, piece, r)) = words.last_mut() {
+                piece.decode_in_place(p, r);
             }
         }
         Self::from_parts(p, words, trailing)
