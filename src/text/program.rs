@@ -353,11 +353,15 @@ impl<'a> ProgramText<'a> {
         let p = self.records.platform;
         let rest = self.bytes.get(self.next..self.len).unwrap_or(&[]);
         let mut taken = 0;
+        // One instruction's place, which each word is decoded into (see
+        // `Program::decode`).
+        let mut decoded = Err(DecodeError::Length(0));
         for (o, piece) in pieces(rest).take(max_words) {
             let offset = (self.next + o) as u64;
             taken = o + piece.len();
+            piece.decode_in_place(p, &mut decoded);
             self.records
-                .entry(out, &self.labels, offset, &piece, piece.decode(p).as_ref())?;
+                .entry(out, &self.labels, offset, &piece, decoded.as_ref())?;
         }
         self.next += taken;
         if self.next < self.len {
