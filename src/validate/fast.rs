@@ -165,9 +165,9 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
         return false;
     }
     // The SEND rules.
-    if !send::sfid_defined(p, i.cond_modifier) {
+    let Some(sfid) = send::defined_sfid(p, i.cond_modifier) else {
         return false;
-    }
+    };
     // Always an immediate here (src1 was checked above).
     let Some(desc) = i.send_desc() else {
         return false;
@@ -183,14 +183,13 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
         return false;
     }
     // URB messages: a header and an opcode of the platform.
-    if i.cond_modifier == crate::isa::Sfid::Urb.hw()
-        && (!send::urb_header_present(desc) || send::urb_opcode_problem(p, desc).is_some())
+    if sfid == crate::isa::Sfid::Urb && (!send::urb_header_present(desc) || send::urb_opcode_problem(p, desc).is_some())
     {
         return false;
     }
     // Data port messages: a message type of the port, the response length
     // of a surface read.
-    if !send::dp_message_ok(p, i.cond_modifier, desc, a16) {
+    if !send::dp_message_ok(p, sfid, desc, a16) {
         return false;
     }
     true
@@ -410,20 +409,22 @@ fn three_src(p: Platform, i: &Instruction) -> bool {
     if !ok || i.dst.hstride != 1 || (p == Platform::Gen7 && exec > 8) {
         return false;
     }
-    let in_range = |file: RegFile, addr: Addr, last: &dyn Fn(u32) -> u32| match (file, addr) {
+    // A direct GRF at a 3-source offset, its bytes up to `last` (from the
+    // offset) not past g127.
+    let in_range = |file: RegFile, addr: Addr, last: u32| match (file, addr) {
         (RegFile::Grf, Addr::Direct { nr, subnr }) => {
-            enc::subreg_ok(true, true, subnr) && !enc::past_g127(nr as u32, last(subnr as u32))
+            enc::subreg_ok(true, true, subnr) && !enc::past_g127(nr as u32, last + subnr as u32)
         }
         _ => false,
     };
     let d = &i.dst;
-    if !in_range(d.file, d.addr, &|sub| (exec - 1) * 4 + sub + 3) {
+    if !in_range(d.file, d.addr, (exec - 1) * 4 + 3) {
         return false;
     }
     i.src.iter().all(|s| {
         s.ty == t
             && (s.region == Region::THREE_SRC || s.region == Region::SCALAR)
-            && in_range(s.file, s.addr, &|sub| a16_src_last(exec, s, sub))
+            && in_range(s.file, s.addr, a16_src_last(exec, s, 0))
     })
 }
 

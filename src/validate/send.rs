@@ -221,15 +221,15 @@ pub(crate) const fn dp_msg_type(p: Platform, d: u32) -> u8 {
     }
 }
 
-/// The data port message a descriptor `d` to `sfid` names, for the ports
+/// The data port message a descriptor `d` to `sf` names, for the ports
 /// whose message types [`dataport`] lists: `Ok(None)` for a data cache
 /// scratch message (bit 18), `Err(type)` for a type the port does not
 /// define on `p`, and `Ok(None)` for the other shared functions.
 #[inline(always)]
-pub(crate) fn dp_message(p: Platform, sfid: u8, d: u32) -> Result<Option<&'static dataport::MessageType>, u8> {
-    let Some(sf) = Sfid::from_hw(sfid).filter(|s| dataport::has_message_types(*s)) else {
+pub(crate) fn dp_message(p: Platform, sf: Sfid, d: u32) -> Result<Option<&'static dataport::MessageType>, u8> {
+    if !dataport::has_message_types(sf) {
         return Ok(None);
-    };
+    }
     if sf == Sfid::DataCache && desc_dp_scratch::scratch_category(d) != 0 {
         return Ok(None);
     }
@@ -253,15 +253,12 @@ pub(crate) fn dp_expected_rlen(m: &dataport::MessageType, d: u32, a16: bool) -> 
     }
 }
 
-/// Whether a SEND to `sfid` with descriptor `d` passes
-/// [`send_msg_type_defined`] and [`send_surface_read_rlen`] (the fast
-/// accept's proof).
+/// Whether a SEND to `sf` (a shared function of `p`, see [`defined_sfid`])
+/// with descriptor `d` passes [`send_msg_type_defined`] and
+/// [`send_surface_read_rlen`] (the fast accept's proof).
 #[inline(always)]
-pub(crate) fn dp_message_ok(p: Platform, sfid: u8, d: u32, a16: bool) -> bool {
-    if !sfid_defined(p, sfid) {
-        return true; // send_sfid_defined reports it
-    }
-    match dp_message(p, sfid, d) {
+pub(crate) fn dp_message_ok(p: Platform, sf: Sfid, d: u32, a16: bool) -> bool {
+    match dp_message(p, sf, d) {
         Err(_) => false,
         Ok(None) => true,
         Ok(Some(m)) => dp_expected_rlen(m, d, a16).map_or(true, |w| w == rlen(d)),
@@ -286,11 +283,10 @@ pub fn send_msg_type_defined(c: &mut Checker<'_>) {
     let (sfid, Some(d)) = (c.i.cond_modifier, desc(c).filter(|_| c.is_send())) else {
         return;
     };
-    if !sfid_defined(c.p, sfid) {
+    let Some(sf) = defined_sfid(c.p, sfid) else {
         return; // send_sfid_defined
-    }
-    let Err(t) = dp_message(c.p, sfid, d) else { return };
-    let Some(sf) = Sfid::from_hw(sfid) else { return };
+    };
+    let Err(t) = dp_message(c.p, sf, d) else { return };
     let p = c.p;
     let others: alloc::vec::Vec<&str> = [Sfid::RenderCache, Sfid::DataCache, Sfid::DataCache1]
         .into_iter()
@@ -313,10 +309,10 @@ pub fn send_surface_read_rlen(c: &mut Checker<'_>) {
     let (sfid, Some(d)) = (c.i.cond_modifier, desc(c).filter(|_| c.is_send())) else {
         return;
     };
-    if !sfid_defined(c.p, sfid) {
-        return;
-    }
-    let Ok(Some(m)) = dp_message(c.p, sfid, d) else { return };
+    let Some(sf) = defined_sfid(c.p, sfid) else {
+        return; // send_sfid_defined
+    };
+    let Ok(Some(m)) = dp_message(c.p, sf, d) else { return };
     if let Some(want) = dp_expected_rlen(m, d, c.align16()) {
         if rlen(d) != want {
             let ch = dataport::enabled_channels(desc_dp_surface::channel_disable(d));
@@ -335,11 +331,20 @@ pub fn send_surface_read_rlen(c: &mut Checker<'_>) {
 /// Haswell.
 #[inline(always)]
 pub(crate) fn sfid_defined(p: Platform, sfid: u8) -> bool {
-    match Sfid::from_hw(sfid) {
-        None | Some(Sfid::Math) => false,
-        Some(Sfid::DataCache1 | Sfid::Cre) => p.is_gen75_or_later(),
-        Some(_) => true,
-    }
+    defined_sfid(p, sfid).is_some()
+}
+
+/// The shared function `sfid` names, if it exists on `p` (see
+/// [`sfid_defined`]).
+#[inline(always)]
+pub(crate) fn defined_sfid(p: Platform, sfid: u8) -> Option<Sfid> {
+    let sf = Sfid::from_hw(sfid)?;
+    let exists = match sf {
+        Sfid::Math => false,
+        Sfid::DataCache1 | Sfid::Cre => p.is_gen75_or_later(),
+        _ => true,
+    };
+    exists.then_some(sf)
 }
 
 /// A SEND names a shared function that exists on the platform (the
