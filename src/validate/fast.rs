@@ -205,7 +205,8 @@ fn a16_src_last(exec: u32, s: &Src, sub: u32) -> u32 {
     }
     let v = Rgn::of(s.region).v;
     let w = exec.min(4);
-    let rows = exec / w;
+    // Both powers of two: a shift, not a division.
+    let rows = exec >> w.trailing_zeros();
     ((rows - 1) * v + w - 1) * es + sub + es - 1
 }
 
