@@ -6,7 +6,7 @@
 
 use crate::codec::encode_unchecked;
 use crate::error::EncodeError;
-use crate::model::{Controls, Instruction, Platform};
+use crate::model::{Instruction, Platform};
 use crate::validate::validate;
 
 /// Encodes an instruction after validating it against every hardware rule
@@ -14,7 +14,7 @@ use crate::validate::validate;
 /// breaks a rule is refused with [`EncodeError::Invalid`] and every
 /// violation found. [`crate::encode_unchecked`] skips validation.
 ///
-/// An instruction with [`Controls::COMPACTED`] is refused with
+/// An instruction with [`Controls::COMPACTED`](crate::Controls::COMPACTED) is refused with
 /// [`EncodeError::Unencodable`]: the hardware reads a word whose CmptCtrl
 /// bit (29) is set as an 8-byte compacted instruction, so a 16-byte word
 /// with it set would be read as something else. Compact it with
@@ -37,7 +37,7 @@ use crate::validate::validate;
 /// }
 /// ```
 pub fn encode(p: Platform, inst: &Instruction) -> Result<[u8; 16], EncodeError> {
-    if inst.controls.contains(Controls::COMPACTED) {
+    if inst.marked_compacted() {
         return Err(EncodeError::Unencodable {
             what: "CmptCtrl (bit 29)",
             why: "a word with the compaction bit set is an 8-byte compacted instruction; compact it with compact::compact",

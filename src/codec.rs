@@ -85,7 +85,7 @@ pub fn encode_word(p: Platform, inst: &Instruction) -> Result<Word, EncodeError>
 #[inline]
 pub(crate) fn native_word(p: Platform, inst: &Instruction) -> Result<Word, EncodeError> {
     let mut w = encode_inline(p, inst)?;
-    if inst.controls.contains(Controls::COMPACTED) {
+    if inst.marked_compacted() {
         const _: () = assert!(gen7_native::CMPT_CONTROL.mask() == gen8_native::CMPT_CONTROL.mask());
         // The same bit on every platform (asserted above).
         gen8_native::set_cmpt_control_unchecked(&mut w, 0);

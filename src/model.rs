@@ -1104,6 +1104,15 @@ impl Instruction {
         }
     }
 
+    /// Whether the instruction is marked [`Controls::COMPACTED`]: stored
+    /// as 8 bytes by compaction. Its native word has CmptCtrl clear
+    /// (`codec::native_word`), and it is never written as a 16-byte word
+    /// by checked encoding or the builder.
+    #[inline]
+    pub(crate) fn marked_compacted(&self) -> bool {
+        self.controls.contains(Controls::COMPACTED)
+    }
+
     /// The conditional modifier, for opcodes other than MATH and SEND.
     pub fn cond_mod(&self) -> Option<CondMod> {
         if !self.opcode.form().has_cond_modifier_field() {

@@ -581,7 +581,7 @@ impl Builder {
     /// ```
     pub fn emit(&mut self, i: Instruction) -> Result<usize, BuildError> {
         self.check_exists(i.opcode)?;
-        if i.controls.contains(Controls::COMPACTED) {
+        if i.marked_compacted() {
             return Err(BuildError::State {
                 index: self.len(),
                 why: "Controls::COMPACTED is set: finish_compacted chooses what is compacted",

@@ -212,7 +212,7 @@ pub fn decode_roundtrip(p: Platform, bytes: &[u8; 16]) {
         Err(e) => panic!("{p}: a decoded word does not re-encode: {e}; decoded {inst:?}"),
     }
     match validate(p, &inst) {
-        Ok(()) if native_refused(&inst) => assert!(
+        Ok(()) if inst.marked_compacted() => assert!(
             encode(p, &inst).is_err(),
             "{p}: checked encode wrote a 16-byte word with CmptCtrl set: {inst:?}"
         ),
@@ -229,13 +229,6 @@ pub fn decode_roundtrip(p: Platform, bytes: &[u8; 16]) {
             );
         }
     }
-}
-
-/// Whether checked [`encode`] refuses an instruction that passes
-/// [`validate`]: one marked [`Controls::COMPACTED`](crate::Controls::COMPACTED),
-/// which is written as 8 bytes by compaction, never as a 16-byte word.
-fn native_refused(inst: &Instruction) -> bool {
-    inst.controls.contains(crate::Controls::COMPACTED)
 }
 
 /// Encode/decode symmetry on an instruction: if [`encode_unchecked`]
@@ -259,10 +252,10 @@ pub fn encode_roundtrip(p: Platform, inst: &Instruction) {
         Err(e) => panic!("{p}: an encoded word does not decode: {e} (word {bytes:02x?}); from {inst:?}"),
     }
     match (validate(p, inst), encode(p, inst)) {
-        (Ok(()), Ok(_)) if native_refused(inst) => {
+        (Ok(()), Ok(_)) if inst.marked_compacted() => {
             panic!("{p}: checked encode wrote a 16-byte word with CmptCtrl set: {inst:?}")
         }
-        (Ok(()), Err(_)) if native_refused(inst) => {}
+        (Ok(()), Err(_)) if inst.marked_compacted() => {}
         (Ok(()), Ok(checked)) => assert_eq!(checked, bytes, "{p}: checked and unchecked encode differ for {inst:?}"),
         (Ok(()), Err(e)) => panic!("{p}: validate passed but checked encode failed: {e}; {inst:?}"),
         (Err(_), Ok(_)) => panic!("{p}: validate failed but checked encode succeeded: {inst:?}"),
