@@ -41,9 +41,14 @@ pub fn read_text(path: Option<&str>) -> Result<String, CliError> {
 /// Writes one assembler error as `FILE:LINE:COL: error: MESSAGE`, followed
 /// by the source line (from `src`'s lines) and a caret under the column.
 pub fn write_error(out: &mut String, file: &str, src: &SourceLines<'_>, e: &AsmError) {
-    let _ = writeln!(out, "{file}:{}:{}: error: {}", e.line, e.column, e.kind);
-    if let Some(line) = src.get(e.line) {
-        let col = (e.column as usize).saturating_sub(1);
+    write_error_at(out, file, src, (e.line, e.column), &e.kind);
+}
+
+/// [`write_error`] of any message at a line and column.
+fn write_error_at(out: &mut String, file: &str, src: &SourceLines<'_>, at: (u32, u32), msg: &dyn std::fmt::Display) {
+    let _ = writeln!(out, "{file}:{}:{}: error: {msg}", at.0, at.1);
+    if let Some(line) = src.get(at.0) {
+        let col = (at.1 as usize).saturating_sub(1);
         let pad: String = line
             .chars()
             .take(col)
@@ -228,12 +233,14 @@ fn asm_marked(
     };
     match compact_listing(p, &list, Compaction::Marked) {
         Err(e @ ProgramError::NotCompactable { .. }) => {
-            let (line, column) = marked_at(&list, &e);
             let mut msg = String::new();
-            let _ = writeln!(msg, "{}:{line}:{column}: error: {e}", display_name(path));
-            if let Some(text) = SourceLines::new(&src).get(line) {
-                let _ = writeln!(msg, "    {text}");
-            }
+            write_error_at(
+                &mut msg,
+                display_name(path),
+                &SourceLines::new(&src),
+                marked_at(&list, &e),
+                &e,
+            );
             eprintln!("{msg}geneu: 1 error(s); nothing written");
             Ok(ExitCode::from(2))
         }
@@ -310,8 +317,8 @@ pub fn asm_json(
         compaction: None,
     };
     let hex = |b: &[u8]| b.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ");
-    let code = match &result {
-        Ok(list) if compact.is_some() => match compact_listing(p, list, compact.unwrap_or(Compaction::All)) {
+    let code = match (&result, compact) {
+        (Ok(list), Some(how)) => match compact_listing(p, list, how) {
             Ok(r) => {
                 doc.instructions = list
                     .iter()
@@ -339,7 +346,7 @@ pub fn asm_json(
                 ExitCode::from(2)
             }
         },
-        Ok(list) => {
+        (Ok(list), None) => {
             doc.instructions = list
                 .iter()
                 .enumerate()
@@ -353,7 +360,7 @@ pub fn asm_json(
                 .collect();
             ExitCode::SUCCESS
         }
-        Err(errs) => {
+        (Err(errs), _) => {
             let rules_only = errs.0.iter().all(|e| matches!(e.kind, AsmErrorKind::Rules(_)));
             doc.errors = errs
                 .0
