@@ -59,14 +59,14 @@ pub fn assemble_words(p: Platform, src: &str) -> Result<Vec<[u8; 16]>, AsmErrors
 /// [`assemble`] with options.
 pub fn assemble_with(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Instruction>, AsmErrors> {
     let mut out = Vec::with_capacity(estimated_count(src));
-    run(p, src, opts, |k, a| put(&mut out, k, a.inst))?;
+    run::<false>(p, src, opts, |k, a| put(&mut out, k, a.inst))?;
     Ok(out)
 }
 
 /// [`assemble_words`] with options.
 pub fn assemble_words_with(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<[u8; 16]>, AsmErrors> {
     let mut out = Vec::with_capacity(estimated_count(src));
-    run(p, src, opts, |k, a| put(&mut out, k, a.word))?;
+    run::<false>(p, src, opts, |k, a| put(&mut out, k, a.word))?;
     Ok(out)
 }
 
@@ -106,14 +106,21 @@ pub struct Assembled {
 /// violation at its line).
 pub fn assemble_listing(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Assembled>, AsmErrors> {
     let mut out = Vec::new();
-    run(p, src, opts, |k, a| put(&mut out, k, *a))?;
+    run::<true>(p, src, opts, |k, a| put(&mut out, k, *a))?;
     Ok(out)
 }
 
-/// Assembles the whole of `src` with an [`Assembler`].
-fn run(p: Platform, src: &str, opts: AsmOptions, mut sink: impl FnMut(usize, &Assembled)) -> Result<(), AsmErrors> {
+/// Assembles the whole of `src` with an [`Assembler`]; with `COLUMNS`
+/// off, the sink is given no columns (0): it keeps only instructions or
+/// words, and a column costs a search for the line's start.
+fn run<const COLUMNS: bool>(
+    p: Platform,
+    src: &str,
+    opts: AsmOptions,
+    mut sink: impl FnMut(usize, &Assembled),
+) -> Result<(), AsmErrors> {
     let mut a = Assembler::new(p, opts);
-    a.feed(src, true, &mut sink);
+    a.feed_with::<COLUMNS>(src, true, &mut sink);
     a.finish(sink).map(|_| ())
 }
 
@@ -311,7 +318,18 @@ impl Assembler {
     /// Statements may span lines; a statement that is not complete in
     /// `text` is left for the next piece. Cut pieces at line ends, so
     /// that a piece does not end inside a character or a `//` comment.
-    pub fn feed(&mut self, text: &str, last: bool, mut sink: impl FnMut(usize, &Assembled)) -> usize {
+    pub fn feed(&mut self, text: &str, last: bool, sink: impl FnMut(usize, &Assembled)) -> usize {
+        self.feed_with::<true>(text, last, sink)
+    }
+
+    /// [`Assembler::feed`]; with `COLUMNS` off, the sink is given no
+    /// columns (see [`run`]).
+    fn feed_with<const COLUMNS: bool>(
+        &mut self,
+        text: &str,
+        last: bool,
+        mut sink: impl FnMut(usize, &Assembled),
+    ) -> usize {
         let p = self.p;
         let mut parser = Parser::at(p, text, self.resume, self.line);
         let lower = Lower { p, src: text };
@@ -346,7 +364,7 @@ impl Assembler {
                     // large, and copying it whole right after it was
                     // written field by field is slow.
                     out.line = ast.pos.line;
-                    out.column = ast.pos.column(text);
+                    out.column = if COLUMNS { ast.pos.column(text) } else { 0 };
                     out.word = [0; 16];
                     let lowered = lower.inst_into(&ast, &mut out.inst).and_then(|fix| {
                         // Most statements have no field annotation.
@@ -377,7 +395,7 @@ impl Assembler {
                                 uip: fix.uip.map(|t| Jump::new(text, t)),
                                 raw,
                                 line: out.line,
-                                column: out.column,
+                                column: ast.pos.column(text),
                             });
                         }
                         Err(e) => self.errors.push(e),
