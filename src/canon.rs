@@ -116,7 +116,7 @@ pub const fn shown_sources(op: Opcode) -> u8 {
 /// destination: its 64-bit immediate fills src1's bits.
 pub fn canonicalize(p: Platform, i: &mut Instruction) {
     // Setting never stops early.
-    let _ = walk::<true>(p, i);
+    let _ = walk(p, &mut Set(i));
 }
 
 /// Whether [`canonicalize`] would leave `i` as it is. The same walk as
@@ -125,36 +125,93 @@ pub fn canonicalize(p: Platform, i: &mut Instruction) {
 /// held its canonical value, writing it would have changed nothing, so
 /// both walks read the same fields and take the same branches. (This
 /// holds because the walk writes each field at most once on any path;
-/// a test compares the two over decoded words.)
+/// a test compares the two over decoded words.) It reads `i` in place.
 #[inline]
 pub(crate) fn is_canonical(p: Platform, i: &Instruction) -> bool {
-    let mut c = *i;
-    walk::<false>(p, &mut c).is_ok()
+    walk(p, &mut Check(i)).is_ok()
 }
 
 /// A field that differs from its canonical value (checking walk).
 struct Differs;
 
-/// Gives `slot` its canonical value `v`: `SET` writes it; otherwise a
-/// value that differs stops the walk.
-#[inline(always)]
-fn put<const SET: bool, T: PartialEq>(slot: &mut T, v: T) -> Result<(), Differs> {
-    if SET {
-        *slot = v;
+/// How the walk reaches the fields it gives canonical values: [`Set`]
+/// writes each one ([`canonicalize`]), [`Check`] compares it and stops
+/// at the first that differs ([`is_canonical`]).
+trait Slots {
+    /// The instruction as it stands (the fields the walk reads).
+    fn i(&self) -> &Instruction;
+
+    /// Gives the field that `get` and `get_mut` reach (one place, see
+    /// [`put!`]) its canonical value `v`.
+    fn put<T: PartialEq>(
+        &mut self,
+        get: impl FnOnce(&Instruction) -> &T,
+        get_mut: impl FnOnce(&mut Instruction) -> &mut T,
+        v: T,
+    ) -> Result<(), Differs>;
+}
+
+/// The setting walk: writes every canonical value.
+struct Set<'a>(&'a mut Instruction);
+
+/// The checking walk: reads the instruction, stops at a differing field.
+struct Check<'a>(&'a Instruction);
+
+impl Slots for Set<'_> {
+    #[inline(always)]
+    fn i(&self) -> &Instruction {
+        self.0
+    }
+
+    #[inline(always)]
+    fn put<T: PartialEq>(
+        &mut self,
+        _: impl FnOnce(&Instruction) -> &T,
+        get_mut: impl FnOnce(&mut Instruction) -> &mut T,
+        v: T,
+    ) -> Result<(), Differs> {
+        *get_mut(self.0) = v;
         Ok(())
-    } else if T::eq(slot, &v) {
-        // `eq`, which a source's `PartialEq` inlines into the walk; the
-        // provided `!=` around it would stay a call.
-        Ok(())
-    } else {
-        Err(Differs)
     }
 }
 
-/// [`canonicalize`] (`SET`) or [`is_canonical`]. Writes each field at
-/// most once on any path (see [`is_canonical`]).
+impl Slots for Check<'_> {
+    #[inline(always)]
+    fn i(&self) -> &Instruction {
+        self.0
+    }
+
+    #[inline(always)]
+    fn put<T: PartialEq>(
+        &mut self,
+        get: impl FnOnce(&Instruction) -> &T,
+        _: impl FnOnce(&mut Instruction) -> &mut T,
+        v: T,
+    ) -> Result<(), Differs> {
+        // `eq`, which a source's `PartialEq` inlines into the walk; the
+        // provided `!=` around it would stay a call.
+        if T::eq(get(self.0), &v) {
+            Ok(())
+        } else {
+            Err(Differs)
+        }
+    }
+}
+
+/// `put!(s, [field.path], v)`: [`Slots::put`] of the instruction's field
+/// at `field.path` (named once, for reading and for writing).
+macro_rules! put {
+    ($s:expr, [$($f:tt)+], $v:expr) => {
+        $s.put(|i| &i.$($f)+, |i| &mut i.$($f)+, $v)
+    };
+}
+
+/// [`canonicalize`] (through [`Set`]) or [`is_canonical`] (through
+/// [`Check`]). Writes each field at most once on any path (see
+/// [`is_canonical`]).
 #[inline(always)]
-fn walk<const SET: bool>(p: Platform, i: &mut Instruction) -> Result<(), Differs> {
+fn walk(p: Platform, s: &mut impl Slots) -> Result<(), Differs> {
+    let i = s.i();
     let op = i.opcode;
     let a16 = i.access_mode == AccessMode::Align16;
     // Each bit is tested alone and the field written only when a bit must
@@ -170,13 +227,13 @@ fn walk<const SET: bool>(p: Platform, i: &mut Instruction) -> Result<(), Differs
     }
     if !clear.is_empty() {
         let c = i.controls - clear;
-        put::<SET, _>(&mut i.controls, c)?;
+        put!(s, [controls], c)?;
     }
     if op.is_three_src() {
-        return three_src::<SET>(p, i);
+        return three_src(p, s);
     }
-    if !shows_flag(i) {
-        put::<SET, _>(&mut i.flag, FlagReg::default())?;
+    if !shows_flag(s.i()) {
+        put!(s, [flag], FlagReg::default())?;
     }
     if shows_no_operands(op) || (op.is_branch() && !shows_jip(op)) {
         let mut src = [Src::ZERO; 3];
@@ -190,43 +247,43 @@ fn walk<const SET: bool>(p: Platform, i: &mut Instruction) -> Result<(), Differs
                 src[1] = A16_ZERO;
             }
         }
-        put::<SET, _>(&mut i.dst, zero_dst(a16))?;
-        put::<SET, _>(&mut i.src, src)?;
-        return put::<SET, _>(&mut i.imm, 0);
+        put!(s, [dst], zero_dst(a16))?;
+        put!(s, [src], src)?;
+        return put!(s, [imm], 0);
     }
     if op.is_branch() {
-        return branch::<SET>(p, i, a16);
+        return branch(p, s, a16);
     }
     if a16 {
-        put::<SET, _>(&mut i.dst.hstride, 1)?;
+        put!(s, [dst.hstride], 1)?;
     }
     match op {
-        Opcode::Wait => return wait::<SET>(i, a16),
-        Opcode::Jmpi => return jmpi::<SET>(p, i, a16),
+        Opcode::Wait => return wait(s, a16),
+        Opcode::Jmpi => return jmpi(p, s, a16),
         // Haswell's immediate form: the 64-bit value fills src1's bits.
-        Opcode::Dim if i.src[0].is_imm() && i.src[0].ty == Type::F => return Ok(()),
+        Opcode::Dim if s.i().src[0].is_imm() && s.i().src[0].ty == Type::F => return Ok(()),
         _ => {}
     }
     let nsrc = if op.is_send() { 2 } else { shown_sources(op) };
     // Whether the codec reads src1's type field as the immediate's code.
-    let copies = i.src1_type_copies_imm0();
+    let copies = s.i().src1_type_copies_imm0();
     let dim = op == Opcode::Dim;
     // Beside dim's immediate (bits 127:64) the codec keeps only the
     // sources' files and types.
     let kept = |c: Src| if dim { file_and_type(&c) } else { c };
-    let [s0, s1, _] = &mut i.src;
     // Each source is written once, with its final value (see
     // `is_canonical`), straight into its place: no staged copies, which
     // the compiler read back wider than it wrote them (stalled loads).
-    if s0.is_imm() {
-        let mut c = Src::imm(s0.ty);
+    let [s0, s1, _] = &s.i().src;
+    let (s0_imm, s1_imm, t0, t1) = (s0.is_imm(), s1.is_imm(), s0.ty, s1.ty);
+    if s0_imm {
+        let mut c = Src::imm(t0);
         if a16 && !p.is_gen8() && !dim {
             // Gen7 keeps src0's region bits beside an immediate; the codec
             // reads the zero ones as align16's implied width and stride.
             c.region = A16_ZERO.region;
         }
-        let t0 = s0.ty;
-        put::<SET, _>(s0, kept(c))?;
+        put!(s, [src[0]], kept(c))?;
         if nsrc < 2 {
             // src1's file and type beside a 32-bit immediate: ARF and the
             // immediate's type code (none beside a 64-bit one, whose value
@@ -241,24 +298,24 @@ fn walk<const SET: bool>(p: Platform, i: &mut Instruction) -> Result<(), Differs
             } else {
                 Src::ZERO
             };
-            put::<SET, _>(s1, kept(c))?;
-        } else if !s1.is_imm() || dim {
+            put!(s, [src[1]], kept(c))?;
+        } else if !s1_imm || dim {
             // The immediate fills src1's bits: only its file and type stay.
-            let c = file_and_type(s1);
-            put::<SET, _>(s1, c)?;
+            let c = file_and_type(&s.i().src[1]);
+            put!(s, [src[1]], c)?;
         }
     } else {
         if dim {
-            let c = file_and_type(s0);
-            put::<SET, _>(s0, c)?;
+            let c = file_and_type(&s.i().src[0]);
+            put!(s, [src[0]], c)?;
         }
         if nsrc < 2 {
-            put::<SET, _>(s1, kept(if a16 { A16_ZERO } else { Src::ZERO }))?;
+            put!(s, [src[1]], kept(if a16 { A16_ZERO } else { Src::ZERO }))?;
         } else if dim {
-            let c = file_and_type(s1);
-            put::<SET, _>(s1, c)?;
-        } else if s1.is_imm() {
-            put::<SET, _>(s1, Src::imm(if op.is_send() { Type::UD } else { s1.ty }))?;
+            let c = file_and_type(&s.i().src[1]);
+            put!(s, [src[1]], c)?;
+        } else if s1_imm {
+            put!(s, [src[1]], Src::imm(if op.is_send() { Type::UD } else { t1 }))?;
         }
     }
     if op.is_send() {
@@ -266,6 +323,7 @@ fn walk<const SET: bool>(p: Platform, i: &mut Instruction) -> Result<(), Differs
         // EOT beside a register descriptor: all of it shows.
         return Ok(());
     }
+    let [s0, s1, _] = &s.i().src;
     let imm_ty = match (s0.is_imm(), s1.is_imm()) {
         (true, false) => Some(s0.ty),
         (false, true) => Some(s1.ty),
@@ -273,7 +331,7 @@ fn walk<const SET: bool>(p: Platform, i: &mut Instruction) -> Result<(), Differs
         (true, true) => return Ok(()),
         (false, false) => None,
     };
-    canonical_imm::<SET>(i, imm_ty)
+    canonical_imm(s, imm_ty)
 }
 
 /// A source with only `s`'s file and type (every other field zero).
@@ -289,67 +347,75 @@ fn file_and_type(s: &Src) -> Src {
 /// 16-bit one in both halves of the dword, nothing above a 32-bit one, no
 /// bits at all without one.
 #[inline(always)]
-fn canonical_imm<const SET: bool>(i: &mut Instruction, t: Option<Type>) -> Result<(), Differs> {
+fn canonical_imm(s: &mut impl Slots, t: Option<Type>) -> Result<(), Differs> {
+    let imm = s.i().imm;
     let v = match t {
         Some(t) if t.size() == 2 && !t.is_vector_imm() => {
-            let v = i.imm & 0xffff;
+            let v = imm & 0xffff;
             v | v << 16
         }
-        Some(t) if !t.is_64bit() => i.imm & 0xffff_ffff,
+        Some(t) if !t.is_64bit() => imm & 0xffff_ffff,
         Some(_) => return Ok(()),
         None => 0,
     };
-    put::<SET, _>(&mut i.imm, v)
+    put!(s, [imm], v)
 }
 
 /// `jmpi`: the destination and src0 are `ip` (src0 an immediate UD on
 /// Gen8 beside a 64-bit src1 immediate, whose high half fills src0's
 /// place in bits 95:64).
-fn jmpi<const SET: bool>(p: Platform, i: &mut Instruction, a16: bool) -> Result<(), Differs> {
-    put::<SET, _>(&mut i.dst, hidden_dst(ARF_IP, Type::UD))?;
-    let s1 = i.src[1];
+fn jmpi(p: Platform, s: &mut impl Slots, a16: bool) -> Result<(), Differs> {
+    put!(s, [dst], hidden_dst(ARF_IP, Type::UD))?;
+    let s1 = s.i().src[1];
     let wide = p.is_gen8() && s1.is_imm() && s1.ty.is_64bit();
     let s0 = if wide {
         Src::imm(Type::UD)
     } else {
-        hidden_src(Hidden::Ip, Type::UD, a16, i.exec_size)
+        hidden_src(Hidden::Ip, Type::UD, a16, s.i().exec_size)
     };
-    put::<SET, _>(&mut i.src[0], s0)?;
+    put!(s, [src[0]], s0)?;
     if s1.is_imm() {
-        put::<SET, _>(&mut i.src[1], Src::imm(s1.ty))?;
+        put!(s, [src[1]], Src::imm(s1.ty))?;
     }
-    canonical_imm::<SET>(i, s1.is_imm().then_some(s1.ty))
+    canonical_imm(s, s1.is_imm().then_some(s1.ty))
 }
 
 /// The 3-source part of [`canonicalize`].
-fn three_src<const SET: bool>(p: Platform, i: &mut Instruction) -> Result<(), Differs> {
+fn three_src(p: Platform, s: &mut impl Slots) -> Result<(), Differs> {
     let gen7 = !p.is_gen8();
-    put::<SET, _>(&mut i.dst.hstride, 1)?;
+    put!(s, [dst.hstride], 1)?;
     // On Gen7 Mesa prints bits 4:3 of src1's swizzle as the flag register
     // of a predicate or conditional modifier.
-    let flag_shown = i.pred_control != 0 || i.cond_modifier != 0;
-    for (k, s) in i.src.iter_mut().enumerate() {
-        if s.region == Region::SCALAR {
-            let keep = if gen7 && k == 1 && flag_shown {
-                Swizzle::GEN7_FLAG_BITS
-            } else {
-                0
-            };
-            let sw = Swizzle(s.swizzle.0 & keep);
-            put::<SET, _>(&mut s.swizzle, sw)?;
-        }
+    let flag_shown = s.i().pred_control != 0 || s.i().cond_modifier != 0;
+    // Source by source (constant indices).
+    macro_rules! scalar_swizzle {
+        ($k:tt) => {
+            let src = &s.i().src[$k];
+            if src.region == Region::SCALAR {
+                let keep = if gen7 && $k == 1 && flag_shown {
+                    Swizzle::GEN7_FLAG_BITS
+                } else {
+                    0
+                };
+                let sw = Swizzle(src.swizzle.0 & keep);
+                put!(s, [src[$k].swizzle], sw)?;
+            }
+        };
     }
+    scalar_swizzle!(0);
+    scalar_swizzle!(1);
+    scalar_swizzle!(2);
     if gen7 {
         // The real flag field takes the conditional modifier's flag, which
         // Mesa prints from src1's swizzle bits.
-        let f = if i.cond_modifier != 0 {
-            i.src[1].swizzle.gen7_flag()
+        let f = if s.i().cond_modifier != 0 {
+            s.i().src[1].swizzle.gen7_flag()
         } else {
             FlagReg::default()
         };
-        put::<SET, _>(&mut i.flag, f)
-    } else if !shows_flag(i) {
-        put::<SET, _>(&mut i.flag, FlagReg::default())
+        put!(s, [flag], f)
+    } else if !shows_flag(s.i()) {
+        put!(s, [flag], FlagReg::default())
     } else {
         Ok(())
     }
@@ -357,9 +423,9 @@ fn three_src<const SET: bool>(p: Platform, i: &mut Instruction) -> Result<(), Di
 
 /// Flow control with a JIP: the hidden operands and the UIP that the
 /// syntax does not show.
-fn branch<const SET: bool>(p: Platform, i: &mut Instruction, a16: bool) -> Result<(), Differs> {
+fn branch(p: Platform, s: &mut impl Slots, a16: bool) -> Result<(), Differs> {
     use Opcode::*;
-    let op = i.opcode;
+    let op = s.i().opcode;
     let uip_shown = shows_uip(p, op);
     if p.is_gen8() {
         let dst = match op {
@@ -367,19 +433,18 @@ fn branch<const SET: bool>(p: Platform, i: &mut Instruction, a16: bool) -> Resul
             Cont => hidden_dst(ARF_IP, Type::UD),
             _ => hidden_dst(ARF_NULL, Type::D),
         };
-        put::<SET, _>(&mut i.dst, dst)?;
+        put!(s, [dst], dst)?;
         // src0 is the immediate 0D. Mesa's immediate src0 also typed src1
         // as D, in bits 95:64, which only a UIP overwrites. (Source by
         // source: an array value is staged on the stack and read back
         // wider than it was written, which stalls.)
-        let [s0, s1, s2] = &mut i.src;
-        put::<SET, _>(s0, Src::imm(Type::D))?;
-        put::<SET, _>(s1, Src::ZERO)?;
-        put::<SET, _>(s2, Src::ZERO)?;
+        put!(s, [src[0]], Src::imm(Type::D))?;
+        put!(s, [src[1]], Src::ZERO)?;
+        put!(s, [src[2]], Src::ZERO)?;
         if !uip_shown {
             let d = u64::from(Type::D.reg_hw(p).unwrap_or(0)) << (gen8_native::SRC1_REG_TYPE_LO - 64);
-            let imm = i.imm & 0xffff_ffff | d << 32;
-            put::<SET, _>(&mut i.imm, imm)?;
+            let imm = s.i().imm & 0xffff_ffff | d << 32;
+            put!(s, [imm], imm)?;
         }
         Ok(())
     } else {
@@ -388,9 +453,9 @@ fn branch<const SET: bool>(p: Platform, i: &mut Instruction, a16: bool) -> Resul
             If => (ARF_NULL, Type::D, Hidden::NullVec1),
             _ => (ARF_NULL, Type::D, Hidden::NullVec8),
         };
-        put::<SET, _>(&mut i.dst, hidden_dst(dnr, dty))?;
+        put!(s, [dst], hidden_dst(dnr, dty))?;
         let src = [
-            hidden_src(s0, dty, a16, i.exec_size),
+            hidden_src(s0, dty, a16, s.i().exec_size),
             Src::imm(if matches!(op, If | Else | Endif | While) {
                 Type::W
             } else {
@@ -398,17 +463,17 @@ fn branch<const SET: bool>(p: Platform, i: &mut Instruction, a16: bool) -> Resul
             }),
             Src::ZERO,
         ];
-        put::<SET, _>(&mut i.src, src)?;
-        let imm = i.imm & if uip_shown { 0xffff_ffff } else { 0xffff };
-        put::<SET, _>(&mut i.imm, imm)
+        put!(s, [src], src)?;
+        let imm = s.i().imm & if uip_shown { 0xffff_ffff } else { 0xffff };
+        put!(s, [imm], imm)
     }
 }
 
 /// `wait`: src0 repeats the destination; in align16 it reads the written
 /// channels (Mesa's swizzle-for-mask: unset channels take the last set one
 /// before them, or the first set one). src1 is `null`.
-fn wait<const SET: bool>(i: &mut Instruction, a16: bool) -> Result<(), Differs> {
-    let d = i.dst;
+fn wait(s: &mut impl Slots, a16: bool) -> Result<(), Differs> {
+    let d = s.i().dst;
     let mut s0 = Src {
         file: d.file,
         ty: d.ty,
@@ -428,11 +493,13 @@ fn wait<const SET: bool>(i: &mut Instruction, a16: bool) -> Result<(), Differs> 
         s0.swizzle = Swizzle(sw);
         s0.region = A16_ZERO.region;
     }
-    put::<SET, _>(
-        &mut i.src,
-        [s0, hidden_src(Hidden::NullVec8, Type::F, a16, i.exec_size), Src::ZERO],
+    let exec = s.i().exec_size;
+    put!(
+        s,
+        [src],
+        [s0, hidden_src(Hidden::NullVec8, Type::F, a16, exec), Src::ZERO]
     )?;
-    put::<SET, _>(&mut i.imm, 0)
+    put!(s, [imm], 0)
 }
 
 /// `null` and `ip` as Mesa's emitter describes them, for operands the
