@@ -167,16 +167,11 @@ impl<W: Write + ?Sized> Line<'_, W> {
 
     /// A value from a name table: an unnamed value prints a hidden error,
     /// an empty name prints nothing, a name prints after a pending space.
+    #[inline(always)]
     fn control(&mut self, what: &str, name: Option<&str>, v: u32) -> fmt::Result {
         match name {
-            None => {
-                // Not counted: written past `self`.
-                self.out.write_str("*** invalid ")?;
-                self.out.write_str(what)?;
-                self.out.write_str(" value ")?;
-                crate::decimal::write_dec(self.out, v.into())?;
-                self.out.write_str(" ")
-            }
+            // Not counted: written past `self`.
+            None => invalid(self.out, what, v),
             Some("") => Ok(()),
             Some(n) => {
                 if self.space {
@@ -192,6 +187,18 @@ impl<W: Write + ?Sized> Line<'_, W> {
     fn option(&mut self, what: &str, name: &str, v: u32) -> fmt::Result {
         self.control(what, if v == 0 { Some("") } else { Some(name) }, v)
     }
+}
+
+/// Mesa's message for a value missing from a name table (rare: kept out
+/// of line, so that [`Line::control`] stays small enough to inline).
+#[cold]
+#[inline(never)]
+fn invalid<W: Write + ?Sized>(out: &mut W, what: &str, v: u32) -> fmt::Result {
+    out.write_str("*** invalid ")?;
+    out.write_str(what)?;
+    out.write_str(" value ")?;
+    crate::decimal::write_dec(out, v.into())?;
+    out.write_str(" ")
 }
 
 fn sampler_name(v: u8) -> Option<&'static str> {
