@@ -168,6 +168,41 @@ pub const MATH_FN_SINCOS: u8 = 8;
 pub mod region {
     /// Vertical stride code of VxH (indirect, one address per row).
     pub const VSTRIDE_VXH: u8 = 0xf;
+    /// The last vertical stride code that is a stride: 6, 32 elements
+    /// (code n is 2^(n-1) elements, 0 is 0; 7 to 14 are reserved).
+    pub const VSTRIDE_LAST: u8 = 6;
+    /// The last width code: 4, 16 elements (code n is 2^n; 5 to 7 are
+    /// reserved).
+    pub const WIDTH_LAST: u8 = 4;
+    /// The last horizontal stride code: 3, 4 elements (code n is
+    /// 2^(n-1), 0 is 0). The field has two bits; the model's byte can
+    /// hold more.
+    pub const HSTRIDE_LAST: u8 = 3;
+
+    /// Whether a vertical stride code is a stride in elements (not VxH,
+    /// not reserved).
+    #[inline(always)]
+    pub(crate) const fn vstride_is_stride(code: u8) -> bool {
+        code <= VSTRIDE_LAST
+    }
+
+    /// Whether a vertical stride code is defined: a stride or VxH.
+    #[inline(always)]
+    pub(crate) const fn vstride_defined(code: u8) -> bool {
+        vstride_is_stride(code) || code == VSTRIDE_VXH
+    }
+
+    /// Whether a width code is defined.
+    #[inline(always)]
+    pub(crate) const fn width_defined(code: u8) -> bool {
+        code <= WIDTH_LAST
+    }
+
+    /// Whether a horizontal stride code is defined.
+    #[inline(always)]
+    pub(crate) const fn hstride_defined(code: u8) -> bool {
+        code <= HSTRIDE_LAST
+    }
     /// Width code of 4 elements: align16 operands read rows of four.
     pub const WIDTH_4: u8 = 2;
     /// Horizontal stride code of 1 element.

@@ -528,17 +528,41 @@ impl Region {
     pub const fn vstride_elems(self) -> Option<u32> {
         match self.vstride {
             0 => Some(0),
-            1..=6 => Some(1 << (self.vstride - 1)),
+            v if crate::isa::region::vstride_is_stride(v) => Some(1 << (v - 1)),
             _ => None,
         }
     }
 
     /// Width in elements; `None` for a reserved encoding.
     pub const fn width_elems(self) -> Option<u32> {
-        match self.width {
-            0..=4 => Some(1 << self.width),
-            _ => None,
+        if crate::isa::region::width_defined(self.width) {
+            Some(1 << self.width)
+        } else {
+            None
         }
+    }
+
+    /// Whether the region is the scalar `<0;1,0>`.
+    #[inline(always)]
+    pub const fn is_scalar(self) -> bool {
+        self.vstride == Region::SCALAR.vstride
+            && self.width == Region::SCALAR.width
+            && self.hstride == Region::SCALAR.hstride
+    }
+
+    /// Whether the region is VxH (vertical stride code 0xF): one address
+    /// register per row, no vertical stride.
+    #[inline(always)]
+    pub const fn is_vxh(self) -> bool {
+        self.vstride == crate::isa::region::VSTRIDE_VXH
+    }
+
+    /// Whether every code names a count of elements: no VxH and no
+    /// reserved code.
+    #[inline(always)]
+    pub const fn has_element_counts(self) -> bool {
+        use crate::isa::region::{hstride_defined, vstride_is_stride, width_defined};
+        vstride_is_stride(self.vstride) && width_defined(self.width) && hstride_defined(self.hstride)
     }
 
     /// Horizontal stride in elements.

@@ -566,7 +566,7 @@ fn uncompact_3src(t: &ThreeTables, v: u64) -> Result<Word, DecodeError> {
 /// Compacts an instruction: `None` unless the platform can express it in
 /// 8 bytes. [`Controls::COMPACTED`] in `inst` is ignored (the native word
 /// compacted is the instruction without it); everything else must encode
-/// ([`crate::encode_unchecked`]) and fit the compacted form.
+/// ([`crate::codec::encode_unchecked`]) and fit the compacted form.
 #[inline]
 pub fn compact(p: Platform, inst: &Instruction) -> Option<CompactWord> {
     compact_word(p, crate::codec::native_word(p, inst).ok()?)

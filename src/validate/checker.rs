@@ -100,7 +100,7 @@ impl<'a> Checker<'a> {
         if is_indirect(&i.dst.addr) {
             flags |= F_INDIRECT;
         }
-        if i.dst.hstride > 3 {
+        if !crate::isa::region::hstride_defined(i.dst.hstride) {
             flags |= F_REGION_ENC;
         }
         for s in i.src.iter().take(nsrc.min(3) as usize) {
@@ -108,7 +108,7 @@ impl<'a> Checker<'a> {
                 flags |= F_INDIRECT;
             }
             let r = s.region;
-            if !s.is_imm() && (r.width > 4 || r.vstride > 6 || r.hstride > 3) {
+            if !s.is_imm() && !r.has_element_counts() {
                 flags |= F_REGION_ENC;
             }
         }

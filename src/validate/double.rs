@@ -38,7 +38,7 @@ pub fn chv_64bit_align1_stride_qword_equal(c: &mut Checker<'_>) {
     for (k, s) in reg_srcs(c) {
         let r = Rgn::of(s.region);
         let src_stride = if r.h != 0 { r.h } else { r.v } * s.ty.size();
-        let bad = !Rgn::is_scalar(s.region) && (src_stride % 8 != 0 || dst_stride % 8 != 0 || src_stride != dst_stride);
+        let bad = !s.region.is_scalar() && (src_stride % 8 != 0 || dst_stride % 8 != 0 || src_stride != dst_stride);
         c.check(
             bad,
             OperandId::Src(k),
@@ -71,7 +71,7 @@ pub fn chv_64bit_same_offset(c: &mut Checker<'_>) {
     let dsub = direct_subnr(&c.i.dst.addr);
     for (k, s) in reg_srcs(c) {
         let ssub = direct_subnr(&s.addr);
-        let bad = !Rgn::is_scalar(s.region) && dsub.is_some() && ssub.is_some() && dsub != ssub;
+        let bad = !s.region.is_scalar() && dsub.is_some() && ssub.is_some() && dsub != ssub;
         c.check(
             bad,
             OperandId::Src(k),

@@ -5,6 +5,7 @@
 use alloc::format;
 
 use super::*;
+use crate::isa::region;
 
 /// Whether `op` is an opcode of `p` that may be executed (`illegal`,
 /// which the model's opcode table lists, exists nowhere;
@@ -249,7 +250,7 @@ fn a1_reg_srcs<'a>(c: &Checker<'a>) -> impl Iterator<Item = (u8, &'a Src)> {
 
 /// Width encodings 0-4 (1, 2, 4, 8, 16); 5-7 are reserved.
 pub fn width_encoding_valid(c: &mut Checker<'_>) {
-    for (k, s) in a1_reg_srcs(c).filter(|(_, s)| s.region.width > 4) {
+    for (k, s) in a1_reg_srcs(c).filter(|(_, s)| !region::width_defined(s.region.width)) {
         let m = format!(
             "width encoding {} is reserved (legal widths: 1, 2, 4, 8, 16)",
             s.region.width
@@ -263,7 +264,7 @@ pub fn vstride_encoding_valid(c: &mut Checker<'_>) {
     let skip = c.three_src();
     let bad = c
         .srcs()
-        .filter(|(_, s)| !skip && !s.is_imm() && ((7..=14).contains(&s.region.vstride) || s.region.vstride > 15));
+        .filter(|(_, s)| !skip && !s.is_imm() && !region::vstride_defined(s.region.vstride));
     for (k, s) in bad {
         let m = format!(
             "vertical stride encoding {} is reserved (legal strides: 0, 1, 2, 4, 8, 16, 32)",
@@ -279,7 +280,7 @@ pub fn hstride_encoding_valid(c: &mut Checker<'_>) {
     if c.three_src() {
         return;
     }
-    for (k, s) in a1_reg_srcs(c).filter(|(_, s)| s.region.hstride > 3) {
+    for (k, s) in a1_reg_srcs(c).filter(|(_, s)| !region::hstride_defined(s.region.hstride)) {
         let m = format!(
             "horizontal stride encoding {} does not exist (legal strides: 0, 1, 2, 4)",
             s.region.hstride
@@ -287,7 +288,7 @@ pub fn hstride_encoding_valid(c: &mut Checker<'_>) {
         c.report(OperandId::Src(k), m);
     }
     let h = c.i.dst.hstride;
-    if h > 3 {
+    if !region::hstride_defined(h) {
         let m = format!("horizontal stride encoding {h} does not exist (legal strides: 1, 2, 4)");
         c.report(OperandId::Dst, m);
     }
@@ -296,7 +297,7 @@ pub fn hstride_encoding_valid(c: &mut Checker<'_>) {
 /// The VxH vertical stride (encoding 15) selects multi-address
 /// register-indirect regioning: only for indirect align1 sources.
 pub fn vxh_only_indirect_align1(c: &mut Checker<'_>) {
-    let bad = a1_reg_srcs(c).filter(|(_, s)| s.region.vstride == 0xf && !is_indirect(&s.addr));
+    let bad = a1_reg_srcs(c).filter(|(_, s)| s.region.is_vxh() && !is_indirect(&s.addr));
     for (k, _) in bad {
         c.report(
             OperandId::Src(k),

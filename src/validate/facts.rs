@@ -3,6 +3,7 @@
 //! the bytes a region touches.
 
 use super::*;
+use crate::isa::region;
 
 /// Opcodes whose destination the rules inspect: the ALU forms, MATH,
 /// SEND and WAIT (a CALL's destination is the return address, which its
@@ -100,16 +101,18 @@ impl Rgn {
     pub const fn of(r: Region) -> Rgn {
         // (1 << e) >> 1 is 0 for e == 0 and 1 << (e - 1) otherwise.
         Rgn {
-            v: if r.vstride <= 6 { (1 << r.vstride) >> 1 } else { 1 << 14 },
-            w: if r.width <= 4 { 1 << r.width } else { 1 },
+            v: if region::vstride_is_stride(r.vstride) {
+                (1 << r.vstride) >> 1
+            } else {
+                1 << 14
+            },
+            w: if region::width_defined(r.width) {
+                1 << r.width
+            } else {
+                1
+            },
             h: stride(r.hstride),
         }
-    }
-
-    /// The scalar region `<0;1,0>` (as encoded).
-    #[inline]
-    pub const fn is_scalar(r: Region) -> bool {
-        r.vstride == 0 && r.width == 0 && r.hstride == 0
     }
 }
 
@@ -314,11 +317,11 @@ pub(super) fn last_byte(p: Platform, exec: u32, align16: bool, s: &Src, r: Rgn) 
         (RegFile::Imm, _) | (_, Addr::Indirect { .. }) => return None,
         (_, Addr::Direct { subnr, .. }) => subnr as u32,
     };
-    if s.region.vstride > 6 {
+    if !region::vstride_is_stride(s.region.vstride) {
         return None; // VxH or reserved
     }
     let es = region_elem_size(p, s.ty);
-    let (v, w, h) = if align16 && !Rgn::is_scalar(s.region) {
+    let (v, w, h) = if align16 && !s.region.is_scalar() {
         (r.v, 4, 1)
     } else {
         (r.v, r.w, r.h)

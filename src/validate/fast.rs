@@ -34,6 +34,7 @@
 use super::encoding as enc;
 use super::instruction::{self as ins, is_dword};
 use super::*;
+use crate::isa::region;
 
 /// Bit `t as u8` set for each type with an encoding (register or
 /// immediate) on Gen7/Gen7.5 or on Gen8.
@@ -136,7 +137,7 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
     if d.ty.size() > 4 || s0.ty.size() > 4 {
         return false;
     }
-    if d.hstride > 3 {
+    if !region::hstride_defined(d.hstride) {
         return false;
     }
     if a16 {
@@ -144,8 +145,10 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
         // align16_src_vstride.
         let r = s0.region;
         let vs_ok = regions::align16_vstride_ok(p.is_gen75_or_later(), r.vstride);
-        let bad =
-            r.width > 4 || r.hstride > 3 || !enc::subreg_ok(false, true, dsub) || !enc::subreg_ok(false, true, ssub);
+        let bad = !region::width_defined(r.width)
+            || !region::hstride_defined(r.hstride)
+            || !enc::subreg_ok(false, true, dsub)
+            || !enc::subreg_ok(false, true, ssub);
         if bad || (!dst_null && d.hstride != 1) || !vs_ok {
             return false;
         }
@@ -367,7 +370,11 @@ fn alu_src(cx: &SrcCx, s: &Src, last_src: bool) -> Option<Option<u32>> {
                 // subreg_in_range, the encodings, align16_src_vstride.
                 let e = s.region;
                 let vs_ok = regions::align16_vstride_ok(cx.hsw, e.vstride);
-                if !enc::subreg_ok(false, true, subnr) || e.width > 4 || e.hstride > 3 || !vs_ok {
+                if !enc::subreg_ok(false, true, subnr)
+                    || !region::width_defined(e.width)
+                    || !region::hstride_defined(e.hstride)
+                    || !vs_ok
+                {
                     return None;
                 }
                 a16_src_last(cx.exec, s, subnr as u32)
@@ -438,7 +445,7 @@ fn branch(p: Platform, i: &Instruction, a16: bool) -> bool {
         return false;
     };
     let sub_ok = enc::subreg_ok(false, a16, subnr);
-    if d.file != RegFile::Arf || d.hstride > 3 || !sub_ok {
+    if d.file != RegFile::Arf || !region::hstride_defined(d.hstride) || !sub_ok {
         return false;
     }
     if super::flow::brd_brc_dst_not_null(i) {

@@ -73,7 +73,7 @@ pub fn width_eq_exec_implies_vstride(c: &mut Checker<'_>) {
     let es = c.exec();
     for (k, s) in a1_srcs(c) {
         let r = c.src_rgn(k);
-        if !is_vxh(s) && r.full_width_vstride_wrong(es) {
+        if !s.region.is_vxh() && r.full_width_vstride_wrong(es) {
             let m = format!(
                 "execution size equals width with horizontal stride {}, so vertical stride must be {} (is {})",
                 r.h,
@@ -97,13 +97,6 @@ pub fn width_one_implies_hstride_zero(c: &mut Checker<'_>) {
     }
 }
 
-/// Whether a source region is VxH (vertical stride encoding 15): one
-/// address register per row, no vertical stride.
-#[inline]
-fn is_vxh(s: &Src) -> bool {
-    s.region.vstride == 0xf
-}
-
 /// If ExecSize == Width == 1, the region must be the scalar `<0;1,0>`
 /// (VxH regions have no vertical stride: [`scalar_region_vxh`]).
 pub fn scalar_region(c: &mut Checker<'_>) {
@@ -114,7 +107,7 @@ pub fn scalar_region(c: &mut Checker<'_>) {
     for (k, s) in a1_srcs(c) {
         let r = c.src_rgn(k);
         c.check(
-            !is_vxh(s) && r.exec1_not_scalar(exec),
+            !s.region.is_vxh() && r.exec1_not_scalar(exec),
             OperandId::Src(k),
             "execution size 1 with width 1 requires the region <0;1,0>",
         );
@@ -133,7 +126,7 @@ pub fn scalar_region_vxh(c: &mut Checker<'_>) {
     for (k, s) in a1_srcs(c) {
         let r = c.src_rgn(k);
         c.check(
-            is_vxh(s) && r.w == 1,
+            s.region.is_vxh() && r.w == 1,
             OperandId::Src(k),
             "a VxH region at execution size 1 (Mesa refuses it as a non-scalar region)",
         );
@@ -639,7 +632,7 @@ fn gen7_one_reg_src(c: &Checker<'_>, s: &Split, k: u8, src: &Src) -> Option<Exce
     // Ivy Bridge regions DF in 32-bit halves: `<0;2,1>` is one
     // replicated DF, the pair form of a scalar.
     let df_pair_scalar = region_elem_size(c.p, src.ty) == 4 && src.ty.size() == 8 && r.v == 0 && r.w == 2 && r.h == 1;
-    if Rgn::is_scalar(src.region) || df_pair_scalar {
+    if src.region.is_scalar() || df_pair_scalar {
         return Some(Exception::Scalar);
     }
     // The document says "packed integer DWord"; the hardware takes any
@@ -737,7 +730,7 @@ pub(crate) fn a1_src_last(exec: u32, s: &Src, sub: u32) -> Option<u32> {
 fn a1_src_last_general(exec: u32, s: &Src, sub: u32) -> Option<u32> {
     let es = s.ty.size();
     let e = s.region;
-    if e.width > 4 || e.vstride > 6 || e.hstride > 3 {
+    if !e.has_element_counts() {
         return None;
     }
     let r = Rgn::of(e);

@@ -583,7 +583,10 @@ pub(crate) fn hw_region(v: Option<u32>, w: u32, h: u32, n: u32, slot: Slot) -> R
     let Some(mut v) = v else {
         // Multi-address: each row from its own address, VxH / Vx1.
         let r = Region::new(0, w, h).ok_or(ill)?;
-        return Ok(Region { vstride: 0xf, ..r });
+        return Ok(Region {
+            vstride: crate::isa::region::VSTRIDE_VXH,
+            ..r
+        });
     };
     if n == 1 {
         return Ok(Region::SCALAR);
@@ -683,7 +686,10 @@ fn pair_region(r: Region, n: u32, slot: Slot) -> Result<Region, VisaError> {
                 return Err(ill("Gen7 DF rows from an address must be contiguous"));
             }
             let nr = Region::new(0, 2 * w, 1).ok_or(ill("Gen7 DF region too wide for pair channels"))?;
-            return Ok(Region { vstride: 0xf, ..nr });
+            return Ok(Region {
+                vstride: crate::isa::region::VSTRIDE_VXH,
+                ..nr
+            });
         }
         Some(v) if w == 1 || h == 1 => (2 * v, 2 * w),
         Some(v) if v == w * h => (2 * h, 2),
