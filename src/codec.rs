@@ -128,6 +128,10 @@ fn sext(v: u32, bits: u32) -> i16 {
 /// The region an align16 source decodes to: `<vstride;4,1>`, the widths
 /// and strides align16 implies. Encoding requires exactly these.
 use crate::isa::region::{A16_HSTRIDE, A16_WIDTH};
+use crate::isa::{ADDR_IMM_MAX, ADDR_IMM_MIN};
+
+/// Why an address immediate outside the field's range cannot be encoded.
+const ADDR_IMM_OUTSIDE: &str = crate::decimal::range_text!("outside ", ADDR_IMM_MIN, ADDR_IMM_MAX);
 
 /// Generates the native and 3-source codec of one layout. `$n` is the
 /// native table module, `$t` the 3-source one.
@@ -317,8 +321,8 @@ macro_rules! codec {
                 Addr::Indirect { subnr, imm } => {
                     n::or_dst_address_mode(w, 1)?;
                     n::or_dst_ia_subreg_nr(w, subnr)?;
-                    if !(-512..512).contains(&imm) {
-                        return Err(unenc("dst address immediate", "outside -512..511"));
+                    if !(ADDR_IMM_MIN..=ADDR_IMM_MAX).contains(&imm) {
+                        return Err(unenc("dst address immediate", ADDR_IMM_OUTSIDE));
                     }
                     let v = (imm as u16) & 0x3ff;
                     if a16 {
@@ -407,8 +411,8 @@ macro_rules! codec {
                         Addr::Indirect { subnr, imm } => {
                             n::$set_am(w, 1)?;
                             n::$set_ia_sub(w, subnr)?;
-                            if !(-512..512).contains(&imm) {
-                                return Err(unenc(concat!($name, " address immediate"), "outside -512..511"));
+                            if !(ADDR_IMM_MIN..=ADDR_IMM_MAX).contains(&imm) {
+                                return Err(unenc(concat!($name, " address immediate"), ADDR_IMM_OUTSIDE));
                             }
                             let v = (imm as u16) & 0x3ff;
                             if a16 {

@@ -76,13 +76,18 @@ mod tests {
     }
 }
 
-/// `lo..=hi` in decimal, written at compile time (for error messages whose
-/// range comes from the ISA floor's constants, see [`range_text!`]): the
-/// bytes and how many of them are used.
-#[allow(clippy::indexing_slicing)] // n < RANGE_TEXT by construction; evaluated at compile time
-pub(crate) const fn range_bytes(lo: i64, hi: i64) -> ([u8; RANGE_TEXT], usize) {
+/// `prefix` and then `lo..=hi` in decimal, written at compile time (for
+/// error messages whose range comes from the ISA floor's constants, see
+/// [`range_text!`]): the bytes and how many of them are used.
+#[allow(clippy::indexing_slicing)] // n < RANGE_TEXT for a prefix that fits (else a compile-time error)
+pub(crate) const fn range_bytes(prefix: &str, lo: i64, hi: i64) -> ([u8; RANGE_TEXT], usize) {
     let mut b = [0u8; RANGE_TEXT];
     let mut n = 0;
+    let p = prefix.as_bytes();
+    while n < p.len() {
+        b[n] = p[n];
+        n += 1;
+    }
     let mut part = 0;
     while part < 2 {
         let v = if part == 0 { lo } else { hi };
@@ -120,16 +125,21 @@ pub(crate) const fn range_bytes(lo: i64, hi: i64) -> ([u8; RANGE_TEXT], usize) {
     (b, n)
 }
 
-/// Room for two `i64`s with signs and `..=`.
-pub(crate) const RANGE_TEXT: usize = 2 * 20 + 3;
+/// Room for a prefix of up to 64 bytes, then two `i64`s with signs and `..=`.
+pub(crate) const RANGE_TEXT: usize = 64 + 2 * 20 + 3;
 
-/// `lo..=hi` as a `&'static str`, from constant expressions.
+/// `lo..=hi` as a `&'static str`, from constant expressions, optionally
+/// after a literal prefix (`range_text!("outside ", lo, hi)`).
 macro_rules! range_text {
-    ($lo:expr, $hi:expr) => {{
-        const BYTES: ([u8; $crate::decimal::RANGE_TEXT], usize) = $crate::decimal::range_bytes($lo as i64, $hi as i64);
+    ($lo:expr, $hi:expr) => {
+        $crate::decimal::range_text!("", $lo, $hi)
+    };
+    ($prefix:literal, $lo:expr, $hi:expr) => {{
+        const BYTES: ([u8; $crate::decimal::RANGE_TEXT], usize) =
+            $crate::decimal::range_bytes($prefix, $lo as i64, $hi as i64);
         const TEXT: &str = match core::str::from_utf8(BYTES.0.split_at(BYTES.1).0) {
             Ok(s) => s,
-            Err(_) => panic!("range_bytes writes ASCII"),
+            Err(_) => panic!("range_bytes writes a str and ASCII digits"),
         };
         TEXT
     }};
@@ -142,6 +152,7 @@ mod range_tests {
     fn range_text_writes_both_ends() {
         assert_eq!(range_text!(0, 143), "0..=143");
         assert_eq!(range_text!(-512, 1023), "-512..=1023");
+        assert_eq!(range_text!("outside ", -512, 511), "outside -512..=511");
         assert_eq!(
             range_text!(i64::MIN, i64::MAX),
             "-9223372036854775808..=9223372036854775807"

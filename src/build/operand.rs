@@ -444,7 +444,7 @@ impl Reg {
                     return Err(BuildError::Register {
                         what: "offset",
                         value: n as i64,
-                        why: "an indirect address offset is -512..=511 bytes",
+                        why: ADDR_OFFSET_RANGE,
                     });
                 }
                 self.s.addr = Addr::Indirect { subnr, imm: at as i16 };
@@ -540,6 +540,10 @@ pub(crate) const ADDR_IMM_MIN: i16 = crate::isa::ADDR_IMM_MIN;
 /// The largest indirect address offset, in bytes.
 pub(crate) const ADDR_IMM_MAX: i16 = crate::isa::ADDR_IMM_MAX;
 
+/// Why an indirect address offset is refused: its range, from the floor.
+const ADDR_OFFSET_RANGE: &str =
+    crate::decimal::range_text!("an indirect address offset (in bytes) is ", ADDR_IMM_MIN, ADDR_IMM_MAX);
+
 /// A general register addressed indirectly, `g[a0.{subnr} + offset]`:
 /// the register whose byte address is address subregister `a0.{subnr}`
 /// plus `offset` (Mesa's `brw_vec8_indirect`). `subnr` is the field's
@@ -567,7 +571,7 @@ pub const fn indirect(subnr: u8, offset: i16) -> Result<Reg, BuildError> {
         return Err(BuildError::Register {
             what: "address offset",
             value: offset as i64,
-            why: "an indirect address offset is -512..=511 bytes",
+            why: ADDR_OFFSET_RANGE,
         });
     }
     let mut r = g(0);

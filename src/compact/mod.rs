@@ -650,6 +650,12 @@ pub struct Pieces<'a> {
     offset: usize,
 }
 
+/// CmptCtrl (bit 29) as it stands in an instruction's fourth byte: it
+/// tells the size of the instruction that starts there.
+const CMPT_CONTROL_IN_BYTE_3: u8 = (gen8_native::CMPT_CONTROL.mask() >> 24) as u8;
+const _: () = assert!((CMPT_CONTROL_IN_BYTE_3 as u128) << 24 == gen8_native::CMPT_CONTROL.mask());
+const _: () = assert!(gen8_native::CMPT_CONTROL.mask() == cw::CMPT_CONTROL.mask());
+
 /// The pieces of `bytes`.
 pub fn pieces(bytes: &[u8]) -> Pieces<'_> {
     Pieces { bytes, offset: 0 }
@@ -663,10 +669,14 @@ impl Iterator for Pieces<'_> {
         let rest = self.bytes.get(self.offset..).filter(|r| !r.is_empty())?;
         let at = self.offset;
         let piece = match (rest.get(3), rest.first_chunk::<16>(), rest.first_chunk::<8>()) {
-            (Some(b3), Some(w), _) if b3 & 0x20 == 0 => Piece::Native(Word::from_bytes(*w)),
-            (Some(b3), _, Some(c)) if b3 & 0x20 != 0 => Piece::Compact(CompactWord::from_bytes(*c)),
+            (Some(b3), Some(w), _) if b3 & CMPT_CONTROL_IN_BYTE_3 == 0 => Piece::Native(Word::from_bytes(*w)),
+            (Some(b3), _, Some(c)) if b3 & CMPT_CONTROL_IN_BYTE_3 != 0 => Piece::Compact(CompactWord::from_bytes(*c)),
             (Some(b3), _, _) => Piece::Short {
-                need: if b3 & 0x20 != 0 { COMPACT_BYTES } else { NATIVE_BYTES },
+                need: if b3 & CMPT_CONTROL_IN_BYTE_3 != 0 {
+                    COMPACT_BYTES
+                } else {
+                    NATIVE_BYTES
+                },
                 have: rest.len(),
             },
             (None, _, _) => Piece::Short {

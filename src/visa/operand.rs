@@ -91,10 +91,14 @@ impl RegOp {
 
 fn shift_imm(imm: i32, by: u32, slot: Slot) -> Result<i32, VisaError> {
     let v = imm.saturating_add(i32::try_from(by).unwrap_or(i32::MAX));
-    if v > 511 {
+    if v > i32::from(crate::isa::ADDR_IMM_MAX) {
         return Err(VisaError::IllegalRegion {
             slot,
-            reason: "the indirect offset of a split part passes 511 bytes",
+            reason: crate::decimal::range_text!(
+                "the indirect offset of a split part leaves ",
+                crate::isa::ADDR_IMM_MIN,
+                crate::isa::ADDR_IMM_MAX
+            ),
         });
     }
     Ok(v)
@@ -407,7 +411,7 @@ fn indirect_loc(p: Platform, vars: &VarTable, slot: Slot, ind: &IndirectOperand)
         ty: ind.ty,
         reason: "the platform has no register type for it",
     })?;
-    if !(-512..=511).contains(&ind.offset) {
+    if !(crate::isa::ADDR_IMM_MIN..=crate::isa::ADDR_IMM_MAX).contains(&ind.offset) {
         return Err(VisaError::TooLarge {
             field: "indirect_opnd.indirect_offset",
             value: ind.offset as u16 as u64,
