@@ -10,18 +10,99 @@
 
 use core::fmt::{self, Write};
 
-/// Writes `v` in decimal, without leading zeros, one character at a time
-/// (a one-byte push into a `String` is cheaper than copying a slice).
+/// Writes `v` in decimal, without leading zeros: one character, or up to
+/// 99 one two-character piece of [`DEC_PAIRS`] (a copy of known length,
+/// which compiles to a single store).
 #[inline]
 pub fn write_dec<W: Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {
     if v < 10 {
         return out.write_char(digit(v));
     }
     if v < 100 {
-        out.write_char(digit(v / 10))?;
-        return out.write_char(digit(v % 10));
+        return out.write_str(pair(DEC_PAIRS, v as usize));
     }
     write_long(out, v)
+}
+
+/// Writes `(v)`: up to 99 one piece of a table (a copy of known length).
+#[inline]
+pub fn write_paren_dec<W: Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {
+    if v < 10 {
+        return out.write_str(PAREN_DIGITS.get(3 * v as usize..3 * v as usize + 3).unwrap_or("()"));
+    }
+    if v < 100 {
+        return out.write_str(PAREN_PAIRS.get(4 * v as usize..4 * v as usize + 4).unwrap_or("()"));
+    }
+    out.write_char('(')?;
+    write_long(out, v)?;
+    out.write_char(')')
+}
+
+/// `(0)` to `(9)`: the digit `d` at `3d`.
+const PAREN_DIGITS: &str = table(&PAREN_DIGIT_BYTES);
+const PAREN_DIGIT_BYTES: [u8; 30] = numbers::<30>(10, 1, true);
+
+/// `(00)` to `(99)`: the number `n` at `4n`.
+const PAREN_PAIRS: &str = table(&PAREN_PAIR_BYTES);
+const PAREN_PAIR_BYTES: [u8; 400] = numbers::<400>(10, 2, true);
+
+/// `00` to `99`: the number `n` at `2n`.
+const DEC_PAIRS: &str = table(&DEC_PAIR_BYTES);
+const DEC_PAIR_BYTES: [u8; 200] = numbers::<200>(10, 2, false);
+
+/// `00` to `ff`: the byte `b` at `2b`.
+const HEX_PAIRS: &str = table(&HEX_PAIR_BYTES);
+const HEX_PAIR_BYTES: [u8; 512] = numbers::<512>(16, 2, false);
+
+/// The digits of bases up to 16, lowercase.
+const DIGITS: [u8; 16] = *b"0123456789abcdef";
+
+/// A table of numbers, `0` up, in base `base` with `digits` digits each
+/// (leading zeros), in parentheses when `paren`: number `k` at `k` times
+/// the width of one piece.
+#[allow(clippy::indexing_slicing)] // evaluated at compile time: an index out of range fails the build
+const fn numbers<const N: usize>(base: usize, digits: usize, paren: bool) -> [u8; N] {
+    let open = if paren { 1 } else { 0 };
+    let w = digits + 2 * open;
+    let mut t = [0u8; N];
+    let mut k = 0;
+    while k < N / w {
+        let at = k * w;
+        if paren {
+            t[at] = b'(';
+            t[at + w - 1] = b')';
+        }
+        // The digits from the last.
+        let (mut d, mut v) = (digits, k);
+        while d > 0 {
+            d -= 1;
+            t[at + open + d] = DIGITS[v % base];
+            v /= base;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// A table of [`numbers`] as text.
+#[allow(clippy::panic)] // evaluated at compile time: a failure fails the build
+const fn table(b: &'static [u8]) -> &'static str {
+    match core::str::from_utf8(b) {
+        Ok(s) => s,
+        Err(_) => panic!("the digits are ASCII"),
+    }
+}
+
+/// Entry `n` of a table of two-character pieces (empty past its end).
+#[inline(always)]
+fn pair(table: &'static str, n: usize) -> &'static str {
+    table.get(2 * n..2 * n + 2).unwrap_or("")
+}
+
+/// The two lowercase hexadecimal digits of `b`.
+#[inline(always)]
+pub fn hex_pair(b: u8) -> &'static str {
+    pair(HEX_PAIRS, b.into())
 }
 
 /// The ASCII digit of `d` (below 10).
@@ -42,8 +123,7 @@ pub fn hex_digit(v: u8) -> char {
 fn write_long<W: Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {
     if v < 1000 {
         out.write_char(digit(v / 100))?;
-        out.write_char(digit(v / 10))?;
-        return out.write_char(digit(v));
+        return out.write_str(pair(DEC_PAIRS, (v % 100) as usize));
     }
     // Digits from the last, then written from the first.
     let mut b = [0u8; 20];
@@ -65,6 +145,21 @@ fn write_long<W: Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {
 #[cfg(test)]
 mod tests {
     use alloc::string::String;
+
+    #[test]
+    fn pairs_are_every_two_digit_number() {
+        for b in 0..=255u8 {
+            assert_eq!(super::hex_pair(b), alloc::format!("{b:02x}"));
+        }
+        for n in 0..100 {
+            assert_eq!(super::pair(super::DEC_PAIRS, n), alloc::format!("{n:02}"));
+        }
+        for v in (0..200).chain([999, 1000, u64::MAX]) {
+            let mut s = String::new();
+            super::write_paren_dec(&mut s, v).unwrap();
+            assert_eq!(s, alloc::format!("({v})"));
+        }
+    }
 
     #[test]
     fn matches_core_fmt() {

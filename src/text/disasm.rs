@@ -31,6 +31,30 @@ use crate::model::*;
 /// of Mesa's columns, from the start of a line.
 const SPACES: &str = "                                                                ";
 
+/// A destination's `<H>`, the [`names::HSTRIDE`] text of each encoding
+/// in one piece (three bytes at three times the encoding).
+#[allow(clippy::panic)] // evaluated at compile time: a failure fails the build
+const DST_HSTRIDE: &str = match core::str::from_utf8(&DST_HSTRIDE_BYTES) {
+    Ok(s) => s,
+    Err(_) => panic!("the stride texts are ASCII"),
+};
+#[allow(clippy::indexing_slicing)] // evaluated at compile time: an index out of range fails the build
+const DST_HSTRIDE_BYTES: [u8; 12] = {
+    let mut t = *b"<0><0><0><0>";
+    let mut k = 0;
+    while k < 4 {
+        // Each horizontal stride text is one digit.
+        assert!(names::HSTRIDE[k].len() == 1);
+        t[3 * k + 1] = names::HSTRIDE[k].as_bytes()[0];
+        k += 1;
+    }
+    t
+};
+
+/// The start of a SEND's second line: 16 spaces that count (the pad to
+/// column 16 from the line's start) and 12 that Mesa does not count.
+const SEND_INDENT: &str = "\n                            ";
+
 /// A writer that tracks Mesa's output column, and whether the text shows
 /// the instruction exactly.
 pub(crate) struct Col<'w, W: Write + ?Sized> {
@@ -107,10 +131,9 @@ impl<'w, W: Write + ?Sized> Col<'w, W> {
         self.s(SPACES.get(..n).unwrap_or(SPACES))
     }
 
-    /// A newline; the column restarts at 0.
-    pub fn newline(&mut self) -> fmt::Result {
-        self.col = 0;
-        self.out.write_char('\n')
+    /// Sets the column (after text written with [`Col::raw`]).
+    pub fn set_column(&mut self, col: usize) {
+        self.col = col;
     }
 
     /// An unsigned decimal number.
@@ -128,13 +151,21 @@ impl<'w, W: Write + ?Sized> Col<'w, W> {
         self.dec(v.unsigned_abs())
     }
 
-    /// Lowercase hexadecimal, zero-padded to at least `width` digits.
+    /// Lowercase hexadecimal, zero-padded to at least `width` digits: an
+    /// odd first digit alone, then two digits at a time.
     #[inline]
     pub fn hex(&mut self, v: u64, width: usize) -> fmt::Result {
         let digits = (64 - v.leading_zeros() as usize).div_ceil(4).max(width).max(1);
-        for k in (0..digits).rev() {
-            let n = if k < 16 { ((v >> (4 * k)) & 0xf) as u8 } else { 0 };
-            self.write_char(crate::decimal::hex_digit(n))?;
+        // The bits from digit `k` (0: the last) up; none past the value.
+        let from = |k: usize| if k < 16 { v >> (4 * k) } else { 0 };
+        let mut k = digits;
+        if k % 2 == 1 {
+            k -= 1;
+            self.write_char(crate::decimal::hex_digit(from(k) as u8))?;
+        }
+        while k > 0 {
+            k -= 2;
+            self.s(crate::decimal::hex_pair(from(k) as u8))?;
         }
         Ok(())
     }
@@ -415,9 +446,7 @@ impl Printer<'_> {
             }
         }
         if op != Opcode::Nop {
-            o.s("(")?;
-            o.dec(i.exec_size.channels().into())?;
-            o.s(")")?;
+            crate::decimal::write_paren_dec(o, i.exec_size.channels().into())?;
         }
         // Haswell's `dim`: its immediate fills src1's bits; always checked.
         o.exact(op != Opcode::Dim);
@@ -426,21 +455,33 @@ impl Printer<'_> {
             self.send_tail(o)?;
         }
         o.pad(64)?;
-        if op != Opcode::Nop {
+        let options = op != Opcode::Nop;
+        if options {
+            // Up to the closing ` }`, written with the `;` below.
             self.options(o)?;
         } else {
             // `nop` prints neither its execution size nor its options.
             o.exact(false);
         }
-        if self.annotate {
+        let annotation = if self.annotate {
             let plain = |out: &mut alloc::string::String| Disasm::new(self.p, i).without_annotation().write_to(out);
-            if let Some(a) = super::annotate::annotation(self.p, i, o.is_exact(), plain) {
+            super::annotate::annotation(self.p, i, o.is_exact(), plain)
+        } else {
+            None
+        };
+        // The end of the line in as few pieces as it takes.
+        match (options, annotation) {
+            (true, None) => o.s(" };"),
+            (false, None) => o.s(";"),
+            (options, Some(a)) => {
+                if options {
+                    o.s(" }")?;
+                }
                 o.s(" [")?;
                 o.s(&a)?;
-                o.s("]")?;
+                o.s("];")
             }
         }
-        o.s(";")
     }
 
     fn operands<W: Write + ?Sized>(&self, o: &mut Col<'_, W>) -> fmt::Result {
@@ -585,9 +626,9 @@ impl Printer<'_> {
                 .unwrap_or(""))?;
             return o.s(ty.name());
         }
-        o.s("<")?;
-        Self::hstride(o, d.hstride)?;
-        o.s(">")?;
+        o.s(DST_HSTRIDE
+            .get(3 * usize::from(d.hstride)..3 * usize::from(d.hstride) + 3)
+            .unwrap_or("<0>"))?;
         o.s(ty.name())
     }
 
@@ -920,22 +961,24 @@ impl Printer<'_> {
         };
         o.s("0x")?;
         o.hex(dw3.into(), 8)?;
-        o.newline()?;
-        o.pad(16)?;
-        o.raw("            ")?;
+        o.raw(SEND_INDENT)?;
+        o.set_column(16);
         let counted = crate::msg::write_msg_desc_counted(o.inner(), self.p, i)?;
         o.advance(counted);
         Ok(())
     }
 
+    /// The options, `{ align1 ...` without the closing ` }` (which
+    /// [`Printer::inst`] writes with what ends the line).
     fn options<W: Write + ?Sized>(&self, o: &mut Col<'_, W>) -> fmt::Result {
         let i = self.i;
         let c = i.controls;
         o.s("{ ")?;
-        o.s(names::ACCESS_MODE
-            .get(usize::from(i.access_mode.hw() & 1))
-            .copied()
-            .unwrap_or(""))?;
+        // Each name a constant (a copy of known length).
+        match i.access_mode {
+            AccessMode::Align1 => o.s(names::ACCESS_MODE[0])?,
+            AccessMode::Align16 => o.s(names::ACCESS_MODE[1])?,
+        }
         if c.contains(Controls::WE_ALL) {
             o.s(" ")?;
             o.s(names::OPT_WE_ALL)?;
@@ -992,7 +1035,7 @@ impl Printer<'_> {
             o.s(" ")?;
             o.s(names::OPT_EOT)?;
         }
-        o.s(" }")
+        Ok(())
     }
 }
 
