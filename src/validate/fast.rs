@@ -6,17 +6,21 @@
 //! which then goes through every rule ([`super::validate_full`]). The
 //! shapes covered:
 //!
-//! - SEND/SENDC with a directly addressed GRF payload, an immediate
-//!   descriptor and a null or direct GRF destination;
+//! - SEND/SENDC with a directly addressed GRF payload, an immediate or
+//!   address-register descriptor and a null or direct GRF destination;
 //! - 1- and 2-source instructions with a destination, direct GRF, ARF
-//!   (not null, no modifier) or immediate sources and no 64-bit, HF or
+//!   (not null, no modifier) or immediate sources and no HF or
 //!   byte-destination type nor a source wider than the destination type
-//!   (so no operand-type, mixed-float or 64-bit rule applies); in align1
+//!   (so no operand-type stride or mixed-float rule applies), 64-bit types
+//!   only in align1 on Gen7.5 and Gen8 (no Cherryview or align16 64-bit
+//!   rule applies) and never beside a byte type or as a 64-bit immediate
+//!   beside src0; in align1
 //!   the source regions meet the region relations and keep each row
 //!   within a register, and the destination lies in one OWord, in one
 //!   register with no source spanning two, or in two whole registers
 //!   (Gen7/7.5: each source scalar or laid out like the destination);
-//! - MAD and LRP on F, BFE and BFI2 on D or UD (align16, one type);
+//! - MAD and LRP on F (DF from Gen7.5), BFE and BFI2 on D or UD, CSEL on
+//!   F (align16, one type);
 //! - branches with an ARF destination field.
 //!
 //! This is the validator's one speed layer. Its conditions are the named
@@ -61,6 +65,11 @@ const REG_GEN8: u16 = type_mask(Platform::Gen8, false);
 const PLAIN: u16 =
     bit(Type::UD) | bit(Type::D) | bit(Type::UW) | bit(Type::W) | bit(Type::UB) | bit(Type::B) | bit(Type::F);
 
+/// The 64-bit types: the fast accept takes them in align1 on Gen7.5 and
+/// Gen8 (not on Ivy Bridge, which regions them in 32-bit units, nor on
+/// Cherryview, whose 64-bit rules it does not prove).
+const WIDE: u16 = bit(Type::DF) | bit(Type::Q) | bit(Type::UQ);
+
 /// The vector immediate types.
 const VECTOR: u16 = bit(Type::V) | bit(Type::UV) | bit(Type::VF);
 
@@ -75,7 +84,7 @@ fn has(m: u16, t: Type) -> bool {
 }
 
 /// Whether every rule passes, proven cheaply; `false` means unknown.
-#[inline]
+#[inline(always)]
 pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
     let op = i.opcode;
     // opcode_exists; the source count of the model's opcode table.
@@ -118,11 +127,11 @@ pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
 #[inline(always)]
 fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
     let (d, s0, s1) = (&i.dst, &i.src[0], &i.src[1]);
-    // send_src0_direct, send_src0_grf; the descriptor is an immediate.
+    // send_src0_direct, send_src0_grf; send_desc_imm_or_a0.
     let (RegFile::Grf, Addr::Direct { nr: snr, subnr: ssub }) = (s0.file, s0.addr) else {
         return false;
     };
-    if !s1.is_imm() {
+    if !send::desc_operand_ok(s1) {
         return false;
     }
     let Addr::Direct { nr: dnr, subnr: dsub } = d.addr else {
@@ -171,15 +180,15 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
     let Some(sfid) = send::defined_sfid(p, i.cond_modifier) else {
         return false;
     };
-    // Always an immediate here (src1 was checked above).
-    let Some(desc) = i.send_desc() else {
+    if send::eot_payload_below_g112(i.eot(), snr) {
         return false;
+    }
+    // A descriptor in the address register: the descriptor rules have
+    // nothing to read.
+    let Some(desc) = i.send_desc() else {
+        return true;
     };
-    if send::eot_payload_below_g112(i.eot(), snr)
-        || send::mlen_zero(desc)
-        || send::rlen_above_16(desc)
-        || send::payload_past_g127(snr, desc)
-    {
+    if send::mlen_zero(desc) || send::rlen_above_16(desc) || send::payload_past_g127(snr, desc) {
         return false;
     }
     if !dst_null && (send::response_past_g127(dnr, desc) || send::gen8_response_overlap_r127(p, dnr, snr, desc)) {
@@ -281,12 +290,15 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
     if !op_ok || !math_ok {
         return false;
     }
-    // The destination: a plain type, no wider source, stride encoding 1-3
-    // (align16: 1), byte offset 0-31 (align16: 0 or 16).
+    // The destination: a plain type (or a 64-bit one, see WIDE), no wider
+    // source, stride encoding 1-3 (align16: 1), byte offset 0-31 (align16:
+    // 0 or 16).
     let dts = d.ty.size();
     let max_h = if a16 { 1 } else { 3 };
     let dst_mode_ok = enc::subreg_ok(false, a16, dsub);
-    if !has(PLAIN, d.ty) || dts == 1 || d.hstride == 0 || d.hstride > max_h || !dst_mode_ok {
+    let wide_ok = !a16 && p != Platform::Gen7 && p != Platform::Chv;
+    let types = if wide_ok { PLAIN | WIDE } else { PLAIN };
+    if !has(types, d.ty) || dts == 1 || d.hstride == 0 || d.hstride > max_h || !dst_mode_ok {
         return false;
     }
     let exec = i.exec_size.channels();
@@ -295,6 +307,9 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
     // Last byte of each register source (None: immediate).
     let cx = SrcCx {
         op,
+        nsrc,
+        types,
+        dst_ty: d.ty,
         a16,
         hsw,
         exec,
@@ -340,6 +355,11 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
 /// What [`alu_src`] needs to know of the instruction.
 struct SrcCx {
     op: Opcode,
+    /// The sources the instruction reads.
+    nsrc: u8,
+    /// The register types taken ([`PLAIN`], with [`WIDE`] where allowed).
+    types: u16,
+    dst_ty: Type,
     a16: bool,
     /// Gen7.5 or later.
     hsw: bool,
@@ -355,7 +375,10 @@ struct SrcCx {
 /// register, `Some(None)` for an immediate, `None` when not proven valid.
 #[inline(always)]
 fn alu_src(cx: &SrcCx, s: &Src, last_src: bool) -> Option<Option<u32>> {
-    if s.ty.size() > cx.dts {
+    // No wider source (the execution type is no wider than the
+    // destination: the operand-type stride and alignment rules do not
+    // apply); no_byte_64bit_conversion.
+    if s.ty.size() > cx.dts || super::operand_types::byte_64bit_pair(cx.dst_ty, s.ty) {
         return None;
     }
     match (s.file, s.addr) {
@@ -363,7 +386,7 @@ fn alu_src(cx: &SrcCx, s: &Src, last_src: bool) -> Option<Option<u32>> {
         // accumulator rules of logic operations), not for MUL.
         (RegFile::Grf | RegFile::Arf, Addr::Direct { nr, subnr }) => {
             let arf = s.file == RegFile::Arf;
-            if !has(PLAIN, s.ty) || (arf && (nr == 0 || !s.mods.is_empty() || cx.op == Opcode::Mul)) {
+            if !has(cx.types, s.ty) || (arf && (nr == 0 || !s.mods.is_empty() || cx.op == Opcode::Mul)) {
                 return None;
             }
             let l = if cx.a16 {
@@ -386,7 +409,9 @@ fn alu_src(cx: &SrcCx, s: &Src, last_src: bool) -> Option<Option<u32>> {
             (arf || !enc::past_g127(nr as u32, l)).then_some(Some(l))
         }
         (RegFile::Imm, _) if last_src => {
-            if !has(PLAIN | VECTOR, s.ty) {
+            // imm64_only_single_source (the last source read is src1 when
+            // two are).
+            if !has(cx.types | VECTOR, s.ty) || super::sources::imm64_beside_src0(cx.nsrc, s) {
                 return None;
             }
             // The vector immediate rules.
@@ -402,14 +427,23 @@ fn alu_src(cx: &SrcCx, s: &Src, last_src: bool) -> Option<Option<u32>> {
     }
 }
 
-/// MAD and LRP on F, BFE and BFI2 on D or UD, every operand of one type.
+/// MAD and LRP on F (or DF, not on Ivy Bridge), BFE and BFI2 on D or UD,
+/// CSEL on F, every operand of one type.
 #[inline(always)]
 fn three_src(p: Platform, i: &Instruction) -> bool {
     let t = i.dst.ty;
     let ok = match i.opcode {
-        Opcode::Mad | Opcode::Lrp => t == Type::F,
+        // Ivy Bridge regions DF in 32-bit units, which a16_src_last does
+        // not count; 3-source instructions are not "double precision" for
+        // the 64-bit rules.
+        Opcode::Mad | Opcode::Lrp => t == Type::F || (t == Type::DF && p != Platform::Gen7),
         Opcode::Bfe => is_dword(t),
         Opcode::Bfi2 => is_dword(t) && !ins::bfi2_cond_or_saturate(i),
+        // csel_types (on F, a 3-source type everywhere),
+        // csel_not_predicated, csel_requires_cond_mod.
+        Opcode::Csel => {
+            t == Type::F && ins::csel_dst_type_ok(t) && !ins::csel_predicated(i) && !ins::csel_lacks_cond(i)
+        }
         _ => false,
     };
     let exec = i.exec_size.channels();
@@ -578,6 +612,47 @@ mod tests {
         idiv.dst.ty = Type::D;
         idiv.src = idiv.src.map(|s| s.with_ty(Type::D));
         out.push(idiv);
+        // 64-bit: add(8) g2<1>DF g4<4,4,1>DF g6<0,1,0>DF, a Q immediate
+        // move, and a dword multiply into Q.
+        let mut add_df = Instruction::new(Opcode::Add, ExecSize::S8);
+        add_df.dst = Dst::grf(2, 0, Type::DF);
+        add_df.src[0] = Src::grf(4, 0, Type::DF, rgn(4, 4, 1));
+        add_df.src[1] = Src::grf(6, 0, Type::DF, Region::SCALAR);
+        out.push(add_df);
+        let mut mov_q = Instruction::new(Opcode::Mov, ExecSize::S8);
+        mov_q.dst = Dst::grf(2, 0, Type::Q);
+        mov_q.src[0] = Src::imm(Type::Q);
+        out.push(mov_q);
+        let mut mul_q = add_df;
+        mul_q.opcode = Opcode::Mul;
+        mul_q.dst.ty = Type::Q;
+        mul_q.src = mul_q.src.map(|s| s.with_ty(Type::D));
+        out.push(mul_q);
+        // csel.nz(8) g2<1>F g4<4,4,1>F g5.1<0,1,0>F g6.4<4,4,1>F, and MAD
+        // on DF.
+        let mut csel = mad;
+        csel.opcode = Opcode::Csel;
+        csel.cond_modifier = CondMod::Nz.hw();
+        out.push(csel);
+        let mut mad_df = mad;
+        mad_df.dst.ty = Type::DF;
+        mad_df.src = [
+            Src::grf(4, 0, Type::DF, r441),
+            Src::grf(5, 8, Type::DF, Region::SCALAR),
+            Src::grf(6, 0, Type::DF, r441),
+        ];
+        out.push(mad_df);
+        // A SEND whose descriptor is in a0.0.
+        let mut send_a0 = send;
+        send_a0.src[1] = Src::grf(crate::isa::arf::ADDRESS, 0, Type::UD, Region::SCALAR);
+        send_a0.src[1].file = RegFile::Arf;
+        out.push(send_a0);
+        // mov(8) g2<1>UD g4.1<8,4,2>UD: the source spans two registers,
+        // the destination fills one, four channels in each OWord.
+        let mut split = Instruction::new(Opcode::Mov, ExecSize::S8);
+        split.dst = Dst::grf(2, 0, Type::UD);
+        split.src[0] = Src::grf(4, 4, Type::UD, rgn(8, 4, 2));
+        out.push(split);
         let mut jump = Instruction::new(Opcode::If, ExecSize::S16);
         jump.imm = (64 << 32) | 32;
         out.push(jump);
@@ -612,7 +687,7 @@ mod tests {
             Opcode::And,
             Opcode::Math,
         ];
-        let tys = [UD, D, UW, W, UB, B, F, F, HF, DF];
+        let tys = [UD, D, UW, W, UB, B, F, F, HF, DF, Q, UQ];
         let mut i = Instruction::new(r.pick(&ops), r.pick(ExecSize::ALL));
         i.cond_modifier = r.pick(&[0, 0, 1, 4, 10]);
         i.pred_control = r.pick(&[0, 0, 1]);
@@ -641,7 +716,7 @@ mod tests {
             };
             i.src[k] = Src::grf(nr(r), es * r.below(32 / es as usize) as u8 % 32, ty, region);
             if k == 1 && r.below(4) == 0 {
-                i.src[k] = Src::imm(r.pick(&[UD, F, V, UV, VF, W]));
+                i.src[k] = Src::imm(r.pick(&[UD, F, V, UV, VF, W, DF, Q]));
             }
         }
         i

@@ -313,15 +313,33 @@ pub fn bfi2_types(c: &mut Checker<'_>) {
     }
 }
 
+/// A predicated CSEL ([`csel_not_predicated`]).
+#[inline(always)]
+pub(crate) const fn csel_predicated(i: &Instruction) -> bool {
+    i.pred_control != 0
+}
+
+/// A CSEL without a condition ([`csel_requires_cond_mod`]).
+#[inline(always)]
+pub(crate) const fn csel_lacks_cond(i: &Instruction) -> bool {
+    i.cond_modifier == 0
+}
+
+/// A CSEL destination type: F, HF, D or W ([`csel_types`]).
+#[inline(always)]
+pub(crate) const fn csel_dst_type_ok(t: Type) -> bool {
+    matches!(t, Type::F | Type::HF | Type::D | Type::W)
+}
+
 /// CSEL is never predicated.
 pub fn csel_not_predicated(c: &mut Checker<'_>) {
-    let bad = c.i.opcode == Opcode::Csel && c.i.pred_control != 0;
+    let bad = c.i.opcode == Opcode::Csel && csel_predicated(c.i);
     c.check(bad, OperandId::Inst, "CSEL cannot be predicated");
 }
 
 /// CSEL's condition selects its built-in comparison: it is required.
 pub fn csel_requires_cond_mod(c: &mut Checker<'_>) {
-    let bad = c.i.opcode == Opcode::Csel && c.i.cond_modifier == 0;
+    let bad = c.i.opcode == Opcode::Csel && csel_lacks_cond(c.i);
     c.check(bad, OperandId::Inst, "CSEL must have a condition");
 }
 
@@ -333,7 +351,7 @@ pub fn csel_types(c: &mut Checker<'_>) {
     }
     let d = i.dst.ty;
     c.check(
-        !matches!(d, Type::F | Type::HF | Type::D | Type::W),
+        !csel_dst_type_ok(d),
         OperandId::Dst,
         "the CSEL destination type must be F, HF, D or W",
     );

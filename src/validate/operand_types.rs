@@ -97,13 +97,20 @@ fn hf_conversion(c: &Checker<'_>) -> bool {
     src_types(c).any(|t| d != t && (d == Type::HF || t == Type::HF))
 }
 
+/// A conversion between B/UB and a 64-bit type, either way, from a source
+/// of type `s` to a destination of type `d` ([`no_byte_64bit_conversion`]).
+#[inline(always)]
+pub(crate) const fn byte_64bit_pair(d: Type, s: Type) -> bool {
+    matches!((d.size(), s.size()), (1, 8) | (8, 1))
+}
+
 /// No direct conversion between B/UB and DF or Q/UQ, either way.
 pub fn no_byte_64bit_conversion(c: &mut Checker<'_>) {
     if facts(c).is_none() || !byte_conversion(c) {
         return;
     }
-    let d = c.i.dst.ty.size();
-    let bad = (d == 1 && src_types(c).any(|t| t.size() == 8)) || (d == 8 && src_types(c).any(|t| t.size() == 1));
+    let d = c.i.dst.ty;
+    let bad = src_types(c).any(|t| byte_64bit_pair(d, t));
     c.check(
         bad,
         OperandId::Dst,

@@ -751,7 +751,8 @@ fn a1_src_last_general(exec: u32, s: &Src, sub: u32) -> Option<u32> {
 /// byte `dsub`, its last byte `dlast`) and whether some source spans two
 /// registers (`src_two`; every source within two registers and no wider
 /// than the execution size): `Some(true)` for a destination within one
-/// OWord, within one register with no source spanning two, or (Gen8) two
+/// OWord, within one register with no source spanning two or covering it
+/// from byte 0 (channels split evenly between its OWords), or (Gen8) two
 /// whole registers with half the channels in each; `None` for that last
 /// case on Gen7/7.5, where the sources decide; `Some(false)` when not
 /// proven. Used by the fast accept.
@@ -768,7 +769,10 @@ pub(crate) fn dst_alignment_proof(
         return Some(true);
     }
     if dlast < 32 {
-        return Some(!src_two);
+        // With a source spanning two registers, a whole register from byte
+        // 0 (`exec` channels a power of two `step` apart, the element no
+        // wider than `step`) has half its channels in each OWord.
+        return Some(!src_two || (dsub == 0 && exec * step == 32));
     }
     if dlast >= 64 || dsub != 0 || exec * step != 64 {
         return Some(false);

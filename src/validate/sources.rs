@@ -29,12 +29,18 @@ pub fn imm_only_last_source(c: &mut Checker<'_>) {
     );
 }
 
+/// A 64-bit immediate as src1 of an instruction reading `nsrc` sources,
+/// two or more ([`imm64_only_single_source`]; not for 3-source layouts).
+#[inline(always)]
+pub(crate) const fn imm64_beside_src0(nsrc: u8, s1: &Src) -> bool {
+    nsrc >= 2 && s1.is_imm() && s1.ty.is_64bit()
+}
+
 /// A 64-bit immediate fills bits 127:64, src1's fields included, so only
 /// a 1-source instruction can have one.
 #[inline(always)]
 pub fn imm64_only_single_source(c: &mut Checker<'_>) {
-    let s1 = &c.i.src[1];
-    let bad = !c.three_src() && c.nsrc() >= 2 && s1.is_imm() && s1.ty.is_64bit();
+    let bad = !c.three_src() && imm64_beside_src0(c.nsrc(), &c.i.src[1]);
     c.check(
         bad,
         OperandId::Src(1),
