@@ -402,12 +402,15 @@ impl Assembler {
                     }
                 }
             }
-            resume = parser.resume_point();
-            kept_errors = parser.errors.len();
-            fed_labels = self.labels.len();
-            fed_count = self.count;
-            fed_pending = self.pending.len();
-            fed_errors = self.errors.len();
+            // Needed only if the piece may end inside a statement.
+            if !last {
+                resume = parser.resume_point();
+                kept_errors = parser.errors.len();
+                fed_labels = self.labels.len();
+                fed_count = self.count;
+                fed_pending = self.pending.len();
+                fed_errors = self.errors.len();
+            }
         }
         if last {
             self.errors.append(&mut parser.errors);

@@ -382,7 +382,7 @@ impl<'a> Parser<'a> {
                     return Some(Some((name, start)));
                 }
             }
-            match self.instruction(&mut c, head, inst) {
+            match self.instruction(&mut c, start, head, inst) {
                 Ok(()) => {
                     self.c = c;
                     return Some(None);
@@ -525,24 +525,33 @@ impl<'a> Parser<'a> {
         Ok(Predicate { inv, flag, suffix, raw })
     }
 
-    /// The instruction where `c` stands (after whitespace), written into
-    /// `inst` (in place); `head` is the identifier there, if any.
-    fn instruction(&mut self, c: &mut Scanner<'a>, head: Option<(&'a str, usize)>, inst: &mut Inst<'a>) -> PResult<()> {
-        let pos = c.here();
-        let (pred, head) = if c.byte() == Some(b'(') {
-            let pred = self.predicate(c)?;
-            (Some(pred), c.ident_here())
+    /// The instruction where `c` stands (after whitespace, at `pos`),
+    /// written into `inst` (in place); `head` is the identifier there, if
+    /// any.
+    fn instruction(
+        &mut self,
+        c: &mut Scanner<'a>,
+        pos: Pos,
+        head: Option<(&'a str, usize)>,
+        inst: &mut Inst<'a>,
+    ) -> PResult<()> {
+        // Written in place: a predicate is large, and most instructions
+        // have none.
+        let head = if c.byte() == Some(b'(') {
+            inst.pred = Some(self.predicate(c)?);
+            c.ident_here()
         } else {
-            (None, head)
+            inst.pred = None;
+            head
         };
         let Some((name, end)) = head else {
             return Err(self.unexpected_at(*c, "an opcode"));
         };
-        let at = c.here();
         let opcode = match opcode_by_name(name) {
             Some(op) if op.exists_on(self.platform) => op,
             // The name is consumed: recovery goes on after it.
             Some(op) => {
+                let at = c.here();
                 c.advance_to(end);
                 return Err(self.error_at(
                     at,
@@ -553,6 +562,7 @@ impl<'a> Parser<'a> {
                 ));
             }
             None => {
+                let at = c.here();
                 c.advance_to(end);
                 return Err(self.error_at(at, AsmErrorKind::UnknownOpcode(name.into())));
             }
@@ -560,7 +570,6 @@ impl<'a> Parser<'a> {
         c.advance_to(end);
         inst.pos = pos;
         inst.opcode = opcode;
-        inst.pred = pred;
         inst.sat = false;
         inst.breakpoint = false;
         inst.cmod = None;
@@ -909,7 +918,6 @@ impl<'a> Parser<'a> {
             ..Options::default()
         };
         loop {
-            let at = c.at();
             match c.byte() {
                 Some(b'}') => {
                     c.advance(1);
@@ -917,6 +925,7 @@ impl<'a> Parser<'a> {
                 }
                 Some(b',') => c.advance(1),
                 Some(b'0'..=b'9') => {
+                    let at = c.here();
                     let Some((n, end)) = c.number_here() else {
                         return Err(self.unexpected_at(*c, EXPECT_OPTION));
                     };
@@ -1271,7 +1280,6 @@ impl<'a> Parser<'a> {
             }
             o.abs = true;
         }
-        let at = c.at();
         if let Some((value, end)) = c.number_here() {
             c.advance_to(end);
             o.base = Base::Imm { value, neg: o.neg };
@@ -1306,7 +1314,7 @@ impl<'a> Parser<'a> {
                         kind: Kind::Ident,
                         text,
                         value: 0,
-                        pos: at,
+                        pos: c.here(),
                     };
                     Some((self.reg_name(t)?, end))
                 }
