@@ -132,6 +132,25 @@ impl MathFunction {
             _ => 1,
         }
     }
+
+    /// Whether the function is an INT DIV one (quotient, remainder or
+    /// both), which takes integer operands.
+    pub const fn is_int_div(self) -> bool {
+        matches!(
+            self,
+            MathFunction::IntDivQuotientAndRemainder | MathFunction::IntDivQuotient | MathFunction::IntDivRemainder
+        )
+    }
+
+    /// Whether the platform defines the function: INVM and RSQRTM are
+    /// Gen8's, and [`MathFunction::None`] (0) is no function.
+    pub const fn defined_on(self, p: Platform) -> bool {
+        match self {
+            MathFunction::None => false,
+            MathFunction::Invm | MathFunction::Rsqrtm => p.is_gen8(),
+            _ => true,
+        }
+    }
 }
 
 /// The data type of an operand, independent of its hardware encoding.

@@ -120,12 +120,7 @@ pub fn math_function_valid(c: &mut Checker<'_>) {
     if i.opcode != Opcode::Math || i.cond_modifier > 15 {
         return;
     }
-    let ok = match MathFunction::from_hw(i.cond_modifier) {
-        None | Some(MathFunction::None) => false,
-        Some(MathFunction::Invm | MathFunction::Rsqrtm) => c.p.is_gen8(),
-        Some(_) => true,
-    };
-    if !ok {
+    if !MathFunction::from_hw(i.cond_modifier).is_some_and(|f| f.defined_on(c.p)) {
         let m = format!("math function {} is not defined on {}", i.cond_modifier, c.p);
         c.report(OperandId::Inst, m);
     }

@@ -408,12 +408,7 @@ pub fn ivb_three_src_max_one_grf(c: &mut Checker<'_>) {
 }
 
 fn int_div(c: &Checker<'_>) -> Option<bool> {
-    match c.i.math_function()? {
-        MathFunction::IntDivQuotientAndRemainder | MathFunction::IntDivQuotient | MathFunction::IntDivRemainder => {
-            Some(true)
-        }
-        _ => Some(false),
-    }
+    c.i.math_function().map(MathFunction::is_int_div)
 }
 
 /// Whether MATH source `k` has a modifier, which the INT DIV functions
