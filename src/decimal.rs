@@ -24,6 +24,20 @@ pub fn write_dec<W: Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {
     write_long(out, v)
 }
 
+/// Writes text of up to four bytes (a name from a table) as a copy of
+/// known length, which compiles to a store; a copy of unknown length
+/// calls `memcpy`. Longer text is written as it is.
+#[inline(always)]
+pub fn write_short<W: Write + ?Sized>(out: &mut W, t: &str) -> fmt::Result {
+    match (t.len(), t.get(..1), t.get(..2), t.get(..3), t.get(..4)) {
+        (1, Some(p), _, _, _) => out.write_str(p),
+        (2, _, Some(p), _, _) => out.write_str(p),
+        (3, _, _, Some(p), _) => out.write_str(p),
+        (4, _, _, _, Some(p)) => out.write_str(p),
+        _ => out.write_str(t),
+    }
+}
+
 /// Writes `(v)`: up to 99 one piece of a table (a copy of known length).
 #[inline]
 pub fn write_paren_dec<W: Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {

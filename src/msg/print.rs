@@ -178,7 +178,7 @@ impl<W: Write + ?Sized> Line<'_, W> {
                     self.put(" ")?;
                 }
                 self.space = true;
-                self.put(n)
+                crate::decimal::write_short(self, n)
             }
         }
     }

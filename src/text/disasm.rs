@@ -105,6 +105,13 @@ impl<'w, W: Write + ?Sized> Col<'w, W> {
         self.out.write_str(t)
     }
 
+    /// Short text (names of types, strides, opcodes, registers) as a
+    /// copy of known length: see [`crate::decimal::write_short`].
+    #[inline(always)]
+    pub fn short(&mut self, t: &str) -> fmt::Result {
+        crate::decimal::write_short(self, t)
+    }
+
     /// Text that does not advance the column.
     #[inline]
     pub fn raw(&mut self, t: &str) -> fmt::Result {
@@ -416,7 +423,7 @@ impl Printer<'_> {
             }
             o.s(") ")?;
         }
-        o.s(op.name())?;
+        o.short(op.name())?;
         let send = op.is_send();
         if !send && c.contains(Controls::SATURATE) {
             o.s(names::SUFFIX_SAT)?;
@@ -436,7 +443,7 @@ impl Printer<'_> {
                 Some(CondMod::None) => {}
                 Some(m) => {
                     o.s(".")?;
-                    o.s(m.name())?;
+                    o.short(m.name())?;
                 }
                 None => o.invalid("conditional modifier", i.cond_modifier.into())?,
             }
@@ -606,7 +613,7 @@ impl Printer<'_> {
     }
 
     fn hstride<W: Write + ?Sized>(o: &mut Col<'_, W>, h: u8) -> fmt::Result {
-        o.s(names::HSTRIDE.get(usize::from(h)).copied().unwrap_or("0"))
+        o.short(names::HSTRIDE.get(usize::from(h)).copied().unwrap_or("0"))
     }
 
     fn dst<W: Write + ?Sized>(&self, o: &mut Col<'_, W>) -> fmt::Result {
@@ -624,12 +631,12 @@ impl Printer<'_> {
                 .get(usize::from(d.writemask.bits() & 0xf))
                 .copied()
                 .unwrap_or(""))?;
-            return o.s(ty.name());
+            return o.short(ty.name());
         }
         o.s(DST_HSTRIDE
             .get(3 * usize::from(d.hstride)..3 * usize::from(d.hstride) + 3)
             .unwrap_or("<0>"))?;
-        o.s(ty.name())
+        o.short(ty.name())
     }
 
     /// The register of an operand: `gN.S` (or the ARF's name), or the
@@ -721,7 +728,7 @@ impl Printer<'_> {
         Self::vstride(o, r.vstride)?;
         o.s(",")?;
         match names::WIDTH.get(usize::from(r.width)).copied().flatten() {
-            Some(t) => o.s(t)?,
+            Some(t) => o.short(t)?,
             None => o.invalid("width", r.width.into())?,
         }
         o.s(",")?;
@@ -731,7 +738,7 @@ impl Printer<'_> {
 
     fn vstride<W: Write + ?Sized>(o: &mut Col<'_, W>, v: u8) -> fmt::Result {
         match names::VSTRIDE.get(usize::from(v)).copied().flatten() {
-            Some(t) => o.s(t),
+            Some(t) => o.short(t),
             None => o.invalid("vert stride", v.into()),
         }
     }
@@ -783,10 +790,10 @@ impl Printer<'_> {
             Self::vstride(o, s.region.vstride)?;
             o.s(">")?;
             Self::swizzle(o, s.swizzle)?;
-            return o.s(ty.name());
+            return o.short(ty.name());
         }
         Self::region(o, s.region)?;
-        o.s(ty.name())
+        o.short(ty.name())
     }
 
     /// Bits 127:64 of the word, for the immediates that span them.
@@ -881,7 +888,7 @@ impl Printer<'_> {
                 return write!(o, "*** invalid immediate type {code} ");
             }
         }
-        o.s(ty.name())
+        o.short(ty.name())
     }
 
     fn dst3<W: Write + ?Sized>(&self, o: &mut Col<'_, W>) -> fmt::Result {
@@ -899,7 +906,7 @@ impl Printer<'_> {
             .get(usize::from(d.writemask.bits() & 0xf))
             .copied()
             .unwrap_or(""))?;
-        o.s(d.ty.name())
+        o.short(d.ty.name())
     }
 
     fn src3<W: Write + ?Sized>(&self, o: &mut Col<'_, W>, n: usize) -> fmt::Result {
@@ -930,7 +937,7 @@ impl Printer<'_> {
             o.s("<4,4,1>")?;
             Self::swizzle(o, s.swizzle)?;
         }
-        o.s(ty.name())
+        o.short(ty.name())
     }
 
     /// The register and subregister of a 3-source operand (no such
