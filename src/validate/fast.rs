@@ -10,8 +10,9 @@
 //!   address-register descriptor and a null or direct GRF destination;
 //! - 1- and 2-source instructions with a destination, direct GRF, ARF
 //!   (not null, no modifier) or immediate sources and no HF or
-//!   byte-destination type nor a source wider than the destination type
-//!   (so no operand-type stride or mixed-float rule applies), 64-bit types
+//!   byte-destination type (so no mixed-float or packed-byte rule
+//!   applies), the destination's stride and offset fitting a wider
+//!   execution type, 64-bit types
 //!   only in align1 on Gen7.5 and Gen8 (no Cherryview or align16 64-bit
 //!   rule applies) and never beside a byte type or as a 64-bit immediate
 //!   beside src0; in align1
@@ -329,6 +330,22 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
         None
     };
     let lasts = [last0, last1];
+    // The execution type is wider than the destination type only beside a
+    // source wider than it (bytes execute as words, and the destination
+    // is not a byte type): then dst_stride_matches_exec_type_ratio and
+    // dst_subreg_aligned_to_exec_type.
+    let wider = i.src[0].ty.size() > dts || (nsrc == 2 && t1.size() > dts);
+    if wider {
+        use super::operand_types as ot;
+        let Some(ets) = exec_type(i, nsrc).map(Type::size) else {
+            return false;
+        };
+        if ets > dts
+            && (ot::dst_stride_not_exec_size(stride(d.hstride), dts, ets) || ot::dst_sub_misaligned(dsub, ets, false))
+        {
+            return false;
+        }
+    }
     // The destination's last byte, and (align1) the region alignment
     // rules.
     let step = stride(d.hstride) * dts;
@@ -375,10 +392,8 @@ struct SrcCx {
 /// register, `Some(None)` for an immediate, `None` when not proven valid.
 #[inline(always)]
 fn alu_src(cx: &SrcCx, s: &Src, last_src: bool) -> Option<Option<u32>> {
-    // No wider source (the execution type is no wider than the
-    // destination: the operand-type stride and alignment rules do not
-    // apply); no_byte_64bit_conversion.
-    if s.ty.size() > cx.dts || super::operand_types::byte_64bit_pair(cx.dst_ty, s.ty) {
+    // no_byte_64bit_conversion.
+    if super::operand_types::byte_64bit_pair(cx.dst_ty, s.ty) {
         return None;
     }
     match (s.file, s.addr) {
@@ -653,6 +668,17 @@ mod tests {
         split.dst = Dst::grf(2, 0, Type::UD);
         split.src[0] = Src::grf(4, 4, Type::UD, rgn(8, 4, 2));
         out.push(split);
+        // mov(8) g2<2>UW g4<8,8,1>F and mov(8) g2<2>UD g4<0,1,0>DF: the
+        // execution type is wider than the destination type.
+        let mut narrow = Instruction::new(Opcode::Mov, ExecSize::S8);
+        narrow.dst = Dst::grf(2, 0, Type::UW);
+        narrow.dst.hstride = 2;
+        narrow.src[0] = Src::grf(4, 0, Type::F, rgn(8, 8, 1));
+        out.push(narrow);
+        let mut narrow_df = narrow;
+        narrow_df.dst.ty = Type::UD;
+        narrow_df.src[0] = Src::grf(4, 0, Type::DF, Region::SCALAR);
+        out.push(narrow_df);
         let mut jump = Instruction::new(Opcode::If, ExecSize::S16);
         jump.imm = (64 << 32) | 32;
         out.push(jump);

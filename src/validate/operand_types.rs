@@ -205,6 +205,29 @@ fn wider_exec(c: &Checker<'_>) -> Option<Ot> {
     (f.ets > f.dts).then_some(f)
 }
 
+/// A destination stride of `stride` elements of `dts` bytes other than
+/// the execution type size `ets` ([`dst_stride_matches_exec_type_ratio`]).
+#[inline(always)]
+pub(crate) const fn dst_stride_not_exec_size(stride: u32, dts: u32, ets: u32) -> bool {
+    stride * dts != ets
+}
+
+/// A destination at byte `sub` not aligned to the execution type size
+/// `ets`; a byte destination (`byte`) may also sit one byte above
+/// ([`dst_subreg_aligned_to_exec_type`]).
+#[inline(always)]
+pub(crate) const fn dst_sub_misaligned(sub: u32, ets: u32, byte: bool) -> bool {
+    let r = match sub.checked_rem(ets) {
+        Some(r) => r,
+        None => 0,
+    };
+    if byte {
+        r > 1
+    } else {
+        r != 0
+    }
+}
+
 /// When the execution type is wider than the destination type, the
 /// destination stride (in bytes) equals the execution type size; a raw
 /// MOV to bytes is exempt.
@@ -212,7 +235,7 @@ pub fn dst_stride_matches_exec_type_ratio(c: &mut Checker<'_>) {
     let Some(f) = wider_exec(c) else { return };
     let byte_raw = matches!(c.i.dst.ty, Type::B | Type::UB) && is_raw_move(c.i);
     c.check(
-        !byte_raw && f.stride * f.dts != f.ets,
+        !byte_raw && dst_stride_not_exec_size(f.stride, f.dts, f.ets),
         OperandId::Dst,
         "destination stride must equal the ratio of the execution type size to the destination type size",
     );
@@ -227,9 +250,8 @@ pub fn dst_subreg_aligned_to_exec_type(c: &mut Checker<'_>) {
     if c.align16() {
         return;
     }
-    let r = sub.checked_rem(f.ets).unwrap_or(0);
     let byte = matches!(c.i.dst.ty, Type::B | Type::UB);
-    let bad = if byte { r > 1 } else { r != 0 };
+    let bad = dst_sub_misaligned(sub, f.ets, byte);
     c.check(
         bad,
         OperandId::Dst,
