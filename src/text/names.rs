@@ -188,18 +188,27 @@ const BY_FIRST: [(u8, u8); 26] = {
 
 /// A name of at most eight bytes as one integer (its bytes in order from
 /// the lowest, zero-padded), so that names compare as integers; `None`
-/// for a longer name.
+/// for a longer name. Read in at most two overlapping loads rather than
+/// byte by byte: it runs for every instruction assembled.
 const fn pack_name(s: &[u8]) -> Option<u64> {
-    if s.len() > 8 {
+    let n = s.len();
+    if n > 8 {
         return None;
     }
-    let mut v = 0u64;
-    let mut rest = s;
-    while let [init @ .., last] = rest {
-        v = v << 8 | *last as u64;
-        rest = init;
+    // Four to eight bytes: the first four and the last four, which
+    // overlap when there are fewer than eight (the shared bytes are the
+    // same in both).
+    if let (Some(lo), Some(hi)) = (s.first_chunk::<4>(), s.last_chunk::<4>()) {
+        let lo = u32::from_le_bytes(*lo) as u64;
+        let hi = u32::from_le_bytes(*hi) as u64;
+        return Some(lo | hi << (8 * (n - 4)));
     }
-    Some(v)
+    Some(match *s {
+        [a] => a as u64,
+        [a, b] => a as u64 | (b as u64) << 8,
+        [a, b, c] => a as u64 | (b as u64) << 8 | (c as u64) << 16,
+        _ => 0,
+    })
 }
 
 /// [`BY_NAME`]'s names packed by [`pack_name`] (every opcode name has at
@@ -221,9 +230,15 @@ const BY_NAME_PACKED: [u64; BY_NAME.len()] = {
 
 /// The opcode named `s` (on any platform).
 pub(crate) fn opcode_by_name(s: &str) -> Option<Opcode> {
-    let first = *s.as_bytes().first()?;
+    opcode_by_bytes(s.as_bytes())
+}
+
+/// [`opcode_by_name`] for the name's bytes.
+#[inline]
+pub(crate) fn opcode_by_bytes(s: &[u8]) -> Option<Opcode> {
+    let first = *s.first()?;
     let &(from, to) = BY_FIRST.get(usize::from(first.wrapping_sub(b'a')))?;
-    let key = pack_name(s.as_bytes())?;
+    let key = pack_name(s)?;
     let range = usize::from(from)..usize::from(to);
     let k = BY_NAME_PACKED.get(range.clone())?.iter().position(|&v| v == key)?;
     BY_NAME.get(range.start + k).copied()
@@ -281,20 +296,20 @@ pub(crate) fn type_by_bytes(s: &[u8]) -> Option<Option<Type>> {
 }
 
 /// Message-descriptor shared-function names (single words).
-pub(crate) fn sfid_by_name(s: &str) -> Option<u8> {
+pub(crate) fn sfid_by_name(s: &[u8]) -> Option<u8> {
     let sfid = match s {
-        "null" => Sfid::Null,
-        "math" => Sfid::Math,
-        "sampler" => Sfid::Sampler,
-        "gateway" => Sfid::Gateway,
-        "dp_sampler" | "read" => Sfid::SamplerCache,
-        "render" | "write" => Sfid::RenderCache,
-        "urb" => Sfid::Urb,
-        "thread_spawner" => Sfid::ThreadSpawner,
-        "vme" => Sfid::Vme,
-        "const" => Sfid::ConstantCache,
-        "data" => Sfid::DataCache,
-        "cre" => Sfid::Cre,
+        b"null" => Sfid::Null,
+        b"math" => Sfid::Math,
+        b"sampler" => Sfid::Sampler,
+        b"gateway" => Sfid::Gateway,
+        b"dp_sampler" | b"read" => Sfid::SamplerCache,
+        b"render" | b"write" => Sfid::RenderCache,
+        b"urb" => Sfid::Urb,
+        b"thread_spawner" => Sfid::ThreadSpawner,
+        b"vme" => Sfid::Vme,
+        b"const" => Sfid::ConstantCache,
+        b"data" => Sfid::DataCache,
+        b"cre" => Sfid::Cre,
         _ => return None,
     };
     Some(sfid.hw())
@@ -302,12 +317,12 @@ pub(crate) fn sfid_by_name(s: &str) -> Option<u8> {
 
 /// The shared functions named by more than one word, by their first: the
 /// second word, whether `1` follows it (`dp data 1`), and the number.
-pub(crate) fn multi_word_sfid(first: &str) -> Option<(&'static str, bool, u8)> {
+pub(crate) fn multi_word_sfid(first: &[u8]) -> Option<(&'static str, bool, u8)> {
     Some(match first {
-        "pixel" => ("interp", false, Sfid::PixelInterpolator.hw()),
+        b"pixel" => ("interp", false, Sfid::PixelInterpolator.hw()),
         // Later platforms' name for the encoding of VME.
-        "rt" => ("accel", false, Sfid::Vme.hw()),
-        "dp" => ("data", true, Sfid::DataCache1.hw()),
+        b"rt" => ("accel", false, Sfid::Vme.hw()),
+        b"dp" => ("data", true, Sfid::DataCache1.hw()),
         _ => return None,
     })
 }
@@ -333,6 +348,17 @@ mod tests {
     }
 
     #[test]
+    fn packed_names_are_the_bytes_in_order_from_the_lowest() {
+        let name = b"abcdefghi";
+        for n in 0..=8 {
+            let s = &name[..n];
+            let want = s.iter().rev().fold(0u64, |v, &b| v << 8 | u64::from(b));
+            assert_eq!(pack_name(s), Some(want), "{n} bytes");
+        }
+        assert_eq!(pack_name(name), None);
+    }
+
+    #[test]
     fn names_read_back_to_the_encodings_of_the_isa_floor() {
         for c in CondMod::ALL.iter().filter(|&&c| c != CondMod::None) {
             assert_eq!(cond_mod_by_name(c.name()), Some(c.hw()), "{c:?}");
@@ -348,9 +374,9 @@ mod tests {
         for s in Sfid::ALL {
             let name = s.mesa_name().unwrap_or("vme");
             let first = name.split(' ').next().unwrap();
-            let got = match multi_word_sfid(first) {
+            let got = match multi_word_sfid(first.as_bytes()) {
                 Some((_, _, v)) => Some(v),
-                None => sfid_by_name(name),
+                None => sfid_by_name(name.as_bytes()),
             };
             assert_eq!(got, Some(s.hw()), "{name}");
         }

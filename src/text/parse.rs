@@ -44,8 +44,8 @@ use super::error::{AsmError, AsmErrorKind};
 use super::lex::{Kind, Lexer, Pos, Scanner, Token};
 use super::names::ADDR_SUB_UNIT;
 use super::names::{
-    arf_class_by_name, cond_mod_by_name, math_fn_by_name, multi_word_sfid, opcode_by_name, sfid_by_name, type_by_bytes,
-    type_by_name,
+    arf_class_by_name, cond_mod_by_name, math_fn_by_name, multi_word_sfid, opcode_by_bytes, opcode_by_name,
+    sfid_by_name, type_by_bytes, type_by_name,
 };
 #[cfg(test)]
 use super::syntax::Stmt;
@@ -372,11 +372,13 @@ impl<'a> Parser<'a> {
             let mut c = self.c;
             let start = c.at();
             c.byte()?;
-            let head = c.ident_here();
-            if let Some((name, end)) = head {
+            let head = c.ident_bytes_here();
+            if let Some((_, end)) = head {
                 let mut look = c;
                 look.advance_to(end);
                 if look.byte() == Some(b':') {
+                    // Labels are rare: the name is taken as text only here.
+                    let name = c.ident_here().map_or("", |(name, _)| name);
                     look.advance(1);
                     self.c = look;
                     return Some(Some((name, start)));
@@ -532,14 +534,14 @@ impl<'a> Parser<'a> {
         &mut self,
         c: &mut Scanner<'a>,
         pos: Pos,
-        head: Option<(&'a str, usize)>,
+        head: Option<(&'a [u8], usize)>,
         inst: &mut Inst<'a>,
     ) -> PResult<()> {
         // Written in place: a predicate is large, and most instructions
         // have none.
         let head = if c.byte() == Some(b'(') {
             inst.pred = Some(self.predicate(c)?);
-            c.ident_here()
+            c.ident_bytes_here()
         } else {
             inst.pred = None;
             head
@@ -547,7 +549,7 @@ impl<'a> Parser<'a> {
         let Some((name, end)) = head else {
             return Err(self.unexpected_at(*c, "an opcode"));
         };
-        let opcode = match opcode_by_name(name) {
+        let opcode = match opcode_by_bytes(name) {
             Some(op) if op.exists_on(self.platform) => op,
             // The name is consumed: recovery goes on after it.
             Some(op) => {
@@ -563,6 +565,7 @@ impl<'a> Parser<'a> {
             }
             None => {
                 let at = c.here();
+                let name = c.ident_here().map_or("", |(name, _)| name);
                 c.advance_to(end);
                 return Err(self.error_at(at, AsmErrorKind::UnknownOpcode(name.into())));
             }
@@ -847,7 +850,7 @@ impl<'a> Parser<'a> {
                 p.nibble(n)
             });
         }
-        let Some((word, end)) = c.ident_here() else {
+        let Some((word, end)) = c.ident_bytes_here() else {
             return Err(self.unexpected_at(*c, WHAT));
         };
         if let Some(sfid) = sfid_by_name(word) {
@@ -859,9 +862,9 @@ impl<'a> Parser<'a> {
         };
         // Two- and three-word names.
         c.advance_to(end);
-        match c.ident_here() {
-            Some((w, end)) if w == second => c.advance_to(end),
-            _ => return Err(self.unexpected_at(*c, WHAT)),
+        match c.word_here(second) {
+            Some(end) => c.advance_to(end),
+            None => return Err(self.unexpected_at(*c, WHAT)),
         }
         if one {
             let n = self.scan_number(c, WHAT)?;
