@@ -22,7 +22,8 @@
 //!   (Gen7/7.5: each source scalar or laid out like the destination);
 //! - MAD and LRP on F (DF from Gen7.5), BFE and BFI2 on D or UD, CSEL on
 //!   F (align16, one type);
-//! - branches with an ARF destination field.
+//! - branches with an ARF destination field, and WAIT on a notification
+//!   register.
 //!
 //! This is the validator's one speed layer. Its conditions are the named
 //! predicates the rules call to report (`encoding::subreg_ok`,
@@ -240,7 +241,7 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
         _ => nsrc,
     };
     if !(1..=2).contains(&nsrc) {
-        return false;
+        return op == Opcode::Wait && wait(p, i, a16);
     }
     let gen8 = p.is_gen8();
     let d = &i.dst;
@@ -367,6 +368,28 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
         let like_dst = direct_subnr(&s.addr) == Some(0) && v == w * h && h * s.ty.size() == step;
         l.is_none() || s.region == Region::SCALAR || like_dst
     })
+}
+
+/// WAIT, which reads no source the rules count and writes one
+/// notification register: an ARF destination other than null, of a plain
+/// type, stride encoding 1 (align16_dst_hstride_one, dst_hstride_nonzero),
+/// at a legal offset (subreg_in_range) and within one OWord (the span and
+/// split rules), and a scalar src0 (wait_src0_scalar).
+#[cold]
+#[inline(never)]
+fn wait(p: Platform, i: &Instruction, a16: bool) -> bool {
+    let d = &i.dst;
+    let Addr::Direct { subnr, .. } = d.addr else {
+        return false;
+    };
+    let plain = has(PLAIN, d.ty) && d.hstride == 1 && enc::subreg_ok(false, a16, subnr);
+    if d.file != RegFile::Arf || is_null_dst(d) || !plain {
+        return false;
+    }
+    let (exec, dts, dsub) = (i.exec_size.channels(), d.ty.size(), subnr as u32);
+    let dlast = (exec - 1) * dts + dsub + dts - 1;
+    let in_oword = regions::dst_alignment_proof(p.is_gen8(), exec, dsub, dts, dlast, false) == Some(true);
+    in_oword && !super::flow::wait_src0_not_scalar(a16, i.src[0].region)
 }
 
 /// What [`alu_src`] needs to know of the instruction.
@@ -679,6 +702,13 @@ mod tests {
         narrow_df.dst.ty = Type::UD;
         narrow_df.src[0] = Src::grf(4, 0, Type::DF, Region::SCALAR);
         out.push(narrow_df);
+        // wait(1) n0.2<1>UD.
+        let mut wait = Instruction::new(Opcode::Wait, ExecSize::S1);
+        wait.dst = Dst::grf(crate::isa::arf::NOTIFICATION, 8, Type::UD);
+        wait.dst.file = RegFile::Arf;
+        wait.src[0] = Src::grf(crate::isa::arf::NOTIFICATION, 8, Type::UD, Region::SCALAR);
+        wait.src[0].file = RegFile::Arf;
+        out.push(wait);
         let mut jump = Instruction::new(Opcode::If, ExecSize::S16);
         jump.imm = (64 << 32) | 32;
         out.push(jump);

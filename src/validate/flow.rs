@@ -93,17 +93,23 @@ pub fn call_src0_two_dwords(c: &mut Checker<'_>) {
     );
 }
 
+/// A WAIT src0 region `r` that is not scalar in its access mode
+/// ([`wait_src0_scalar`]).
+#[inline(always)]
+pub(crate) fn wait_src0_not_scalar(align16: bool, r: Region) -> bool {
+    if align16 {
+        r.vstride != 0
+    } else {
+        r != Region::SCALAR
+    }
+}
+
 /// WAIT reads one notification count: a scalar src0 (`<0;1,0>`, or
 /// vertical stride 0 in align16).
 pub fn wait_src0_scalar(c: &mut Checker<'_>) {
     if c.i.opcode != Opcode::Wait {
         return;
     }
-    let r = c.i.src[0].region;
-    let bad = if c.align16() {
-        r.vstride != 0
-    } else {
-        r != Region::SCALAR
-    };
+    let bad = wait_src0_not_scalar(c.align16(), c.i.src[0].region);
     c.check(bad, OperandId::Src(0), "wait reads a scalar src0 (<0;1,0>)");
 }
