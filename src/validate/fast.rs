@@ -234,11 +234,13 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
     }
     // MATH counts its sources by function ([`Instruction::num_srcs`]);
     // the fast path takes the functions Gen7 has.
-    let nsrc = match (op, i.cond_modifier) {
-        (Opcode::Math, 1..=7) => 1,
-        (Opcode::Math, 9..=13) => 2,
-        (Opcode::Math, _) => return false,
-        _ => nsrc,
+    let (nsrc, int_div) = if op == Opcode::Math {
+        match MathFunction::from_hw(i.cond_modifier) {
+            Some(f) if f.defined_on(Platform::Gen7) => (f.num_srcs(), f.is_int_div()),
+            _ => return false,
+        }
+    } else {
+        (nsrc, false)
     };
     if !(1..=2).contains(&nsrc) {
         return op == Opcode::Wait && wait(p, i, a16);
@@ -262,7 +264,7 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
         }
         // Float functions on F operands; INT DIV on D or UD without
         // source modifiers.
-        Opcode::Math if i.cond_modifier >= 11 => {
+        Opcode::Math if int_div => {
             is_dword(d.ty)
                 && is_dword(t0)
                 && is_dword(t1)
