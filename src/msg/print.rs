@@ -66,10 +66,12 @@ pub fn write_msg_desc_raw(
         None => l.put(" indirect")?,
         Some(d) => {
             body(&mut l, p, sf, sfid, d)?;
+            // Each a constant: one write.
             if l.space {
-                l.put(" ")?;
+                l.put(" mlen ")?;
+            } else {
+                l.put("mlen ")?;
             }
-            l.put("mlen ")?;
             l.num(dc::mlen(d))?;
             l.put(" rlen ")?;
             l.num(dc::rlen(d))?;
