@@ -142,3 +142,26 @@ fn validate_no_panic_holds_on_clean_and_broken_instructions() {
         validate_no_panic(p, &Instruction::new(Opcode::Illegal, ExecSize::S32));
     }
 }
+
+/// Found by the `validate` fuzz target: a DF `mad` whose destination
+/// starts at g127 reaches past it (8 channels of 8 bytes); the fast accept
+/// counted the destination's bytes as 4 per channel and accepted it.
+#[test]
+#[cfg(feature = "check")]
+fn fast_accept_counts_a_df_three_source_destination_in_full() {
+    let input = [7, 91, 1, 96, 0, 64, 216, 0, 127, 200, 33, 3, 57, 48, 32, 135, 18];
+    let (p, i) = geneu::check::instruction_input(&input).expect("a fuzz input");
+    validate_no_panic(p, &i);
+    for p in [Gen75, Gen8, Chv] {
+        let mut mad = Instruction::new(Opcode::Mad, ExecSize::S8);
+        mad.access_mode = AccessMode::Align16;
+        mad.dst = Dst::grf(127, 0, Type::DF);
+        for (k, nr) in [50, 24, 74].into_iter().enumerate() {
+            mad.src[k] = Src::grf(nr, 0, Type::DF, Region::THREE_SRC);
+        }
+        let e = geneu::validate::validate(p, &mad).unwrap_err();
+        assert!(e.has("grf_number_in_range"), "{p}: {e:?}");
+        mad.dst = Dst::grf(126, 0, Type::DF);
+        assert!(geneu::validate::validate(p, &mad).is_ok(), "{p}");
+    }
+}

@@ -351,10 +351,17 @@ pub const fn writes_two_dwords(op: Opcode) -> bool {
 pub fn dst_last_byte(c: &Checker<'_>) -> Option<u32> {
     let d = &c.i.dst;
     let sub = direct_subnr(&d.addr)?;
-    if writes_two_dwords(c.i.opcode) {
-        return Some(sub + 7);
+    Some(dst_last_byte_from(c.p, c.i.opcode, c.exec(), c.align16(), d, sub))
+}
+
+/// [`dst_last_byte`] of a direct destination at subregister `sub`, from
+/// its parts (the fast accept calls it too).
+#[inline(always)]
+pub(super) fn dst_last_byte_from(p: Platform, op: Opcode, exec: u32, align16: bool, d: &Dst, sub: u32) -> u32 {
+    if writes_two_dwords(op) {
+        return sub + 7;
     }
-    let es = region_elem_size(c.p, d.ty);
-    let s = if c.align16() { 1 } else { stride(d.hstride) };
-    Some(((c.exec() - 1) * s * es).saturating_add(sub + es - 1))
+    let es = region_elem_size(p, d.ty);
+    let s = if align16 { 1 } else { stride(d.hstride) };
+    ((exec - 1) * s * es).saturating_add(sub + es - 1)
 }

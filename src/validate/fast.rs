@@ -499,8 +499,10 @@ fn three_src(p: Platform, i: &Instruction) -> bool {
         }
         _ => false,
     };
+    // The destination's last byte as grf_number_in_range counts it (a
+    // DF destination spans twice an F one).
     let d = &i.dst;
-    if !in_range(d.file, d.addr, (exec - 1) * 4 + 3) {
+    if !in_range(d.file, d.addr, dst_last_byte_from(p, i.opcode, exec, true, d, 0)) {
         return false;
     }
     i.src.iter().all(|s| {
