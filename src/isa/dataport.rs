@@ -129,6 +129,15 @@ pub mod dc1 {
     pub const A64_UNTYPED_SURFACE_WRITE: u8 = 0x19;
     /// A64 scattered write (Gen8).
     pub const A64_SCATTERED_WRITE: u8 = 0x1a;
+    /// A64 scattered read (Gen8; Mesa names it, the typed descriptors do
+    /// not model it, so [`MESSAGE_TYPES`](super::MESSAGE_TYPES) has no row).
+    pub const A64_SCATTERED_READ: u8 = 0x10;
+    /// A64 OWord block write (Gen9; Mesa names it).
+    pub const A64_OWORD_BLOCK_WRITE: u8 = 0x15;
+    /// Untyped atomic float operation (Gen9; Mesa names it).
+    pub const UNTYPED_ATOMIC_FLOAT: u8 = 0x1b;
+    /// A64 untyped atomic float operation (Gen9; Mesa names it).
+    pub const A64_UNTYPED_ATOMIC_FLOAT: u8 = 0x1d;
 }
 
 /// What the descriptor of a message type says about its response.

@@ -249,7 +249,10 @@ impl Descriptor for DataCache1 {
 
     fn decode_desc(p: Platform, desc: u32) -> Result<Self, MsgError> {
         if !p.is_gen75_or_later() {
-            return Err(MsgError::Function { sfid: 12, platform: p });
+            return Err(MsgError::Function {
+                sfid: Sfid::DataCache1.hw(),
+                platform: p,
+            });
         }
         let t = msg_type(p, desc);
         let op = match t {
@@ -337,7 +340,10 @@ impl Descriptor for DataCache1 {
     fn desc(&self) -> Result<u32, MsgError> {
         let p = self.platform;
         if !p.is_gen75_or_later() {
-            return Err(MsgError::Function { sfid: 12, platform: p });
+            return Err(MsgError::Function {
+                sfid: Sfid::DataCache1.hw(),
+                platform: p,
+            });
         }
         if !self.op.exists_on(p) {
             return reserved("data cache 1 message type", self.op.msg_type() as u32, p);

@@ -317,7 +317,10 @@ impl Descriptor for PixelInterp {
 
     fn decode_desc(p: Platform, desc: u32) -> Result<Self, MsgError> {
         if !p.is_gen75_or_later() {
-            return Err(MsgError::Function { sfid: 11, platform: p });
+            return Err(MsgError::Function {
+                sfid: Sfid::PixelInterpolator.hw(),
+                platform: p,
+            });
         }
         let data = pi::pi_message_data(desc);
         let msg = match pi::pi_message_type(desc) {
@@ -343,7 +346,7 @@ impl Descriptor for PixelInterp {
     fn desc(&self) -> Result<u32, MsgError> {
         if !self.platform.is_gen75_or_later() {
             return Err(MsgError::Function {
-                sfid: 11,
+                sfid: Sfid::PixelInterpolator.hw(),
                 platform: self.platform,
             });
         }

@@ -12,7 +12,8 @@ use core::fmt::{self, Write};
 
 use super::dataport::msg_type;
 use super::{AtomicOp, GatewayOp, RtWriteSubtype, SamplerMsgType, SamplerSimd, Sfid, UrbOpcode};
-use crate::model::{Instruction, Platform};
+use crate::isa::dataport::{dc0, dc1, render};
+use crate::model::{Instruction, MathFunction, Platform};
 use crate::word::fields::{
     desc_common as dc, desc_dp_gen7 as dp, desc_dp_rt as rt, desc_pi_gen75 as pi, desc_sampler as smp,
     desc_urb_gen7 as u7, desc_urb_gen8 as u8_,
@@ -214,14 +215,15 @@ fn sampler_name(v: u8) -> Option<&'static str> {
 }
 
 fn rc_name(v: u8) -> Option<&'static str> {
+    use render::*;
     Some(match v {
-        4 => "media block read",
-        5 => "typed surface read",
-        6 => "typed atomic op",
-        7 => "memory fence",
-        10 => "media block write",
-        12 => "RT write",
-        13 => "typed surface write",
+        MEDIA_BLOCK_READ => "media block read",
+        TYPED_SURFACE_READ => "typed surface read",
+        TYPED_ATOMIC => "typed atomic op",
+        MEMORY_FENCE => "memory fence",
+        MEDIA_BLOCK_WRITE => "media block write",
+        RT_WRITE => "RT write",
+        TYPED_SURFACE_WRITE => "typed surface write",
         _ => return None,
     })
 }
@@ -233,46 +235,48 @@ fn rt_subtype_name(v: u8) -> Option<&'static str> {
 }
 
 fn dc0_name(v: u8) -> Option<&'static str> {
+    use dc0::*;
     Some(match v {
-        0 => "DC OWORD block read",
-        1 => "DC unaligned OWORD block read",
-        2 => "DC OWORD dual block read",
-        3 => "DC DWORD scattered read",
-        4 => "DC byte scattered read",
-        5 => "DC untyped surface read",
-        6 => "DC untyped atomic",
-        7 => "DC mfence",
-        8 => "DC OWORD block write",
-        10 => "DC OWORD dual block write",
-        11 => "DC DWORD scatterd write",
-        12 => "DC byte scattered write",
-        13 => "DC untyped surface write",
+        OWORD_BLOCK_READ => "DC OWORD block read",
+        UNALIGNED_OWORD_BLOCK_READ => "DC unaligned OWORD block read",
+        OWORD_DUAL_BLOCK_READ => "DC OWORD dual block read",
+        DWORD_SCATTERED_READ => "DC DWORD scattered read",
+        BYTE_SCATTERED_READ => "DC byte scattered read",
+        UNTYPED_SURFACE_READ => "DC untyped surface read",
+        UNTYPED_ATOMIC => "DC untyped atomic",
+        MEMORY_FENCE => "DC mfence",
+        OWORD_BLOCK_WRITE => "DC OWORD block write",
+        OWORD_DUAL_BLOCK_WRITE => "DC OWORD dual block write",
+        DWORD_SCATTERED_WRITE => "DC DWORD scatterd write",
+        BYTE_SCATTERED_WRITE => "DC byte scattered write",
+        UNTYPED_SURFACE_WRITE => "DC untyped surface write",
         _ => return None,
     })
 }
 
 fn dc1_name(v: u8) -> Option<&'static str> {
+    use dc1::*;
     Some(match v {
-        1 => "untyped surface read",
-        2 => "DC untyped atomic op",
-        3 => "DC untyped 4x2 atomic op",
-        4 => "DC media block read",
-        5 => "DC typed surface read",
-        6 => "DC typed atomic",
-        7 => "DC typed 4x2 atomic op",
-        9 => "DC untyped surface write",
-        10 => "DC media block write",
-        11 => "DC atomic counter op",
-        12 => "DC 4x2 atomic counter op",
-        13 => "DC typed surface write",
-        0x10 => "DC A64 scattered read",
-        0x11 => "DC A64 untyped surface read",
-        0x12 => "DC A64 untyped atomic op",
-        0x15 => "DC A64 OWORD block write",
-        0x19 => "DC A64 untyped surface write",
-        0x1a => "DC A64 scattered write",
-        0x1b => "DC untyped atomic float op",
-        0x1d => "DC A64 untyped atomic float op",
+        UNTYPED_SURFACE_READ => "untyped surface read",
+        UNTYPED_ATOMIC => "DC untyped atomic op",
+        UNTYPED_ATOMIC_SIMD4X2 => "DC untyped 4x2 atomic op",
+        MEDIA_BLOCK_READ => "DC media block read",
+        TYPED_SURFACE_READ => "DC typed surface read",
+        TYPED_ATOMIC => "DC typed atomic",
+        TYPED_ATOMIC_SIMD4X2 => "DC typed 4x2 atomic op",
+        UNTYPED_SURFACE_WRITE => "DC untyped surface write",
+        MEDIA_BLOCK_WRITE => "DC media block write",
+        ATOMIC_COUNTER => "DC atomic counter op",
+        ATOMIC_COUNTER_SIMD4X2 => "DC 4x2 atomic counter op",
+        TYPED_SURFACE_WRITE => "DC typed surface write",
+        A64_SCATTERED_READ => "DC A64 scattered read",
+        A64_UNTYPED_SURFACE_READ => "DC A64 untyped surface read",
+        A64_UNTYPED_ATOMIC => "DC A64 untyped atomic op",
+        A64_OWORD_BLOCK_WRITE => "DC A64 OWORD block write",
+        A64_UNTYPED_SURFACE_WRITE => "DC A64 untyped surface write",
+        A64_SCATTERED_WRITE => "DC A64 scattered write",
+        UNTYPED_ATOMIC_FLOAT => "DC untyped atomic float op",
+        A64_UNTYPED_ATOMIC_FLOAT => "DC A64 untyped atomic float op",
         _ => return None,
     })
 }
@@ -290,25 +294,13 @@ fn float_aop_name(v: u8) -> Option<&'static str> {
     })
 }
 
-fn math_name(v: u32) -> Option<&'static str> {
-    Some(match v {
-        1 => "inv",
-        2 => "log",
-        3 => "exp",
-        4 => "sqrt",
-        5 => "rsq",
-        6 => "sin",
-        7 => "cos",
-        8 => "sincos",
-        9 => "fdiv",
-        10 => "pow",
-        11 => "intdivmod",
-        12 => "intdiv",
-        13 => "intmod",
-        14 => "invm",
-        15 => "rsqrtm",
-        _ => return None,
-    })
+fn math_name(v: u8) -> Option<&'static str> {
+    match MathFunction::from_hw(v) {
+        Some(MathFunction::None) => None,
+        Some(f) => Some(f.name()),
+        // Gen4-5's SINCOS, which Gen7-8's MATH does not define.
+        None => (v == crate::isa::MATH_FN_SINCOS).then_some("sincos"),
+    }
 }
 
 /// The shared-function specific part, between `MsgDesc:` and `mlen`.
@@ -320,7 +312,7 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
         Some(Sfid::Math) => {
             // Math is a shared function on Gen4-5 only; Mesa still decodes
             // its old fields here.
-            l.control("math function", math_name(d & 0xf), d & 0xf)?;
+            l.control("math function", math_name((d & 0xf) as u8), d & 0xf)?;
             l.option("math saturate", "sat", (d >> 6) & 1)?;
             l.option("math signed", "signed", (d >> 4) & 1)?;
             l.option("math scalar", "scalar", (d >> 7) & 1)?;
@@ -351,7 +343,7 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
         }
         Some(Sfid::RenderCache) => {
             l.control("DP rc message type", rc_name(mt), mt as u32)?;
-            if mt == 12 {
+            if mt == render::RT_WRITE {
                 let s = rt::rt_subtype(d);
                 l.control("RT message type", rt_subtype_name(s), s as u32)?;
                 if rt::rt_slot_group(d) != 0 {
@@ -423,7 +415,7 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
             l.put(", ")?;
             l.num(bti)?;
             l.put(", ")?;
-            if mt == 6 {
+            if mt == dc0::UNTYPED_ATOMIC {
                 l.control("atomic op", aop_name(mc & 0xf), (mc & 0xf) as u32)?;
             } else {
                 l.num(mc)?;
@@ -438,12 +430,20 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
             l.put(", ")?;
             let simd = if mc & 0x10 != 0 { "SIMD8," } else { "SIMD16," };
             match mt {
-                2 | 6 | 11 => {
+                dc1::UNTYPED_ATOMIC | dc1::TYPED_ATOMIC | dc1::ATOMIC_COUNTER => {
                     l.put(simd)?;
                     l.control("atomic op", aop_name(mc & 0xf), (mc & 0xf) as u32)?;
                 }
-                3 | 7 | 12 | 0x12 => l.control("atomic op", aop_name(mc & 0xf), (mc & 0xf) as u32)?,
-                1 | 5 | 9 | 13 | 0x11 | 0x19 => {
+                dc1::UNTYPED_ATOMIC_SIMD4X2
+                | dc1::TYPED_ATOMIC_SIMD4X2
+                | dc1::ATOMIC_COUNTER_SIMD4X2
+                | dc1::A64_UNTYPED_ATOMIC => l.control("atomic op", aop_name(mc & 0xf), (mc & 0xf) as u32)?,
+                dc1::UNTYPED_SURFACE_READ
+                | dc1::TYPED_SURFACE_READ
+                | dc1::UNTYPED_SURFACE_WRITE
+                | dc1::TYPED_SURFACE_WRITE
+                | dc1::A64_UNTYPED_SURFACE_READ
+                | dc1::A64_UNTYPED_SURFACE_WRITE => {
                     let mode = match mc >> 4 {
                         0 => "4x2",
                         1 => "16",
@@ -455,7 +455,7 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
                     l.put(", Mask = 0x")?;
                     l.hex_digit(mc & 0xf)?;
                 }
-                0x1b | 0x1d => {
+                dc1::UNTYPED_ATOMIC_FLOAT | dc1::A64_UNTYPED_ATOMIC_FLOAT => {
                     l.put(simd)?;
                     l.control("atomic float op", float_aop_name(mc & 0xf), (mc & 0xf) as u32)?;
                 }
