@@ -88,6 +88,10 @@ impl CondMod {
     }
 }
 
+/// Mesa's name of the math function code [`crate::isa::MATH_FN_SINCOS`]
+/// (Gen4-5's SINCOS, which [`MathFunction`] has no value for).
+pub(crate) const MATH_SINCOS_NAME: &str = "sincos";
+
 hw_enum! {
     /// Extended math function (bits 27:24 of MATH).
     #[derive(Default)]
@@ -140,6 +144,21 @@ impl MathFunction {
             self,
             MathFunction::IntDivQuotientAndRemainder | MathFunction::IntDivQuotient | MathFunction::IntDivRemainder
         )
+    }
+
+    /// Mesa's name of a MATH function code (bits 27:24): a function's
+    /// [`name`](Self::name), or [`MATH_SINCOS_NAME`] for Gen4-5's SINCOS
+    /// ([`crate::isa::MATH_FN_SINCOS`]), which Mesa still names on Gen7+;
+    /// `None` for 0 (no function). The disassembler and the descriptor
+    /// printer both print with it.
+    #[inline]
+    pub(crate) const fn mesa_name_of_code(code: u8) -> Option<&'static str> {
+        match MathFunction::from_hw(code) {
+            Some(MathFunction::None) => None,
+            Some(f) => Some(f.name()),
+            None if code == crate::isa::MATH_FN_SINCOS => Some(MATH_SINCOS_NAME),
+            None => None,
+        }
     }
 
     /// Whether the platform defines the function: INVM and RSQRTM are
@@ -1430,6 +1449,33 @@ static_assertions::assert_impl_all!(Region: Copy, Send, Sync, Eq, core::hash::Ha
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn math_function_codes_are_named_as_mesa_names_them() {
+        let names: Vec<_> = (0..16).map(MathFunction::mesa_name_of_code).collect();
+        assert_eq!(
+            names,
+            [
+                None,
+                Some("inv"),
+                Some("log"),
+                Some("exp"),
+                Some("sqrt"),
+                Some("rsq"),
+                Some("sin"),
+                Some("cos"),
+                Some("sincos"),
+                Some("fdiv"),
+                Some("pow"),
+                Some("intdivmod"),
+                Some("intdiv"),
+                Some("intmod"),
+                Some("invm"),
+                Some("rsqrtm"),
+            ]
+        );
+        assert_eq!(MathFunction::mesa_name_of_code(16), None);
+    }
 
     #[test]
     fn type_size_table_follows_the_kinds() {

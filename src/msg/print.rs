@@ -294,15 +294,6 @@ fn float_aop_name(v: u8) -> Option<&'static str> {
     })
 }
 
-fn math_name(v: u8) -> Option<&'static str> {
-    match MathFunction::from_hw(v) {
-        Some(MathFunction::None) => None,
-        Some(f) => Some(f.name()),
-        // Gen4-5's SINCOS, which Gen7-8's MATH does not define.
-        None => (v == crate::isa::MATH_FN_SINCOS).then_some("sincos"),
-    }
-}
-
 /// The shared-function specific part, between `MsgDesc:` and `mlen`.
 fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, sfid: u8, d: u32) -> fmt::Result {
     let bti = dp::binding_table_index(d);
@@ -312,7 +303,11 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
         Some(Sfid::Math) => {
             // Math is a shared function on Gen4-5 only; Mesa still decodes
             // its old fields here.
-            l.control("math function", math_name((d & 0xf) as u8), d & 0xf)?;
+            l.control(
+                "math function",
+                MathFunction::mesa_name_of_code((d & 0xf) as u8),
+                d & 0xf,
+            )?;
             l.option("math saturate", "sat", (d >> 6) & 1)?;
             l.option("math signed", "signed", (d >> 4) & 1)?;
             l.option("math scalar", "scalar", (d >> 7) & 1)?;

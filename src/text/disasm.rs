@@ -433,10 +433,9 @@ impl Printer<'_> {
         }
         if op == Opcode::Math {
             o.s(" ")?;
-            match MathFunction::from_hw(i.cond_modifier) {
-                Some(f) if f != MathFunction::None => o.s(f.name())?,
-                _ if i.cond_modifier == crate::isa::MATH_FN_SINCOS => o.s(names::MATH_SINCOS)?,
-                _ => o.invalid("function", i.cond_modifier.into())?,
+            match MathFunction::mesa_name_of_code(i.cond_modifier) {
+                Some(name) => o.s(name)?,
+                None => o.invalid("function", i.cond_modifier.into())?,
             }
         } else if !send {
             match CondMod::from_hw(i.cond_modifier) {

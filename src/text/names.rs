@@ -152,7 +152,7 @@ pub const MOD_ABS: &str = "(abs)";
 
 /// The `sincos` math function (encoding 8), which has no
 /// [`crate::MathFunction`] value on Gen7+ but is still named by Mesa.
-pub const MATH_SINCOS: &str = "sincos";
+pub const MATH_SINCOS: &str = crate::model::MATH_SINCOS_NAME;
 
 // Names read back by the assembler.
 
