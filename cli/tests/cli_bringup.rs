@@ -212,6 +212,14 @@ fn desc_decodes_a_bare_descriptor() {
             "expected only the SFID (bits 3:0) and EOT (bit 5)",
         ),
         (
+            vec!["desc", "--gen", "bdw", "1", "0x16"],
+            "expected only the SFID (bits 3:0) and EOT (bit 5)",
+        ),
+        (
+            vec!["desc", "--gen", "bdw", "--sfid", "16", "1"],
+            "expected a number 0..15 or a name",
+        ),
+        (
             vec!["desc", "--gen", "bdw", "--sfid", "5", "1", "6"],
             "expected the same shared function",
         ),

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use geneu::msg::Sfid;
 use geneu::msg::{desc_fields, DescField, Message, MsgError};
+use geneu::word::fields::{desc_common, desc_ex, gen7_native};
 use geneu::{decode_word, Platform, Word};
 use serde::Serialize;
 
@@ -15,7 +16,9 @@ use super::{emit, CliError};
 /// SENDC with its descriptor in the instruction (not in `a0.0`).
 pub fn send_desc(p: Platform, w: Word) -> Option<(u8, u32)> {
     let inst = decode_word(p, w).ok()?;
-    (inst.opcode.is_send() && inst.src[1].is_imm()).then_some((inst.cond_modifier & 0xf, inst.imm as u32))
+    // The SFID field (bits 27:24) is the conditional-modifier field, kept
+    // raw so that the reserved SFIDs 14 and 15 still print.
+    (inst.opcode.is_send() && inst.src[1].is_imm()).then_some((inst.cond_modifier, inst.imm as u32))
 }
 
 /// `hi:lo` (or `n` for one bit) of each fragment, joined by commas.
@@ -115,7 +118,7 @@ fn parse_u32(what: &str, s: &str) -> Result<u32, CliError> {
 pub fn parse_sfid(s: &str) -> Result<u8, CliError> {
     let t = s.trim();
     if let Ok(n) = parse_u32("SFID", t) {
-        if n < 16 {
+        if n >> gen7_native::SFID.width == 0 {
             return Ok(n as u8);
         }
     }
@@ -143,12 +146,16 @@ pub fn desc(
     let mut sfid = sfid.map(parse_sfid).transpose()?;
     if let Some(x) = exdesc {
         let x = parse_u32("extended descriptor", x)?;
-        if x & !0x2f != 0 {
+        let xs = desc_ex::sfid(x);
+        let eot = desc_ex::eot(x);
+        let mut known = 0;
+        desc_ex::set_sfid_unchecked(&mut known, xs);
+        desc_ex::set_eot_unchecked(&mut known, eot);
+        if x != known {
             return Err(CliError::Usage(format!(
                 "extended descriptor {x:#x} sets bits Gen7/Gen8 do not have: expected only the SFID (bits 3:0) and EOT (bit 5)"
             )));
         }
-        let xs = (x & 0xf) as u8;
         if sfid.is_some_and(|s| s != xs) {
             return Err(CliError::Usage(format!(
                 "--sfid {} disagrees with the extended descriptor's SFID {xs}: expected the same shared function",
@@ -156,8 +163,8 @@ pub fn desc(
             )));
         }
         sfid = Some(xs);
-        if x & 0x20 != 0 {
-            d |= 1 << 31;
+        if eot == 1 {
+            desc_common::set_eot_unchecked(&mut d, 1);
         }
     }
     let Some(sfid) = sfid else {
