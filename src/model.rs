@@ -1351,6 +1351,33 @@ impl Instruction {
         ))
     }
 
+    /// Where a Gen7/7.5 branch's payload keeps JIP: the payload is DW3 as
+    /// it stands (`imm32`), so the `jip` field of `tables/gen7_flow.tbl`
+    /// counted from DW3's first bit. JIP and UIP are 16 bits each there.
+    pub(crate) const GEN7_JIP_SHIFT: u32 = {
+        use crate::word::fields::gen7_flow as f;
+        assert!(f::JIP.width == u16::BITS && f::UIP.width == u16::BITS);
+        f::JIP_LO - IMM32_LO
+    };
+    /// Where a Gen7/7.5 branch's payload keeps UIP: `gen7_flow`'s `uip`
+    /// field counted from DW3's first bit.
+    pub(crate) const GEN7_UIP_SHIFT: u32 = crate::word::fields::gen7_flow::UIP_LO - IMM32_LO;
+    /// Where a Gen8 branch's payload keeps JIP: the payload's low half holds
+    /// DW3, which is `tables/gen8_flow.tbl`'s `jip`. JIP and UIP are 32 bits
+    /// each there.
+    pub(crate) const GEN8_JIP_SHIFT: u32 = {
+        use crate::word::fields::gen8_flow as f;
+        assert!(f::JIP.width == u32::BITS && f::UIP.width == u32::BITS);
+        f::JIP_LO - IMM32_LO
+    };
+    /// Where a Gen8 branch's payload keeps UIP: in the high half, above
+    /// JIP; `gen8_flow`'s `uip` is DW2, the dword below DW3.
+    pub(crate) const GEN8_UIP_SHIFT: u32 = {
+        use crate::word::fields::gen8_flow as f;
+        assert!(f::UIP_LO + f::UIP.width == IMM32_LO);
+        f::JIP.width
+    };
+
     /// JIP of a branch, in the platform's units (bytes on Gen8, 8-byte
     /// units on Gen7/7.5), from the immediate payload.
     pub fn jip(&self, p: Platform) -> Option<i32> {
@@ -1358,9 +1385,9 @@ impl Instruction {
             return None;
         }
         Some(if p.is_gen8() {
-            self.imm as u32 as i32
+            (self.imm >> Self::GEN8_JIP_SHIFT) as u32 as i32
         } else {
-            self.imm as u16 as i16 as i32
+            (self.imm >> Self::GEN7_JIP_SHIFT) as u16 as i16 as i32
         })
     }
 
@@ -1370,9 +1397,9 @@ impl Instruction {
             return None;
         }
         Some(if p.is_gen8() {
-            (self.imm >> 32) as u32 as i32
+            (self.imm >> Self::GEN8_UIP_SHIFT) as u32 as i32
         } else {
-            (self.imm >> 16) as u16 as i16 as i32
+            (self.imm >> Self::GEN7_UIP_SHIFT) as u16 as i16 as i32
         })
     }
 
@@ -1383,13 +1410,13 @@ impl Instruction {
     pub fn set_branch(&mut self, p: Platform, jip: i32, uip: Option<i32>) -> bool {
         let uip = uip.unwrap_or(0);
         if p.is_gen8() {
-            self.imm = (jip as u32 as u64) | ((uip as u32 as u64) << 32);
+            self.imm = (jip as u32 as u64) << Self::GEN8_JIP_SHIFT | (uip as u32 as u64) << Self::GEN8_UIP_SHIFT;
             true
         } else {
             let (Ok(j), Ok(u)) = (i16::try_from(jip), i16::try_from(uip)) else {
                 return false;
             };
-            self.imm = (j as u16 as u64) | ((u as u16 as u64) << 16);
+            self.imm = (j as u16 as u64) << Self::GEN7_JIP_SHIFT | (u as u16 as u64) << Self::GEN7_UIP_SHIFT;
             true
         }
     }

@@ -51,31 +51,38 @@ fn units_at(p: Platform, delta: i64, index: usize) -> Result<i64, BuildError> {
     units(p, delta).map_err(|e| e.at(index))
 }
 
-/// Writes JIP (`v`, checked by [`fits`]) where the platform keeps it: bits
-/// 95:64 on Gen8, bits 111:96 before (the low half of the immediate).
+/// Writes JIP (`v`, checked by [`fits`]) where the platform keeps it: the
+/// `jip` field of `tables/gen8_flow.tbl` or `gen7_flow.tbl` (32 bits on
+/// Gen8, 16 before), at its place in the immediate payload
+/// ([`Instruction::jip`]).
 #[inline]
 pub(crate) fn set_jip(p: Platform, i: &mut Instruction, v: i64) {
     if p.is_gen8() {
-        i.imm = i.imm & !0xffff_ffff | u64::from(v as i32 as u32);
+        const S: u32 = Instruction::GEN8_JIP_SHIFT;
+        i.imm = i.imm & !(u64::from(u32::MAX) << S) | u64::from(v as i32 as u32) << S;
     } else {
-        i.imm = i.imm & !0xffff | u64::from(v as i16 as u16);
+        const S: u32 = Instruction::GEN7_JIP_SHIFT;
+        i.imm = i.imm & !(u64::from(u16::MAX) << S) | u64::from(v as i16 as u16) << S;
     }
 }
 
-/// Writes UIP (`v`, checked by [`fits`]): bits 127:96 on Gen8, bits
-/// 127:112 before.
+/// Writes UIP (`v`, checked by [`fits`]): the flow tables' `uip` field, at
+/// its place in the immediate payload ([`Instruction::uip`]).
 #[inline]
 pub(crate) fn set_uip(p: Platform, i: &mut Instruction, v: i64) {
     if p.is_gen8() {
-        i.imm = i.imm & 0xffff_ffff | u64::from(v as i32 as u32) << 32;
+        const S: u32 = Instruction::GEN8_UIP_SHIFT;
+        i.imm = i.imm & !(u64::from(u32::MAX) << S) | u64::from(v as i32 as u32) << S;
     } else {
-        i.imm = i.imm & !0xffff_0000 | u64::from(v as i16 as u16) << 16;
+        const S: u32 = Instruction::GEN7_UIP_SHIFT;
+        i.imm = i.imm & !(u64::from(u16::MAX) << S) | u64::from(v as i16 as u16) << S;
     }
 }
 
-/// A 32-bit immediate offset (JMPI's src1, CALL's JIP).
+/// A 32-bit immediate offset (JMPI's src1, CALL's JIP): the payload's
+/// low 32 bits, DW3.
 fn set_imm32(i: &mut Instruction, v: i64) {
-    i.imm = i.imm & !0xffff_ffff | u64::from(v as i32 as u32);
+    i.imm = i.imm & !u64::from(u32::MAX) | u64::from(v as i32 as u32);
 }
 
 /// The flow-control instructions that Mesa's block-end search looks at,
