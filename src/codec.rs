@@ -16,7 +16,7 @@
 
 use crate::error::{DecodeError, EncodeError};
 use crate::model::*;
-use crate::word::fields::{gen7_3src, gen7_native, gen8_3src, gen8_native};
+use crate::word::fields::{gen7_3src, gen7_flow, gen7_native, gen8_3src, gen8_flow, gen8_native};
 use crate::word::{FieldError, FieldInfo, Word};
 
 /// Decodes a 16-byte instruction as stored in memory.
@@ -121,14 +121,14 @@ const fn unenc(what: &'static str, why: &'static str) -> EncodeError {
 
 #[inline(always)]
 fn sext(v: u32, bits: u32) -> i16 {
-    let s = 32 - bits;
+    let s = u32::BITS - bits;
     (((v << s) as i32) >> s) as i16
 }
 
 /// The region an align16 source decodes to: `<vstride;4,1>`, the widths
 /// and strides align16 implies. Encoding requires exactly these.
-use crate::isa::region::{A16_HSTRIDE, A16_WIDTH};
-use crate::isa::{ADDR_IMM_MAX, ADDR_IMM_MIN};
+use crate::isa::region::{A16_HSTRIDE, A16_WIDTH, HSTRIDE_1};
+use crate::isa::{ADDRESS_MODE_DIRECT, ADDRESS_MODE_INDIRECT, ADDR_IMM_MAX, ADDR_IMM_MIN, GRF_BYTES};
 
 /// Why an address immediate outside the field's range cannot be encoded.
 const ADDR_IMM_OUTSIDE: &str = crate::decimal::range_text!("outside ", ADDR_IMM_MIN, ADDR_IMM_MAX);
@@ -145,12 +145,7 @@ macro_rules! codec {
 
         #[inline(always)]
         fn file(field: &'static FieldInfo, v: u8) -> Result<RegFile, DecodeError> {
-            match v {
-                0 => Ok(RegFile::Arf),
-                1 => Ok(RegFile::Grf),
-                3 => Ok(RegFile::Imm),
-                _ => Err(bad(field, v as u64, "MRF does not exist on Gen7+")),
-            }
+            RegFile::from_hw(v).ok_or_else(|| bad(field, v as u64, "MRF does not exist on Gen7+"))
         }
 
         #[inline(always)]
@@ -167,22 +162,62 @@ macro_rules! codec {
             v.ok_or_else(|| unenc(what, "type has no encoding for this file on this platform"))
         }
 
-        // The four flags of bits 31:28, on both layouts.
+        /// The bits of an indirect address immediate: the align1 field's,
+        /// a signed byte offset from [`ADDR_IMM_MIN`] to [`ADDR_IMM_MAX`].
+        const ADDR_IMM_BITS: u32 = n::DST_IA1_ADDR_IMM.width;
+        /// The align1 field's bits, as an immediate is written there.
+        const ADDR_IMM_MASK: u16 = (1 << ADDR_IMM_BITS) - 1;
+        /// The align16 field holds the immediate without its low bits
+        /// (align16 offsets are multiples of 16 bytes): their number.
+        const A16_ADDR_IMM_SHIFT: u32 = ADDR_IMM_BITS - n::DST_IA16_ADDR_IMM.width;
+        /// The low bits that the align16 field leaves out.
+        const A16_ADDR_IMM_LOW: u16 = (1 << A16_ADDR_IMM_SHIFT) - 1;
+        /// Bytes per unit of an align16 subregister number, the top bits of
+        /// the align1 field (a byte number): 16.
+        const A16_SUBREG_BYTES: u8 = 1 << (n::DST_DA1_SUBREG_NR.width - n::DST_DA16_SUBREG_NR.width);
+        // Every operand's fields have the destination's widths, and the
+        // floor's range is the field's.
         const _: () = assert!(
-            n::ACC_WR_CONTROL.mask() | n::CMPT_CONTROL.mask() | n::DEBUG_CONTROL.mask() | n::SATURATE.mask() == 0xf << 28
+            n::SRC0_IA1_ADDR_IMM.width == ADDR_IMM_BITS
+                && n::SRC1_IA1_ADDR_IMM.width == ADDR_IMM_BITS
+                && n::SRC0_IA16_ADDR_IMM.width == n::DST_IA16_ADDR_IMM.width
+                && n::SRC1_IA16_ADDR_IMM.width == n::DST_IA16_ADDR_IMM.width
+                && n::SRC0_DA1_SUBREG_NR.width == n::DST_DA1_SUBREG_NR.width
+                && n::SRC1_DA1_SUBREG_NR.width == n::DST_DA1_SUBREG_NR.width
+                && n::SRC0_DA16_SUBREG_NR.width == n::DST_DA16_SUBREG_NR.width
+                && n::SRC1_DA16_SUBREG_NR.width == n::DST_DA16_SUBREG_NR.width
+                && ADDR_IMM_MIN as i32 == -(1 << (ADDR_IMM_BITS - 1))
+                && ADDR_IMM_MAX as i32 == (1 << (ADDR_IMM_BITS - 1)) - 1
         );
+
+        /// Bits per channel selector of an align16 swizzle, the packing of
+        /// [`Swizzle`] (x in the low bits).
+        const SWIZ_BITS: u32 = n::SRC0_DA16_SWIZ_X.width;
+        const _: () = assert!(Swizzle(1 << SWIZ_BITS).get(1) == 1 && n::SRC1_DA16_SWIZ_X.width == SWIZ_BITS);
+
+        /// The four flags of bits 31:28, on both layouts (AccWrCtrl the
+        /// lowest), read together as one index into [`TOP_CONTROLS`].
+        const TOP_LO: u32 = n::ACC_WR_CONTROL_LO;
+        /// The four flags' bits, shifted down to bit 0.
+        const TOP_BITS: u128 =
+            (n::ACC_WR_CONTROL.mask() | n::CMPT_CONTROL.mask() | n::DEBUG_CONTROL.mask() | n::SATURATE.mask()) >> TOP_LO;
+        /// The number of values of the four flags.
+        const TOP_VALUES: usize = TOP_BITS as usize + 1;
+        // The flags are contiguous from `TOP_LO`: every index below
+        // `TOP_VALUES` is some value of theirs.
+        const _: () = assert!(TOP_BITS & (TOP_BITS + 1) == 0);
 
         const fn flag_bit(v: u8, f: Controls) -> u16 {
             (v as u16 & 1) * f.bits()
         }
 
         /// The controls of each value of bits 31:28.
-        const TOP_CONTROLS: [u16; 16] = {
-            let mut t = [0u16; 16];
+        const TOP_CONTROLS: [u16; TOP_VALUES] = {
+            let mut t = [0u16; TOP_VALUES];
             let mut i = 0;
-            while i < 16 {
-                let w = &Word((i as u128) << 28);
-                #[allow(clippy::indexing_slicing)] // i < 16 by the loop condition
+            while i < TOP_VALUES {
+                let w = &Word((i as u128) << TOP_LO);
+                #[allow(clippy::indexing_slicing)] // i < TOP_VALUES by the loop condition
                 {
                     t[i] = flag_bit(n::acc_wr_control(w), Controls::ACC_WR)
                         | flag_bit(n::saturate(w), Controls::SATURATE)
@@ -211,8 +246,8 @@ macro_rules! codec {
                 (FlagReg { nr: n::flag_reg_nr(w), subnr: n::flag_subreg_nr(w) }, n::nib_control(w))
             };
             // Bits 31:28 (four flags) through one table look-up.
-            #[allow(clippy::indexing_slicing)] // a 4-bit index into 16 entries
-            let top = TOP_CONTROLS[((w.0 >> 28) & 0xf) as usize];
+            #[allow(clippy::indexing_slicing)] // an index of TOP_BITS into TOP_BITS + 1 entries
+            let top = TOP_CONTROLS[((w.0 >> TOP_LO) & TOP_BITS) as usize];
             let c = Controls::from_bits_retain(
                 top | b(n::mask_control(w), Controls::WE_ALL)
                     | b(n::no_dd_clear(w), Controls::NO_DD_CLEAR)
@@ -222,7 +257,7 @@ macro_rules! codec {
             );
             i.opcode = opcode;
             i.exec_size = exec_size;
-            i.access_mode = if n::access_mode(w) != 0 { AccessMode::Align16 } else { AccessMode::Align1 };
+            i.access_mode = if n::access_mode(w) != AccessMode::Align1.hw() { AccessMode::Align16 } else { AccessMode::Align1 };
             i.thread_control = thread_control;
             i.qtr_control = n::qtr_control(w);
             i.pred_control = n::pred_control(w);
@@ -271,24 +306,27 @@ macro_rules! codec {
         fn dec_dst(w: &Word, a16: bool, d: &mut Dst) -> Result<(), DecodeError> {
             let f = file(&n::DST_REG_FILE, n::dst_reg_file(w))?;
             if f == RegFile::Imm {
-                return Err(bad(&n::DST_REG_FILE, 3, "a destination cannot be an immediate"));
+                return Err(bad(&n::DST_REG_FILE, RegFile::Imm.hw() as u64, "a destination cannot be an immediate"));
             }
             d.file = f;
             d.ty = ty(&n::DST_REG_TYPE, f, n::dst_reg_type(w))?;
             d.hstride = n::dst_hstride(w);
-            if n::dst_address_mode(w) == 0 {
+            if n::dst_address_mode(w) == ADDRESS_MODE_DIRECT {
                 let nr = n::dst_da_reg_nr(w);
                 if a16 {
-                    d.addr = Addr::Direct { nr, subnr: n::dst_da16_subreg_nr(w) * 16 };
+                    d.addr = Addr::Direct { nr, subnr: n::dst_da16_subreg_nr(w) * A16_SUBREG_BYTES };
                     d.writemask = WriteMask::from_bits_truncate(n::da16_writemask(w));
                 } else {
                     d.addr = Addr::Direct { nr, subnr: n::dst_da1_subreg_nr(w) };
                 }
             } else if a16 {
-                d.addr = Addr::Indirect { subnr: n::dst_ia_subreg_nr(w), imm: sext((n::dst_ia16_addr_imm(w) as u32) << 4, 10) };
+                d.addr = Addr::Indirect {
+                    subnr: n::dst_ia_subreg_nr(w),
+                    imm: sext((n::dst_ia16_addr_imm(w) as u32) << A16_ADDR_IMM_SHIFT, ADDR_IMM_BITS),
+                };
                 d.writemask = WriteMask::from_bits_truncate(n::da16_writemask(w));
             } else {
-                d.addr = Addr::Indirect { subnr: n::dst_ia_subreg_nr(w), imm: sext(n::dst_ia1_addr_imm(w) as u32, 10) };
+                d.addr = Addr::Indirect { subnr: n::dst_ia_subreg_nr(w), imm: sext(n::dst_ia1_addr_imm(w) as u32, ADDR_IMM_BITS) };
             }
             Ok(())
         }
@@ -306,30 +344,30 @@ macro_rules! codec {
             }
             match d.addr {
                 Addr::Direct { nr, subnr } => {
-                    n::or_dst_address_mode(w, 0)?;
+                    n::or_dst_address_mode(w, ADDRESS_MODE_DIRECT)?;
                     n::or_dst_da_reg_nr(w, nr)?;
                     if a16 {
-                        if subnr % 16 != 0 {
+                        if subnr % A16_SUBREG_BYTES != 0 {
                             return Err(unenc("dst subregister", "align16 subregisters are 16-byte aligned"));
                         }
-                        n::or_dst_da16_subreg_nr(w, subnr / 16)?;
+                        n::or_dst_da16_subreg_nr(w, subnr / A16_SUBREG_BYTES)?;
                         n::or_da16_writemask(w, d.writemask.bits())?;
                     } else {
                         n::or_dst_da1_subreg_nr(w, subnr)?;
                     }
                 }
                 Addr::Indirect { subnr, imm } => {
-                    n::or_dst_address_mode(w, 1)?;
+                    n::or_dst_address_mode(w, ADDRESS_MODE_INDIRECT)?;
                     n::or_dst_ia_subreg_nr(w, subnr)?;
                     if !(ADDR_IMM_MIN..=ADDR_IMM_MAX).contains(&imm) {
                         return Err(unenc("dst address immediate", ADDR_IMM_OUTSIDE));
                     }
-                    let v = (imm as u16) & 0x3ff;
+                    let v = (imm as u16) & ADDR_IMM_MASK;
                     if a16 {
-                        if v & 0xf != 0 {
+                        if v & A16_ADDR_IMM_LOW != 0 {
                             return Err(unenc("dst address immediate", "align16 offsets are multiples of 16"));
                         }
-                        n::or_dst_ia16_addr_imm(w, (v >> 4) as u8)?;
+                        n::or_dst_ia16_addr_imm(w, (v >> A16_ADDR_IMM_SHIFT) as u8)?;
                         n::or_da16_writemask(w, d.writemask.bits())?;
                     } else {
                         n::or_dst_ia1_addr_imm(w, v)?;
@@ -354,21 +392,23 @@ macro_rules! codec {
                     s.mods = mods;
                     let vstride = n::$vs(w);
                     if a16 {
-                        s.swizzle = Swizzle(n::$sx(w) | n::$sy(w) << 2 | n::$sz(w) << 4 | n::$sw(w) << 6);
+                        s.swizzle = Swizzle(
+                            n::$sx(w) | n::$sy(w) << SWIZ_BITS | n::$sz(w) << (2 * SWIZ_BITS) | n::$sw(w) << (3 * SWIZ_BITS),
+                        );
                         s.region = Region { vstride, width: A16_WIDTH, hstride: A16_HSTRIDE };
                     } else {
                         s.region = Region { vstride, width: n::$wd(w), hstride: n::$hs(w) };
                     }
-                    if n::$am(w) == 0 {
+                    if n::$am(w) == ADDRESS_MODE_DIRECT {
                         let nr = n::$da_nr(w);
-                        let subnr = if a16 { n::$da16_sub(w) * 16 } else { n::$da1_sub(w) };
+                        let subnr = if a16 { n::$da16_sub(w) * A16_SUBREG_BYTES } else { n::$da1_sub(w) };
                         s.addr = Addr::Direct { nr, subnr };
                     } else {
                         let subnr = n::$ia_sub(w);
                         let imm = if a16 {
-                            sext((n::$ia16(w) as u32) << 4, 10)
+                            sext((n::$ia16(w) as u32) << A16_ADDR_IMM_SHIFT, ADDR_IMM_BITS)
                         } else {
-                            sext(n::$ia1(w) as u32, 10)
+                            sext(n::$ia1(w) as u32, ADDR_IMM_BITS)
                         };
                         s.addr = Addr::Indirect { subnr, imm };
                     }
@@ -383,11 +423,11 @@ macro_rules! codec {
                         if s.region.width != A16_WIDTH || s.region.hstride != A16_HSTRIDE {
                             return Err(unenc(concat!($name, " region"), "align16 encodes only the vertical stride (width 4, stride 1)"));
                         }
-                        let z = s.swizzle.0;
-                        n::$set_sx(w, z & 3)?;
-                        n::$set_sy(w, (z >> 2) & 3)?;
-                        n::$set_sz(w, (z >> 4) & 3)?;
-                        n::$set_sw(w, (z >> 6) & 3)?;
+                        let z = s.swizzle;
+                        n::$set_sx(w, z.get(0))?;
+                        n::$set_sy(w, z.get(1))?;
+                        n::$set_sz(w, z.get(2))?;
+                        n::$set_sw(w, z.get(3))?;
                     } else {
                         if s.swizzle.0 != 0 {
                             return Err(unenc(concat!($name, " swizzle"), "align1 has no swizzle"));
@@ -397,29 +437,29 @@ macro_rules! codec {
                     }
                     match s.addr {
                         Addr::Direct { nr, subnr } => {
-                            n::$set_am(w, 0)?;
+                            n::$set_am(w, ADDRESS_MODE_DIRECT)?;
                             n::$set_da_nr(w, nr)?;
                             if a16 {
-                                if subnr % 16 != 0 {
+                                if subnr % A16_SUBREG_BYTES != 0 {
                                     return Err(unenc(concat!($name, " subregister"), "align16 subregisters are 16-byte aligned"));
                                 }
-                                n::$set_da16_sub(w, subnr / 16)?;
+                                n::$set_da16_sub(w, subnr / A16_SUBREG_BYTES)?;
                             } else {
                                 n::$set_da1_sub(w, subnr)?;
                             }
                         }
                         Addr::Indirect { subnr, imm } => {
-                            n::$set_am(w, 1)?;
+                            n::$set_am(w, ADDRESS_MODE_INDIRECT)?;
                             n::$set_ia_sub(w, subnr)?;
                             if !(ADDR_IMM_MIN..=ADDR_IMM_MAX).contains(&imm) {
                                 return Err(unenc(concat!($name, " address immediate"), ADDR_IMM_OUTSIDE));
                             }
-                            let v = (imm as u16) & 0x3ff;
+                            let v = (imm as u16) & ADDR_IMM_MASK;
                             if a16 {
-                                if v & 0xf != 0 {
+                                if v & A16_ADDR_IMM_LOW != 0 {
                                     return Err(unenc(concat!($name, " address immediate"), "align16 offsets are multiples of 16"));
                                 }
-                                n::$set_ia16(w, (v >> 4) as u8)?;
+                                n::$set_ia16(w, (v >> A16_ADDR_IMM_SHIFT) as u8)?;
                             } else {
                                 n::$set_ia1(w, v)?;
                             }
@@ -459,16 +499,25 @@ macro_rules! codec {
             Ok(())
         }
 
+        /// The bits of the 32-bit immediate, DW3 (`imm32`); DW2, below it,
+        /// is as wide. The payload keeps one in each half (see the module
+        /// documentation), this many bits apart.
+        const IMM32_BITS: u32 = n::IMM32.width;
+        const _: () = assert!(IMM32_BITS == u32::BITS);
+
+        /// The first bit of DW2.
+        const DW2_LO: u32 = n::IMM32_LO - IMM32_BITS;
+
         /// src1's file and type bits within DW2 (Gen8: they sit beside src0).
         #[allow(dead_code)]
-        const SRC1_FT_MASK: u64 = ((n::SRC1_REG_FILE.mask() | n::SRC1_REG_TYPE.mask()) >> 64) as u64;
+        const SRC1_FT_MASK: u64 = ((n::SRC1_REG_FILE.mask() | n::SRC1_REG_TYPE.mask()) >> DW2_LO) as u64;
 
         /// Bits 95:64.
         #[allow(dead_code)]
-        const DW2: u128 = 0xffff_ffff << 64;
+        const DW2: u128 = n::IMM32.mask() >> IMM32_BITS;
 
         /// Spare bits of DW3 when src1 is a register.
-        const SRC1_SPARE_SHIFT: u32 = n::SRC1_SPARE_LO - 96;
+        const SRC1_SPARE_SHIFT: u32 = n::SRC1_SPARE_LO - n::IMM32_LO;
 
         /// Bits of an operand that only indirect addressing uses (on Gen8,
         /// bit 9 of the address immediate, which sits apart).
@@ -505,7 +554,7 @@ macro_rules! codec {
         fn src1_beside_imm0(w: &Word, i: &mut Instruction) -> Result<(), DecodeError> {
             let f1 = file(&n::SRC1_REG_FILE, n::src1_reg_file(w))?;
             if f1 == RegFile::Imm && i.src[0].file == RegFile::Imm {
-                return Err(bad(&n::SRC1_REG_FILE, 3, "only one source can be an immediate"));
+                return Err(bad(&n::SRC1_REG_FILE, RegFile::Imm.hw() as u64, "only one source can be an immediate"));
             }
             let code_file = if i.src1_type_copies_imm0() { RegFile::Imm } else { f1 };
             i.src[1].file = f1;
@@ -562,16 +611,16 @@ macro_rules! codec {
             // whatever its source fields say (Mesa's `brw_DIM` and Intel's
             // decoder): src0 and src1 keep only their files and types, in DW1.
             if dim || GEN8 && (branch || f0 == RegFile::Imm) {
-                let dw2 = (w.0 >> 64) as u32 as u64;
+                let dw2 = (w.0 >> DW2_LO) as u32 as u64;
                 if dim || branch || t0.is_64bit() {
                     if dim {
                         src1_beside_imm0(w, i)?;
                     }
                     // JIP/UIP, or a 64-bit value: bits 127:64 whole.
-                    i.imm = if branch { imm32 | dw2 << 32 } else { imm32 << 32 | dw2 };
+                    i.imm = if branch { imm32 | dw2 << IMM32_BITS } else { imm32 << IMM32_BITS | dw2 };
                 } else {
                     src1_beside_imm0(w, i)?;
-                    i.imm = imm32 | (dw2 & !SRC1_FT_MASK) << 32;
+                    i.imm = imm32 | (dw2 & !SRC1_FT_MASK) << IMM32_BITS;
                 }
             } else {
                 dec_src0(w, &mut i.src[0], a16);
@@ -584,7 +633,7 @@ macro_rules! codec {
                 let f1 = file(&n::SRC1_REG_FILE, n::src1_reg_file(w))?;
                 let t1 = ty(&n::SRC1_REG_TYPE, f1, n::src1_reg_type(w))?;
                 if f1 == RegFile::Imm && f0 == RegFile::Imm {
-                    return Err(bad(&n::SRC1_REG_FILE, 3, "only one source can be an immediate"));
+                    return Err(bad(&n::SRC1_REG_FILE, RegFile::Imm.hw() as u64, "only one source can be an immediate"));
                 }
                 if f1 == RegFile::Imm && t1.is_64bit() {
                     return Err(bad(&n::SRC1_REG_TYPE, n::src1_reg_type(w) as u64, "a 64-bit immediate must be src0"));
@@ -650,15 +699,19 @@ macro_rules! codec {
                     } else if s1.file != RegFile::Arf || s1.ty != Type::UD {
                         return Err(unenc("src1", "bits 95:64 hold the immediate or UIP here; src1 must be zero"));
                     }
-                    let (dw3, dw2) = if branch { (i.imm as u32, (i.imm >> 32) as u32) } else { ((i.imm >> 32) as u32, i.imm as u32) };
-                    w.0 |= (dw2 as u128) << 64 | (dw3 as u128) << 96;
+                    let (dw3, dw2) = if branch {
+                        (i.imm as u32, (i.imm >> IMM32_BITS) as u32)
+                    } else {
+                        ((i.imm >> IMM32_BITS) as u32, i.imm as u32)
+                    };
+                    w.0 |= (dw2 as u128) << DW2_LO | (dw3 as u128) << n::IMM32_LO;
                 } else {
                     enc_src1_beside_imm0(p, w, i)?;
-                    let hi = i.imm >> 32;
+                    let hi = i.imm >> IMM32_BITS;
                     if hi & SRC1_FT_MASK != 0 {
                         return Err(unenc("immediate payload", "high bits overlap src1 file and type"));
                     }
-                    w.0 |= (i.imm as u32 as u128) << 96 | (hi as u128) << 64;
+                    w.0 |= (i.imm as u32 as u128) << n::IMM32_LO | (hi as u128) << DW2_LO;
                 }
                 return Ok(*w);
             }
@@ -677,7 +730,7 @@ macro_rules! codec {
                 if s0.is_imm() && s0.ty.is_64bit() || s1.is_imm() && s1.ty.is_64bit() {
                     return Err(unenc("immediate", "a 64-bit immediate needs Gen8 and src0"));
                 }
-                if i.imm >> 32 != 0 {
+                if i.imm >> IMM32_BITS != 0 {
                     return Err(unenc("immediate payload", "a 32-bit immediate has no high bits here"));
                 }
                 n::or_imm32(w, i.imm as u32)?;
@@ -686,13 +739,22 @@ macro_rules! codec {
                 n::or_src1_reg_type(w, ty_hw(p, "src1 type", s1.file, s1.ty)?)?;
                 enc_src1(w, s1, a16)?;
                 let spare = i.imm >> SRC1_SPARE_SHIFT;
-                if i.imm & ((1 << SRC1_SPARE_SHIFT) - 1) != 0 || spare >> 8 != 0 {
+                if i.imm & ((1 << SRC1_SPARE_SHIFT) - 1) != 0 || spare >> u8::BITS != 0 {
                     return Err(unenc("immediate payload", "no immediate: only DW3's spare bits (such as EOT) may be set"));
                 }
                 n::or_src1_spare(w, spare as u8)?;
             }
             Ok(*w)
         }
+
+        /// Bytes per unit of a 3-source subregister number (Gen7's and
+        /// Broadwell's): the field's values span one register, in dwords.
+        const THREE_SUBREG_BYTES: u8 = (GRF_BYTES >> t::DST_SUBREG_NR.width) as u8;
+        const _: () = assert!(
+            t::SRC0_SUBREG_NR.width == t::DST_SUBREG_NR.width
+                && t::SRC1_SUBREG_NR.width == t::DST_SUBREG_NR.width
+                && t::SRC2_SUBREG_NR.width == t::DST_SUBREG_NR.width
+        );
 
         fn three_ty(p: Platform, field: &'static FieldInfo, v: u8) -> Result<Type, DecodeError> {
             Type::from_three_src_hw(p, v).ok_or_else(|| bad(field, v as u64, "reserved 3-source type"))
@@ -763,7 +825,7 @@ macro_rules! codec {
             }
             header_into(opcode, w, true, i)?;
             if i.access_mode != AccessMode::Align16 {
-                return Err(bad(&t::ACCESS_MODE, 0, "3-source instructions are align16 only on Gen7/Gen8"));
+                return Err(bad(&t::ACCESS_MODE, i.access_mode.hw() as u64, "3-source instructions are align16 only on Gen7/Gen8"));
             }
             let st = three_ty(p, &t::SRC_TYPE, t::src_type(w))?;
             let dt = three_ty(p, &t::DST_TYPE, t::dst_type(w))?;
@@ -771,8 +833,8 @@ macro_rules! codec {
             i.dst = Dst {
                 file: RegFile::Grf,
                 ty: dt,
-                addr: Addr::Direct { nr: t::dst_reg_nr(w), subnr: t::dst_subreg_nr(w) * 4 },
-                hstride: 1,
+                addr: Addr::Direct { nr: t::dst_reg_nr(w), subnr: t::dst_subreg_nr(w) * THREE_SUBREG_BYTES },
+                hstride: HSTRIDE_1,
                 writemask: WriteMask::from_bits_truncate(t::dst_writemask(w)),
             };
             i.src[0] = src3!(p, w, 0, src0_rep_ctrl, src0_swizzle, src0_reg_nr, src0_abs, src0_negate, st);
@@ -795,11 +857,11 @@ macro_rules! codec {
             let Addr::Direct { nr, subnr } = d.addr else {
                 return Err(unenc("dst address", "3-source operands are directly addressed"));
             };
-            if d.file != RegFile::Grf || d.hstride != 1 || subnr % 4 != 0 {
+            if d.file != RegFile::Grf || d.hstride != HSTRIDE_1 || subnr % THREE_SUBREG_BYTES != 0 {
                 return Err(unenc("dst", "3-source destinations are dword-aligned GRFs with stride 1"));
             }
             t::or_dst_reg_nr(w, nr)?;
-            t::or_dst_subreg_nr(w, subnr / 4)?;
+            t::or_dst_subreg_nr(w, subnr / THREE_SUBREG_BYTES)?;
             t::or_dst_writemask(w, d.writemask.bits())?;
             t::or_dst_type(w, d.ty.three_src_hw(p).ok_or_else(|| unenc("dst type", "no 3-source encoding"))?)?;
             let st = i.src[0].ty;
@@ -815,6 +877,10 @@ macro_rules! codec {
 
 mod gen7 {
     codec!(gen7_native, gen7_3src, false);
+
+    // A branch's payload is DW3 as it stands, JIP and UIP in it (see
+    // `Instruction::jip`).
+    const _: () = assert!(gen7_flow::JIP.mask() | gen7_flow::UIP.mask() == n::IMM32.mask());
 
     /// Gen7 3-source sources share one type.
     #[inline(always)]
@@ -838,18 +904,19 @@ mod gen7 {
     /// Source `k`'s subregister in bytes: a dword number.
     #[inline(always)]
     fn three_subreg(_p: Platform, w: &Word, k: usize) -> u8 {
-        4 * match k {
-            0 => t::src0_subreg_nr(w),
-            1 => t::src1_subreg_nr(w),
-            _ => t::src2_subreg_nr(w),
-        }
+        THREE_SUBREG_BYTES
+            * match k {
+                0 => t::src0_subreg_nr(w),
+                1 => t::src1_subreg_nr(w),
+                _ => t::src2_subreg_nr(w),
+            }
     }
 
     fn set_three_subreg(_p: Platform, w: &mut Word, k: usize, subnr: u8) -> Result<(), &'static str> {
-        if subnr % 4 != 0 {
+        if subnr % THREE_SUBREG_BYTES != 0 {
             return Err("3-source subregisters are dword aligned");
         }
-        let v = subnr / 4;
+        let v = subnr / THREE_SUBREG_BYTES;
         let r = match k {
             0 => t::or_src0_subreg_nr(w, v),
             1 => t::or_src1_subreg_nr(w, v),
@@ -863,6 +930,14 @@ mod gen8 {
     codec!(gen8_native, gen8_3src, true);
     use crate::word::fields::chv_3src as chv;
 
+    // A branch's payload has JIP (DW3) in its low half and UIP (DW2) in the
+    // high one, as `Instruction::jip` and `Instruction::uip` read them.
+    const _: () = assert!(
+        gen8_flow::JIP.mask() == n::IMM32.mask()
+            && gen8_flow::UIP.mask() == DW2
+            && Instruction::GEN8_UIP_SHIFT == IMM32_BITS
+    );
+
     /// Gen8 3-source types: SrcType gives src0's type; when it is F or HF,
     /// Src1Type and Src2Type (bits 36 and 35) give the precision of src1
     /// and src2, 0 = F and 1 = HF (see [`Type::three_src_precision_bit`]);
@@ -872,12 +947,12 @@ mod gen8 {
         let mixed = matches!(st, Type::F | Type::HF);
         let one = |bit: u8, field: &'static FieldInfo| -> Result<Type, DecodeError> {
             match (mixed, bit) {
-                (true, 0) => Ok(Type::F),
+                (true, PRECISION_F) => Ok(Type::F),
                 (true, _) => Ok(Type::HF),
-                (false, 0) => Ok(st),
+                (false, PRECISION_SAME) => Ok(st),
                 (false, _) => Err(bad(
                     field,
-                    1,
+                    bit as u64,
                     "Src1Type/Src2Type give a precision only when SrcType is F or HF",
                 )),
             }
@@ -887,6 +962,23 @@ mod gen8 {
             one(t::src2_type(w), &t::SRC2_TYPE)?,
         ))
     }
+
+    /// The Src1Type/Src2Type bit of a source of type `t` beside src0 of
+    /// type `src0` ([`Type::three_src_precision_bit`]), for the constants
+    /// below.
+    #[allow(clippy::panic)] // evaluated at compile time: a failure fails the build
+    const fn precision_bit(src0: Type, t: Type) -> u8 {
+        match Type::three_src_precision_bit(Platform::Gen8, src0, t) {
+            Some(b) => b,
+            None => panic!("no precision bit"),
+        }
+    }
+    /// The precision bit of an F source beside an F or HF src0 (an HF one
+    /// has the other value).
+    const PRECISION_F: u8 = precision_bit(Type::HF, Type::F);
+    /// The bit of a source that shares src0's type, src0 being neither F
+    /// nor HF.
+    const PRECISION_SAME: u8 = precision_bit(Type::D, Type::D);
 
     fn set_three_src_types(p: Platform, w: &mut Word, st: Type, t1: Type, t2: Type) -> Result<(), EncodeError> {
         let one = |ty: Type| {
@@ -907,6 +999,14 @@ mod gen8 {
         & !(t::SRC0_SUBREG_NR.mask() | t::SRC1_SUBREG_NR.mask() | t::SRC2_SUBREG_NR.mask());
     const _: () = assert!(CHV_SUBREG_LOW & t::ZERO_MASK == CHV_SUBREG_LOW);
 
+    /// Bytes per unit of a Cherryview 3-source subregister number: its
+    /// field, a bit wider, spans one register in 2-byte units.
+    const CHV_SUBREG_BYTES: u8 = (GRF_BYTES >> chv::SRC0_SUBREG_NR.width) as u8;
+    const _: () = assert!(
+        chv::SRC1_SUBREG_NR.width == chv::SRC0_SUBREG_NR.width
+            && chv::SRC2_SUBREG_NR.width == chv::SRC0_SUBREG_NR.width
+    );
+
     /// The reserved bits of the 3-source layout on `p`.
     #[inline(always)]
     fn three_src_zero_mask(p: Platform) -> u128 {
@@ -922,36 +1022,38 @@ mod gen8 {
     #[inline(always)]
     fn three_subreg(p: Platform, w: &Word, k: usize) -> u8 {
         if p == Platform::Chv {
-            2 * match k {
-                0 => chv::src0_subreg_nr(w),
-                1 => chv::src1_subreg_nr(w),
-                _ => chv::src2_subreg_nr(w),
-            }
+            CHV_SUBREG_BYTES
+                * match k {
+                    0 => chv::src0_subreg_nr(w),
+                    1 => chv::src1_subreg_nr(w),
+                    _ => chv::src2_subreg_nr(w),
+                }
         } else {
-            4 * match k {
-                0 => t::src0_subreg_nr(w),
-                1 => t::src1_subreg_nr(w),
-                _ => t::src2_subreg_nr(w),
-            }
+            THREE_SUBREG_BYTES
+                * match k {
+                    0 => t::src0_subreg_nr(w),
+                    1 => t::src1_subreg_nr(w),
+                    _ => t::src2_subreg_nr(w),
+                }
         }
     }
 
     fn set_three_subreg(p: Platform, w: &mut Word, k: usize, subnr: u8) -> Result<(), &'static str> {
         let r = if p == Platform::Chv {
-            if subnr % 2 != 0 {
+            if subnr % CHV_SUBREG_BYTES != 0 {
                 return Err("Cherryview 3-source subregisters are 2-byte aligned");
             }
-            let v = subnr / 2;
+            let v = subnr / CHV_SUBREG_BYTES;
             match k {
                 0 => chv::or_src0_subreg_nr(w, v),
                 1 => chv::or_src1_subreg_nr(w, v),
                 _ => chv::or_src2_subreg_nr(w, v),
             }
         } else {
-            if subnr % 4 != 0 {
+            if subnr % THREE_SUBREG_BYTES != 0 {
                 return Err("3-source subregisters are dword aligned");
             }
-            let v = subnr / 4;
+            let v = subnr / THREE_SUBREG_BYTES;
             match k {
                 0 => t::or_src0_subreg_nr(w, v),
                 1 => t::or_src1_subreg_nr(w, v),

@@ -158,6 +158,14 @@ pub const MRF_GRF_BASE: u8 = 112;
 /// with EOT the payload comes from g112-g127 (PRM Vol 2a, SEND).
 pub const EOT_PAYLOAD_FIRST: u8 = 112;
 
+/// An operand's address mode field (`*_address_mode`, one bit): direct
+/// register addressing, `g12.4` (PRM Vol 2a, Address Mode; Mesa's
+/// `BRW_ADDRESS_DIRECT`).
+pub(crate) const ADDRESS_MODE_DIRECT: u8 = 0;
+/// The address mode of register-indirect addressing, `g[a0.N + imm]`
+/// (Mesa's `BRW_ADDRESS_REGISTER_INDIRECT_REGISTER`).
+pub(crate) const ADDRESS_MODE_INDIRECT: u8 = 1;
+
 /// The math function encoding 8, `sincos` (a Gen4-5 function): Mesa's
 /// printer and assembler still name it on Gen7+, though
 /// [`crate::MathFunction`] has no value for it there.
