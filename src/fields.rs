@@ -6,6 +6,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use crate::isa::ADDRESS_MODE_INDIRECT;
 use crate::model::*;
 use crate::word::fields::{gen7_3src, gen7_flow, gen7_native, gen8_3src, gen8_flow, gen8_native};
 use crate::word::{FieldInfo, Word};
@@ -25,22 +26,23 @@ pub struct FieldRow {
 /// Whether a field of the native layout is part of the word's view, given
 /// its access mode, addressing modes and immediates.
 fn native_field_used(name: &str, w: &Word, p: Platform) -> bool {
+    const A16: u8 = AccessMode::Align16.hw();
     let (a16, dst_ind, s0_ind, s1_ind, f0, f1, op) = if p.is_gen8() {
         (
-            gen8_native::access_mode(w) == 1,
-            gen8_native::dst_address_mode(w) == 1,
-            gen8_native::src0_address_mode(w) == 1,
-            gen8_native::src1_address_mode(w) == 1,
+            gen8_native::access_mode(w) == A16,
+            gen8_native::dst_address_mode(w) == ADDRESS_MODE_INDIRECT,
+            gen8_native::src0_address_mode(w) == ADDRESS_MODE_INDIRECT,
+            gen8_native::src1_address_mode(w) == ADDRESS_MODE_INDIRECT,
             gen8_native::src0_reg_file(w),
             gen8_native::src1_reg_file(w),
             gen8_native::opcode(w),
         )
     } else {
         (
-            gen7_native::access_mode(w) == 1,
-            gen7_native::dst_address_mode(w) == 1,
-            gen7_native::src0_address_mode(w) == 1,
-            gen7_native::src1_address_mode(w) == 1,
+            gen7_native::access_mode(w) == A16,
+            gen7_native::dst_address_mode(w) == ADDRESS_MODE_INDIRECT,
+            gen7_native::src0_address_mode(w) == ADDRESS_MODE_INDIRECT,
+            gen7_native::src1_address_mode(w) == ADDRESS_MODE_INDIRECT,
             gen7_native::src0_reg_file(w),
             gen7_native::src1_reg_file(w),
             gen7_native::opcode(w),
@@ -50,8 +52,8 @@ fn native_field_used(name: &str, w: &Word, p: Platform) -> bool {
     let branch = opcode.is_some_and(|o| o.is_branch());
     let send = opcode.is_some_and(|o| o.is_send());
     let math = opcode == Some(Opcode::Math);
-    let imm0 = f0 == 3;
-    let dw3_imm = imm0 || f1 == 3 || branch;
+    let imm0 = f0 == RegFile::Imm.hw();
+    let dw3_imm = imm0 || f1 == RegFile::Imm.hw() || branch;
     let gen8_wide = p.is_gen8() && (branch || imm0);
     // Aliases of bits 27:24: keep the one the opcode means.
     match name {
@@ -131,7 +133,10 @@ fn meaning(p: Platform, name: &str, raw: u64, w: &Word) -> String {
         "exec_size" => ExecSize::from_hw(r8)
             .map(|e| format!("{} channels", e.channels()))
             .unwrap_or_else(|| "reserved".into()),
-        "access_mode" => (if raw == 0 { "align1" } else { "align16" }).into(),
+        "access_mode" => match AccessMode::from_hw(r8) {
+            Some(AccessMode::Align1) => "align1".into(),
+            _ => "align16".into(),
+        },
         "mask_control" => (if raw == 0 { "enabled channels" } else { "WE_all" }).into(),
         "thread_control" => opt(ThreadControl::from_hw(r8).map(|t| match t {
             ThreadControl::Normal => "normal",
@@ -139,9 +144,10 @@ fn meaning(p: Platform, name: &str, raw: u64, w: &Word) -> String {
             _ => "switch",
         })),
         "qtr_control" => format!("{}Q / {}H", raw + 1, raw / 2 + 1),
+        // 0 is no predicate; Normal has the same code in both access modes.
         "pred_control" => match raw {
             0 => "none".into(),
-            1 => "sequential".into(),
+            _ if PredCtrl::from_hw(AccessMode::Align1, r8) == Some(PredCtrl::Normal) => "sequential".into(),
             n => format!("mode {n}"),
         },
         "cond_modifier" => opt(CondMod::from_hw(r8).map(|c| if c == CondMod::None { "none" } else { c.name() })),
@@ -165,18 +171,35 @@ fn meaning(p: Platform, name: &str, raw: u64, w: &Word) -> String {
             opt(t.map(|t| t.name()))
         }
         "src_type" | "dst_type" => opt(Type::from_three_src_hw(p, r8).map(|t| t.name())),
-        n if n.ends_with("hstride") => format!("{}", if raw == 0 { 0 } else { 1u32 << (raw - 1) }),
+        n if n.ends_with("hstride") => {
+            let r = Region {
+                hstride: r8,
+                ..Region::SCALAR
+            };
+            format!("{}", r.hstride_elems())
+        }
         n if n.ends_with("_width") => format!("{}", 1u32 << raw),
-        n if n.ends_with("vstride") => match raw {
-            0 => "0".into(),
-            1..=6 => format!("{}", 1u32 << (raw - 1)),
-            v if v == u64::from(crate::isa::region::VSTRIDE_VXH) => "VxH".into(),
-            _ => "reserved".into(),
-        },
+        n if n.ends_with("vstride") => {
+            let r = Region {
+                vstride: r8,
+                ..Region::SCALAR
+            };
+            match r.vstride_elems() {
+                Some(e) => format!("{e}"),
+                None if r.is_vxh() => "VxH".into(),
+                None => "reserved".into(),
+            }
+        }
         "da16_writemask" | "dst_writemask" => {
             let mut s = String::from(".");
-            for (bit, c) in [(1, 'x'), (2, 'y'), (4, 'z'), (8, 'w')] {
-                if raw & bit != 0 {
+            let m = WriteMask::from_bits_truncate(r8);
+            for (bit, c) in [
+                (WriteMask::X, 'x'),
+                (WriteMask::Y, 'y'),
+                (WriteMask::Z, 'z'),
+                (WriteMask::W, 'w'),
+            ] {
+                if m.contains(bit) {
                     s.push(c);
                 }
             }
@@ -184,11 +207,16 @@ fn meaning(p: Platform, name: &str, raw: u64, w: &Word) -> String {
         }
         n if n.contains("swizzle") || n.contains("swiz_") => {
             let chans = ['x', 'y', 'z', 'w'];
+            // One channel selector, or four, packed as [`Swizzle`] packs them.
+            let z = Swizzle(r8);
             if n.contains("swiz_") {
-                chans.get(raw as usize & 3).map(|c| c.to_string()).unwrap_or_default()
+                chans
+                    .get(usize::from(z.get(0)))
+                    .map(|c| c.to_string())
+                    .unwrap_or_default()
             } else {
-                (0..4)
-                    .filter_map(|k| chans.get(((raw >> (2 * k)) & 3) as usize))
+                (0..chans.len() as u32)
+                    .filter_map(|k| chans.get(usize::from(z.get(k))))
                     .collect()
             }
         }
@@ -198,8 +226,10 @@ fn meaning(p: Platform, name: &str, raw: u64, w: &Word) -> String {
             } else {
                 raw as u16 as i16 as i64
             };
-            let unit = if p.is_gen8() { "bytes" } else { "× 8 bytes" };
-            format!("{v} {unit}")
+            match p.branch_unit_bytes() {
+                1 => format!("{v} bytes"),
+                unit => format!("{v} × {unit} bytes"),
+            }
         }
         "imm32" => format!("{raw:#010x}"),
         "imm64_low" => format!("{raw:#010x}"),
@@ -212,7 +242,9 @@ fn meaning(p: Platform, name: &str, raw: u64, w: &Word) -> String {
 /// Works on any word, also one that does not decode: the layout is chosen
 /// from the opcode and access-mode bits alone.
 pub fn describe(p: Platform, w: Word) -> Vec<FieldRow> {
-    let op = Opcode::from_hw(p, (w.0 & 0x7f) as u8);
+    // The opcode field is bits 6:0 on every layout.
+    const _: () = assert!(gen7_native::OPCODE.mask() == gen8_native::OPCODE.mask());
+    let op = Opcode::from_hw(p, gen8_native::opcode(&w));
     let three = op.is_some_and(|o| o.is_three_src());
     let branch = op.is_some_and(|o| o.is_branch());
     let [table, _] = layout(p, op);
