@@ -3,6 +3,7 @@
 
 use alloc::string::String;
 
+use crate::compact::{CMPT_CONTROL_BYTE, CMPT_CONTROL_IN_BYTE_3};
 use crate::model::Platform;
 use crate::text::program::{Program, TextOptions};
 use crate::text::{assemble_words_with, AsmOptions};
@@ -50,7 +51,7 @@ pub fn check_disasm(p: Platform, bytes: &[u8; 16]) {
 /// and a program reads its first 8 bytes as a compacted instruction (the
 /// properties of those are `check::compact_roundtrip`'s).
 fn is_compacted(bytes: &[u8; 16]) -> bool {
-    bytes[3] & 0x20 != 0
+    bytes[CMPT_CONTROL_BYTE] & CMPT_CONTROL_IN_BYTE_3 != 0
 }
 
 /// The text of a one-word program (labels for jumps to itself or to its

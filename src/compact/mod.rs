@@ -46,7 +46,7 @@ pub use view::{describe, CompactFieldRow, IndexSelection};
 use crate::codec::decode_word;
 use crate::error::DecodeError;
 use crate::model::{Controls, Instruction, Opcode, Platform, RegFile};
-use crate::word::fields::{compact_3src as c3, compact_word as cw, gen7_native, gen8_3src, gen8_native};
+use crate::word::fields::{compact_3src as c3, compact_word as cw, gen7_native, gen8_3src, gen8_native, gen8_send};
 use crate::word::{FieldInfo, Word};
 
 /// Bytes of a compacted instruction.
@@ -304,6 +304,16 @@ struct ThreeTables {
     covered: u128,
 }
 
+/// The bits of a register number that the compacted 3-source word holds
+/// (bits 6:0, `tables/compact_3src.tbl`): its bit 7 comes from the source
+/// table, or is zero.
+const C3_REG_NR_BITS: u8 = (1 << c3::DST_REG_NR.width) - 1;
+const _: () = assert!(
+    c3::SRC0_REG_NR.width == c3::DST_REG_NR.width
+        && c3::SRC1_REG_NR.width == c3::DST_REG_NR.width
+        && c3::SRC2_REG_NR.width == c3::DST_REG_NR.width
+);
+
 /// Native 3-source bits copied from the compacted word (register numbers
 /// only up to bit 6: bit 7 comes from the source table, or is zero).
 const COPIED_3SRC: u128 = gen8_3src::OPCODE.mask()
@@ -315,10 +325,10 @@ const COPIED_3SRC: u128 = gen8_3src::OPCODE.mask()
     | gen8_3src::SRC0_SUBREG_NR.mask()
     | gen8_3src::SRC1_SUBREG_NR.mask()
     | gen8_3src::SRC2_SUBREG_NR.mask()
-    | (gen8_3src::DST_REG_NR.mask() & (0x7f << gen8_3src::DST_REG_NR_LO))
-    | (gen8_3src::SRC0_REG_NR.mask() & (0x7f << gen8_3src::SRC0_REG_NR_LO))
-    | (gen8_3src::SRC1_REG_NR.mask() & (0x7f << gen8_3src::SRC1_REG_NR_LO))
-    | (gen8_3src::SRC2_REG_NR.mask() & (0x7f << gen8_3src::SRC2_REG_NR_LO));
+    | (gen8_3src::DST_REG_NR.mask() & ((C3_REG_NR_BITS as u128) << gen8_3src::DST_REG_NR_LO))
+    | (gen8_3src::SRC0_REG_NR.mask() & ((C3_REG_NR_BITS as u128) << gen8_3src::SRC0_REG_NR_LO))
+    | (gen8_3src::SRC1_REG_NR.mask() & ((C3_REG_NR_BITS as u128) << gen8_3src::SRC1_REG_NR_LO))
+    | (gen8_3src::SRC2_REG_NR.mask() & ((C3_REG_NR_BITS as u128) << gen8_3src::SRC2_REG_NR_LO));
 
 static BDW_3SRC: ThreeTables = ThreeTables {
     control: &tables::compact_3src_bdw::CONTROL,
@@ -363,10 +373,27 @@ pub(super) fn has_immediate(p: Platform, w: &Word) -> bool {
     }
 }
 
+/// The bits of a compacted immediate (`imm13`), which uncompacting
+/// sign-extends to the native immediate, DW3.
+const IMM13_BITS: u32 = cw::IMM13.width;
+/// Their mask.
+const IMM13_MASK: u32 = (1 << IMM13_BITS) - 1;
+/// `imm13` is `src1_index` (its high bits) above `src1_reg_nr` (the low
+/// ones, this many).
+const IMM13_LOW_BITS: u32 = cw::SRC1_REG_NR.width;
+/// The mask of the low bits.
+const IMM13_LOW_MASK: u16 = (1 << IMM13_LOW_BITS) - 1;
+const _: () = assert!(
+    cw::IMM13.mask() == cw::SRC1_INDEX.mask() | cw::SRC1_REG_NR.mask()
+        && cw::imm13(cw::SRC1_REG_NR.mask() as u64) == IMM13_LOW_MASK
+        && IMM13_BITS == cw::SRC1_INDEX.width + IMM13_LOW_BITS
+);
+
 /// Sign-extends a 13-bit immediate to 32 bits.
 #[inline(always)]
 const fn sext13(v: u16) -> u32 {
-    (((v as u32) << 19) as i32 >> 19) as u32
+    const S: u32 = u32::BITS - IMM13_BITS;
+    (((v as u32) << S) as i32 >> S) as u32
 }
 
 /// Compacts a native word, or `None` when no compacted word stands for it.
@@ -390,7 +417,7 @@ pub fn compact_word(p: Platform, w: Word) -> Option<CompactWord> {
     let imm = has_immediate(p, &w);
     // EOT has no place in the compacted form (Mesa refuses it even where
     // the immediate would carry bit 127).
-    if opcode.is_send() && w.0 >> 127 != 0 {
+    if opcode.is_send() && gen8_send::eot(&w) != 0 {
         return None;
     }
     let covered = if imm {
@@ -404,11 +431,15 @@ pub fn compact_word(p: Platform, w: Word) -> Option<CompactWord> {
     let mut c = 0u64;
     let (src1_index, src1_reg_nr, subreg) = if imm {
         let dw3 = gen8_native::imm32(&w);
-        let low = (dw3 & 0x1fff) as u16;
+        let low = (dw3 & IMM13_MASK) as u16;
         if sext13(low) != dw3 {
             return None;
         }
-        (low >> 8, low & 0xff, t.subreg.find_immediate(t.subreg.gather(w.0))?)
+        (
+            low >> IMM13_LOW_BITS,
+            low & IMM13_LOW_MASK,
+            t.subreg.find_immediate(t.subreg.gather(w.0))?,
+        )
     } else {
         (
             u16::from(t.src1.find(t.src1.gather(w.0))?),
@@ -447,7 +478,7 @@ fn compact_3src(t: &ThreeTables, w: Word) -> Option<CompactWord> {
     c3::or_opcode_unchecked(&mut c, gen8_3src::opcode(w));
     c3::or_control_index_unchecked(&mut c, t.control.find(t.control.gather(w.0))?);
     c3::or_source_index_unchecked(&mut c, t.source.find(t.source.gather(w.0))?);
-    c3::or_dst_reg_nr_unchecked(&mut c, gen8_3src::dst_reg_nr(w) & 0x7f);
+    c3::or_dst_reg_nr_unchecked(&mut c, gen8_3src::dst_reg_nr(w) & C3_REG_NR_BITS);
     c3::or_src0_rep_ctrl_unchecked(&mut c, gen8_3src::src0_rep_ctrl(w));
     c3::or_cmpt_control_unchecked(&mut c, 1);
     c3::or_debug_control_unchecked(&mut c, gen8_3src::debug_control(w));
@@ -457,9 +488,9 @@ fn compact_3src(t: &ThreeTables, w: Word) -> Option<CompactWord> {
     c3::or_src0_subreg_nr_unchecked(&mut c, gen8_3src::src0_subreg_nr(w));
     c3::or_src1_subreg_nr_unchecked(&mut c, gen8_3src::src1_subreg_nr(w));
     c3::or_src2_subreg_nr_unchecked(&mut c, gen8_3src::src2_subreg_nr(w));
-    c3::or_src0_reg_nr_unchecked(&mut c, gen8_3src::src0_reg_nr(w) & 0x7f);
-    c3::or_src1_reg_nr_unchecked(&mut c, gen8_3src::src1_reg_nr(w) & 0x7f);
-    c3::or_src2_reg_nr_unchecked(&mut c, gen8_3src::src2_reg_nr(w) & 0x7f);
+    c3::or_src0_reg_nr_unchecked(&mut c, gen8_3src::src0_reg_nr(w) & C3_REG_NR_BITS);
+    c3::or_src1_reg_nr_unchecked(&mut c, gen8_3src::src1_reg_nr(w) & C3_REG_NR_BITS);
+    c3::or_src2_reg_nr_unchecked(&mut c, gen8_3src::src2_reg_nr(w) & C3_REG_NR_BITS);
     Some(CompactWord(c))
 }
 
@@ -513,8 +544,8 @@ pub fn uncompact_word(p: Platform, c: CompactWord) -> Result<Word, DecodeError> 
     if has_immediate(p, n) {
         let imm = cw::imm13(v);
         // Mesa never compacts a SEND that ends the thread; bit 12 of the
-        // immediate would set EOT (bit 127).
-        if opcode.is_send() && imm >> 12 != 0 {
+        // immediate, its sign, would set EOT (bit 127).
+        if opcode.is_send() && imm >> (IMM13_BITS - 1) != 0 {
             return Err(bad(
                 &cw::IMM13,
                 u64::from(imm),
@@ -650,10 +681,15 @@ pub struct Pieces<'a> {
     offset: usize,
 }
 
+/// The byte of an instruction that holds CmptCtrl (bit 29): its fourth.
+pub(crate) const CMPT_CONTROL_BYTE: usize = (gen8_native::CMPT_CONTROL_LO / u8::BITS) as usize;
 /// CmptCtrl (bit 29) as it stands in an instruction's fourth byte: it
 /// tells the size of the instruction that starts there.
-const CMPT_CONTROL_IN_BYTE_3: u8 = (gen8_native::CMPT_CONTROL.mask() >> 24) as u8;
-const _: () = assert!((CMPT_CONTROL_IN_BYTE_3 as u128) << 24 == gen8_native::CMPT_CONTROL.mask());
+pub(crate) const CMPT_CONTROL_IN_BYTE_3: u8 =
+    (gen8_native::CMPT_CONTROL.mask() >> (CMPT_CONTROL_BYTE as u32 * u8::BITS)) as u8;
+const _: () = assert!(
+    (CMPT_CONTROL_IN_BYTE_3 as u128) << (CMPT_CONTROL_BYTE as u32 * u8::BITS) == gen8_native::CMPT_CONTROL.mask()
+);
 const _: () = assert!(gen8_native::CMPT_CONTROL.mask() == cw::CMPT_CONTROL.mask());
 
 /// The pieces of `bytes`.
@@ -668,7 +704,11 @@ impl Iterator for Pieces<'_> {
     fn next(&mut self) -> Option<(usize, Piece)> {
         let rest = self.bytes.get(self.offset..).filter(|r| !r.is_empty())?;
         let at = self.offset;
-        let piece = match (rest.get(3), rest.first_chunk::<16>(), rest.first_chunk::<8>()) {
+        let piece = match (
+            rest.get(CMPT_CONTROL_BYTE),
+            rest.first_chunk::<NATIVE_BYTES>(),
+            rest.first_chunk::<COMPACT_BYTES>(),
+        ) {
             (Some(b3), Some(w), _) if b3 & CMPT_CONTROL_IN_BYTE_3 == 0 => Piece::Native(Word::from_bytes(*w)),
             (Some(b3), _, Some(c)) if b3 & CMPT_CONTROL_IN_BYTE_3 != 0 => Piece::Compact(CompactWord::from_bytes(*c)),
             (Some(b3), _, _) => Piece::Short {
