@@ -40,6 +40,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::codec::{decode, encode_unchecked};
+use crate::compact::{CMPT_CONTROL_BYTE, CMPT_CONTROL_IN_BYTE_3};
 use crate::encode;
 use crate::model::*;
 use crate::text::{assemble_listing, assemble_with, assemble_words_with, AsmErrors, AsmOptions, Assembled, Assembler};
@@ -47,6 +48,8 @@ use crate::validate::{validate, validate_full};
 use crate::visa::{
     lower, ExecCtl, GeneralVar, LowerCtx, Placement, PredCtl, RelOp, VarTable, VecOperand, VisaInst, VisaOp, VisaType,
 };
+use crate::word::fields::gen8_native as n;
+use crate::word::FieldInfo;
 
 /// Splits a fuzzer input into a platform (from the low two bits of its
 /// first byte) and the rest. `None` for an empty input.
@@ -80,9 +83,21 @@ fn pick<T: Copy>(all: &[T], b: u8, default: T) -> T {
     all.get(usize::from(b) % all.len().max(1)).copied().unwrap_or(default)
 }
 
+/// The low bits of `v` that hold a value of the word field `f` and one
+/// bit more: values up to twice past the field's range.
+fn past(v: u64, f: &FieldInfo) -> u8 {
+    (v & ((2 << f.width) - 1)) as u8
+}
+
+/// The low bits of `v` that hold a value of the word field `f`.
+fn within(v: u64, f: &FieldInfo) -> u8 {
+    (v & ((1 << f.width) - 1)) as u8
+}
+
 /// Overwrites one part of `inst`, selected by `field`, with bits of
-/// `value`. Values go somewhat past each field's range, so that both the
-/// encodable and the refused neighbourhood of real instructions is reached.
+/// `value`. Values go somewhat past each field's range (the widest
+/// platform's, [`past`]), so that both the encodable and the refused
+/// neighbourhood of real instructions is reached.
 /// The high three bits of `field` select the source operand.
 pub fn perturb(inst: &mut Instruction, field: u8, value: u64) {
     let b = value as u8;
@@ -95,20 +110,20 @@ pub fn perturb(inst: &mut Instruction, field: u8, value: u64) {
         3 => i.exec_size = pick(ExecSize::ALL, b, ExecSize::S1),
         4 => i.access_mode = pick(AccessMode::ALL, b, AccessMode::Align1),
         5 => i.thread_control = pick(ThreadControl::ALL, b, ThreadControl::Normal),
-        6 => i.qtr_control = b & 7,
-        7 => i.pred_control = b & 31,
-        8 => i.cond_modifier = b & 31,
+        6 => i.qtr_control = past(value, &n::QTR_CONTROL),
+        7 => i.pred_control = past(value, &n::PRED_CONTROL),
+        8 => i.cond_modifier = past(value, &n::COND_MODIFIER),
         9 => i.controls = Controls::from_bits_truncate(value as u16),
         10 => {
             i.flag = FlagReg {
-                nr: b & 3,
-                subnr: (b >> 2) & 3,
+                nr: past(value, &n::FLAG_REG_NR),
+                subnr: past(value >> (n::FLAG_REG_NR.width + 1), &n::FLAG_SUBREG_NR),
             }
         }
         11 => i.dst.file = pick(RegFile::ALL, b, RegFile::Grf),
         12 => i.dst.ty = pick(&Type::ALL, b, Type::UD),
         13 => i.dst.addr = addr(value),
-        14 => i.dst.hstride = b & 7,
+        14 => i.dst.hstride = past(value, &n::DST_HSTRIDE),
         15 => i.dst.writemask = WriteMask::from_bits_truncate(b),
         16 => i.dst = Dst::null(),
         field => {
@@ -119,9 +134,9 @@ pub fn perturb(inst: &mut Instruction, field: u8, value: u64) {
                 19 => s.addr = addr(value),
                 20 => {
                     s.region = Region {
-                        vstride: b & 0x1f,
-                        width: (value >> 8) as u8 & 7,
-                        hstride: (value >> 16) as u8 & 7,
+                        vstride: past(value, &n::SRC0_VSTRIDE),
+                        width: within(value >> 8, &n::SRC0_WIDTH),
+                        hstride: past(value >> 16, &n::SRC0_HSTRIDE),
                     }
                 }
                 21 => s.swizzle = Swizzle(b),
@@ -140,12 +155,14 @@ fn addr(v: u64) -> Addr {
     if v & 1 == 0 {
         Addr::Direct {
             nr: (v >> 8) as u8,
-            subnr: (v >> 16) as u8 & 63,
+            subnr: past(v >> 16, &n::DST_DA1_SUBREG_NR),
         }
     } else {
+        // The immediate is signed, one bit wider than the field.
+        const IMM_SHIFT: u32 = u16::BITS - (n::DST_IA1_ADDR_IMM.width + 1);
         Addr::Indirect {
-            subnr: (v >> 8) as u8 & 31,
-            imm: (v >> 16) as u16 as i16 >> 5,
+            subnr: past(v >> 8, &n::DST_IA_SUBREG_NR),
+            imm: (v >> 16) as u16 as i16 >> IMM_SHIFT,
         }
     }
 }
@@ -695,7 +712,7 @@ pub fn compact_roundtrip(data: &[u8]) {
     if data.first().is_some_and(|b| b & MODE_BIT != 0) {
         if let Some((w, tail)) = rest.split_first_chunk::<8>() {
             let mut w = *w;
-            w[3] |= 0x20;
+            w[CMPT_CONTROL_BYTE] |= CMPT_CONTROL_IN_BYTE_3;
             compact_word_roundtrip(p, &w);
             compact_program_roundtrip(p, tail);
         }

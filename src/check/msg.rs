@@ -6,6 +6,22 @@ use core::fmt::Write;
 
 use crate::model::Platform;
 use crate::msg::*;
+use crate::word::fields::{desc_common, desc_dp_scratch, desc_urb_gen8, gen7_send};
+use crate::word::FieldInfo;
+
+/// The low bits of `v` that hold a value of field `f`.
+fn within(v: u64, f: &FieldInfo) -> u64 {
+    v & ((1 << f.width) - 1)
+}
+
+/// The low bits of `v` that hold a value of field `f` and one bit more:
+/// values up to twice past the field's range.
+fn past(v: u64, f: &FieldInfo) -> u64 {
+    v & ((2 << f.width) - 1)
+}
+
+/// The largest SFID the instruction's field holds.
+const SFID_MAX: u8 = (1 << gen7_send::SFID.width) - 1;
 
 /// Reads values from fuzzer bytes; reads past the end give zeros.
 #[derive(Clone, Debug)]
@@ -62,7 +78,10 @@ fn common(src: &mut ByteSource<'_>) -> Common {
     let (mlen, rlen) = if b & 0xf0 == 0xf0 {
         (src.u8(), src.u8())
     } else {
-        (src.u8() & 0xf, src.u8() & 0x1f)
+        (
+            within(src.u8().into(), &desc_common::MLEN) as u8,
+            within(src.u8().into(), &desc_common::RLEN) as u8,
+        )
     };
     Common {
         mlen,
@@ -118,7 +137,7 @@ pub fn arbitrary_message(src: &mut ByteSource<'_>) -> Message {
             platform: p,
             common,
             opcode: src.pick(UrbOpcode::ALL).unwrap_or(UrbOpcode::WriteHWord),
-            global_offset: src.u16() & 0xfff,
+            global_offset: past(src.u16().into(), &desc_urb_gen8::GLOBAL_OFFSET) as u16,
             per_slot_offset: src.bool(),
             interleave: src.bool(),
             channel_mask: src.bool(),
@@ -239,7 +258,7 @@ pub fn arbitrary_message(src: &mut ByteSource<'_>) -> Message {
                     bti & src.u8() & 1,
                     Dc0Op::Scratch(ScratchBlock {
                         write: src.bool(),
-                        offset: src.u16() & 0x1fff,
+                        offset: past(src.u16().into(), &desc_dp_scratch::SCRATCH_OFFSET) as u16,
                         regs: src.pick(ScratchRegs::ALL).unwrap_or(ScratchRegs::One),
                         dword: src.bool(),
                         invalidate_after_read: src.bool(),
@@ -359,7 +378,7 @@ pub fn arbitrary_message(src: &mut ByteSource<'_>) -> Message {
             })
         }
         _ => Message::Unknown {
-            sfid: src.u8() & 0xf,
+            sfid: within(src.u8().into(), &gen7_send::SFID) as u8,
             desc: src.u32(),
         },
     }
@@ -381,15 +400,15 @@ pub fn fuzz_check(data: &[u8]) {
 
     // 1. Raw bits.
     let p = platform(&mut src);
-    let sfid = src.u8() & 0x1f;
+    let sfid = past(src.u8().into(), &gen7_send::SFID) as u8;
     let desc = src.u32();
     match Message::decode(p, sfid, desc) {
         Err(e) => {
-            assert!(sfid > 15, "decode({p}, {sfid}, {desc:#x}) failed: {e}");
+            assert!(sfid > SFID_MAX, "decode({p}, {sfid}, {desc:#x}) failed: {e}");
             let _ = alloc::format!("{e}");
         }
         Ok(m) => {
-            assert!(sfid <= 15, "decode accepted sfid {sfid}");
+            assert!(sfid <= SFID_MAX, "decode accepted sfid {sfid}");
             assert_eq!(m.sfid(), sfid, "sfid of {m:?}");
             let built = m.desc();
             assert_eq!(built, Ok(desc), "{m:?} does not re-build to {desc:#010x}");
@@ -404,8 +423,9 @@ pub fn fuzz_check(data: &[u8]) {
             }
         }
     }
-    check_text(p, sfid & 0xf, Some(desc));
-    check_text(p, sfid & 0xf, None);
+    let sfid4 = within(sfid.into(), &gen7_send::SFID) as u8;
+    check_text(p, sfid4, Some(desc));
+    check_text(p, sfid4, None);
 
     // 2. Typed values.
     let m = arbitrary_message(&mut src);

@@ -20,6 +20,7 @@ use alloc::vec::Vec;
 use super::msg::ByteSource;
 use crate::codec::decode;
 use crate::encode;
+use crate::isa::{ADDR_SUBREGS, EOT_PAYLOAD_FIRST, GRF_BYTES, GRF_LAST};
 use crate::model::{ExecSize, FlagReg, Instruction, Platform};
 use crate::msg::Surface;
 use crate::visa::format::*;
@@ -85,6 +86,9 @@ fn visa_type(src: &mut ByteSource<'_>) -> VisaType {
     }
 }
 
+/// The general registers, g0-g127.
+const GRFS: u32 = GRF_LAST as u32 + 1;
+
 fn general_var(src: &mut ByteSource<'_>, theme: Option<VisaType>) -> GeneralVar {
     let ty = match theme {
         Some(t) if src.u8() % 4 != 0 => t,
@@ -103,16 +107,18 @@ fn general_var(src: &mut ByteSource<'_>, theme: Option<VisaType>) -> GeneralVar 
     let placement = if b % 16 == 0 {
         Placement::Null
     } else {
-        let reg = u32::from(src.u8() % 112);
+        // Below the registers of an end-of-thread payload.
+        let reg = u32::from(src.u8() % EOT_PAYLOAD_FIRST);
         let sub = match b % 8 {
-            0 => u32::from(src.u8() % 32),
+            0 => u32::from(src.u8()) % GRF_BYTES,
             1 => ty.size() * u32::from(src.u8() % 8),
             _ => 0,
         };
         if b & 0x80 != 0 && b % 16 == 1 {
-            Placement::Grf(src.u32() % 8192)
+            // Anywhere up to twice past the register file.
+            Placement::Grf(src.u32() % (2 * GRFS * GRF_BYTES))
         } else {
-            Placement::Grf(reg * 32 + sub)
+            Placement::Grf(reg * GRF_BYTES + sub)
         }
     };
     GeneralVar {
@@ -140,8 +146,8 @@ fn var_table(src: &mut ByteSource<'_>) -> VarTable {
     }
     for _ in 0..src.u8() % 4 {
         v.address.push(AddressVar {
-            elements: small(src, 17),
-            subreg: small(src, 16),
+            elements: small(src, ADDR_SUBREGS + 1),
+            subreg: small(src, ADDR_SUBREGS),
         });
     }
     for _ in 0..src.u8() % 4 {
@@ -158,7 +164,11 @@ fn var_table(src: &mut ByteSource<'_>) -> VarTable {
 fn lower_ctx(src: &mut ByteSource<'_>) -> LowerCtx {
     let b = src.u8();
     LowerCtx {
-        temp_grf: (b & 1 != 0).then(|| src.u8() % 128 + if b & 0x80 != 0 { 128 } else { 0 }),
+        // A register, or (with bit 7) a number past the last one.
+        temp_grf: (b & 1 != 0).then(|| {
+            let past = if b & 0x80 != 0 { GRFS as u8 } else { 0 };
+            src.u8() % GRFS as u8 + past
+        }),
         scratch_flag: (b & 2 != 0).then(|| flag(src)),
         payload_grf: (b & 4 != 0).then(|| src.u8()),
     }
