@@ -240,6 +240,25 @@ pub const ADDR_IMM_MIN: i16 = -512;
 /// The largest indirect address immediate.
 pub const ADDR_IMM_MAX: i16 = 511;
 
+/// Bytes in an OWord, half a register: align16 subregister numbers count
+/// OWords, and the region rules split a register's channels between its
+/// two OWords (PRM Vol 7, 3.3.9.3).
+pub(crate) const OWORD_BYTES: u32 = 16;
+
+/// Bytes per unit of a 3-source subregister number: the 3-bit field of
+/// Gen7 and Gen8 counts dwords (bytes 0-28).
+pub(crate) const THREE_SRC_SUBREG_BYTES: u32 = 4;
+
+/// The last flag register, `f1` (flag registers `f0` and `f1`).
+pub(crate) const FLAG_REG_LAST: u8 = 1;
+
+/// Predicate control 0: the instruction is not predicated.
+pub(crate) const PRED_CONTROL_NONE: u8 = 0;
+
+/// The largest response length of a SEND: 16 registers (PRM Vol 2a, SEND;
+/// the descriptor's 5-bit field could hold more).
+pub(crate) const RLEN_MAX: u32 = 16;
+
 use core::fmt;
 
 /// A hardware generation with its own encoding rules.

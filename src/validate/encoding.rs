@@ -5,7 +5,15 @@
 use alloc::format;
 
 use super::*;
-use crate::isa::region;
+use crate::isa::{region, FLAG_REG_LAST, FLAG_SUBREG_LAST, GRF_BYTES, GRF_LAST, OWORD_BYTES, THREE_SRC_SUBREG_BYTES};
+use crate::word::fields::gen7_native;
+
+/// The largest quarter control: the field has 2 bits.
+const QTR_CONTROL_MAX: u8 = ((1u32 << gen7_native::QTR_CONTROL.width) - 1) as u8;
+
+/// The largest value of bits 27:24, the 4-bit field that holds the
+/// conditional modifier, the math function or the SFID.
+const COND_FIELD_MAX: u8 = ((1u32 << gen7_native::COND_MODIFIER.width) - 1) as u8;
 
 /// Whether `op` is an opcode of `p` that may be executed (`illegal`,
 /// which the model's opcode table lists, exists nowhere;
@@ -41,13 +49,13 @@ pub(crate) const fn max_pred_control(align16: bool) -> u8 {
 /// A quarter control above its 2 bits ([`control_fields_in_range`]).
 #[inline(always)]
 pub(crate) const fn qtr_control_too_wide(i: &Instruction) -> bool {
-    i.qtr_control > 3
+    i.qtr_control > QTR_CONTROL_MAX
 }
 
 /// A flag register or subregister above 1 ([`control_fields_in_range`]).
 #[inline(always)]
 pub(crate) const fn flag_out_of_range(i: &Instruction) -> bool {
-    i.flag.nr > 1 || i.flag.subnr > 1
+    i.flag.nr > FLAG_REG_LAST || i.flag.subnr > FLAG_SUBREG_LAST
 }
 
 /// Control fields fit their bits and are not reserved: quarter control
@@ -76,7 +84,7 @@ pub fn control_fields_in_range(c: &mut Checker<'_>) {
         "flag register is f0.0, f0.1, f1.0 or f1.1",
     );
     c.check(
-        i.cond_modifier > 15,
+        i.cond_modifier > COND_FIELD_MAX,
         OperandId::Inst,
         "bits 27:24 (condition, math function or SFID) hold at most 15",
     );
@@ -90,7 +98,7 @@ pub fn control_fields_in_range(c: &mut Checker<'_>) {
 #[inline(always)]
 pub(crate) fn cond_field_defined(op: Opcode, v: u8) -> bool {
     if !op.form().has_cond_modifier_field() {
-        return v <= 15;
+        return v <= COND_FIELD_MAX;
     }
     !matches!(CondMod::from_hw(v), None | Some(CondMod::R))
 }
@@ -101,7 +109,7 @@ pub(crate) fn cond_field_defined(op: Opcode, v: u8) -> bool {
 #[inline(always)]
 pub fn cond_modifier_valid(c: &mut Checker<'_>) {
     let i = c.i;
-    if i.cond_modifier > 15 || cond_field_defined(i.opcode, i.cond_modifier) {
+    if i.cond_modifier > COND_FIELD_MAX || cond_field_defined(i.opcode, i.cond_modifier) {
         return;
     }
     let m = if i.cond_modifier == CondMod::R.hw() {
@@ -117,7 +125,7 @@ pub fn cond_modifier_valid(c: &mut Checker<'_>) {
 #[inline(always)]
 pub fn math_function_valid(c: &mut Checker<'_>) {
     let i = c.i;
-    if i.opcode != Opcode::Math || i.cond_modifier > 15 {
+    if i.opcode != Opcode::Math || i.cond_modifier > COND_FIELD_MAX {
         return;
     }
     if !MathFunction::from_hw(i.cond_modifier).is_some_and(|f| f.defined_on(c.p)) {
@@ -224,7 +232,7 @@ pub fn three_src_region_valid(c: &mut Checker<'_>) {
     if !c.three_src() {
         return;
     }
-    let bad = c.i.dst.hstride != 1;
+    let bad = c.i.dst.hstride != region::HSTRIDE_1;
     c.check(bad, OperandId::Dst, "3-source destinations have stride 1");
     for k in 0..3u8 {
         let Some(s) = c.i.src.get(k as usize) else { continue };
@@ -329,21 +337,31 @@ pub fn subreg_in_range(c: &mut Checker<'_>) {
 /// instruction, 0 or 16 in align16, 0-31 in align1.
 #[inline(always)]
 pub(crate) const fn subreg_ok(three_src: bool, align16: bool, subnr: u8) -> bool {
+    // (unit, largest offset) in bytes: the last unit of a register.
+    const THREE_SRC: (u8, u8) = last_unit(THREE_SRC_SUBREG_BYTES);
+    const ALIGN16: (u8, u8) = last_unit(OWORD_BYTES);
+    const ALIGN1: (u8, u8) = last_unit(1);
     let (unit, max) = if three_src {
-        (4, 28)
+        THREE_SRC
     } else if align16 {
-        (16, 16)
+        ALIGN16
     } else {
-        (1, 31)
+        ALIGN1
     };
     subnr <= max && subnr & (unit - 1) == 0
+}
+
+/// A subregister unit of `unit` bytes and the offset of the last unit in
+/// a register, for [`subreg_ok`].
+const fn last_unit(unit: u32) -> (u8, u8) {
+    (unit as u8, (GRF_BYTES - unit) as u8)
 }
 
 /// Whether an operand at register `nr` whose last byte is `last` (from
 /// the start of register `nr`) reaches past g127 ([`grf_number_in_range`]).
 #[inline(always)]
 pub(crate) const fn past_g127(nr: u32, last: u32) -> bool {
-    nr + last / crate::isa::GRF_BYTES > crate::isa::GRF_LAST as u32
+    nr + last / GRF_BYTES > GRF_LAST as u32
 }
 
 /// Register-indirect operands use an address subregister that exists
@@ -351,11 +369,13 @@ pub(crate) const fn past_g127(nr: u32, last: u32) -> bool {
 /// offset (-512..511; a multiple of 16 in align16).
 pub fn indirect_address_in_range(c: &mut Checker<'_>) {
     use crate::isa::{ADDR_IMM_MAX, ADDR_IMM_MIN};
+    /// Align16 address immediates count OWords.
+    const A16_IMM_UNIT: i16 = OWORD_BYTES as i16;
     let subregs = c.p.addr_subregs();
     let a16 = c.align16();
     let bad = |a: &Addr| match *a {
         Addr::Indirect { subnr, imm } => {
-            subnr >= subregs || !(ADDR_IMM_MIN..=ADDR_IMM_MAX).contains(&imm) || (a16 && imm % 16 != 0)
+            subnr >= subregs || !(ADDR_IMM_MIN..=ADDR_IMM_MAX).contains(&imm) || (a16 && imm % A16_IMM_UNIT != 0)
         }
         Addr::Direct { .. } => false,
     };

@@ -4,6 +4,10 @@
 use alloc::format;
 
 use super::*;
+use crate::isa::{GRF_BYTES, PRED_CONTROL_NONE};
+
+/// Bits 27:24 without a conditional modifier.
+const NO_COND: u8 = CondMod::None.hw();
 
 /// Whether a type is D or UD.
 #[inline(always)]
@@ -18,7 +22,7 @@ fn is_cmp(c: &Checker<'_>) -> bool {
 /// A CMP or CMPN without a condition ([`cmp_requires_cond_mod`]).
 #[inline(always)]
 pub(crate) const fn cmp_lacks_cond(i: &Instruction) -> bool {
-    i.cond_modifier == 0
+    i.cond_modifier == NO_COND
 }
 
 /// Gen7/7.5: a CMP or CMPN writing an ARF other than null
@@ -66,7 +70,7 @@ pub fn gen7_cmp_null_dst_requires_switch(c: &mut Checker<'_>) {
 /// ([`sel_pred_xor_cond_mod`]).
 #[inline(always)]
 pub(crate) const fn sel_pred_and_cond_not_exclusive(i: &Instruction) -> bool {
-    (i.cond_modifier != 0) == (i.pred_control != 0)
+    (i.cond_modifier != NO_COND) == (i.pred_control != PRED_CONTROL_NONE)
 }
 
 /// SEL is either predicated or has a condition, not both, not neither.
@@ -113,7 +117,7 @@ pub(crate) fn gen8_mul_dwxdw_arf_dst(p: Platform, i: &Instruction) -> bool {
 pub(crate) fn mul_dword_sat_or_cond(i: &Instruction) -> bool {
     (is_dword(i.src[0].ty) || is_dword(i.src[1].ty))
         && matches!(i.dst.ty, Type::D | Type::UD | Type::W | Type::UW)
-        && (i.controls.contains(Controls::SATURATE) || i.cond_modifier != 0)
+        && (i.controls.contains(Controls::SATURATE) || i.cond_modifier != NO_COND)
 }
 
 /// MUL of a dword by a narrower integer takes the dword in src0.
@@ -239,7 +243,7 @@ pub(crate) fn logic_abs_on(i: &Instruction, k: u8) -> bool {
 /// ([`logic_no_o_r_u_cond_mod`]).
 #[inline(always)]
 pub(crate) const fn logic_cond_mod_refused(cm: u8) -> bool {
-    matches!(cm, 7..=9)
+    matches!(CondMod::from_hw(cm), Some(CondMod::R | CondMod::O | CondMod::U))
 }
 
 /// Gen8: a logic operation's accumulator source has no modifier.
@@ -271,7 +275,7 @@ pub fn logic_no_o_r_u_cond_mod(c: &mut Checker<'_>) {
 /// ([`bfi2_no_cond_mod_or_saturate`]).
 #[inline(always)]
 pub(crate) fn bfi2_cond_or_saturate(i: &Instruction) -> bool {
-    i.cond_modifier != 0 || i.controls.contains(Controls::SATURATE)
+    i.cond_modifier != NO_COND || i.controls.contains(Controls::SATURATE)
 }
 
 /// BFI2 has neither a condition nor saturation.
@@ -281,7 +285,7 @@ pub fn bfi2_no_cond_mod_or_saturate(c: &mut Checker<'_>) {
         return;
     }
     c.check(
-        i.cond_modifier != 0,
+        i.cond_modifier != NO_COND,
         OperandId::Inst,
         "BFI2 cannot have a conditional modifier",
     );
@@ -316,13 +320,13 @@ pub fn bfi2_types(c: &mut Checker<'_>) {
 /// A predicated CSEL ([`csel_not_predicated`]).
 #[inline(always)]
 pub(crate) const fn csel_predicated(i: &Instruction) -> bool {
-    i.pred_control != 0
+    i.pred_control != PRED_CONTROL_NONE
 }
 
 /// A CSEL without a condition ([`csel_requires_cond_mod`]).
 #[inline(always)]
 pub(crate) const fn csel_lacks_cond(i: &Instruction) -> bool {
-    i.cond_modifier == 0
+    i.cond_modifier == NO_COND
 }
 
 /// A CSEL destination type: F, HF, D or W ([`csel_types`]).
@@ -399,7 +403,7 @@ pub fn ivb_three_src_max_one_grf(c: &mut Checker<'_>) {
         .chain(core::iter::once(region_elem_size(p, c.i.dst.ty)))
         .max()
         .unwrap_or(4);
-    let bad = exec * widest > 32;
+    let bad = exec * widest > GRF_BYTES;
     c.check(
         bad,
         OperandId::Inst,
@@ -476,10 +480,11 @@ pub fn gen7_math_operands_direct_grf(c: &mut Checker<'_>) {
 }
 
 /// Whether a branch offset lands on an instruction boundary (Gen8 counts
-/// bytes: a multiple of 8; [`gen8_branch_offset_aligned`]).
+/// bytes: a multiple of 8, the size of a compacted instruction;
+/// [`gen8_branch_offset_aligned`]).
 #[inline(always)]
 pub(crate) const fn branch_offset_aligned(off: i32) -> bool {
-    off % 8 == 0
+    off % (crate::compact::COMPACT_BYTES as i32) == 0
 }
 
 /// Whether a Gen8 branch's JIP and UIP are both aligned (true on Gen7,

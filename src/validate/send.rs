@@ -3,8 +3,11 @@
 use alloc::format;
 
 use crate::isa::dataport::{self, Response, SurfaceSimd, TypedSlotGroup};
-use crate::isa::{arf, Sfid};
-use crate::word::fields::{desc_common, desc_dp_gen7, desc_dp_gen8, desc_dp_scratch, desc_dp_surface};
+use crate::isa::{arf, Sfid, GRF_LAST, RLEN_MAX};
+use crate::msg::UrbOpcode;
+use crate::word::fields::{
+    desc_common, desc_dp_gen7, desc_dp_gen8, desc_dp_scratch, desc_dp_surface, desc_urb_gen7, desc_urb_gen8, gen7_send,
+};
 
 use super::*;
 
@@ -32,7 +35,7 @@ pub(crate) const fn eot_payload_below_g112(eot: bool, src0_nr: u32) -> bool {
 /// ([`send_dst_src_overlap_r127`]).
 #[inline(always)]
 pub(crate) const fn gen8_response_overlap_r127(p: Platform, dst_nr: u32, src0_nr: u32, d: u32) -> bool {
-    p.is_gen8() && dst_nr + rlen(d) > crate::isa::GRF_LAST as u32 && src0_nr + mlen(d) > dst_nr
+    p.is_gen8() && dst_nr + rlen(d) > GRF_LAST as u32 && src0_nr + mlen(d) > dst_nr
 }
 
 /// A message length of 0 ([`send_mlen_range`]).
@@ -41,22 +44,26 @@ pub(crate) const fn mlen_zero(d: u32) -> bool {
     mlen(d) == 0
 }
 
-/// A response length above 16 ([`send_rlen_range`]).
+/// A response length above [`RLEN_MAX`], 16 ([`send_rlen_range`]).
 #[inline(always)]
 pub(crate) const fn rlen_above_16(d: u32) -> bool {
-    rlen(d) > 16
+    rlen(d) > RLEN_MAX
 }
+
+/// The number of general registers, g0-g127: a payload or response ends
+/// at most here.
+const GRF_COUNT: u32 = GRF_LAST as u32 + 1;
 
 /// A payload reaching past g127 ([`send_payload_in_grf_range`]).
 #[inline(always)]
 pub(crate) const fn payload_past_g127(src0_nr: u32, d: u32) -> bool {
-    src0_nr + mlen(d) > 128
+    src0_nr + mlen(d) > GRF_COUNT
 }
 
 /// A response reaching past g127 ([`send_response_in_grf_range`]).
 #[inline(always)]
 pub(crate) const fn response_past_g127(dst_nr: u32, d: u32) -> bool {
-    dst_nr + rlen(d) > 128
+    dst_nr + rlen(d) > GRF_COUNT
 }
 
 /// The immediate descriptor of a SEND/SENDC.
@@ -126,7 +133,7 @@ pub fn send_mlen_range(c: &mut Checker<'_>) {
 pub fn send_rlen_range(c: &mut Checker<'_>) {
     if let Some(d) = desc(c).filter(|_| c.is_send()) {
         if rlen_above_16(d) {
-            let m = format!("response length {} exceeds 16 registers", rlen(d));
+            let m = format!("response length {} exceeds {RLEN_MAX} registers", rlen(d));
             c.report(OperandId::Src(1), m);
         }
     }
@@ -182,16 +189,17 @@ pub fn send_urb_header_present(c: &mut Checker<'_>) {
 #[inline(always)]
 pub(crate) fn urb_opcode_problem(p: Platform, d: u32) -> Option<&'static str> {
     let gen8 = p.is_gen8();
-    let op = if gen8 { d & 0xf } else { d & 0x7 };
-    match op {
-        0..=5 => None,
-        6 if !p.is_gen75_or_later() => Some("URB atomic add needs Gen7.5"),
-        6 => None,
-        7 | 8 if !gen8 => Some("URB SIMD8 messages need Gen8"),
-        7 => None,
-        8 if rlen(d) == 0 => Some("a URB SIMD8 read must read some data"),
-        8 => None,
-        _ => Some("invalid URB message opcode"),
+    let op = if gen8 {
+        desc_urb_gen8::urb_opcode(d)
+    } else {
+        desc_urb_gen7::urb_opcode(d)
+    };
+    match UrbOpcode::from_hw(op) {
+        None => Some("invalid URB message opcode"),
+        Some(UrbOpcode::AtomicAdd) if !p.is_gen75_or_later() => Some("URB atomic add needs Gen7.5"),
+        Some(UrbOpcode::Simd8Write | UrbOpcode::Simd8Read) if !gen8 => Some("URB SIMD8 messages need Gen8"),
+        Some(UrbOpcode::Simd8Read) if rlen(d) == 0 => Some("a URB SIMD8 read must read some data"),
+        Some(_) => None,
     }
 }
 
@@ -347,11 +355,14 @@ pub(crate) fn defined_sfid(p: Platform, sfid: u8) -> Option<Sfid> {
     exists.then_some(sf)
 }
 
+/// The largest value of SEND's 4-bit SFID field (bits 27:24).
+const SFID_MAX: u8 = ((1u32 << gen7_send::SFID.width) - 1) as u8;
+
 /// A SEND names a shared function that exists on the platform (the
 /// disassembler prints `*** invalid SFID value` for the others).
 pub fn send_sfid_defined(c: &mut Checker<'_>) {
     let sfid = c.i.cond_modifier;
-    if c.is_send() && sfid <= 15 && !sfid_defined(c.p, sfid) {
+    if c.is_send() && sfid <= SFID_MAX && !sfid_defined(c.p, sfid) {
         let m = format!("SFID {sfid} is reserved on {}", c.p);
         c.report(OperandId::Inst, m);
     }
