@@ -3,7 +3,40 @@
 //! the bytes a region touches.
 
 use super::*;
-use crate::isa::region;
+use crate::isa::{arf, region, GRF_BYTES, OWORD_BYTES};
+
+/// Bytes in the two adjacent registers a direct region may span: the
+/// window the region rules model, offsets wrapping modulo its size.
+pub(crate) const TWO_GRF_BYTES: u32 = 2 * GRF_BYTES;
+
+/// The bytes of the first OWord in a byte mask over the two-register
+/// window ([`access_masks`]).
+pub(crate) const FIRST_OWORD_MASK: u64 = (1 << OWORD_BYTES) - 1;
+
+/// The bytes of the first register in a byte mask over the window.
+pub(crate) const FIRST_GRF_MASK: u64 = (1 << GRF_BYTES) - 1;
+
+/// The most channels an instruction executes (SIMD32): one byte mask each.
+pub(crate) const MAX_CHANNELS: usize = ExecSize::S32.channels() as usize;
+
+/// The region of `<v;w,h>` elements, from the model's encoder; for
+/// constants (a count without a code fails the build).
+#[allow(clippy::panic)] // evaluated at compile time: a failure fails the build
+pub(crate) const fn region_of(v: u32, w: u32, h: u32) -> Region {
+    match Region::new(v, w, h) {
+        Some(r) => r,
+        None => panic!("a region count without a code"),
+    }
+}
+
+/// The vertical stride code of 0 elements ([`region`] names 4 and VxH).
+pub(crate) const VSTRIDE_0: u8 = region_of(0, 1, 0).vstride;
+/// The vertical stride code of 2 elements.
+pub(crate) const VSTRIDE_2: u8 = region_of(2, 1, 0).vstride;
+/// The width code of 2 elements.
+pub(crate) const WIDTH_2: u8 = region_of(0, 2, 0).width;
+/// The horizontal stride code of 0 elements.
+pub(crate) const HSTRIDE_0: u8 = region_of(0, 1, 0).hstride;
 
 /// Opcodes whose destination the rules inspect: the ALU forms, MATH,
 /// SEND and WAIT (a CALL's destination is the return address, which its
@@ -16,20 +49,19 @@ pub const fn has_dst(op: Opcode) -> bool {
 /// The null register as a destination.
 #[inline]
 pub fn is_null_dst(d: &Dst) -> bool {
-    d.file == RegFile::Arf && matches!(d.addr, Addr::Direct { nr: 0, .. })
+    d.file == RegFile::Arf && matches!(d.addr, Addr::Direct { nr: arf::NULL, .. })
 }
 
 /// The null register as a source.
 #[inline]
 pub fn is_null_src(s: &Src) -> bool {
-    s.file == RegFile::Arf && matches!(s.addr, Addr::Direct { nr: 0, .. })
+    s.file == RegFile::Arf && matches!(s.addr, Addr::Direct { nr: arf::NULL, .. })
 }
 
 /// An accumulator (acc0, acc1, ...) source.
 #[inline]
 pub fn is_acc_src(s: &Src) -> bool {
-    s.file == RegFile::Arf
-        && matches!(s.addr, Addr::Direct { nr, .. } if crate::isa::arf::class(nr) == crate::isa::arf::ACC)
+    s.file == RegFile::Arf && matches!(s.addr, Addr::Direct { nr, .. } if arf::class(nr) == arf::ACC)
 }
 
 /// The direct subregister byte offset, or `None` for indirect addressing.
@@ -75,7 +107,7 @@ pub(crate) fn div_ceil_p2(a: u64, b: u64) -> u64 {
 /// encodings (above 3) read as 0.
 #[inline]
 pub const fn stride(enc: u8) -> u32 {
-    if enc <= 3 {
+    if region::hstride_defined(enc) {
         (1 << enc) >> 1
     } else {
         0
@@ -84,7 +116,7 @@ pub const fn stride(enc: u8) -> u32 {
 
 /// A decoded align1 region in elements. VxH (and reserved) vertical
 /// strides read as 2^14, a stride no direct region reaches, like Mesa's
-/// decoding of encoding 15.
+/// decoding of encoding 15 ([`region::VSTRIDE_VXH`]) as a stride.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rgn {
     /// Vertical stride.
@@ -104,7 +136,7 @@ impl Rgn {
             v: if region::vstride_is_stride(r.vstride) {
                 (1 << r.vstride) >> 1
             } else {
-                1 << 14
+                (1 << region::VSTRIDE_VXH) >> 1
             },
             w: if region::width_defined(r.width) {
                 1 << r.width
@@ -166,10 +198,15 @@ impl Rgn {
 }
 
 impl Region {
-    /// The encoded region is `<w;w,1>` with `w` of 2 to 16: packed rows.
+    /// The encoded region is `<w;w,1>` with `w` of 2 to 16: packed rows
+    /// (the vertical stride code of 2^n elements is n + 1, the width code
+    /// n).
     #[inline(always)]
     pub(crate) const fn is_packed_rows(self) -> bool {
-        self.hstride == 1 && self.width >= 1 && self.width <= 4 && self.vstride == self.width + 1
+        self.hstride == region::HSTRIDE_1
+            && self.width >= WIDTH_2
+            && region::width_defined(self.width)
+            && self.vstride == self.width + 1
     }
 
     /// [`Region::is_packed_rows`] with a width within the execution size:
@@ -187,7 +224,11 @@ impl Region {
 /// to 32, each `tail` bytes long within its `pitch`-aligned block.
 #[inline(always)]
 pub(crate) const fn rows_stay_in_registers(sub: u32, last: u32, pitch: u32, tail: u32) -> bool {
-    last < 32 || (last < 64 && pitch.is_power_of_two() && pitch <= 32 && (sub & (pitch - 1)) + tail <= pitch)
+    last < GRF_BYTES
+        || (last < TWO_GRF_BYTES
+            && pitch.is_power_of_two()
+            && pitch <= GRF_BYTES
+            && (sub & (pitch - 1)) + tail <= pitch)
 }
 
 /// Whether `<v;w,h>` is packed: adjacent elements, no gaps, no repeats.
@@ -258,7 +299,7 @@ pub fn exec_type(i: &Instruction, nsrc: u8) -> Option<Type> {
 /// a two-register (64-byte) window that wraps like the hardware's
 /// documentation model (and Mesa's `align1_access_mask`). Returns the
 /// number of channels filled.
-pub fn access_masks(exec: u32, es: u32, subreg: u32, r: Rgn, out: &mut [u64; 32]) -> usize {
+pub fn access_masks(exec: u32, es: u32, subreg: u32, r: Rgn, out: &mut [u64; MAX_CHANNELS]) -> usize {
     let mask = (1u64 << es.min(8)) - 1;
     let mut rowbase = subreg;
     let mut k = 0usize;
@@ -267,14 +308,14 @@ pub fn access_masks(exec: u32, es: u32, subreg: u32, r: Rgn, out: &mut [u64; 32]
         let mut off = rowbase;
         for _ in 0..r.w {
             if let Some(slot) = out.get_mut(k) {
-                *slot = mask << (off % 64);
+                *slot = mask << (off % TWO_GRF_BYTES);
             }
             k += 1;
             off = off.wrapping_add(r.h.wrapping_mul(es));
         }
         rowbase = rowbase.wrapping_add(r.v.wrapping_mul(es));
     }
-    k.min(32)
+    k.min(MAX_CHANNELS)
 }
 
 /// How many registers a set of channel masks touches: 2 if any channel
@@ -282,7 +323,7 @@ pub fn access_masks(exec: u32, es: u32, subreg: u32, r: Rgn, out: &mut [u64; 32]
 pub fn regs_touched(masks: &[u64]) -> u32 {
     let mut n = 0;
     for &m in masks {
-        if m > 0xffff_ffff {
+        if m > FIRST_GRF_MASK {
             return 2;
         }
         if m != 0 {
@@ -301,6 +342,12 @@ pub fn region_elem_size(p: Platform, ty: Type) -> u32 {
         s => s,
     }
 }
+
+/// The width and horizontal stride in elements of every align16 (and
+/// 3-source) region that is not scalar: `<v;4,1>`.
+pub(crate) const A16_WIDTH_ELEMS: u32 = 1 << region::A16_WIDTH;
+/// See [`A16_WIDTH_ELEMS`].
+pub(crate) const A16_HSTRIDE_ELEMS: u32 = stride(region::A16_HSTRIDE);
 
 /// The last byte a directly addressed register source touches, counted
 /// from the first byte of its register; `None` for an immediate or an
@@ -322,7 +369,7 @@ pub(super) fn last_byte(p: Platform, exec: u32, align16: bool, s: &Src, r: Rgn) 
     }
     let es = region_elem_size(p, s.ty);
     let (v, w, h) = if align16 && !s.region.is_scalar() {
-        (r.v, 4, 1)
+        (r.v, A16_WIDTH_ELEMS, A16_HSTRIDE_ELEMS)
     } else {
         (r.v, r.w, r.h)
     };
@@ -337,6 +384,9 @@ pub(super) fn last_byte(p: Platform, exec: u32, align16: bool, s: &Src, r: Rgn) 
     let last = (rows - 1).saturating_mul(v).saturating_add((w - 1).saturating_mul(h));
     Some(last.saturating_mul(es).saturating_add(sub + es - 1))
 }
+
+/// The bytes CALL and CALLA write: two dwords ([`writes_two_dwords`]).
+const CALL_DST_BYTES: u32 = 2 * Type::UD.size();
 
 /// Whether the opcode writes its destination as two dwords (the return
 /// IP and channel mask) whatever the execution size: CALL and CALLA.
@@ -359,9 +409,9 @@ pub fn dst_last_byte(c: &Checker<'_>) -> Option<u32> {
 #[inline(always)]
 pub(super) fn dst_last_byte_from(p: Platform, op: Opcode, exec: u32, align16: bool, d: &Dst, sub: u32) -> u32 {
     if writes_two_dwords(op) {
-        return sub + 7;
+        return sub + CALL_DST_BYTES - 1;
     }
     let es = region_elem_size(p, d.ty);
-    let s = if align16 { 1 } else { stride(d.hstride) };
+    let s = if align16 { A16_HSTRIDE_ELEMS } else { stride(d.hstride) };
     ((exec - 1) * s * es).saturating_add(sub + es - 1)
 }

@@ -40,7 +40,7 @@
 use super::encoding as enc;
 use super::instruction::{self as ins, is_dword};
 use super::*;
-use crate::isa::region;
+use crate::isa::{arf, region, GRF_BYTES};
 
 /// Bit `t as u8` set for each type with an encoding (register or
 /// immediate) on Gen7/Gen7.5 or on Gen8.
@@ -160,13 +160,16 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
             || !region::hstride_defined(r.hstride)
             || !enc::subreg_ok(false, true, dsub)
             || !enc::subreg_ok(false, true, ssub);
-        if bad || (!dst_null && d.hstride != 1) || !vs_ok {
+        if bad || (!dst_null && d.hstride != region::HSTRIDE_1) || !vs_ok {
             return false;
         }
     } else {
         // subreg_in_range; dst_hstride_nonzero; the align1 source rules
         // (with the region encodings).
-        if !enc::subreg_ok(false, false, dsub) || !enc::subreg_ok(false, false, ssub) || (!dst_null && d.hstride == 0) {
+        if !enc::subreg_ok(false, false, dsub)
+            || !enc::subreg_ok(false, false, ssub)
+            || (!dst_null && d.hstride == HSTRIDE_0)
+        {
             return false;
         }
         if regions::a1_src_last(i.exec_size.channels(), s0, ssub as u32).is_none() {
@@ -218,7 +221,7 @@ fn a16_src_last(exec: u32, s: &Src, sub: u32) -> u32 {
         return sub + es - 1;
     }
     let v = Rgn::of(s.region).v;
-    let w = exec.min(4);
+    let w = exec.min(A16_WIDTH_ELEMS);
     // Both powers of two: a shift, not a division.
     let rows = exec >> w.trailing_zeros();
     ((rows - 1) * v + w - 1) * es + sub + es - 1
@@ -298,11 +301,11 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
     // source, stride encoding 1-3 (align16: 1), byte offset 0-31 (align16:
     // 0 or 16).
     let dts = d.ty.size();
-    let max_h = if a16 { 1 } else { 3 };
+    let max_h = if a16 { region::A16_HSTRIDE } else { region::HSTRIDE_LAST };
     let dst_mode_ok = enc::subreg_ok(false, a16, dsub);
     let wide_ok = !a16 && p != Platform::Gen7 && p != Platform::Chv;
     let types = if wide_ok { PLAIN | WIDE } else { PLAIN };
-    if !has(types, d.ty) || dts == 1 || d.hstride == 0 || d.hstride > max_h || !dst_mode_ok {
+    if !has(types, d.ty) || dts == 1 || d.hstride == HSTRIDE_0 || d.hstride > max_h || !dst_mode_ok {
         return false;
     }
     let exec = i.exec_size.channels();
@@ -359,7 +362,7 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
     if a16 || dst_null {
         return true;
     }
-    let src_two = lasts.iter().flatten().any(|l| *l >= 32);
+    let src_two = lasts.iter().flatten().any(|l| *l >= GRF_BYTES);
     if let Some(proven) = regions::dst_alignment_proof(gen8, exec, dsub, step, dlast, src_two) {
         return proven;
     }
@@ -384,7 +387,7 @@ fn wait(p: Platform, i: &Instruction, a16: bool) -> bool {
     let Addr::Direct { subnr, .. } = d.addr else {
         return false;
     };
-    let plain = has(PLAIN, d.ty) && d.hstride == 1 && enc::subreg_ok(false, a16, subnr);
+    let plain = has(PLAIN, d.ty) && d.hstride == region::HSTRIDE_1 && enc::subreg_ok(false, a16, subnr);
     if d.file != RegFile::Arf || is_null_dst(d) || !plain {
         return false;
     }
@@ -426,7 +429,7 @@ fn alu_src(cx: &SrcCx, s: &Src, last_src: bool) -> Option<Option<u32>> {
         // accumulator rules of logic operations), not for MUL.
         (RegFile::Grf | RegFile::Arf, Addr::Direct { nr, subnr }) => {
             let arf = s.file == RegFile::Arf;
-            if !has(cx.types, s.ty) || (arf && (nr == 0 || !s.mods.is_empty() || cx.op == Opcode::Mul)) {
+            if !has(cx.types, s.ty) || (arf && (nr == arf::NULL || !s.mods.is_empty() || cx.op == Opcode::Mul)) {
                 return None;
             }
             let l = if cx.a16 {
@@ -467,6 +470,10 @@ fn alu_src(cx: &SrcCx, s: &Src, last_src: bool) -> Option<Option<u32>> {
     }
 }
 
+/// The largest execution size of an Ivy Bridge 3-source instruction on
+/// 4-byte operands (the ones taken there): one register each.
+const IVB_THREE_SRC_MAX_EXEC: u32 = GRF_BYTES / Type::F.size();
+
 /// MAD and LRP on F (or DF, not on Ivy Bridge), BFE and BFI2 on D or UD,
 /// CSEL on F, every operand of one type.
 #[inline(always)]
@@ -488,7 +495,7 @@ fn three_src(p: Platform, i: &Instruction) -> bool {
     };
     let exec = i.exec_size.channels();
     // Ivy Bridge: one register per operand.
-    if !ok || i.dst.hstride != 1 || (p == Platform::Gen7 && exec > 8) {
+    if !ok || i.dst.hstride != region::HSTRIDE_1 || (p == Platform::Gen7 && exec > IVB_THREE_SRC_MAX_EXEC) {
         return false;
     }
     // A direct GRF at a 3-source offset, its bytes up to `last` (from the
@@ -633,9 +640,9 @@ mod tests {
         widen.src[0] = Src::grf(4, 0, Type::W, rgn(16, 8, 2));
         out.push(widen);
         let mut arf = Instruction::new(Opcode::And, ExecSize::S1);
-        arf.dst = Dst::grf(0x10, 0, Type::UD);
+        arf.dst = Dst::grf(crate::isa::arf::ADDRESS, 0, Type::UD);
         arf.dst.file = RegFile::Arf;
-        arf.src[0] = Src::grf(0x10, 0, Type::UD, Region::SCALAR);
+        arf.src[0] = Src::grf(crate::isa::arf::ADDRESS, 0, Type::UD, Region::SCALAR);
         arf.src[0].file = RegFile::Arf;
         arf.src[1] = Src::imm(Type::UD);
         out.push(arf);
@@ -643,7 +650,7 @@ mod tests {
         acc.opcode = Opcode::Or;
         acc.exec_size = ExecSize::S8;
         acc.dst.ty = Type::UD;
-        acc.src[0] = Src::grf(0x20, 0, Type::UD, rgn(8, 8, 1));
+        acc.src[0] = Src::grf(crate::isa::arf::ACC, 0, Type::UD, rgn(8, 8, 1));
         acc.src[0].file = RegFile::Arf;
         acc.src[1].ty = Type::UD;
         out.push(acc);

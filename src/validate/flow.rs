@@ -79,11 +79,7 @@ pub fn call_src0_two_dwords(c: &mut Checker<'_>) {
         return;
     }
     let s = &i.src[0];
-    const R221: Region = Region {
-        vstride: 2,
-        width: 1,
-        hstride: 1,
-    };
+    const R221: Region = region_of(2, 2, 1);
     let region_ok = s.is_imm() || s.region == R221 || s.region == Region::SCALAR;
     let bad = !matches!(s.ty, Type::D | Type::UD) || !s.mods.is_empty() || !region_ok;
     c.check(
@@ -98,7 +94,7 @@ pub fn call_src0_two_dwords(c: &mut Checker<'_>) {
 #[inline(always)]
 pub(crate) fn wait_src0_not_scalar(align16: bool, r: Region) -> bool {
     if align16 {
-        r.vstride != 0
+        r.vstride != VSTRIDE_0
     } else {
         r != Region::SCALAR
     }

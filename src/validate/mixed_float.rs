@@ -3,6 +3,10 @@
 
 use super::operand_types::is_mixed_float;
 use super::*;
+use crate::isa::{region, OWORD_BYTES};
+
+/// The largest execution size of the SIMD8 limits below.
+const SIMD8: u32 = ExecSize::S8.channels();
 
 /// Whether the instruction reads an accumulator, explicitly or (MAC,
 /// MACH, SADA2) implicitly.
@@ -41,7 +45,7 @@ pub fn mixed_float_no_indirect_src(c: &mut Checker<'_>) {
 
 /// No SIMD16 in mixed mode with an F destination.
 pub fn mixed_float_f_dst_max_simd8(c: &mut Checker<'_>) {
-    let bad = is_mixed_float(c) && c.exec() > 8 && c.i.dst.ty == Type::F;
+    let bad = is_mixed_float(c) && c.exec() > SIMD8 && c.i.dst.ty == Type::F;
     c.check(
         bad,
         OperandId::Inst,
@@ -56,7 +60,7 @@ pub fn mixed_float_a16_packed_vstride4(c: &mut Checker<'_>) {
     }
     for (k, s) in c.srcs().filter(|(_, s)| !s.is_imm()) {
         c.check(
-            s.region.vstride != 3,
+            s.region.vstride != region::VSTRIDE_4,
             OperandId::Src(k),
             "align16 mixed float mode assumes packed data (vertical stride 4)",
         );
@@ -65,7 +69,7 @@ pub fn mixed_float_a16_packed_vstride4(c: &mut Checker<'_>) {
 
 /// Align16 mixed float is limited to SIMD8.
 pub fn mixed_float_a16_max_simd8(c: &mut Checker<'_>) {
-    let bad = a16(c) && c.exec() > 8;
+    let bad = a16(c) && c.exec() > SIMD8;
     c.check(bad, OperandId::Inst, "align16 mixed float mode is limited to SIMD8");
 }
 
@@ -82,7 +86,7 @@ pub fn mixed_float_a16_no_acc_src(c: &mut Checker<'_>) {
 /// Align1 mixed float with a packed HF destination is limited to SIMD8
 /// (a packed f16 output stays within one OWord).
 pub fn mixed_float_a1_packed_hf_dst_max_simd8(c: &mut Checker<'_>) {
-    let bad = a1(c) && c.exec() > 8 && packed_hf_dst(c);
+    let bad = a1(c) && c.exec() > SIMD8 && packed_hf_dst(c);
     c.check(
         bad,
         OperandId::Dst,
@@ -114,7 +118,7 @@ pub fn mixed_float_packed_hf_dst_oword(c: &mut Checker<'_>) {
         Addr::Indirect { subnr, .. } => subnr as u32,
     };
     c.check(
-        sub % 16 != 0,
+        sub % OWORD_BYTES != 0,
         OperandId::Dst,
         "align1 mixed mode packed half-float output must be OWord aligned",
     );

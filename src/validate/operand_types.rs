@@ -187,7 +187,7 @@ pub fn chv_hf_dst_word_placement(c: &mut Checker<'_>) {
         return;
     }
     let sub = direct_subnr(&c.i.dst.addr).unwrap_or(0);
-    let bad = f.stride != 2 && !(is_mixed_float(c) && f.stride == 1 && sub % 16 == 0);
+    let bad = f.stride != 2 && !(is_mixed_float(c) && f.stride == 1 && sub % crate::isa::OWORD_BYTES == 0);
     c.check(
         bad,
         OperandId::Dst,

@@ -6,6 +6,11 @@
 use alloc::format;
 
 use super::*;
+use crate::isa::{region, GRF_BYTES, OWORD_BYTES};
+
+/// [`GRF_BYTES`] and [`TWO_GRF_BYTES`] for the 64-bit offsets below.
+const GRF_BYTES64: u64 = GRF_BYTES as u64;
+const TWO_GRF_BYTES64: u64 = TWO_GRF_BYTES as u64;
 
 /// The align1 register sources the region rules inspect: every source the
 /// instruction reads except immediates (ARF sources included).
@@ -21,7 +26,7 @@ fn real_dst(c: &Checker<'_>) -> bool {
 
 /// Align16 destinations have horizontal stride 1.
 pub fn align16_dst_hstride_one(c: &mut Checker<'_>) {
-    let bad = c.align16() && real_dst(c) && c.i.dst.hstride != 1;
+    let bad = c.align16() && real_dst(c) && c.i.dst.hstride != region::HSTRIDE_1;
     c.check(
         bad,
         OperandId::Dst,
@@ -33,7 +38,7 @@ pub fn align16_dst_hstride_one(c: &mut Checker<'_>) {
 /// 4 elements, also 2 from Gen7.5 (`hsw`) ([`align16_src_vstride`]).
 #[inline(always)]
 pub(crate) const fn align16_vstride_ok(hsw: bool, vstride: u8) -> bool {
-    matches!(vstride, 0 | 3) || (hsw && vstride == 2)
+    matches!(vstride, VSTRIDE_0 | region::VSTRIDE_4) || (hsw && vstride == VSTRIDE_2)
 }
 
 /// Align16 sources have vertical stride 0 or 4, or also 2 from Gen7.5.
@@ -206,11 +211,11 @@ fn rows_straddle(exec: u32, es: u32, sub: u32, r: Rgn) -> bool {
     let rows = div_p2(exec, r.w);
     let (sub64, vstep, rows64) = (u64::from(sub), u64::from(r.v) * u64::from(es), u64::from(rows));
     let tail = u64::from(span) + u64::from(es);
-    if rows > 0 && sub64 + (rows64 - 1) * vstep + tail <= 64 {
+    if rows > 0 && sub64 + (rows64 - 1) * vstep + tail <= TWO_GRF_BYTES64 {
         // No element of any row wraps: row n straddles exactly when its
         // start lies in 32 - tail < start < 32; find the first row
         // starting above 32 - tail.
-        let lo = 33u64.saturating_sub(tail);
+        let lo = (GRF_BYTES64 + 1).saturating_sub(tail);
         let first = if sub64 >= lo {
             0
         } else if vstep == 0 {
@@ -218,23 +223,23 @@ fn rows_straddle(exec: u32, es: u32, sub: u32, r: Rgn) -> bool {
         } else {
             div_ceil_p2(lo - sub64, vstep)
         };
-        return first < rows64 && sub64 + first * vstep < 32;
+        return first < rows64 && sub64 + first * vstep < GRF_BYTES64;
     }
     let mut rowbase = sub;
     for _ in 0..exec.checked_div(r.w).unwrap_or(0) {
         let end = u64::from(rowbase) + u64::from(span) + u64::from(es);
-        let straddles = if end <= 64 {
+        let straddles = if end <= TWO_GRF_BYTES64 {
             // No element wraps: the row covers bytes rowbase..end with
             // nondecreasing element offsets.
-            rowbase < 32 && end > 32
+            rowbase < GRF_BYTES && end > GRF_BYTES64
         } else {
             let mut acc = 0u64;
             let mut off = rowbase;
             for _ in 0..r.w {
-                acc |= mask << (off % 64);
+                acc |= mask << (off % TWO_GRF_BYTES);
                 off = off.wrapping_add(step);
             }
-            acc as u32 != 0 && acc >> 32 != 0
+            acc & FIRST_GRF_MASK != 0 && acc >> GRF_BYTES != 0
         };
         if straddles {
             return true;
@@ -246,7 +251,7 @@ fn rows_straddle(exec: u32, es: u32, sub: u32, r: Rgn) -> bool {
 
 /// A destination horizontal stride is never 0 (align1; align16 requires 1).
 pub fn dst_hstride_nonzero(c: &mut Checker<'_>) {
-    let bad = !c.align16() && real_dst(c) && c.i.dst.hstride == 0;
+    let bad = !c.align16() && real_dst(c) && c.i.dst.hstride == HSTRIDE_0;
     c.check(bad, OperandId::Dst, "destination horizontal stride must not be 0");
 }
 
@@ -254,10 +259,10 @@ pub fn dst_hstride_nonzero(c: &mut Checker<'_>) {
 /// subregisters, which must exist (a0.0-a0.7 on Gen7/7.5, a0.0-a0.15 on Gen8).
 pub fn vxh_addresses_in_a0(c: &mut Checker<'_>) {
     let exec = c.exec();
-    let n_addr = if c.p.is_gen8() { 16 } else { 8 };
+    let n_addr = u32::from(c.p.addr_subregs());
     for (k, s) in a1_srcs(c) {
         let r = c.src_rgn(k);
-        if let (0xf, Addr::Indirect { subnr, .. }) = (s.region.vstride, s.addr) {
+        if let (region::VSTRIDE_VXH, Addr::Indirect { subnr, .. }) = (s.region.vstride, s.addr) {
             let count = exec.checked_div(r.w).unwrap_or(0).max(1);
             if subnr as u32 + count > n_addr {
                 let m = format!("{count} addresses from a0.{subnr} exceed the {n_addr} address subregisters");
@@ -309,7 +314,7 @@ pub fn src_spans_at_most_two_grfs(c: &mut Checker<'_>) {
     }
     for (k, s) in a1_srcs(c) {
         let r = c.src_rgn(k);
-        if let Some(last) = src_span(c, k, s, r).filter(|last| *last >= 64) {
+        if let Some(last) = src_span(c, k, s, r).filter(|last| *last >= TWO_GRF_BYTES) {
             let m = format!("the region reaches byte {last}: a source spans at most 2 adjacent GRFs");
             c.report(OperandId::Src(k), m);
         }
@@ -321,7 +326,7 @@ pub fn dst_spans_at_most_two_grfs(c: &mut Checker<'_>) {
     if !alignment_applies(c) {
         return;
     }
-    if let Some((_, last)) = dst_span(c).filter(|(_, last)| *last >= 64) {
+    if let Some((_, last)) = dst_span(c).filter(|(_, last)| *last >= TWO_GRF_BYTES) {
         let m = format!("the region reaches byte {last}: a destination spans at most 2 adjacent GRFs");
         c.report(OperandId::Dst, m);
     }
@@ -367,14 +372,14 @@ struct Reach {
 /// Computes [`Reach`] from the channel byte masks of [`access_masks`]
 /// (offsets wrapping modulo 64).
 fn reach_by_masks(exec: u32, es: u32, subreg: u32, r: Rgn) -> Reach {
-    let mut masks = [0u64; 32];
+    let mut masks = [0u64; MAX_CHANNELS];
     let n = access_masks(exec, es, subreg, r, &mut masks);
     let mut out = Reach::default();
     for (k, &m) in (0u32..).zip(masks.iter().take(n)) {
-        if m > 0xffff {
+        if m > FIRST_OWORD_MASK {
             out.oword_hi += 1;
         }
-        if m > 0xffff_ffff {
+        if m > FIRST_GRF_MASK {
             out.hi |= 1 << k;
             if out.first_hi.is_none() {
                 out.first_hi = Some((k, m.trailing_zeros()));
@@ -413,16 +418,20 @@ fn reach(exec: u32, es: u32, sub: u32, r: Rgn) -> Reach {
         .saturating_mul(vstep)
         .saturating_add(r.w.saturating_sub(1).saturating_mul(step))
         .saturating_add(sub);
-    if rows == 0 || !(1..=8).contains(&es) || last.saturating_add(es) > 64 || rows.saturating_mul(r.w) > 32 {
+    if rows == 0
+        || !(1..=8).contains(&es)
+        || last.saturating_add(es) > TWO_GRF_BYTES
+        || rows.saturating_mul(r.w) > MAX_CHANNELS as u32
+    {
         return reach_by_masks(exec, es, sub, r);
     }
     let first_col = |rowbase: u32, byte: u32| first_col(rowbase, step, es, r.w, byte);
     let mut out = Reach::default();
     let mut rowbase = sub;
     for row in 0..rows {
-        let c_ow = first_col(rowbase, 16);
+        let c_ow = first_col(rowbase, OWORD_BYTES);
         out.oword_hi += r.w - c_ow;
-        let c_hi = first_col(rowbase, 32);
+        let c_hi = first_col(rowbase, GRF_BYTES);
         if c_hi < r.w {
             let base = row * r.w + c_hi;
             out.hi |= ((1u64 << (r.w - c_hi)) - 1) << base;
@@ -442,12 +451,12 @@ pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
         return None;
     }
     let (_, dlast) = dst_span(c)?;
-    if dlast >= 64 {
+    if dlast >= TWO_GRF_BYTES {
         return None;
     }
     let exec = c.exec();
     for (k, src) in a1_srcs(c) {
-        if src_span(c, k, src, c.src_rgn(k)).is_some_and(|last| last >= 64) {
+        if src_span(c, k, src, c.src_rgn(k)).is_some_and(|last| last >= TWO_GRF_BYTES) {
             return None;
         }
     }
@@ -458,8 +467,8 @@ pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
     // One row of channels (one channel for ExecSize 1), as [`reach`]
     // computes it: no element passes byte 64 (the span is below 64).
     let (n, step) = if exec == 1 { (1, 0) } else { (exec, st * es) };
-    let c_hi = first_col(sub, step, es, n, 32);
-    let c_ow = first_col(sub, step, es, n, 16);
+    let c_hi = first_col(sub, step, es, n, GRF_BYTES);
+    let c_ow = first_col(sub, step, es, n, OWORD_BYTES);
     let dst_hi = if c_hi < n {
         ((1u64 << (n - c_hi)) - 1) << c_hi
     } else {
@@ -497,7 +506,7 @@ pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
         // No element wraps (the last byte is below 64), so a source
         // reaches its second register exactly when its last byte does.
         *regs = match *slot {
-            Some((.., last)) if last >= 32 => 2,
+            Some((.., last)) if last >= GRF_BYTES => 2,
             Some(_) => 1,
             None => 0,
         };
@@ -507,7 +516,7 @@ pub(crate) fn split_facts(c: &Checker<'_>) -> Option<Split> {
         let src = slot.map_or(Reach::default(), |(sub, es, r, _)| reach(exec, es, sub, r));
         let off0 = c.i.src.get(k).and_then(|s| direct_subnr(&s.addr)).unwrap_or(0);
         let off1 = match src.first_hi {
-            Some((j, bit)) if j < n => bit.wrapping_sub(32),
+            Some((j, bit)) if j < n => bit.wrapping_sub(GRF_BYTES),
             _ => off0,
         };
         if let (Some(cross), Some(differs)) = (s.cross.get_mut(k), s.offset_differs.get_mut(k)) {
@@ -712,7 +721,7 @@ pub(crate) fn a1_src_last(exec: u32, s: &Src, sub: u32) -> Option<u32> {
     // pitch is its row.
     if e == Region::SCALAR {
         let last = sub + es - 1;
-        return (last < 32).then_some(last);
+        return (last < GRF_BYTES).then_some(last);
     }
     if e.is_packed_rows() {
         if !e.is_packed_within(exec) {
@@ -765,16 +774,16 @@ pub(crate) fn dst_alignment_proof(
     dlast: u32,
     src_two: bool,
 ) -> Option<bool> {
-    if dlast < 16 {
+    if dlast < OWORD_BYTES {
         return Some(true);
     }
-    if dlast < 32 {
+    if dlast < GRF_BYTES {
         // With a source spanning two registers, a whole register from byte
         // 0 (`exec` channels a power of two `step` apart, the element no
         // wider than `step`) has half its channels in each OWord.
-        return Some(!src_two || (dsub == 0 && exec * step == 32));
+        return Some(!src_two || (dsub == 0 && exec * step == GRF_BYTES));
     }
-    if dlast >= 64 || dsub != 0 || exec * step != 64 {
+    if dlast >= TWO_GRF_BYTES || dsub != 0 || exec * step != TWO_GRF_BYTES {
         return Some(false);
     }
     gen8.then_some(true)

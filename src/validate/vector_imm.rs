@@ -19,7 +19,7 @@ fn vector_imm(c: &Checker<'_>) -> Option<Type> {
 /// ([`vector_imm_dst_oword_aligned`]).
 #[inline(always)]
 pub(crate) const fn dst_oword_aligned(sub: u32) -> bool {
-    sub % 16 == 0
+    sub % crate::isa::OWORD_BYTES == 0
 }
 
 /// The destination stride in bytes a vector immediate of type `t` needs:
