@@ -140,6 +140,52 @@ pub mod dc1 {
     pub const A64_UNTYPED_ATOMIC_FLOAT: u8 = 0x1d;
 }
 
+/// Message types of the read-only data ports, the sampler cache (SFID 4)
+/// and the constant cache (SFID 9), on Gen7-Gen8 (IVB PRM Vol 4 Part 1,
+/// the sampler cache / constant cache message type table). Mesa's
+/// disassembler prints these as numbers.
+pub(crate) mod read_only {
+    /// OWord block read (Mesa's `BRW_DATAPORT_READ_MESSAGE_OWORD_BLOCK_READ`).
+    pub(crate) const OWORD_BLOCK_READ: u8 = 0;
+    /// Unaligned OWord block read.
+    pub(crate) const UNALIGNED_OWORD_BLOCK_READ: u8 = 1;
+    /// OWord dual block read.
+    pub(crate) const OWORD_DUAL_BLOCK_READ: u8 = 2;
+    /// DWord scattered read.
+    pub(crate) const DWORD_SCATTERED_READ: u8 = 3;
+    /// Media block read.
+    pub(crate) const MEDIA_BLOCK_READ: u8 = 4;
+}
+
+/// Scratch block read/write (data cache 0, category bit set): the Gen7 and
+/// Gen7.5 encodings of the block size field (descriptor bits 13:12), the
+/// number of registers minus one; 2 is reserved, and there is no 8-register
+/// block (IVB PRM Vol 4 Part 1, scratch block read message descriptor;
+/// Mesa's `GFX7_DATAPORT_SCRATCH_NUM_REGS_SHIFT`). Gen8 encodes log2 of the
+/// registers instead (`msg::ScratchRegs`).
+pub(crate) mod scratch {
+    /// One register.
+    pub(crate) const GEN7_BLOCK_1_REG: u8 = 0;
+    /// Two registers.
+    pub(crate) const GEN7_BLOCK_2_REGS: u8 = 1;
+    /// Four registers.
+    pub(crate) const GEN7_BLOCK_4_REGS: u8 = 3;
+}
+
+/// Pixel interpolator (SFID 11, Gen7.5+) message types (descriptor bits
+/// 13:12): Mesa's `GFX7_PIXEL_INTERPOLATOR_LOC_*` (HSW PRM Vol 7, pixel
+/// interpolator message descriptor).
+pub(crate) mod pi {
+    /// Interpolate at an offset shared by all pixels (`per_message_offset`).
+    pub(crate) const LOC_SHARED_OFFSET: u8 = 0;
+    /// Interpolate at a sample position (`sample_position`).
+    pub(crate) const LOC_SAMPLE: u8 = 1;
+    /// Interpolate at the centroid (`centroid`).
+    pub(crate) const LOC_CENTROID: u8 = 2;
+    /// Interpolate at per-pixel offsets from the payload (`per_slot_offset`).
+    pub(crate) const LOC_PER_SLOT_OFFSET: u8 = 3;
+}
+
 /// What the descriptor of a message type says about its response.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]

@@ -2,6 +2,7 @@
 //! (sampler cache, SFID 4, and constant cache, SFID 9).
 
 use super::{flag, hw_enum, known, verified, Common, Descriptor, MsgError, Sfid};
+use crate::isa::dataport::read_only as ro;
 use crate::model::Platform;
 use crate::word::fields::{desc_dp_block as blk, desc_dp_gen7 as dp7, desc_dp_gen8 as dp8, desc_dp_surface as surf};
 
@@ -52,18 +53,19 @@ impl<'a> arbitrary::Arbitrary<'a> for Channels {
 impl Channels {
     /// The hardware disable mask (bit set = channel not accessed).
     pub const fn disable_mask(self) -> u8 {
-        !self.bits() & 0xf
+        !self.bits() & Channels::RGBA.bits()
     }
 
     /// The channels a disable mask leaves enabled.
     pub const fn from_disable_mask(mask: u8) -> Channels {
-        Channels::from_bits_truncate(!mask & 0xf)
+        Channels::from_bits_truncate(!mask & Channels::RGBA.bits())
     }
 
     /// The first `n` channels (R, RG, RGB, RGBA), as Mesa's surface
     /// messages use them.
     pub const fn first(n: u32) -> Channels {
-        Channels::from_bits_truncate(((1u32 << (if n > 4 { 4 } else { n })) - 1) as u8)
+        let all = Channels::RGBA.count();
+        Channels::from_bits_truncate(((1u32 << (if n > all { all } else { n })) - 1) as u8)
     }
 
     /// Number of enabled channels.
@@ -305,11 +307,11 @@ impl DpReadOp {
     /// The message type encoding.
     pub const fn msg_type(&self) -> u8 {
         match self {
-            DpReadOp::OwordBlockRead { .. } => 0,
-            DpReadOp::UnalignedOwordBlockRead { .. } => 1,
-            DpReadOp::OwordDualBlockRead { .. } => 2,
-            DpReadOp::DwordScatteredRead { .. } => 3,
-            DpReadOp::MediaBlockRead { .. } => 4,
+            DpReadOp::OwordBlockRead { .. } => ro::OWORD_BLOCK_READ,
+            DpReadOp::UnalignedOwordBlockRead { .. } => ro::UNALIGNED_OWORD_BLOCK_READ,
+            DpReadOp::OwordDualBlockRead { .. } => ro::OWORD_DUAL_BLOCK_READ,
+            DpReadOp::DwordScatteredRead { .. } => ro::DWORD_SCATTERED_READ,
+            DpReadOp::MediaBlockRead { .. } => ro::MEDIA_BLOCK_READ,
         }
     }
 }
@@ -350,19 +352,19 @@ impl Descriptor for DpRead {
     fn decode_desc(p: Platform, desc: u32) -> Result<Self, MsgError> {
         let t = msg_type(p, desc);
         let op = match t {
-            0 => DpReadOp::OwordBlockRead {
+            ro::OWORD_BLOCK_READ => DpReadOp::OwordBlockRead {
                 size: OwordBlockSize::decode(p, desc)?,
             },
-            1 => DpReadOp::UnalignedOwordBlockRead {
+            ro::UNALIGNED_OWORD_BLOCK_READ => DpReadOp::UnalignedOwordBlockRead {
                 size: OwordBlockSize::decode(p, desc)?,
             },
-            2 => DpReadOp::OwordDualBlockRead {
+            ro::OWORD_DUAL_BLOCK_READ => DpReadOp::OwordDualBlockRead {
                 size: DualBlockSize::decode(p, desc)?,
             },
-            3 => DpReadOp::DwordScatteredRead {
+            ro::DWORD_SCATTERED_READ => DpReadOp::DwordScatteredRead {
                 simd16: dword_scattered_decode(desc)?,
             },
-            4 => DpReadOp::MediaBlockRead {
+            ro::MEDIA_BLOCK_READ => DpReadOp::MediaBlockRead {
                 control: dp7::msg_control(desc),
             },
             _ => return super::reserved("read-only data port message type", t as u32, p),

@@ -5,7 +5,7 @@ use super::dataport::{
     OwordBlockSize, ScatteredDataSize, SurfaceSimd,
 };
 use super::{flag, hw_enum, known, reserved, verified, Common, Descriptor, MsgError, Sfid};
-use crate::isa::dataport::dc0;
+use crate::isa::dataport::{dc0, scratch};
 use crate::model::Platform;
 use crate::word::fields::{
     desc_dp_atomic as at, desc_dp_block as blk, desc_dp_gen7 as dp7, desc_dp_scratch as scr, desc_dp_surface as surf,
@@ -37,9 +37,9 @@ impl ScratchRegs {
             Some(self as u8)
         } else {
             match self {
-                ScratchRegs::One => Some(0),
-                ScratchRegs::Two => Some(1),
-                ScratchRegs::Four => Some(3),
+                ScratchRegs::One => Some(scratch::GEN7_BLOCK_1_REG),
+                ScratchRegs::Two => Some(scratch::GEN7_BLOCK_2_REGS),
+                ScratchRegs::Four => Some(scratch::GEN7_BLOCK_4_REGS),
                 ScratchRegs::Eight => None,
             }
         }
@@ -50,9 +50,9 @@ impl ScratchRegs {
             ScratchRegs::from_hw(v)
         } else {
             match v {
-                0 => Some(ScratchRegs::One),
-                1 => Some(ScratchRegs::Two),
-                3 => Some(ScratchRegs::Four),
+                scratch::GEN7_BLOCK_1_REG => Some(ScratchRegs::One),
+                scratch::GEN7_BLOCK_2_REGS => Some(ScratchRegs::Two),
+                scratch::GEN7_BLOCK_4_REGS => Some(ScratchRegs::Four),
                 _ => None,
             }
         }

@@ -309,18 +309,18 @@ impl Descriptor for DataCache1 {
             },
             dc1::TYPED_SURFACE_READ | dc1::TYPED_SURFACE_WRITE => {
                 let (channels, slot_group) = typed(p, desc)?;
-                if t == 5 {
+                if t == dc1::TYPED_SURFACE_READ {
                     Dc1Op::TypedSurfaceRead { channels, slot_group }
                 } else {
                     Dc1Op::TypedSurfaceWrite { channels, slot_group }
                 }
             }
             dc1::A64_SCATTERED_WRITE => {
-                let s = blk::block_size(desc) & 3;
+                let s = blk::a64_scattered_subtype(desc);
                 Dc1Op::A64ScatteredWrite {
                     subtype: known(A64ScatteredSubtype::from_hw(s), "A64 scattered subtype", s as u32, p)?,
                     data_size: blk::scattered_data_size(desc),
-                    simd16: flag(at::atomic_simd8(desc)),
+                    simd16: flag(blk::a64_scattered_simd16(desc)),
                 }
             }
             _ => return reserved("data cache 1 message type", t as u32, p),
@@ -390,9 +390,9 @@ impl Descriptor for DataCache1 {
                 data_size,
                 simd16,
             } => {
-                blk::set_block_size(&mut w, subtype.hw())?;
+                blk::set_a64_scattered_subtype(&mut w, subtype.hw())?;
                 blk::set_scattered_data_size(&mut w, data_size)?;
-                at::set_atomic_simd8(&mut w, simd16 as u8)?;
+                blk::set_a64_scattered_simd16(&mut w, simd16 as u8)?;
             }
         }
         Ok(w)

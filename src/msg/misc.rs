@@ -2,8 +2,9 @@
 //! interpolator (SFID 11).
 
 use super::{flag, hw_enum, known, verified, Common, Descriptor, MsgError, Sfid};
+use crate::isa::dataport::pi::{LOC_CENTROID, LOC_PER_SLOT_OFFSET, LOC_SAMPLE, LOC_SHARED_OFFSET};
 use crate::model::Platform;
-use crate::word::fields::{desc_gateway as gw, desc_pi_gen75 as pi, desc_spawner as ts};
+use crate::word::fields::{desc_gateway as gw, desc_pi_data as pd, desc_pi_gen75 as pi, desc_spawner as ts};
 
 hw_enum! {
     /// Message gateway sub-function (descriptor bits 2:0).
@@ -242,10 +243,10 @@ impl PiMessage {
     /// The message type encoding.
     pub const fn msg_type(&self) -> u8 {
         match self {
-            PiMessage::PerMessageOffset { .. } => 0,
-            PiMessage::SamplePosition { .. } => 1,
-            PiMessage::Centroid => 2,
-            PiMessage::PerSlotOffset => 3,
+            PiMessage::PerMessageOffset { .. } => LOC_SHARED_OFFSET,
+            PiMessage::SamplePosition { .. } => LOC_SAMPLE,
+            PiMessage::Centroid => LOC_CENTROID,
+            PiMessage::PerSlotOffset => LOC_PER_SLOT_OFFSET,
         }
     }
 
@@ -295,21 +296,34 @@ impl PixelInterp {
     }
 }
 
-/// Sign-extends a 4-bit offset.
-const fn sext4(v: u8) -> i8 {
-    ((v << 4) as i8) >> 4
+/// Width of a per-message offset field (X and Y alike), a signed number.
+const OFFSET_BITS: u32 = pd::PI_OFFSET_X.width;
+/// Smallest per-message offset.
+const OFFSET_MIN: i8 = -(1 << (OFFSET_BITS - 1));
+/// Largest per-message offset.
+const OFFSET_MAX: i8 = (1 << (OFFSET_BITS - 1)) - 1;
+/// The bits of a per-message offset field.
+const OFFSET_MASK: u8 = (1 << OFFSET_BITS) - 1;
+/// Largest sample index of a sample position query.
+const SAMPLE_INDEX_MAX: u8 = (1 << pd::PI_SAMPLE_INDEX.width) - 1;
+
+/// Sign-extends a per-message offset field.
+const fn sext_offset(v: u8) -> i8 {
+    const SHIFT: u32 = i8::BITS - OFFSET_BITS;
+    ((v << SHIFT) as i8) >> SHIFT
 }
 
-fn offset4(field: &'static str, v: i8) -> Result<u8, MsgError> {
-    if !(-8..=7).contains(&v) {
+/// A per-message offset as its field bits, refusing one out of range.
+fn offset_bits(field: &'static str, v: i8) -> Result<u8, MsgError> {
+    if !(OFFSET_MIN..=OFFSET_MAX).contains(&v) {
         return Err(MsgError::Range {
             field,
             value: v as i64,
-            min: -8,
-            max: 7,
+            min: OFFSET_MIN as i64,
+            max: OFFSET_MAX as i64,
         });
     }
-    Ok(v as u8 & 0xf)
+    Ok(v as u8 & OFFSET_MASK)
 }
 
 impl Descriptor for PixelInterp {
@@ -322,14 +336,16 @@ impl Descriptor for PixelInterp {
                 platform: p,
             });
         }
-        let data = pi::pi_message_data(desc);
         let msg = match pi::pi_message_type(desc) {
-            0 => PiMessage::PerMessageOffset {
-                x: sext4(data & 0xf),
-                y: sext4(data >> 4),
+            LOC_SHARED_OFFSET => PiMessage::PerMessageOffset {
+                x: sext_offset(pd::pi_offset_x(desc)),
+                y: sext_offset(pd::pi_offset_y(desc)),
             },
-            1 => PiMessage::SamplePosition { sample: data >> 4 },
-            2 => PiMessage::Centroid,
+            LOC_SAMPLE => PiMessage::SamplePosition {
+                sample: pd::pi_sample_index(desc),
+            },
+            LOC_CENTROID => PiMessage::Centroid,
+            // LOC_PER_SLOT_OFFSET, the last value of the 2-bit field.
             _ => PiMessage::PerSlotOffset,
         };
         let m = PixelInterp {
@@ -350,23 +366,27 @@ impl Descriptor for PixelInterp {
                 platform: self.platform,
             });
         }
-        let data = match self.msg {
-            PiMessage::PerMessageOffset { x, y } => offset4("x offset", x)? | offset4("y offset", y)? << 4,
+        // The message data (bits 7:0), checked before the common fields.
+        let mut data = 0;
+        match self.msg {
+            PiMessage::PerMessageOffset { x, y } => {
+                pd::set_pi_offset_x(&mut data, offset_bits("x offset", x)?)?;
+                pd::set_pi_offset_y(&mut data, offset_bits("y offset", y)?)?;
+            }
             PiMessage::SamplePosition { sample } => {
-                if sample > 15 {
+                if sample > SAMPLE_INDEX_MAX {
                     return Err(MsgError::Range {
                         field: "sample index",
                         value: sample as i64,
                         min: 0,
-                        max: 15,
+                        max: SAMPLE_INDEX_MAX as i64,
                     });
                 }
-                sample << 4
+                pd::set_pi_sample_index(&mut data, sample)?;
             }
-            PiMessage::Centroid | PiMessage::PerSlotOffset => 0,
-        };
-        let mut w = self.common.encode()?;
-        pi::set_pi_message_data(&mut w, data)?;
+            PiMessage::Centroid | PiMessage::PerSlotOffset => {}
+        }
+        let mut w = self.common.encode()? | data;
         pi::set_pi_message_type(&mut w, self.msg.msg_type())?;
         pi::set_pi_nopersp(&mut w, self.linear as u8)?;
         pi::set_pi_simd_mode(&mut w, self.simd16 as u8)?;
