@@ -157,6 +157,26 @@ pub(crate) mod read_only {
     pub(crate) const MEDIA_BLOCK_READ: u8 = 4;
 }
 
+/// Render target write subtypes (message control bits 2:0) beyond the
+/// ones `msg::RtWriteSubtype` models.
+pub(crate) mod rt_write {
+    /// Subtype 0b111, which Mesa's disassembler names `SIMD16/RepData-111`
+    /// (its table has no define for it; the PRM lists it as reserved).
+    pub(crate) const SUBTYPE_REPDATA_111: u8 = 7;
+}
+
+/// Floating-point atomic operations (message control bits 3:0 of the Gen9
+/// untyped atomic float messages): Mesa's `BRW_AOP_FMAX`, `BRW_AOP_FMIN`,
+/// `BRW_AOP_FCMPWR`, which its disassembler prints on every platform.
+pub(crate) mod atomic_float {
+    /// Floating-point maximum.
+    pub(crate) const FMAX: u8 = 1;
+    /// Floating-point minimum.
+    pub(crate) const FMIN: u8 = 2;
+    /// Floating-point compare and exchange.
+    pub(crate) const FCMPWR: u8 = 3;
+}
+
 /// Scratch block read/write (data cache 0, category bit set): the Gen7 and
 /// Gen7.5 encodings of the block size field (descriptor bits 13:12), the
 /// number of registers minus one; 2 is reserved, and there is no 8-register
@@ -184,6 +204,22 @@ pub(crate) mod pi {
     pub(crate) const LOC_CENTROID: u8 = 2;
     /// Interpolate at per-pixel offsets from the payload (`per_slot_offset`).
     pub(crate) const LOC_PER_SLOT_OFFSET: u8 = 3;
+}
+
+/// Sampler (SFID 2) message types that Gen9 adds (Mesa's
+/// `GFX9_SAMPLER_MESSAGE_*`). Gen7-Gen8 reserve them and the typed
+/// descriptors do not model them, but Mesa's disassembler names them on
+/// every platform. (The sampler is not a data port; these sit here with
+/// the other message type numbers the descriptor printer names.)
+pub(crate) mod sampler {
+    /// `sample_lz`: sample at LOD 0.
+    pub(crate) const GEN9_SAMPLE_LZ: u8 = 24;
+    /// `sample_c_lz`: sample with compare at LOD 0.
+    pub(crate) const GEN9_SAMPLE_C_LZ: u8 = 25;
+    /// `ld_lz`: load at LOD 0.
+    pub(crate) const GEN9_SAMPLE_LD_LZ: u8 = 26;
+    /// `ld2dms_w`: multisample load, wide MCS.
+    pub(crate) const GEN9_SAMPLE_LD2DMS_W: u8 = 28;
 }
 
 /// What the descriptor of a message type says about its response.

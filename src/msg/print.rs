@@ -11,12 +11,13 @@ use alloc::string::String;
 use core::fmt::{self, Write};
 
 use super::dataport::msg_type;
-use super::{AtomicOp, GatewayOp, RtWriteSubtype, SamplerMsgType, SamplerSimd, Sfid, UrbOpcode};
-use crate::isa::dataport::{dc0, dc1, render};
+use super::{AtomicOp, GatewayOp, RtWriteSubtype, SamplerMsgType, SamplerSimd, Sfid, SurfaceSimd, UrbOpcode};
+use crate::isa::dataport::{atomic_float, dc0, dc1, pi as pi_loc, render, rt_write, sampler};
 use crate::model::{Instruction, MathFunction, Platform};
 use crate::word::fields::{
-    desc_common as dc, desc_dp_gen7 as dp, desc_dp_rt as rt, desc_pi_gen75 as pi, desc_sampler as smp,
-    desc_urb_gen7 as u7, desc_urb_gen8 as u8_,
+    desc_common as dc, desc_dp_atomic as at, desc_dp_gen7 as dp, desc_dp_rt as rt, desc_dp_surface as surf,
+    desc_gateway as gw, desc_math_gen4 as m4, desc_pi_gen75 as pi, desc_sampler as smp, desc_urb_gen7 as u7,
+    desc_urb_gen8 as u8_,
 };
 
 /// Writes Mesa's `MsgDesc:` text of a SEND/SENDC (see the module
@@ -205,11 +206,12 @@ fn invalid<W: Write + ?Sized>(out: &mut W, what: &str, v: u32) -> fmt::Result {
 }
 
 fn sampler_name(v: u8) -> Option<&'static str> {
+    use sampler::*;
     SamplerMsgType::from_hw(v).map(SamplerMsgType::mesa_name).or(match v {
-        24 => Some("sample_lz"),
-        25 => Some("sample_c_lz"),
-        26 => Some("ld_lz"),
-        28 => Some("ld2dms_w"),
+        GEN9_SAMPLE_LZ => Some("sample_lz"),
+        GEN9_SAMPLE_C_LZ => Some("sample_c_lz"),
+        GEN9_SAMPLE_LD_LZ => Some("ld_lz"),
+        GEN9_SAMPLE_LD2DMS_W => Some("ld2dms_w"),
         _ => None,
     })
 }
@@ -231,7 +233,7 @@ fn rc_name(v: u8) -> Option<&'static str> {
 fn rt_subtype_name(v: u8) -> Option<&'static str> {
     RtWriteSubtype::from_hw(v)
         .map(RtWriteSubtype::mesa_name)
-        .or((v == 7).then_some("SIMD16/RepData-111"))
+        .or((v == rt_write::SUBTYPE_REPDATA_111).then_some("SIMD16/RepData-111"))
 }
 
 fn dc0_name(v: u8) -> Option<&'static str> {
@@ -286,10 +288,11 @@ fn aop_name(v: u8) -> Option<&'static str> {
 }
 
 fn float_aop_name(v: u8) -> Option<&'static str> {
+    use atomic_float::*;
     Some(match v {
-        1 => "fmax",
-        2 => "fmin",
-        3 => "fcmpwr",
+        FMAX => "fmax",
+        FMIN => "fmin",
+        FCMPWR => "fcmpwr",
         _ => return None,
     })
 }
@@ -303,15 +306,12 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
         Some(Sfid::Math) => {
             // Math is a shared function on Gen4-5 only; Mesa still decodes
             // its old fields here.
-            l.control(
-                "math function",
-                MathFunction::mesa_name_of_code((d & 0xf) as u8),
-                d & 0xf,
-            )?;
-            l.option("math saturate", "sat", (d >> 6) & 1)?;
-            l.option("math signed", "signed", (d >> 4) & 1)?;
-            l.option("math scalar", "scalar", (d >> 7) & 1)?;
-            l.option("math precision", "partial_precision", (d >> 5) & 1)
+            let f = m4::math_msg_function(d);
+            l.control("math function", MathFunction::mesa_name_of_code(f), f as u32)?;
+            l.option("math saturate", "sat", m4::math_msg_saturate(d) as u32)?;
+            l.option("math signed", "signed", m4::math_msg_signed_int(d) as u32)?;
+            l.option("math scalar", "scalar", m4::math_msg_data_type(d) as u32)?;
+            l.option("math precision", "partial_precision", m4::math_msg_precision(d) as u32)
         }
         Some(Sfid::Sampler) => {
             let t = smp::sampler_msg_type(d);
@@ -399,7 +399,7 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
         }
         Some(Sfid::ThreadSpawner) => Ok(()),
         Some(Sfid::Gateway) => {
-            let op = GatewayOp::from_hw((d & 7) as u8).map_or("(null)", GatewayOp::mesa_name);
+            let op = GatewayOp::from_hw(gw::gateway_subfunction(d)).map_or("(null)", GatewayOp::mesa_name);
             l.put(" (")?;
             l.put(op)?;
             l.put(")")
@@ -411,7 +411,8 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
             l.num(bti)?;
             l.put(", ")?;
             if mt == dc0::UNTYPED_ATOMIC {
-                l.control("atomic op", aop_name(mc & 0xf), (mc & 0xf) as u32)?;
+                let op = at::atomic_op(d);
+                l.control("atomic op", aop_name(op), op as u32)?;
             } else {
                 l.num(mc)?;
             }
@@ -423,36 +424,39 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
             l.put(", Surface = ")?;
             l.num(bti)?;
             l.put(", ")?;
-            let simd = if mc & 0x10 != 0 { "SIMD8," } else { "SIMD16," };
+            let simd = if at::atomic_simd8(d) != 0 { "SIMD8," } else { "SIMD16," };
+            let op = at::atomic_op(d);
             match mt {
                 dc1::UNTYPED_ATOMIC | dc1::TYPED_ATOMIC | dc1::ATOMIC_COUNTER => {
                     l.put(simd)?;
-                    l.control("atomic op", aop_name(mc & 0xf), (mc & 0xf) as u32)?;
+                    l.control("atomic op", aop_name(op), op as u32)?;
                 }
                 dc1::UNTYPED_ATOMIC_SIMD4X2
                 | dc1::TYPED_ATOMIC_SIMD4X2
                 | dc1::ATOMIC_COUNTER_SIMD4X2
-                | dc1::A64_UNTYPED_ATOMIC => l.control("atomic op", aop_name(mc & 0xf), (mc & 0xf) as u32)?,
+                | dc1::A64_UNTYPED_ATOMIC => l.control("atomic op", aop_name(op), op as u32)?,
                 dc1::UNTYPED_SURFACE_READ
                 | dc1::TYPED_SURFACE_READ
                 | dc1::UNTYPED_SURFACE_WRITE
                 | dc1::TYPED_SURFACE_WRITE
                 | dc1::A64_UNTYPED_SURFACE_READ
                 | dc1::A64_UNTYPED_SURFACE_WRITE => {
-                    let mode = match mc >> 4 {
-                        0 => "4x2",
-                        1 => "16",
-                        2 => "8",
-                        _ => "?",
+                    // Typed messages too: Mesa prints their slot group as
+                    // the untyped SIMD mode.
+                    let mode = match SurfaceSimd::from_hw(surf::surface_mode(d)) {
+                        Some(SurfaceSimd::Simd4x2) => "4x2",
+                        Some(SurfaceSimd::Simd16) => "16",
+                        Some(SurfaceSimd::Simd8) => "8",
+                        None => "?",
                     };
                     l.put("SIMD")?;
                     l.put(mode)?;
                     l.put(", Mask = 0x")?;
-                    l.hex_digit(mc & 0xf)?;
+                    l.hex_digit(surf::channel_disable(d))?;
                 }
                 dc1::UNTYPED_ATOMIC_FLOAT | dc1::A64_UNTYPED_ATOMIC_FLOAT => {
                     l.put(simd)?;
-                    l.control("atomic float op", float_aop_name(mc & 0xf), (mc & 0xf) as u32)?;
+                    l.control("atomic float op", float_aop_name(op), op as u32)?;
                 }
                 _ => write!(l, "0x{mc:x}")?,
             }
@@ -461,9 +465,10 @@ fn body<W: Write + ?Sized>(l: &mut Line<'_, W>, p: Platform, sf: Option<Sfid>, s
         Some(Sfid::PixelInterpolator) => {
             let mode = if pi::pi_nopersp(d) != 0 { "linear" } else { "persp" };
             let ty = match pi::pi_message_type(d) {
-                0 => "per_message_offset",
-                1 => "sample_position",
-                2 => "centroid",
+                pi_loc::LOC_SHARED_OFFSET => "per_message_offset",
+                pi_loc::LOC_SAMPLE => "sample_position",
+                pi_loc::LOC_CENTROID => "centroid",
+                // LOC_PER_SLOT_OFFSET, the last value of the 2-bit field.
                 _ => "per_slot_offset",
             };
             write!(l, " ({mode}, {ty}, 0x{:02x})", pi::pi_message_data(d))
