@@ -72,7 +72,7 @@ enum Control {
 /// assert!(names.contains(&("eot", 1)));
 /// ```
 pub fn desc_fields(p: Platform, sfid: u8, desc: u32) -> Vec<DescField> {
-    let m = Message::decode(p, sfid & 0xf, desc).unwrap_or(Message::Unknown { sfid, desc });
+    let m = Message::decode(p, sfid & super::SFID_MAX, desc).unwrap_or(Message::Unknown { sfid, desc });
     let gen8 = p.is_gen8();
     let dp: &[&'static FieldInfo] = if gen8 {
         desc_dp_gen8::FIELDS

@@ -366,14 +366,17 @@ pub trait Descriptor: Sized {
     fn common(&self) -> Common;
 }
 
+/// The largest SFID: all ones in the SFID field (instruction bits 27:24).
+pub(crate) const SFID_MAX: u8 = ((1u32 << crate::word::fields::gen7_send::SFID.width) - 1) as u8;
+
 /// Refuses an SFID that does not fit its 4-bit field.
 fn check_sfid(sfid: u8) -> Result<(), MsgError> {
-    if sfid > 15 {
+    if sfid > SFID_MAX {
         return Err(MsgError::Range {
             field: "sfid",
             value: sfid as i64,
             min: 0,
-            max: 15,
+            max: SFID_MAX as i64,
         });
     }
     Ok(())
