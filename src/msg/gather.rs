@@ -19,7 +19,9 @@
 
 use super::dataport::{Channels, TypedSlotGroup};
 use super::{Common, DataCache1, Dc1Op, Message, MsgError, Render, RenderOp, ReservedBti, Sfid};
-use crate::model::{AccessMode, Controls, Dst, ExecSize, FlagReg, Instruction, Opcode, Platform, Region, Src, Type};
+use crate::model::{
+    AccessMode, Controls, Dst, ExecSize, FlagReg, Instruction, Opcode, Platform, PredCtrl, Region, Src, Type,
+};
 
 /// The surface operand of a vISA surface message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -137,7 +139,7 @@ fn bti(p: Platform, s: Surface) -> Result<u8, MsgError> {
                     field: "binding table index",
                     value: n as i64,
                     min: 0,
-                    max: 255,
+                    max: i64::from(u8::MAX),
                 });
             };
             match ReservedBti::of(p, b) {
@@ -163,7 +165,7 @@ fn grf_range(field: &'static str, first: u8, n: u8) -> Result<(), MsgError> {
             field,
             value: first as i64,
             min: 0,
-            max: 128 - n as i64,
+            max: i64::from(crate::isa::GRF_LAST) + 1 - n as i64,
         });
     }
     Ok(())
@@ -184,15 +186,16 @@ pub fn gather4_typed(p: Platform, g: &Gather4Typed) -> Result<TypedGather, MsgEr
             "GATHER4_TYPED takes 8 channels: typed surface messages are eight slots wide before Gen9",
         );
     }
-    if g.channels & 0xf == 0 {
+    let all = Channels::RGBA.bits();
+    if g.channels & all == 0 {
         return invalid("channels", "at least one of R, G, B, A must be enabled");
     }
-    if g.channels > 0xf {
+    if g.channels > all {
         return Err(MsgError::Range {
             field: "channels",
             value: g.channels as i64,
             min: 1,
-            max: 15,
+            max: all as i64,
         });
     }
     if !matches!(g.dst_type, Type::UD | Type::D | Type::F) {
@@ -244,7 +247,9 @@ pub fn gather4_typed(p: Platform, g: &Gather4Typed) -> Result<TypedGather, MsgEr
     let desc = message.desc()?;
     let mut send = Instruction::new(Opcode::Send, ExecSize::S8);
     send.access_mode = AccessMode::Align1;
-    send.qtr_control = quarter;
+    // Quarter control of channel `channel_offset`, checked above.
+    let started = send.set_first_channel(u32::from(g.channel_offset));
+    debug_assert!(started);
     send.cond_modifier = if p.is_gen75_or_later() {
         Sfid::DataCache1.hw()
     } else {
@@ -254,18 +259,20 @@ pub fn gather4_typed(p: Platform, g: &Gather4Typed) -> Result<TypedGather, MsgEr
         send.controls |= Controls::WE_ALL;
     }
     if let Some(pr) = g.pred {
-        send.pred_control = 1;
+        let predicated = send.set_pred_ctrl(Some(PredCtrl::Normal));
+        debug_assert!(predicated);
         send.flag = pr.flag;
         if pr.invert {
             send.controls |= Controls::PRED_INV;
         }
     }
     send.dst = Dst::grf(g.dst, 0, g.dst_type);
-    // <8;8,1>: one dword per channel.
+    // <8;8,1>: one dword per channel. (No names yet for the codes of
+    // vertical stride 8 and width 8.)
     let region = Region {
         vstride: 4,
         width: 3,
-        hstride: 1,
+        hstride: crate::isa::region::HSTRIDE_1,
     };
     send.src[0] = Src::grf(g.payload, 0, Type::UD, region);
     send.src[1] = Src::imm(Type::UD);
