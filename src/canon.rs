@@ -23,12 +23,13 @@ use crate::isa::arf::{IP as ARF_IP, NULL as ARF_NULL};
 /// Align16 sources encode width 4 and horizontal stride 1 (the bits hold
 /// the z/w swizzle); the model carries them as these codes.
 pub(crate) use crate::isa::region::{A16_HSTRIDE, A16_WIDTH};
+use crate::isa::region::{HSTRIDE_0, HSTRIDE_1, VSTRIDE_0, VSTRIDE_4, VSTRIDE_8, WIDTH_1, WIDTH_8};
 
 /// An all-zero align16 source as the codec reads it back: the zero
 /// swizzle and the implied align16 width and stride.
 pub(crate) const A16_ZERO: Src = Src {
     region: Region {
-        vstride: 0,
+        vstride: VSTRIDE_0,
         width: A16_WIDTH,
         hstride: A16_HSTRIDE,
     },
@@ -255,7 +256,7 @@ fn walk(p: Platform, s: &mut impl Slots) -> Result<(), Differs> {
         return branch(p, s, a16);
     }
     if a16 {
-        put!(s, [dst.hstride], 1)?;
+        put!(s, [dst.hstride], HSTRIDE_1)?;
     }
     match op {
         Opcode::Wait => return wait(s, a16),
@@ -383,7 +384,7 @@ fn jmpi(p: Platform, s: &mut impl Slots, a16: bool) -> Result<(), Differs> {
 /// The 3-source part of [`canonicalize`].
 fn three_src(p: Platform, s: &mut impl Slots) -> Result<(), Differs> {
     let gen7 = !p.is_gen8();
-    put!(s, [dst.hstride], 1)?;
+    put!(s, [dst.hstride], HSTRIDE_1)?;
     // On Gen7 Mesa prints bits 4:3 of src1's swizzle as the flag register
     // of a predicate or conditional modifier.
     let flag_shown = s.i().pred_control != 0 || s.i().cond_modifier != 0;
@@ -521,7 +522,7 @@ fn hidden_dst(nr: u8, ty: Type) -> Dst {
         file: RegFile::Arf,
         ty,
         addr: Addr::Direct { nr, subnr: 0 },
-        hstride: 1,
+        hstride: HSTRIDE_1,
         writemask: WriteMask::XYZW,
     }
 }
@@ -534,18 +535,18 @@ fn hidden_src(h: Hidden, ty: Type, a16: bool, exec: ExecSize) -> Src {
         Hidden::NullVec8 => (
             ARF_NULL,
             Region {
-                vstride: 4,
-                width: 3,
-                hstride: 1,
+                vstride: VSTRIDE_8,
+                width: WIDTH_8,
+                hstride: HSTRIDE_1,
             },
         ),
         Hidden::NullVec1 => (ARF_NULL, Region::SCALAR),
         Hidden::Ip => (
             ARF_IP,
             Region {
-                vstride: 3,
-                width: 0,
-                hstride: 0,
+                vstride: VSTRIDE_4,
+                width: WIDTH_1,
+                hstride: HSTRIDE_0,
             },
         ),
     };
@@ -558,11 +559,15 @@ fn hidden_src(h: Hidden, ty: Type, a16: bool, exec: ExecSize) -> Src {
     if a16 {
         s.swizzle = Swizzle::XYZW;
         s.region = Region {
-            vstride: if region.vstride == 4 { 3 } else { region.vstride },
+            vstride: if region.vstride == VSTRIDE_8 {
+                VSTRIDE_4
+            } else {
+                region.vstride
+            },
             width: A16_WIDTH,
             hstride: A16_HSTRIDE,
         };
-    } else if region.width == 0 && exec == ExecSize::S1 {
+    } else if region.width == WIDTH_1 && exec == ExecSize::S1 {
         s.region = Region::SCALAR;
     } else {
         s.region = region;
@@ -575,8 +580,8 @@ fn zero_dst(a16: bool) -> Dst {
     Dst {
         file: RegFile::Arf,
         ty: Type::UD,
-        addr: Addr::Direct { nr: 0, subnr: 0 },
-        hstride: 0,
+        addr: Addr::Direct { nr: ARF_NULL, subnr: 0 },
+        hstride: HSTRIDE_0,
         writemask: if a16 { WriteMask::empty() } else { WriteMask::XYZW },
     }
 }
@@ -584,6 +589,40 @@ fn zero_dst(a16: bool) -> Dst {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each named region code is the code of its count of elements, and
+    /// the last codes are those of the largest counts.
+    #[test]
+    fn region_code_names_encode_their_counts() {
+        use crate::isa::region::*;
+        let vstrides = [
+            (0, VSTRIDE_0),
+            (1, VSTRIDE_1),
+            (2, VSTRIDE_2),
+            (4, VSTRIDE_4),
+            (8, VSTRIDE_8),
+            (16, VSTRIDE_16),
+            (32, VSTRIDE_32),
+        ];
+        for (n, code) in vstrides {
+            assert_eq!(Region::new(n, 1, 0).map(|r| r.vstride), Some(code), "vstride {n}");
+        }
+        for (n, code) in [(1, WIDTH_1), (2, WIDTH_2), (4, WIDTH_4), (8, WIDTH_8), (16, WIDTH_16)] {
+            assert_eq!(Region::new(0, n, 0).map(|r| r.width), Some(code), "width {n}");
+        }
+        for (n, code) in [(0, HSTRIDE_0), (1, HSTRIDE_1), (2, HSTRIDE_2), (4, HSTRIDE_4)] {
+            assert_eq!(Region::new(0, 1, n).map(|r| r.hstride), Some(code), "hstride {n}");
+        }
+        assert_eq!(
+            (VSTRIDE_32, WIDTH_16, HSTRIDE_4),
+            (VSTRIDE_LAST, WIDTH_LAST, HSTRIDE_LAST)
+        );
+        let scalar = (VSTRIDE_0, WIDTH_1, HSTRIDE_0);
+        assert_eq!(
+            scalar,
+            (Region::SCALAR.vstride, Region::SCALAR.width, Region::SCALAR.hstride)
+        );
+    }
 
     /// The checking walk answers what setting and comparing answers, on
     /// decoded words (a random walk over words that decode, mostly not

@@ -217,6 +217,41 @@ pub mod region {
     pub const HSTRIDE_1: u8 = 1;
     /// Vertical stride code of 4 elements.
     pub const VSTRIDE_4: u8 = 3;
+
+    // The other codes, each named by the count of elements it encodes
+    // (PRM Vol 2a, an operand's VertStride, Width and HorzStride fields;
+    // the model's `Region` restates the encodings).
+
+    /// Vertical stride code of 0 elements (every row reads the same
+    /// elements, as in the scalar `<0;1,0>`).
+    pub const VSTRIDE_0: u8 = 0;
+    /// Vertical stride code of 1 element.
+    pub const VSTRIDE_1: u8 = 1;
+    /// Vertical stride code of 2 elements.
+    pub const VSTRIDE_2: u8 = 2;
+    /// Vertical stride code of 8 elements (`<8;8,1>`, the usual SIMD8
+    /// region).
+    pub const VSTRIDE_8: u8 = 4;
+    /// Vertical stride code of 16 elements.
+    pub const VSTRIDE_16: u8 = 5;
+    /// Vertical stride code of 32 elements ([`VSTRIDE_LAST`]).
+    pub const VSTRIDE_32: u8 = 6;
+    /// Width code of 1 element (a row of one, as in the scalar `<0;1,0>`).
+    pub const WIDTH_1: u8 = 0;
+    /// Width code of 2 elements.
+    pub const WIDTH_2: u8 = 1;
+    /// Width code of 8 elements.
+    pub const WIDTH_8: u8 = 3;
+    /// Width code of 16 elements ([`WIDTH_LAST`]).
+    pub const WIDTH_16: u8 = 4;
+    /// Horizontal stride code of 0 elements (every channel of a row reads
+    /// the same element).
+    pub const HSTRIDE_0: u8 = 0;
+    /// Horizontal stride code of 2 elements.
+    pub const HSTRIDE_2: u8 = 2;
+    /// Horizontal stride code of 4 elements ([`HSTRIDE_LAST`]).
+    pub const HSTRIDE_4: u8 = 3;
+
     /// The width an align16 source decodes to (and must have to encode):
     /// align16 encodes only the vertical stride.
     pub const A16_WIDTH: u8 = WIDTH_4;

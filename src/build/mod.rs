@@ -63,7 +63,7 @@
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicU32, Ordering};
 
-use crate::isa::region::{HSTRIDE_1, VSTRIDE_4};
+use crate::isa::region::{HSTRIDE_0, HSTRIDE_1, VSTRIDE_4, VSTRIDE_8, WIDTH_1};
 use crate::isa::GRF_LAST;
 use crate::model::*;
 use crate::msg::{Channels, Dc0Op, Dc1Op, Message, SamplerSimd, SurfaceSimd, UrbOpcode};
@@ -603,7 +603,7 @@ impl Builder {
                 why: Why::GrfRange,
             });
         }
-        if a16 || d.hstride == 0 {
+        if a16 || d.hstride == HSTRIDE_0 {
             d.hstride = HSTRIDE_1;
         }
         Ok(())
@@ -623,10 +623,10 @@ impl Builder {
             });
         }
         if a16 {
-            if s.region.vstride == VSTRIDE_4 + 1 {
+            if s.region.vstride == VSTRIDE_8 {
                 s.region.vstride = VSTRIDE_4;
             }
-        } else if s.region.width == 0 && exec == ExecSize::S1 && s.file != RegFile::Imm {
+        } else if s.region.width == WIDTH_1 && exec == ExecSize::S1 && s.file != RegFile::Imm {
             s.region = Region::SCALAR;
         }
         Ok(())

@@ -18,6 +18,9 @@ use crate::build::error::BuildError;
 use crate::model::{Addr, RegFile, Region, Src, SrcMods, Swizzle, Type, WriteMask};
 
 use crate::isa::arf as arfnr;
+use crate::isa::region::{
+    HSTRIDE_0, HSTRIDE_1, VSTRIDE_16, VSTRIDE_2, VSTRIDE_4, VSTRIDE_8, WIDTH_1, WIDTH_16, WIDTH_2, WIDTH_4, WIDTH_8,
+};
 
 use crate::isa::GRF_BYTES;
 
@@ -41,9 +44,9 @@ pub struct Reg {
 
 /// `<8;8,1>`, the region of a fresh register.
 const VEC8: Region = Region {
-    vstride: 4,
-    width: 3,
-    hstride: 1,
+    vstride: VSTRIDE_8,
+    width: WIDTH_8,
+    hstride: HSTRIDE_1,
 };
 
 const fn reg(file: RegFile, nr: u8, subnr: u8, ty: Type, region: Region) -> Reg {
@@ -130,9 +133,9 @@ pub const fn ip() -> Reg {
         0,
         Type::UD,
         Region {
-            vstride: 3,
-            width: 0,
-            hstride: 0,
+            vstride: VSTRIDE_4,
+            width: WIDTH_1,
+            hstride: HSTRIDE_0,
         },
     )
 }
@@ -324,9 +327,9 @@ impl Reg {
     /// ```
     pub const fn vec2(self) -> Reg {
         self.with_region(Region {
-            vstride: 2,
-            width: 1,
-            hstride: 1,
+            vstride: VSTRIDE_2,
+            width: WIDTH_2,
+            hstride: HSTRIDE_1,
         })
     }
     /// `<4;4,1>`.
@@ -336,9 +339,9 @@ impl Reg {
     /// ```
     pub const fn vec4(self) -> Reg {
         self.with_region(Region {
-            vstride: 3,
-            width: 2,
-            hstride: 1,
+            vstride: VSTRIDE_4,
+            width: WIDTH_4,
+            hstride: HSTRIDE_1,
         })
     }
     /// `<8;8,1>`.
@@ -356,9 +359,9 @@ impl Reg {
     /// ```
     pub const fn vec16(self) -> Reg {
         self.with_region(Region {
-            vstride: 5,
-            width: 4,
-            hstride: 1,
+            vstride: VSTRIDE_16,
+            width: WIDTH_16,
+            hstride: HSTRIDE_1,
         })
     }
 

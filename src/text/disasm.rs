@@ -25,6 +25,7 @@ use alloc::collections::BTreeMap;
 
 use super::cfmt;
 use super::names;
+use crate::isa::region::{HSTRIDE_0, HSTRIDE_1, VSTRIDE_0, VSTRIDE_4, VSTRIDE_8, WIDTH_1, WIDTH_4, WIDTH_8};
 use crate::model::*;
 
 /// Spaces written by [`Col::pad`]: enough to reach column 64, the last
@@ -711,9 +712,9 @@ impl Printer<'_> {
     fn region<W: Write + ?Sized>(o: &mut Col<'_, W>, r: Region) -> fmt::Result {
         // The regions of most code, in one piece.
         let common = match (r.vstride, r.width, r.hstride) {
-            (4, 3, 1) => Some("<8,8,1>"),
-            (0, 0, 0) => Some("<0,1,0>"),
-            (3, 2, 1) => Some("<4,4,1>"),
+            (VSTRIDE_8, WIDTH_8, HSTRIDE_1) => Some("<8,8,1>"),
+            (VSTRIDE_0, WIDTH_1, HSTRIDE_0) => Some("<0,1,0>"),
+            (VSTRIDE_4, WIDTH_4, HSTRIDE_1) => Some("<4,4,1>"),
             _ => None,
         };
         if let Some(t) = common {

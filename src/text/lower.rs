@@ -86,6 +86,7 @@ type LResult<T> = Result<T, AsmError>;
 
 use crate::canon::A16_ZERO;
 use crate::decimal::range_text;
+use crate::isa::region::{HSTRIDE_0, HSTRIDE_1, VSTRIDE_0, WIDTH_1};
 
 /// The EOT bit of the descriptor dword (bit 127 of the word).
 const EOT_BIT: u32 = 1 << crate::model::SEND_EOT_BIT;
@@ -469,7 +470,7 @@ impl Lower<'_> {
             }
         };
         let hstride = match &o.region {
-            None => 1,
+            None => HSTRIDE_1,
             Some(r) => match (r.n, r.vxh, r.vals.first()) {
                 (1, false, Some(h)) => u32::try_from(h.value)
                     .ok()
@@ -579,9 +580,9 @@ impl Lower<'_> {
         let [v, w, h] = r.vals;
         let vstride = if r.vxh { VXH } else { code(&v, 0)? };
         let (width, hstride) = match (r.n, r.vxh) {
-            (1, false) => (0, 0),
+            (1, false) => (WIDTH_1, HSTRIDE_0),
             // Align16 prints vertical stride 15 as `<VxH>`.
-            (1, true) if a16 => (0, 0),
+            (1, true) if a16 => (WIDTH_1, HSTRIDE_0),
             (3, _) => (code(&w, 1)?, code(&h, 2)?),
             // `<w,h>` is Mesa's short form of `<VxH,w,h>`, for indirect
             // sources.
@@ -785,11 +786,11 @@ impl Lower<'_> {
         let zero = imm.is_none()
             && s.addr == (Addr::Direct { nr: 0, subnr: 0 })
             && s.mods.is_empty()
-            && s.region.vstride == 0
+            && s.region.vstride == VSTRIDE_0
             && (if a16 {
                 s.swizzle == Swizzle(0)
             } else {
-                s.region.width == 0 && s.region.hstride == 0
+                s.region.width == WIDTH_1 && s.region.hstride == HSTRIDE_0
             });
         if !zero {
             return Err(self.invalid(

@@ -36,6 +36,7 @@ use super::format::{ExecCtl, PredCtl, RawOperand};
 use super::inst::LowerCtx;
 use super::operand::lower_raw;
 use super::vars::{Placement, VarTable, GRF_BYTES};
+use crate::isa::region::{HSTRIDE_1, VSTRIDE_8, WIDTH_8};
 use crate::model::{Controls, Dst, ExecSize, Instruction, Opcode, Platform, Region, Src, Type};
 use crate::msg::{gather4_typed, Gather4Typed, GatherOffsets, Predicate, Surface};
 
@@ -210,9 +211,9 @@ pub fn lower_gather4_typed(
         u64::from(GATHER4_HEADER_MASK),
     ));
     let contiguous = Region {
-        vstride: 4,
-        width: 3,
-        hstride: 1,
+        vstride: VSTRIDE_8,
+        width: WIDTH_8,
+        hstride: HSTRIDE_1,
     };
     for (reg, slot) in regs.iter().zip(slots) {
         if let (Some(reg), Some(slot)) = (*reg, slot) {

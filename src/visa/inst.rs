@@ -23,6 +23,7 @@ use super::format::*;
 use super::operand::*;
 use super::types::*;
 use super::vars::{VarTable, GRF_BYTES, GRF_COUNT};
+use crate::isa::region::HSTRIDE_1;
 use crate::model::*;
 
 /// A vISA comparison (CMP's `Rel_op`).
@@ -1142,7 +1143,7 @@ fn lower_pred_logic(p: Platform, vars: &VarTable, inst: &VisaInst) -> Result<Vec
         file: RegFile::Arf,
         ty,
         addr: dst_addr,
-        hstride: 1,
+        hstride: HSTRIDE_1,
         writemask: WriteMask::XYZW,
     };
     for (k, s) in inst.src.iter().enumerate() {

@@ -14,6 +14,7 @@ use super::error::{Slot, VarKind, VisaError};
 use super::format::*;
 use super::types::*;
 use super::vars::{a0_elements, Placement, VarTable, GRF_BYTES};
+use crate::isa::region::{HSTRIDE_1, HSTRIDE_2, HSTRIDE_4};
 use crate::model::*;
 
 /// The ARF numbers of `null`, the address register `a0` and flag register
@@ -722,9 +723,9 @@ fn a0_sub(p: Platform, sub: u32, slot: Slot) -> Result<u8, VisaError> {
 /// Hardware horizontal-stride encoding of 1, 2 or 4.
 fn hstride_enc(h: u32) -> u8 {
     match h {
-        2 => 2,
-        4 => 3,
-        _ => 1,
+        2 => HSTRIDE_2,
+        4 => HSTRIDE_4,
+        _ => HSTRIDE_1,
     }
 }
 
@@ -764,7 +765,11 @@ pub(crate) fn dst_to_hw(p: Platform, d: &DstOp, pairs: bool, slot: Slot) -> Resu
         file,
         ty: d.ty,
         addr,
-        hstride: if pairs && d.ty == Type::DF { 1 } else { hstride_enc(d.h) },
+        hstride: if pairs && d.ty == Type::DF {
+            HSTRIDE_1
+        } else {
+            hstride_enc(d.h)
+        },
         writemask: WriteMask::XYZW,
     })
 }
