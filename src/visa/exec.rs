@@ -13,7 +13,7 @@
 use super::error::{Slot, VisaError};
 use super::format::{ExecCtl, PredCombine, PredCtl};
 use super::vars::VarTable;
-use crate::model::{Controls, FlagReg, Instruction};
+use crate::model::{AccessMode, Controls, FlagReg, Instruction, PredCtrl};
 
 /// Checks the mask control against the execution size: the first channel
 /// must be aligned to the execution size and the channels must end by 32.
@@ -60,21 +60,32 @@ pub fn apply_mask(i: &mut Instruction, exec: ExecCtl) -> Result<(), VisaError> {
 }
 
 /// The align1 predicate control for a combine mode over `channels`
-/// channels: 1 for sequential, `anyNh`/`allNh` with N the execution size
-/// (one channel needs no combining).
+/// channels: [`PredCtrl::Normal`] for sequential, `anyNh`/`allNh` with N
+/// the execution size (one channel needs no combining). Each encoding is
+/// a constant.
 pub const fn pred_control(combine: PredCombine, channels: u32) -> u8 {
-    let base = match channels {
-        2 => 4,
-        4 => 6,
-        8 => 8,
-        16 => 10,
-        32 => 12,
-        _ => return 1,
+    use PredCtrl::*;
+    let (any, all) = match channels {
+        2 => const { (align1(Any2h), align1(All2h)) },
+        4 => const { (align1(Any4h), align1(All4h)) },
+        8 => const { (align1(Any8h), align1(All8h)) },
+        16 => const { (align1(Any16h), align1(All16h)) },
+        32 => const { (align1(Any32h), align1(All32h)) },
+        _ => return const { align1(Normal) },
     };
     match combine {
-        PredCombine::Sequential => 1,
-        PredCombine::Any => base,
-        PredCombine::All => base + 1,
+        PredCombine::Sequential => const { align1(Normal) },
+        PredCombine::Any => any,
+        PredCombine::All => all,
+    }
+}
+
+/// The align1 encoding of predicate control `c`, for constants only.
+#[allow(clippy::panic)] // evaluated at compile time: a failure fails the build
+const fn align1(c: PredCtrl) -> u8 {
+    match c.hw(AccessMode::Align1) {
+        Some(n) => n,
+        None => panic!("an align1 predicate control"),
     }
 }
 

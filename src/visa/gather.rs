@@ -171,7 +171,7 @@ pub fn lower_gather4_typed(
     let typed = gather4_typed(p, &msg).map_err(VisaError::Message)?;
     let mut send = typed.send;
     if let Some((_, pc)) = pred {
-        send.pred_control = pred_control(pc.combine, 8);
+        send.pred_control = pred_control(pc.combine, msg.exec_size.channels());
     }
 
     // The payload area must not hold an operand anywhere but in its own
