@@ -57,7 +57,7 @@ pub const fn shows_flag(i: &Instruction) -> bool {
     if i.pred_control != 0 {
         return true;
     }
-    i.cond_modifier != 0 && i.opcode.cond_modifier_writes_flag()
+    i.cond_modifier != CondMod::None.hw() && i.opcode.cond_modifier_writes_flag()
 }
 
 /// Whether Mesa's syntax shows no operand at all for `op` (`nop`, and the
@@ -387,7 +387,7 @@ fn three_src(p: Platform, s: &mut impl Slots) -> Result<(), Differs> {
     put!(s, [dst.hstride], HSTRIDE_1)?;
     // On Gen7 Mesa prints bits 4:3 of src1's swizzle as the flag register
     // of a predicate or conditional modifier.
-    let flag_shown = s.i().pred_control != 0 || s.i().cond_modifier != 0;
+    let flag_shown = s.i().pred_control != 0 || s.i().cond_modifier != CondMod::None.hw();
     // Source by source (constant indices).
     macro_rules! scalar_swizzle {
         ($k:tt) => {
@@ -409,7 +409,7 @@ fn three_src(p: Platform, s: &mut impl Slots) -> Result<(), Differs> {
     if gen7 {
         // The real flag field takes the conditional modifier's flag, which
         // Mesa prints from src1's swizzle bits.
-        let f = if s.i().cond_modifier != 0 {
+        let f = if s.i().cond_modifier != CondMod::None.hw() {
             s.i().src[1].swizzle.gen7_flag()
         } else {
             FlagReg::default()

@@ -447,7 +447,7 @@ impl Printer<'_> {
                 }
                 None => o.invalid("conditional modifier", i.cond_modifier.into())?,
             }
-            if i.cond_modifier != 0 && op.cond_modifier_writes_flag() {
+            if i.cond_modifier != CondMod::None.hw() && op.cond_modifier_writes_flag() {
                 o.s(".")?;
                 self.flag_text(o)?;
             }

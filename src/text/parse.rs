@@ -54,7 +54,7 @@ use super::syntax::{
 };
 use crate::decimal::range_text;
 use crate::isa::{arf, FLAG_SUBREG_LAST, MRF_GRF_BASE};
-use crate::model::{ExecSize, Opcode, Platform, ThreadControl, Type};
+use crate::model::{ExecSize, MathFunction, Opcode, Platform, ThreadControl, Type};
 
 type PResult<T> = Result<T, AsmError>;
 
@@ -577,7 +577,7 @@ impl<'a> Parser<'a> {
         inst.breakpoint = false;
         inst.cmod = None;
         inst.cmod_flag = None;
-        inst.math_fn = 0;
+        inst.math_fn = MathFunction::None.hw();
         inst.exec = ExecSize::S1;
         inst.opts = Options::default();
         inst.annotated = false;

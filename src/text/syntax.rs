@@ -4,7 +4,7 @@
 //! opcode, access mode or platform.
 
 use super::lex::Pos;
-use crate::model::{ExecSize, Opcode, Type};
+use crate::model::{ExecSize, MathFunction, Opcode, Sfid, ThreadControl, Type};
 
 /// A number with where it was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -172,7 +172,7 @@ impl SendOperands {
             value: 0,
             pos: Pos { offset: 0, line: 0 },
         },
-        sfid: 0,
+        sfid: Sfid::Null.hw(),
     };
 }
 
@@ -268,7 +268,7 @@ impl Inst<'_> {
         breakpoint: false,
         cmod: None,
         cmod_flag: None,
-        math_fn: 0,
+        math_fn: MathFunction::None.hw(),
         exec: ExecSize::S1,
         ops: Operands::None,
         opts: Options {
@@ -278,7 +278,7 @@ impl Inst<'_> {
             no_dd_check: false,
             qtr: 0,
             nib: false,
-            thread: 0,
+            thread: ThreadControl::Normal.hw(),
             acc_wr: false,
             compacted: false,
             breakpoint: false,

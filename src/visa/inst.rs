@@ -828,7 +828,7 @@ impl Lowering {
         if self.int_div && n > 8 {
             return Ok(Some("integer division runs at most 8 channels"));
         }
-        if !self.p.is_gen8() && n == 32 && self.cond != 0 && self.opcode != Opcode::Math {
+        if !self.p.is_gen8() && n == 32 && self.cond != CondMod::None.hw() && self.opcode != Opcode::Math {
             return Ok(Some(
                 "Gen7 instructions with a conditional modifier cannot run 32 channels",
             ));
