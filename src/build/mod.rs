@@ -63,6 +63,7 @@
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicU32, Ordering};
 
+use crate::compact::NATIVE_BYTES;
 use crate::isa::region::{HSTRIDE_0, HSTRIDE_1, VSTRIDE_4, VSTRIDE_8, WIDTH_1};
 use crate::isa::GRF_LAST;
 use crate::model::*;
@@ -254,7 +255,7 @@ impl Program {
         self.insts.iter().enumerate().map(|(k, i)| {
             let at = match &self.offsets {
                 Some(o) => o.get(k).copied().unwrap_or(0),
-                None => k * 16,
+                None => k * NATIVE_BYTES,
             };
             (at, i)
         })
@@ -1619,7 +1620,7 @@ impl Builder {
             return Err(BuildErrors(errors));
         }
         let p = self.p;
-        let mut bytes = Vec::with_capacity(self.insts.len() * 16);
+        let mut bytes = Vec::with_capacity(self.insts.len() * NATIVE_BYTES);
         for (index, i) in self.insts.iter().enumerate() {
             if let Err(violations) = crate::validate::validate(p, i) {
                 errors.push(BuildError::Invalid { index, violations });

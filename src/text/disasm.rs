@@ -25,8 +25,10 @@ use alloc::collections::BTreeMap;
 
 use super::cfmt;
 use super::names;
+use crate::compact::NATIVE_BYTES;
 use crate::isa::region::{HSTRIDE_0, HSTRIDE_1, VSTRIDE_0, VSTRIDE_4, VSTRIDE_8, WIDTH_1, WIDTH_4, WIDTH_8};
 use crate::model::*;
+use crate::word::fields::gen8_native;
 
 /// Spaces written by [`Col::pad`]: enough to reach column 64, the last
 /// of Mesa's columns, from the start of a line.
@@ -247,7 +249,7 @@ impl Labels {
     /// not branch); [`Labels::for_program`] does this for every instruction
     /// in order.
     pub fn add_targets(&mut self, p: Platform, inst: &Instruction, offset: u64, len: u64) {
-        self.add_targets_where(p, inst, offset, len, |t| t % 16 == 0);
+        self.add_targets_where(p, inst, offset, len, |t| t % NATIVE_BYTES as u64 == 0);
     }
 
     /// [`Labels::add_targets`] for a program whose instructions start at
@@ -628,7 +630,7 @@ impl Printer<'_> {
             o.exact(!d.writemask.is_empty());
             o.s("<1>")?;
             o.s(names::WRITEMASK
-                .get(usize::from(d.writemask.bits() & 0xf))
+                .get(usize::from(d.writemask.bits() & WriteMask::XYZW.bits()))
                 .copied()
                 .unwrap_or(""))?;
             return o.short(ty.name());
@@ -903,7 +905,7 @@ impl Printer<'_> {
         }
         o.s("<1>")?;
         o.s(names::WRITEMASK
-            .get(usize::from(d.writemask.bits() & 0xf))
+            .get(usize::from(d.writemask.bits() & WriteMask::XYZW.bits()))
             .copied()
             .unwrap_or(""))?;
         o.short(d.ty.name())
@@ -964,7 +966,8 @@ impl Printer<'_> {
         } else {
             self.src(o, 1)?;
             o.pad(64)?;
-            crate::codec::encode_word(self.p, i).map_or(i.imm as u32, |w| (w.0 >> 96) as u32)
+            // DW3, bits 127:96 on every platform.
+            crate::codec::encode_word(self.p, i).map_or(i.imm as u32, |w| gen8_native::imm32(&w))
         };
         o.s("0x")?;
         o.hex(dw3.into(), 8)?;

@@ -19,13 +19,13 @@ use alloc::vec::Vec;
 
 use super::disasm::{Disasm, Labels};
 use crate::codec::decode_word;
-use crate::compact::{pieces, uncompact_word, Piece, NATIVE_BYTES};
+use crate::compact::{pieces, uncompact_word, Piece, COMPACT_BYTES, NATIVE_BYTES};
 use crate::error::DecodeError;
 use crate::model::{Instruction, Opcode, Platform};
 use crate::word::Word;
 
-/// Bytes per native instruction.
-pub const WORD_BYTES: usize = 16;
+/// Bytes per native instruction ([`NATIVE_BYTES`]).
+pub const WORD_BYTES: usize = NATIVE_BYTES;
 
 /// One instruction of a program: its offset, its bytes, and its decoding.
 type Decoded = (u64, Piece, Result<Instruction, DecodeError>);
@@ -507,15 +507,15 @@ fn write_columns<W: Write + ?Sized>(out: &mut W, opts: &TextOptions, offset: u64
 }
 
 /// An instruction's bytes as stored (the first 16, or 8 when compacted).
-fn piece_bytes(piece: &Piece) -> ([u8; 16], usize) {
-    let mut b = [0u8; 16];
+fn piece_bytes(piece: &Piece) -> ([u8; NATIVE_BYTES], usize) {
+    let mut b = [0u8; NATIVE_BYTES];
     match *piece {
-        Piece::Native(w) => (w.to_bytes(), 16),
+        Piece::Native(w) => (w.to_bytes(), NATIVE_BYTES),
         Piece::Compact(c) => {
             for (d, s) in b.iter_mut().zip(c.to_bytes()) {
                 *d = s;
             }
-            (b, 8)
+            (b, COMPACT_BYTES)
         }
         Piece::Short { .. } => (b, 0),
     }

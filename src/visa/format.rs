@@ -895,7 +895,7 @@ impl RawOperand {
                 reason: "raw operands are contiguous",
             });
         }
-        let offset = u32::from(g.row) * 32 + u32::from(g.col) * elem_size;
+        let offset = u32::from(g.row) * super::vars::GRF_BYTES + u32::from(g.col) * elem_size;
         let offset = u16::try_from(offset).map_err(|_| VisaError::TooLarge {
             field: "raw_operand.offset",
             value: offset.into(),

@@ -976,10 +976,7 @@ fn chv_region(mut src: Src, dst: &Dst, n: u32, slot: Slot) -> Result<Src, VisaEr
             Region::new(w2 * stride, w2, stride).ok_or(rule("a 64-bit source stride must be 1, 2 or 4 elements"))?;
     }
     let src_stride = src.region.hstride_elems() * src.ty.size();
-    let dst_stride = match dst.hstride {
-        0 => 0,
-        e => 1 << (e - 1),
-    } * dst.ty.size();
+    let dst_stride = dst.hstride_elems() * dst.ty.size();
     if src_stride != dst_stride || src_stride % 8 != 0 {
         return Err(rule(
             "source and destination strides must be equal and a multiple of 8 bytes when the execution type is 64-bit",
