@@ -24,6 +24,7 @@ use crate::isa::arf::{IP as ARF_IP, NULL as ARF_NULL};
 /// the z/w swizzle); the model carries them as these codes.
 pub(crate) use crate::isa::region::{A16_HSTRIDE, A16_WIDTH};
 use crate::isa::region::{HSTRIDE_0, HSTRIDE_1, VSTRIDE_0, VSTRIDE_4, VSTRIDE_8, WIDTH_1, WIDTH_8};
+use crate::isa::PRED_CONTROL_NONE;
 
 /// An all-zero align16 source as the codec reads it back: the zero
 /// swizzle and the implied align16 width and stride.
@@ -54,7 +55,7 @@ pub const fn shows_uip(p: Platform, op: Opcode) -> bool {
 /// predicate, or after a conditional modifier that writes it (not on
 /// `sel`, `csel`, `if` and `while`: [`Opcode::cond_modifier_writes_flag`]).
 pub const fn shows_flag(i: &Instruction) -> bool {
-    if i.pred_control != 0 {
+    if i.pred_control != PRED_CONTROL_NONE {
         return true;
     }
     i.cond_modifier != CondMod::None.hw() && i.opcode.cond_modifier_writes_flag()
@@ -220,7 +221,7 @@ fn walk(p: Platform, s: &mut impl Slots) -> Result<(), Differs> {
     // load of the whole field (which the compiler reads wider than its 16
     // bits) would wait for those stores to reach the cache.
     let mut clear = Controls::empty();
-    if i.pred_control == 0 && i.controls.contains(Controls::PRED_INV) {
+    if i.pred_control == PRED_CONTROL_NONE && i.controls.contains(Controls::PRED_INV) {
         clear |= Controls::PRED_INV;
     }
     if op.is_send() && i.controls.contains(Controls::SATURATE) {
@@ -387,7 +388,7 @@ fn three_src(p: Platform, s: &mut impl Slots) -> Result<(), Differs> {
     put!(s, [dst.hstride], HSTRIDE_1)?;
     // On Gen7 Mesa prints bits 4:3 of src1's swizzle as the flag register
     // of a predicate or conditional modifier.
-    let flag_shown = s.i().pred_control != 0 || s.i().cond_modifier != CondMod::None.hw();
+    let flag_shown = s.i().pred_control != PRED_CONTROL_NONE || s.i().cond_modifier != CondMod::None.hw();
     // Source by source (constant indices).
     macro_rules! scalar_swizzle {
         ($k:tt) => {

@@ -265,6 +265,9 @@ pub const GRF_BYTES: u32 = 32;
 /// The last general register, g127 (the register file holds g0-g127).
 pub const GRF_LAST: u8 = 127;
 
+/// General registers in the register file (g0 to [`GRF_LAST`]).
+pub const GRF_COUNT: u32 = GRF_LAST as u32 + 1;
+
 /// Indirect register addressing, `g[a0.N + imm]`: the number of address
 /// subregisters an operand field can name on Gen8 (4 bits; Gen7's field
 /// has 3, which the codec checks), and below, the range of the signed

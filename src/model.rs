@@ -13,6 +13,7 @@ pub use crate::isa::opcode::{Form, Opcode};
 
 use crate::isa::hw_enum;
 pub use crate::isa::Sfid;
+use crate::isa::PRED_CONTROL_NONE;
 
 hw_enum! {
     /// Execution size: the number of channels.
@@ -1156,7 +1157,7 @@ impl Instruction {
             access_mode: AccessMode::Align1,
             thread_control: ThreadControl::Normal,
             qtr_control: 0,
-            pred_control: 0,
+            pred_control: PRED_CONTROL_NONE,
             cond_modifier: 0,
             controls: Controls::empty(),
             flag: FlagReg { nr: 0, subnr: 0 },
@@ -1237,7 +1238,7 @@ impl Instruction {
     #[must_use]
     pub fn set_pred_ctrl(&mut self, ctrl: Option<PredCtrl>) -> bool {
         match ctrl.map(|c| c.hw(self.access_mode)) {
-            None => self.pred_control = 0,
+            None => self.pred_control = PRED_CONTROL_NONE,
             Some(Some(n)) => self.pred_control = n,
             Some(None) => return false,
         }
@@ -1455,6 +1456,8 @@ impl Instruction {
 /// `desc` and `eot` fields, counted from that dword's first bit.
 pub(crate) const SEND_DESC_MASK: u32 =
     (((1u64 << gen7_send::DESC.width) - 1) << (gen7_send::DESC_LO - IMM32_LO)) as u32;
+/// The largest SFID: all ones in the SEND layout's `sfid` field.
+pub(crate) const SFID_MAX: u8 = ((1u32 << gen7_send::SFID.width) - 1) as u8;
 /// EOT's bit in the immediate payload dword (see [`SEND_DESC_MASK`]).
 pub(crate) const SEND_EOT_BIT: u32 = gen7_send::EOT_LO - IMM32_LO;
 /// The first instruction bit of the immediate payload dword (`imm32`).

@@ -2,6 +2,7 @@
 //! `brw_push_insn_state`/`brw_pop_insn_state`.
 
 use crate::build::error::BuildError;
+use crate::isa::PRED_CONTROL_NONE;
 pub use crate::model::PredCtrl;
 use crate::model::{AccessMode, Controls, ExecSize, FlagReg, Instruction, ThreadControl};
 
@@ -223,7 +224,7 @@ impl State {
     pub fn of(i: &Instruction) -> Option<State> {
         let c = i.controls;
         let predicate = match i.pred_control {
-            0 => None,
+            PRED_CONTROL_NONE => None,
             n => Some(Predicate {
                 flag: i.flag,
                 ctrl: PredCtrl::from_hw(i.access_mode, n)?,
@@ -280,7 +281,7 @@ impl State {
         c.set(Controls::NO_DD_CHECK, self.no_dd_check);
         c.set(Controls::BREAKPOINT, self.breakpoint);
         i.flag = self.flag;
-        i.pred_control = 0;
+        i.pred_control = PRED_CONTROL_NONE;
         if let Some(p) = self.predicate {
             i.pred_control = p.ctrl.hw(self.access_mode).ok_or(PredNotInMode)?;
             c.set(Controls::PRED_INV, p.invert);

@@ -20,8 +20,7 @@ fn past(v: u64, f: &FieldInfo) -> u64 {
     v & ((2 << f.width) - 1)
 }
 
-/// The largest SFID the instruction's field holds.
-const SFID_MAX: u8 = (1 << gen7_send::SFID.width) - 1;
+use crate::model::SFID_MAX;
 
 /// Reads values from fuzzer bytes; reads past the end give zeros.
 #[derive(Clone, Debug)]

@@ -20,7 +20,7 @@ use alloc::vec::Vec;
 use super::msg::ByteSource;
 use crate::codec::decode;
 use crate::encode;
-use crate::isa::{ADDR_SUBREGS, EOT_PAYLOAD_FIRST, GRF_BYTES, GRF_LAST};
+use crate::isa::{ADDR_SUBREGS, EOT_PAYLOAD_FIRST, GRF_BYTES};
 use crate::model::{ExecSize, FlagReg, Instruction, Platform};
 use crate::msg::Surface;
 use crate::visa::format::*;
@@ -87,7 +87,7 @@ fn visa_type(src: &mut ByteSource<'_>) -> VisaType {
 }
 
 /// The general registers, g0-g127.
-const GRFS: u32 = GRF_LAST as u32 + 1;
+use crate::isa::GRF_COUNT as GRFS;
 
 fn general_var(src: &mut ByteSource<'_>, theme: Option<VisaType>) -> GeneralVar {
     let ty = match theme {

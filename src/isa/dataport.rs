@@ -412,6 +412,59 @@ pub const fn enabled_channels(disable_mask: u8) -> u32 {
     (!disable_mask & 0xf).count_ones()
 }
 
+hw_enum! {
+    /// URB message opcode (SFID 6, descriptor bits 2:0, Gen8 3:0): a
+    /// floor fact that `msg` (typed descriptors) and `validate` (the URB
+    /// opcode rule) both name.
+    UrbOpcode {
+        /// Write HWords (Gen7 vec4 data).
+        WriteHWord = 0,
+        /// Write OWords.
+        WriteOWord = 1,
+        /// Read HWords.
+        ReadHWord = 2,
+        /// Read OWords.
+        ReadOWord = 3,
+        /// Atomic move.
+        AtomicMov = 4,
+        /// Atomic increment.
+        AtomicInc = 5,
+        /// Atomic add (Gen8).
+        AtomicAdd = 6,
+        /// SIMD8 write (Gen8).
+        Simd8Write = 7,
+        /// SIMD8 read (Gen8).
+        Simd8Read = 8,
+    }
+}
+
+impl UrbOpcode {
+    /// Whether the opcode exists on `p`.
+    pub const fn exists_on(self, p: Platform) -> bool {
+        p.is_gen8() || (self as u8) <= UrbOpcode::AtomicInc as u8
+    }
+
+    /// The SIMD8 (Gen8) opcodes, whose bit 15 is "channel mask present".
+    pub const fn is_simd8(self) -> bool {
+        matches!(self, UrbOpcode::Simd8Write | UrbOpcode::Simd8Read)
+    }
+
+    /// Mesa's name.
+    pub const fn mesa_name(self) -> &'static str {
+        match self {
+            UrbOpcode::WriteHWord => "write HWord",
+            UrbOpcode::WriteOWord => "write OWord",
+            UrbOpcode::ReadHWord => "read HWord",
+            UrbOpcode::ReadOWord => "read OWord",
+            UrbOpcode::AtomicMov => "atomic mov",
+            UrbOpcode::AtomicInc => "atomic inc",
+            UrbOpcode::AtomicAdd => "atomic add",
+            UrbOpcode::Simd8Write => "SIMD8 write",
+            UrbOpcode::Simd8Read => "SIMD8 read",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -165,7 +165,7 @@ fn grf_range(field: &'static str, first: u8, n: u8) -> Result<(), MsgError> {
             field,
             value: first as i64,
             min: 0,
-            max: i64::from(crate::isa::GRF_LAST) + 1 - n as i64,
+            max: i64::from(crate::isa::GRF_COUNT) - n as i64,
         });
     }
     Ok(())

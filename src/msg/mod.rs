@@ -366,8 +366,7 @@ pub trait Descriptor: Sized {
     fn common(&self) -> Common;
 }
 
-/// The largest SFID: all ones in the SFID field (instruction bits 27:24).
-pub(crate) const SFID_MAX: u8 = ((1u32 << crate::word::fields::gen7_send::SFID.width) - 1) as u8;
+pub(crate) use crate::model::SFID_MAX;
 
 /// Refuses an SFID that does not fit its 4-bit field.
 fn check_sfid(sfid: u8) -> Result<(), MsgError> {

@@ -1,59 +1,10 @@
 //! URB messages (SFID 6).
 
-use super::{flag, hw_enum, known, reserved, verified, Common, Descriptor, MsgError, Sfid};
+use super::{flag, known, reserved, verified, Common, Descriptor, MsgError, Sfid};
 use crate::model::Platform;
 use crate::word::fields::{desc_urb_gen7 as g7, desc_urb_gen8 as g8};
 
-hw_enum! {
-    /// URB message opcode.
-    UrbOpcode {
-        /// Write HWords (Gen7 vec4 data).
-        WriteHWord = 0,
-        /// Write OWords.
-        WriteOWord = 1,
-        /// Read HWords.
-        ReadHWord = 2,
-        /// Read OWords.
-        ReadOWord = 3,
-        /// Atomic move.
-        AtomicMov = 4,
-        /// Atomic increment.
-        AtomicInc = 5,
-        /// Atomic add (Gen8).
-        AtomicAdd = 6,
-        /// SIMD8 write (Gen8).
-        Simd8Write = 7,
-        /// SIMD8 read (Gen8).
-        Simd8Read = 8,
-    }
-}
-
-impl UrbOpcode {
-    /// Whether the opcode exists on `p`.
-    pub const fn exists_on(self, p: Platform) -> bool {
-        p.is_gen8() || (self as u8) <= UrbOpcode::AtomicInc as u8
-    }
-
-    /// The SIMD8 (Gen8) opcodes, whose bit 15 is "channel mask present".
-    pub const fn is_simd8(self) -> bool {
-        matches!(self, UrbOpcode::Simd8Write | UrbOpcode::Simd8Read)
-    }
-
-    /// Mesa's name.
-    pub const fn mesa_name(self) -> &'static str {
-        match self {
-            UrbOpcode::WriteHWord => "write HWord",
-            UrbOpcode::WriteOWord => "write OWord",
-            UrbOpcode::ReadHWord => "read HWord",
-            UrbOpcode::ReadOWord => "read OWord",
-            UrbOpcode::AtomicMov => "atomic mov",
-            UrbOpcode::AtomicInc => "atomic inc",
-            UrbOpcode::AtomicAdd => "atomic add",
-            UrbOpcode::Simd8Write => "SIMD8 write",
-            UrbOpcode::Simd8Read => "SIMD8 read",
-        }
-    }
-}
+pub use crate::isa::dataport::UrbOpcode;
 
 /// A URB message descriptor.
 ///

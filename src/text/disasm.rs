@@ -27,6 +27,7 @@ use super::cfmt;
 use super::names;
 use crate::compact::NATIVE_BYTES;
 use crate::isa::region::{HSTRIDE_0, HSTRIDE_1, VSTRIDE_0, VSTRIDE_4, VSTRIDE_8, WIDTH_1, WIDTH_4, WIDTH_8};
+use crate::isa::PRED_CONTROL_NONE;
 use crate::model::*;
 use crate::word::fields::gen8_native;
 
@@ -407,7 +408,7 @@ impl Printer<'_> {
         let i = self.i;
         let op = i.opcode;
         let c = i.controls;
-        if i.pred_control != 0 {
+        if i.pred_control != PRED_CONTROL_NONE {
             o.s(if c.contains(Controls::PRED_INV) { "(-" } else { "(+" })?;
             self.flag_text(o)?;
             match PredCtrl::from_hw(i.access_mode, i.pred_control) {

@@ -192,7 +192,7 @@ impl Lower<'_> {
                     // Checked by the parser to fit the 4-bit field; 0 is
                     // no predicate.
                     Some((n, _)) => match n.value as u8 {
-                        0 => None,
+                        crate::isa::PRED_CONTROL_NONE => None,
                         n => Some(PredCtrl::from_hw(access_mode, n).unwrap_or(PredCtrl::Reserved(n))),
                     },
                     None => Some(self.pred_ctrl(a16, pr.suffix)?),

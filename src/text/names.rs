@@ -71,7 +71,7 @@ pub const ARF_UNKNOWN: &str = "ARF";
 #[inline]
 pub fn arf_class(nr: u8) -> Option<&'static ArfClass> {
     ARF_CLASSES
-        .get(usize::from(nr >> 4))
+        .get(usize::from(arf::class(nr) >> arf::NUMBER_MAX.count_ones()))
         .filter(|c| c.base == arf::class(nr))
 }
 

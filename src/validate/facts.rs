@@ -19,25 +19,6 @@ pub(crate) const FIRST_GRF_MASK: u64 = (1 << GRF_BYTES) - 1;
 /// The most channels an instruction executes (SIMD32): one byte mask each.
 pub(crate) const MAX_CHANNELS: usize = ExecSize::S32.channels() as usize;
 
-/// The region of `<v;w,h>` elements, from the model's encoder; for
-/// constants (a count without a code fails the build).
-#[allow(clippy::panic)] // evaluated at compile time: a failure fails the build
-pub(crate) const fn region_of(v: u32, w: u32, h: u32) -> Region {
-    match Region::new(v, w, h) {
-        Some(r) => r,
-        None => panic!("a region count without a code"),
-    }
-}
-
-/// The vertical stride code of 0 elements ([`region`] names 4 and VxH).
-pub(crate) const VSTRIDE_0: u8 = region_of(0, 1, 0).vstride;
-/// The vertical stride code of 2 elements.
-pub(crate) const VSTRIDE_2: u8 = region_of(2, 1, 0).vstride;
-/// The width code of 2 elements.
-pub(crate) const WIDTH_2: u8 = region_of(0, 2, 0).width;
-/// The horizontal stride code of 0 elements.
-pub(crate) const HSTRIDE_0: u8 = region_of(0, 1, 0).hstride;
-
 /// Opcodes whose destination the rules inspect: the ALU forms, MATH,
 /// SEND and WAIT (a CALL's destination is the return address, which its
 /// own rule checks).
@@ -204,7 +185,7 @@ impl Region {
     #[inline(always)]
     pub(crate) const fn is_packed_rows(self) -> bool {
         self.hstride == region::HSTRIDE_1
-            && self.width >= WIDTH_2
+            && self.width >= region::WIDTH_2
             && region::width_defined(self.width)
             && self.vstride == self.width + 1
     }

@@ -168,7 +168,7 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
         // (with the region encodings).
         if !enc::subreg_ok(false, false, dsub)
             || !enc::subreg_ok(false, false, ssub)
-            || (!dst_null && d.hstride == HSTRIDE_0)
+            || (!dst_null && d.hstride == region::HSTRIDE_0)
         {
             return false;
         }
@@ -305,7 +305,7 @@ fn alu(p: Platform, i: &Instruction, a16: bool, nsrc: u8) -> bool {
     let dst_mode_ok = enc::subreg_ok(false, a16, dsub);
     let wide_ok = !a16 && p != Platform::Gen7 && p != Platform::Chv;
     let types = if wide_ok { PLAIN | WIDE } else { PLAIN };
-    if !has(types, d.ty) || dts == 1 || d.hstride == HSTRIDE_0 || d.hstride > max_h || !dst_mode_ok {
+    if !has(types, d.ty) || dts == 1 || d.hstride == region::HSTRIDE_0 || d.hstride > max_h || !dst_mode_ok {
         return false;
     }
     let exec = i.exec_size.channels();

@@ -3,7 +3,7 @@
 //! no sources for them ([`Opcode::num_srcs`] is 0), so these rules read
 //! the operand fields directly, as Intel's decoder does.
 
-use crate::isa::arf;
+use crate::isa::{arf, region};
 
 use super::*;
 
@@ -79,7 +79,11 @@ pub fn call_src0_two_dwords(c: &mut Checker<'_>) {
         return;
     }
     let s = &i.src[0];
-    const R221: Region = region_of(2, 2, 1);
+    const R221: Region = Region {
+        vstride: region::VSTRIDE_2,
+        width: region::WIDTH_2,
+        hstride: region::HSTRIDE_1,
+    };
     let region_ok = s.is_imm() || s.region == R221 || s.region == Region::SCALAR;
     let bad = !matches!(s.ty, Type::D | Type::UD) || !s.mods.is_empty() || !region_ok;
     c.check(
@@ -94,7 +98,7 @@ pub fn call_src0_two_dwords(c: &mut Checker<'_>) {
 #[inline(always)]
 pub(crate) fn wait_src0_not_scalar(align16: bool, r: Region) -> bool {
     if align16 {
-        r.vstride != VSTRIDE_0
+        r.vstride != region::VSTRIDE_0
     } else {
         r != Region::SCALAR
     }

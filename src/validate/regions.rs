@@ -38,7 +38,7 @@ pub fn align16_dst_hstride_one(c: &mut Checker<'_>) {
 /// 4 elements, also 2 from Gen7.5 (`hsw`) ([`align16_src_vstride`]).
 #[inline(always)]
 pub(crate) const fn align16_vstride_ok(hsw: bool, vstride: u8) -> bool {
-    matches!(vstride, VSTRIDE_0 | region::VSTRIDE_4) || (hsw && vstride == VSTRIDE_2)
+    matches!(vstride, region::VSTRIDE_0 | region::VSTRIDE_4) || (hsw && vstride == region::VSTRIDE_2)
 }
 
 /// Align16 sources have vertical stride 0 or 4, or also 2 from Gen7.5.
@@ -251,7 +251,7 @@ fn rows_straddle(exec: u32, es: u32, sub: u32, r: Rgn) -> bool {
 
 /// A destination horizontal stride is never 0 (align1; align16 requires 1).
 pub fn dst_hstride_nonzero(c: &mut Checker<'_>) {
-    let bad = !c.align16() && real_dst(c) && c.i.dst.hstride == HSTRIDE_0;
+    let bad = !c.align16() && real_dst(c) && c.i.dst.hstride == region::HSTRIDE_0;
     c.check(bad, OperandId::Dst, "destination horizontal stride must not be 0");
 }
 

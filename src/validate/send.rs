@@ -2,11 +2,11 @@
 
 use alloc::format;
 
-use crate::isa::dataport::{self, Response, SurfaceSimd, TypedSlotGroup};
-use crate::isa::{arf, Sfid, GRF_LAST, RLEN_MAX};
-use crate::msg::UrbOpcode;
+use crate::isa::dataport::{self, Response, SurfaceSimd, TypedSlotGroup, UrbOpcode};
+use crate::isa::{arf, Sfid, GRF_COUNT, GRF_LAST, RLEN_MAX};
+
 use crate::word::fields::{
-    desc_common, desc_dp_gen7, desc_dp_gen8, desc_dp_scratch, desc_dp_surface, desc_urb_gen7, desc_urb_gen8, gen7_send,
+    desc_common, desc_dp_gen7, desc_dp_gen8, desc_dp_scratch, desc_dp_surface, desc_urb_gen7, desc_urb_gen8,
 };
 
 use super::*;
@@ -49,10 +49,6 @@ pub(crate) const fn mlen_zero(d: u32) -> bool {
 pub(crate) const fn rlen_above_16(d: u32) -> bool {
     rlen(d) > RLEN_MAX
 }
-
-/// The number of general registers, g0-g127: a payload or response ends
-/// at most here.
-const GRF_COUNT: u32 = GRF_LAST as u32 + 1;
 
 /// A payload reaching past g127 ([`send_payload_in_grf_range`]).
 #[inline(always)]
@@ -355,8 +351,7 @@ pub(crate) fn defined_sfid(p: Platform, sfid: u8) -> Option<Sfid> {
     exists.then_some(sf)
 }
 
-/// The largest value of SEND's 4-bit SFID field (bits 27:24).
-const SFID_MAX: u8 = ((1u32 << gen7_send::SFID.width) - 1) as u8;
+use crate::model::SFID_MAX;
 
 /// A SEND names a shared function that exists on the platform (the
 /// disassembler prints `*** invalid SFID value` for the others).

@@ -14,8 +14,8 @@ use crate::model::{FlagReg, Platform, Type};
 
 /// Bytes in a GRF register (the ISA floor's).
 pub use crate::isa::GRF_BYTES;
-/// GRF registers in the register file.
-pub const GRF_COUNT: u32 = crate::isa::GRF_LAST as u32 + 1;
+/// GRF registers in the register file (the ISA floor's).
+pub use crate::isa::GRF_COUNT;
 
 /// Where a general variable lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -70,11 +70,7 @@ pub struct VarTable {
 
 /// `a0`'s word elements that an indirect access can name on `p`.
 pub const fn a0_elements(p: Platform) -> u32 {
-    if p.is_gen8() {
-        16
-    } else {
-        8
-    }
+    p.addr_subregs() as u32
 }
 
 impl VarTable {
