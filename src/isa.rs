@@ -150,6 +150,13 @@ pub mod arf {
 /// 16-bit subregisters, `f0.0` and `f0.1`.
 pub const FLAG_SUBREG_LAST: u8 = 1;
 
+/// Channels per step of the quarter control: code n starts the
+/// instruction's channels at 8n (Mesa's `1Q`..`4Q`; `2H` is code 2).
+pub(crate) const QUARTER_CHANNELS: u32 = 8;
+/// Channels the nibble control adds (Gen7+, Mesa's `N` groups): a set
+/// nibble control starts the channels 4 past the quarter's first.
+pub(crate) const NIBBLE_CHANNELS: u32 = 4;
+
 /// Gen7+ has no message register file: Mesa's text names the GRFs from
 /// this one on `m0`, `m1`, ... (`m<n>` is GRF n + 112).
 pub const MRF_GRF_BASE: u8 = 112;

@@ -13,7 +13,7 @@ pub use crate::isa::opcode::{Form, Opcode};
 
 use crate::isa::hw_enum;
 pub use crate::isa::Sfid;
-use crate::isa::PRED_CONTROL_NONE;
+use crate::isa::{NIBBLE_CHANNELS, PRED_CONTROL_NONE, QUARTER_CHANNELS};
 
 hw_enum! {
     /// Execution size: the number of channels.
@@ -1094,11 +1094,22 @@ const fn pred_by_hw(mode: AccessMode) -> [Option<PredCtrl>; 16] {
 /// (at least 4) and the group ends by channel 32.
 pub(crate) const fn channel_group_codes(exec: ExecSize, first: u32) -> Option<(u8, bool)> {
     let n = exec.channels();
-    let align = if n > 4 { n } else { 4 };
-    if first % align != 0 || first + n > 32 {
+    let align = if n > NIBBLE_CHANNELS { n } else { NIBBLE_CHANNELS };
+    if first % align != 0 || first + n > ExecSize::S32.channels() {
         return None;
     }
-    Some((((first / 8) & 3) as u8, (first / 4) % 2 == 1))
+    Some(channel_group_of(first))
+}
+
+/// The quarter-control and nibble-control codes of a channel group that
+/// starts at channel `first` (a multiple of [`NIBBLE_CHANNELS`] below 32),
+/// whatever the execution size: [`channel_group_codes`] once it is known,
+/// the assembler's `nN`/`nQ`/`nH` options before.
+pub(crate) const fn channel_group_of(first: u32) -> (u8, bool) {
+    (
+        ((first / QUARTER_CHANNELS) & QTR_CONTROL_MAX as u32) as u8,
+        (first / NIBBLE_CHANNELS) % 2 == 1,
+    )
 }
 
 /// The operands of the 3-source layout differ only in encoding; they use
@@ -1248,9 +1259,9 @@ impl Instruction {
     /// The first channel the instruction executes (quarter control and
     /// NibCtrl: Mesa's `1Q` is 0, `2H` is 16, `3N` is 8).
     pub fn first_channel(&self) -> u32 {
-        u32::from(self.qtr_control) * 8
+        u32::from(self.qtr_control) * QUARTER_CHANNELS
             + if self.controls.contains(Controls::NIB_CTRL) {
-                4
+                NIBBLE_CHANNELS
             } else {
                 0
             }
@@ -1456,6 +1467,8 @@ impl Instruction {
 /// `desc` and `eot` fields, counted from that dword's first bit.
 pub(crate) const SEND_DESC_MASK: u32 =
     (((1u64 << gen7_send::DESC.width) - 1) << (gen7_send::DESC_LO - IMM32_LO)) as u32;
+/// The largest quarter control: all ones in its field.
+pub(crate) const QTR_CONTROL_MAX: u8 = ((1u32 << crate::word::fields::gen7_native::QTR_CONTROL.width) - 1) as u8;
 /// The largest SFID: all ones in the SEND layout's `sfid` field.
 pub(crate) const SFID_MAX: u8 = ((1u32 << gen7_send::SFID.width) - 1) as u8;
 /// EOT's bit in the immediate payload dword (see [`SEND_DESC_MASK`]).

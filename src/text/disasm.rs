@@ -27,7 +27,7 @@ use super::cfmt;
 use super::names;
 use crate::compact::NATIVE_BYTES;
 use crate::isa::region::{HSTRIDE_0, HSTRIDE_1, VSTRIDE_0, VSTRIDE_4, VSTRIDE_8, WIDTH_1, WIDTH_4, WIDTH_8};
-use crate::isa::PRED_CONTROL_NONE;
+use crate::isa::{NIBBLE_CHANNELS, PRED_CONTROL_NONE, QUARTER_CHANNELS};
 use crate::model::*;
 use crate::word::fields::gen8_native;
 
@@ -1000,11 +1000,12 @@ impl Printer<'_> {
             o.s(names::DEP_CONTROL.get(dep).copied().unwrap_or(""))?;
         }
         let nib = u8::from(c.contains(Controls::NIB_CTRL));
-        let q = i.qtr_control & 3;
+        let q = i.qtr_control & QTR_CONTROL_MAX;
         match i.exec_size.channels() {
             e if e < 8 || nib != 0 => {
                 o.s(" ")?;
-                o.dec(u64::from(q * 2 + nib + 1))?;
+                let first = u32::from(q) * QUARTER_CHANNELS + u32::from(nib) * NIBBLE_CHANNELS;
+                o.dec(u64::from(first / NIBBLE_CHANNELS + 1))?;
                 o.s("N")?;
             }
             8 => o.s(match q {

@@ -53,8 +53,8 @@ use super::syntax::{
     Base, Chans, Flag, Inst, Num, Operand, Operands, Options, Predicate, RawItem, RegName, Region, Target,
 };
 use crate::decimal::range_text;
-use crate::isa::{arf, FLAG_SUBREG_LAST, MRF_GRF_BASE};
-use crate::model::{ExecSize, MathFunction, Opcode, Platform, ThreadControl, Type};
+use crate::isa::{arf, FLAG_SUBREG_LAST, MRF_GRF_BASE, NIBBLE_CHANNELS, QUARTER_CHANNELS};
+use crate::model::{channel_group_of, ExecSize, MathFunction, Opcode, Platform, ThreadControl, Type};
 
 type PResult<T> = Result<T, AsmError>;
 
@@ -75,21 +75,21 @@ fn split_digits(s: &str) -> (&str, Option<Option<u32>>) {
 /// quarter and nibble fields given the current options; `None` if it is
 /// not one.
 fn quarter(o: &Options, n: u64, letter: &[u8]) -> Option<(u8, bool)> {
-    Some(match (n, letter) {
-        (1, b"Q" | b"H" | b"N") => (o.qtr, o.nib),
-        (2, b"Q") => (1, false),
-        (3, b"Q") => (2, false),
-        (4, b"Q") => (3, false),
-        (2, b"H") => (2, false),
-        (2, b"N") => (0, true),
-        (3, b"N") => (1, false),
-        (4, b"N") => (1, true),
-        (5, b"N") => (2, false),
-        (6, b"N") => (2, true),
-        (7, b"N") => (3, false),
-        (8, b"N") => (3, true),
+    let unit = match letter {
+        b"Q" => QUARTER_CHANNELS,
+        b"H" => 2 * QUARTER_CHANNELS,
+        b"N" => NIBBLE_CHANNELS,
         _ => return None,
-    })
+    };
+    // The first group keeps what `sechalf`/`compr` chose.
+    if n == 1 {
+        return Some((o.qtr, o.nib));
+    }
+    let first = n.checked_sub(1)?.checked_mul(u64::from(unit))?;
+    if first >= u64::from(ExecSize::S32.channels()) {
+        return None;
+    }
+    Some(channel_group_of(first as u32))
 }
 
 /// Applies the option named `s`; false if there is none.

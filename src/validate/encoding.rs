@@ -9,7 +9,7 @@ use crate::isa::{region, FLAG_REG_LAST, FLAG_SUBREG_LAST, GRF_BYTES, GRF_LAST, O
 use crate::word::fields::gen7_native;
 
 /// The largest quarter control: the field has 2 bits.
-const QTR_CONTROL_MAX: u8 = ((1u32 << gen7_native::QTR_CONTROL.width) - 1) as u8;
+use crate::model::QTR_CONTROL_MAX;
 
 /// The largest value of bits 27:24, the 4-bit field that holds the
 /// conditional modifier, the math function or the SFID.
