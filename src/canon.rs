@@ -353,10 +353,10 @@ fn canonical_imm(s: &mut impl Slots, t: Option<Type>) -> Result<(), Differs> {
     let imm = s.i().imm;
     let v = match t {
         Some(t) if t.size() == 2 && !t.is_vector_imm() => {
-            let v = imm & 0xffff;
-            v | v << 16
+            let v = imm & u64::from(u16::MAX);
+            v | v << u16::BITS
         }
-        Some(t) if !t.is_64bit() => imm & 0xffff_ffff,
+        Some(t) if !t.is_64bit() => imm & u64::from(u32::MAX),
         Some(_) => return Ok(()),
         None => 0,
     };
@@ -445,7 +445,8 @@ fn branch(p: Platform, s: &mut impl Slots, a16: bool) -> Result<(), Differs> {
         put!(s, [src[2]], Src::ZERO)?;
         if !uip_shown {
             let d = u64::from(Type::D.reg_hw(p).unwrap_or(0)) << (gen8_native::SRC1_REG_TYPE_LO - 64);
-            let imm = s.i().imm & 0xffff_ffff | d << 32;
+            let jip = u64::from(u32::MAX) << Instruction::GEN8_JIP_SHIFT;
+            let imm = s.i().imm & jip | d << Instruction::GEN8_UIP_SHIFT;
             put!(s, [imm], imm)?;
         }
         Ok(())
@@ -466,7 +467,9 @@ fn branch(p: Platform, s: &mut impl Slots, a16: bool) -> Result<(), Differs> {
             Src::ZERO,
         ];
         put!(s, [src], src)?;
-        let imm = s.i().imm & if uip_shown { 0xffff_ffff } else { 0xffff };
+        let jip = u64::from(u16::MAX) << Instruction::GEN7_JIP_SHIFT;
+        let uip = u64::from(u16::MAX) << Instruction::GEN7_UIP_SHIFT;
+        let imm = s.i().imm & if uip_shown { jip | uip } else { jip };
         put!(s, [imm], imm)
     }
 }
