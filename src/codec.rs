@@ -128,7 +128,10 @@ fn sext(v: u32, bits: u32) -> i16 {
 /// The region an align16 source decodes to: `<vstride;4,1>`, the widths
 /// and strides align16 implies. Encoding requires exactly these.
 use crate::isa::region::{A16_HSTRIDE, A16_WIDTH, HSTRIDE_1};
-use crate::isa::{ADDRESS_MODE_DIRECT, ADDRESS_MODE_INDIRECT, ADDR_IMM_MAX, ADDR_IMM_MIN, GRF_BYTES};
+use crate::isa::{
+    ADDRESS_MODE_DIRECT, ADDRESS_MODE_INDIRECT, ADDR_IMM_MAX, ADDR_IMM_MIN, GRF_BYTES, OWORD_BYTES,
+    THREE_SRC_SUBREG_BYTES,
+};
 
 /// Why an address immediate outside the field's range cannot be encoded.
 const ADDR_IMM_OUTSIDE: &str = crate::decimal::range_text!("outside ", ADDR_IMM_MIN, ADDR_IMM_MAX);
@@ -172,9 +175,12 @@ macro_rules! codec {
         const A16_ADDR_IMM_SHIFT: u32 = ADDR_IMM_BITS - n::DST_IA16_ADDR_IMM.width;
         /// The low bits that the align16 field leaves out.
         const A16_ADDR_IMM_LOW: u16 = (1 << A16_ADDR_IMM_SHIFT) - 1;
-        /// Bytes per unit of an align16 subregister number, the top bits of
-        /// the align1 field (a byte number): 16.
-        const A16_SUBREG_BYTES: u8 = 1 << (n::DST_DA1_SUBREG_NR.width - n::DST_DA16_SUBREG_NR.width);
+        /// Bytes per unit of an align16 subregister number: an OWord (the
+        /// floor's, the validator's unit too), which the tables confirm:
+        /// the align16 field is the top bits of the align1 byte number.
+        const A16_SUBREG_BYTES: u8 = OWORD_BYTES as u8;
+        const _: () =
+            assert!(A16_SUBREG_BYTES == 1 << (n::DST_DA1_SUBREG_NR.width - n::DST_DA16_SUBREG_NR.width));
         // Every operand's fields have the destination's widths, and the
         // floor's range is the field's.
         const _: () = assert!(
@@ -748,10 +754,12 @@ macro_rules! codec {
         }
 
         /// Bytes per unit of a 3-source subregister number (Gen7's and
-        /// Broadwell's): the field's values span one register, in dwords.
-        const THREE_SUBREG_BYTES: u8 = (GRF_BYTES >> t::DST_SUBREG_NR.width) as u8;
+        /// Broadwell's): a dword (the floor's, the validator's unit too),
+        /// which the tables confirm: the field's values span one register.
+        const THREE_SUBREG_BYTES: u8 = THREE_SRC_SUBREG_BYTES as u8;
         const _: () = assert!(
-            t::SRC0_SUBREG_NR.width == t::DST_SUBREG_NR.width
+            THREE_SRC_SUBREG_BYTES == GRF_BYTES >> t::DST_SUBREG_NR.width
+                && t::SRC0_SUBREG_NR.width == t::DST_SUBREG_NR.width
                 && t::SRC1_SUBREG_NR.width == t::DST_SUBREG_NR.width
                 && t::SRC2_SUBREG_NR.width == t::DST_SUBREG_NR.width
         );
