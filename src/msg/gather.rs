@@ -19,8 +19,10 @@
 
 use super::dataport::{Channels, TypedSlotGroup};
 use super::{Common, DataCache1, Dc1Op, Message, MsgError, Render, RenderOp, ReservedBti, Sfid};
+use crate::isa::region::{HSTRIDE_1, VSTRIDE_8, WIDTH_8};
 use crate::model::{
-    AccessMode, Controls, Dst, ExecSize, FlagReg, Instruction, Opcode, Platform, PredCtrl, Region, Src, Type,
+    channel_group_codes, AccessMode, Controls, Dst, ExecSize, FlagReg, Instruction, Opcode, Platform, PredCtrl, Region,
+    Src, Type,
 };
 
 /// The surface operand of a vISA surface message.
@@ -201,14 +203,16 @@ pub fn gather4_typed(p: Platform, g: &Gather4Typed) -> Result<TypedGather, MsgEr
     if !matches!(g.dst_type, Type::UD | Type::D | Type::F) {
         return invalid("dst type", "GATHER4_TYPED writes UD, D or F");
     }
-    if g.channel_offset % 8 != 0 || g.channel_offset > 24 {
+    // The message reads 8 channels: a group of 8 of the 32 (M1, M3, M5, M7).
+    let group = channel_group_codes(ExecSize::S8, u32::from(g.channel_offset));
+    let Some((quarter, _)) = group else {
         return Err(MsgError::Range {
             field: "channel offset",
             value: g.channel_offset as i64,
             min: 0,
-            max: 24,
+            max: i64::from(ExecSize::S32.channels() - ExecSize::S8.channels()),
         });
-    }
+    };
     let bti = bti(p, g.surface)?;
     let channels = Channels::from_bits_truncate(g.channels);
     let addr_regs = g.offsets.regs();
@@ -216,7 +220,7 @@ pub fn gather4_typed(p: Platform, g: &Gather4Typed) -> Result<TypedGather, MsgEr
     let rlen = channels.count() as u8;
     grf_range("payload", g.payload, mlen)?;
     grf_range("dst", g.dst, rlen)?;
-    let quarter = g.channel_offset / 8;
+    // The typed read's slot group: the second 8 of a 16-channel half.
     let high = quarter % 2 == 1;
     let common = Common::new(mlen, rlen, true);
     let message = if p.is_gen75_or_later() {
@@ -267,12 +271,11 @@ pub fn gather4_typed(p: Platform, g: &Gather4Typed) -> Result<TypedGather, MsgEr
         }
     }
     send.dst = Dst::grf(g.dst, 0, g.dst_type);
-    // <8;8,1>: one dword per channel. (No names yet for the codes of
-    // vertical stride 8 and width 8.)
+    // <8;8,1>: one dword per channel.
     let region = Region {
-        vstride: 4,
-        width: 3,
-        hstride: crate::isa::region::HSTRIDE_1,
+        vstride: VSTRIDE_8,
+        width: WIDTH_8,
+        hstride: HSTRIDE_1,
     };
     send.src[0] = Src::grf(g.payload, 0, Type::UD, region);
     send.src[1] = Src::imm(Type::UD);
