@@ -120,6 +120,7 @@ pub mod fields;
 pub mod isa;
 pub mod model;
 pub mod msg;
+pub mod sim;
 pub mod text;
 pub mod validate;
 pub mod visa;

@@ -1,0 +1,81 @@
+//! The simulator's errors: every undefined situation is one of these, with
+//! the byte offset of the instruction that met it.
+
+use crate::error::DecodeError;
+use crate::msg::MsgError;
+
+/// Why a program could not be run to its end.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SimError {
+    /// A word of the program does not decode.
+    #[error("offset {offset:#x}: {error}")]
+    Decode {
+        /// Byte offset of the word.
+        offset: u32,
+        /// Why it does not decode.
+        error: DecodeError,
+    },
+    /// The step limit was reached before the end of thread.
+    #[error("step limit of {steps} instructions reached at offset {offset:#x}")]
+    StepLimit {
+        /// The limit.
+        steps: u64,
+        /// Offset of the next instruction.
+        offset: u32,
+    },
+    /// A jump lands outside the program or between two instructions.
+    #[error("offset {offset:#x}: jump to {target:#x}, which is not the start of an instruction of the program")]
+    BadJump {
+        /// Offset of the jumping instruction.
+        offset: u32,
+        /// Where it jumps (byte offset, may be negative).
+        target: i64,
+    },
+    /// The program ran off its end without an end of thread.
+    #[error("offset {offset:#x}: the program ends without an end of thread")]
+    RanOffEnd {
+        /// The offset after the last instruction.
+        offset: u32,
+    },
+    /// A register access outside g0-g127 (through an address register, or a
+    /// region that runs past the last register).
+    #[error("offset {offset:#x}: {operand} reaches byte {byte} of the register file, outside g0-g127")]
+    RegisterOutOfRange {
+        /// Offset of the instruction.
+        offset: u32,
+        /// `dst`, `src0`, `src1`, `src2`, `payload` or `response`.
+        operand: &'static str,
+        /// The byte address in the register file.
+        byte: i64,
+    },
+    /// A SEND's descriptor does not decode.
+    #[error("offset {offset:#x}: message descriptor: {error}")]
+    Message {
+        /// Offset of the SEND.
+        offset: u32,
+        /// Why the descriptor does not decode.
+        error: MsgError,
+    },
+    /// A message the simulator does not model (never a silent no-op).
+    #[error("offset {offset:#x}: SFID {sfid} message type {msg_type:#x} ({what}) is not modelled")]
+    UnmodelledMessage {
+        /// Offset of the SEND.
+        offset: u32,
+        /// The shared-function ID.
+        sfid: u8,
+        /// The message type field of the descriptor.
+        msg_type: u32,
+        /// What it is, as far as known.
+        what: &'static str,
+    },
+    /// An instruction or operand form whose behaviour the documents leave
+    /// undefined, or that the simulator does not model.
+    #[error("offset {offset:#x}: {what}")]
+    Unsupported {
+        /// Offset of the instruction.
+        offset: u32,
+        /// What is not supported.
+        what: &'static str,
+    },
+}
