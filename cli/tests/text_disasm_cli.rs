@@ -119,6 +119,7 @@ fn json_has_stable_keys() {
         [
             "command",
             "errors",
+            "file",
             "instructions",
             "labels",
             "platform",

@@ -13,6 +13,7 @@ use geneu::text::program::{Program, ProgramText, TextOptions};
 use geneu::Platform;
 use serde::Serialize;
 
+use super::asm::display_name;
 use super::json::{self, hex_bytes};
 use super::{looks_like_hex, parse_hex_text, piece_bytes, read_input, CliError, Input};
 
@@ -54,25 +55,27 @@ struct JsonLabel {
     offset: u64,
 }
 
-/// The document `disasm --json` prints: every instruction, the labels,
+/// The document `disasm --json` prints: the platform, the input's name,
+/// every instruction, the labels,
 /// the bytes after the last complete instruction and the errors of the
 /// input as a whole (a truncated last instruction).
 #[derive(Serialize)]
-struct JsonDoc {
+struct JsonDoc<'a> {
     platform: &'static str,
+    file: &'a str,
     instructions: Vec<JsonEntry>,
     labels: Vec<JsonLabel>,
     trailing_bytes: usize,
     errors: Vec<json::Error>,
 }
 
-fn json_doc(prog: &Program, check: bool) -> (JsonDoc, bool) {
+fn json_doc<'a>(prog: &Program, file: &'a str, check: bool) -> (JsonDoc<'a>, bool) {
     let p = prog.platform();
     let mut bad = false;
     let instructions = prog
         .entries()
         .map(|e| {
-            let at = json::At::offset(usize::try_from(e.offset).unwrap_or(usize::MAX));
+            let at = json::At::offset(usize::try_from(e.offset).unwrap_or(usize::MAX)).with_file(file);
             let (text, error, violations) = match (prog.disasm(&e), e.inst) {
                 (Some(d), Ok(i)) => {
                     let v = if check {
@@ -116,6 +119,7 @@ fn json_doc(prog: &Program, check: bool) -> (JsonDoc, bool) {
     (
         JsonDoc {
             platform: json::platform(p),
+            file,
             instructions,
             labels,
             trailing_bytes: prog.trailing_bytes(),
@@ -182,9 +186,11 @@ pub fn disasm(
     let mut out = std::io::stdout().lock();
     let bad = if json {
         let prog = Program::decode(p, &bytes);
-        let (mut v, bad) = json_doc(&prog, check);
+        let file = display_name(path);
+        let (mut v, bad) = json_doc(&prog, file, check);
         if let Some(m) = &truncated {
-            v.errors.push(json::Error::new("truncated", m, json::At::offset(at)));
+            v.errors
+                .push(json::Error::new("truncated", m, json::At::offset(at).with_file(file)));
         }
         if !put(&mut out, &json::document("disasm", &v))? {
             return Ok(ExitCode::SUCCESS);
