@@ -125,7 +125,7 @@ pub mod validate;
 pub mod visa;
 pub mod word;
 
-pub use checked::encode;
+pub use checked::{encode, encode_with, Strictness};
 pub use codec::{decode, decode_slice, decode_word, encode_unchecked, encode_word};
 pub use error::{DecodeError, EncodeError};
 pub use model::*;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use geneu::text::program::TextOptions;
-use geneu::Platform;
+use geneu::{Platform, Strictness};
 
 mod cli;
 
@@ -121,8 +121,8 @@ enum Cmd {
     /// written unless all of the input assembled.
     ///
     /// Exit status: 0 on success; 1 if the text is well-formed but an
-    /// instruction breaks a hardware rule (see --unchecked); 2 for
-    /// malformed text, unreadable input or unwritable output.
+    /// instruction breaks a hardware rule (see --lenient, --unchecked); 2
+    /// for malformed text, unreadable input or unwritable output.
     ///
     /// Without --compact every instruction is a 16-byte native word.
     #[command(
@@ -142,6 +142,13 @@ enum Cmd {
         /// offset and bytes, or every error.
         #[arg(long)]
         json: bool,
+        /// Refuse only documented rule violations: an instruction that
+        /// breaks only conservative rules (stricter than its platform's
+        /// documentation, or borrowed from another platform's) is
+        /// assembled, with a warning on stderr naming each rule (with
+        /// --json, in the instruction's `warnings`).
+        #[arg(long, conflicts_with = "unchecked")]
+        lenient: bool,
         /// Encode without checking the hardware rules (bring-up experiments).
         #[arg(long)]
         unchecked: bool,
@@ -287,15 +294,28 @@ fn main() -> ExitCode {
             gen,
             ty,
             json,
+            lenient,
             unchecked,
             compact,
             output,
             file,
         } => {
+            let strictness = match (lenient, unchecked) {
+                (_, true) => Strictness::Unchecked,
+                (true, _) => Strictness::Lenient,
+                _ => Strictness::Strict,
+            };
             if json {
-                cli::asm::asm_json(gen.platform, file.as_deref(), unchecked, compact, output.as_deref())
+                cli::asm::asm_json(gen.platform, file.as_deref(), strictness, compact, output.as_deref())
             } else {
-                cli::asm::asm(gen.platform, file.as_deref(), ty, unchecked, compact, output.as_deref())
+                cli::asm::asm(
+                    gen.platform,
+                    file.as_deref(),
+                    ty,
+                    strictness,
+                    compact,
+                    output.as_deref(),
+                )
             }
         }
         Cmd::Check {

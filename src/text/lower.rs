@@ -12,23 +12,37 @@ use super::lex::Pos;
 use super::syntax::{Base, Chans, Flag, Inst, Num, Operand, Operands, Options, RawItem, RegName, SendOperands, Target};
 use crate::build::construct::{self, imm_bits, Fault, Mode, Why};
 use crate::build::{Imm, Operand as Value, Predicate, Reg, State};
+use crate::error::Violations;
 use crate::model::*;
 use crate::word::fields::{gen7_native, gen8_native};
 use crate::word::Word;
+use crate::Strictness;
 
 /// Assembly options.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct AsmOptions {
-    /// Encode without checking the hardware rules ([`crate::encode_unchecked`]).
-    pub unchecked: bool,
+    /// How the hardware rules are applied: strict (every violation is an
+    /// error), lenient (a conservative violation is a warning, kept in
+    /// [`super::Assembled::warnings`]) or unchecked
+    /// ([`crate::encode_unchecked`]).
+    pub strictness: Strictness,
 }
 
 impl AsmOptions {
     /// Checked assembly (the default).
-    pub const CHECKED: AsmOptions = AsmOptions { unchecked: false };
+    pub const CHECKED: AsmOptions = AsmOptions {
+        strictness: Strictness::Strict,
+    };
+    /// Lenient assembly: documented violations are errors, conservative
+    /// ones warnings.
+    pub const LENIENT: AsmOptions = AsmOptions {
+        strictness: Strictness::Lenient,
+    };
     /// Unchecked assembly.
-    pub const UNCHECKED: AsmOptions = AsmOptions { unchecked: true };
+    pub const UNCHECKED: AsmOptions = AsmOptions {
+        strictness: Strictness::Unchecked,
+    };
 }
 
 /// Jump targets still to resolve.
@@ -38,15 +52,15 @@ pub(super) struct Fixup<'a> {
     pub(super) uip: Option<Target<'a>>,
 }
 
-/// Encodes, checked or not, giving the error's kind.
-pub(super) fn encode_kind(p: Platform, i: &Instruction, opts: AsmOptions) -> Result<Word, AsmErrorKind> {
-    // What `crate::encode` and `crate::encode_unchecked` do, kept as a
-    // `Word`: the word stays in registers on its way to the record. The
-    // word is the native one, also for an instruction marked `compacted`.
-    if !opts.unchecked {
-        crate::validate::validate(p, i).map_err(AsmErrorKind::Rules)?;
-    }
-    crate::codec::native_word(p, i).map_err(AsmErrorKind::Encode)
+/// Encodes, checked or not, giving the error's kind, or the word and the
+/// violations let through (see [`Strictness`]).
+pub(super) fn encode_kind(p: Platform, i: &Instruction, opts: AsmOptions) -> Result<(Word, Violations), AsmErrorKind> {
+    // What `crate::encode_with` does, kept as a `Word`: the word stays in
+    // registers on its way to the record. The word is the native one,
+    // also for an instruction marked `compacted`.
+    let warnings = opts.strictness.check(p, i).map_err(AsmErrorKind::Rules)?;
+    let w = crate::codec::native_word(p, i).map_err(AsmErrorKind::Encode)?;
+    Ok((w, warnings))
 }
 
 /// [`encode_kind`], then the annotation's fields written into the word
@@ -56,7 +70,7 @@ pub(super) fn encode_raw(
     i: &mut Instruction,
     raw: Option<&[(RawField, u64)]>,
     opts: AsmOptions,
-) -> Result<Word, AsmErrorKind> {
+) -> Result<(Word, Violations), AsmErrorKind> {
     let Some(raw) = raw else {
         return encode_kind(p, i, opts);
     };
@@ -70,10 +84,8 @@ pub(super) fn encode_raw(
         why: "the word it gives does not decode",
     })?;
     i.controls |= compacted;
-    if !opts.unchecked {
-        crate::validate::validate(p, i).map_err(AsmErrorKind::Rules)?;
-    }
-    Ok(w)
+    let warnings = opts.strictness.check(p, i).map_err(AsmErrorKind::Rules)?;
+    Ok((w, warnings))
 }
 
 /// Lowering of parsed instructions for one platform.
@@ -132,7 +144,7 @@ impl Lower<'_> {
         raw: Option<&[(RawField, u64)]>,
         pos: Pos,
         opts: AsmOptions,
-    ) -> LResult<Word> {
+    ) -> LResult<(Word, Violations)> {
         encode_raw(self.p, i, raw, opts).map_err(|kind| self.err(pos, kind))
     }
 
@@ -1096,8 +1108,8 @@ mod tests {
         );
     }
 
-    /// `encode_kind` restates `crate::encode` and `crate::encode_unchecked`
-    /// (to keep the word out of memory): same words, same errors.
+    /// `encode_kind` restates `crate::encode_with` (to keep the word out
+    /// of memory): same words, same errors, same warnings.
     #[test]
     fn encode_kind_is_encode_and_encode_unchecked() {
         let p = Platform::Gen8;
@@ -1121,8 +1133,13 @@ mod tests {
             let checked = crate::encode(p, i).map(Word::from_bytes).map_err(kind);
             let unchecked = crate::encode_unchecked(p, i).map(Word::from_bytes).map_err(kind);
             errors += usize::from(checked.is_err()) + usize::from(unchecked.is_err());
-            assert_eq!(encode_kind(p, i, AsmOptions::CHECKED), checked, "{i:?}");
-            assert_eq!(encode_kind(p, i, AsmOptions::UNCHECKED), unchecked, "{i:?}");
+            let none = |w| (w, Violations::default());
+            assert_eq!(encode_kind(p, i, AsmOptions::CHECKED), checked.map(none), "{i:?}");
+            assert_eq!(encode_kind(p, i, AsmOptions::UNCHECKED), unchecked.map(none), "{i:?}");
+            let lenient = crate::encode_with(p, i, Strictness::Lenient)
+                .map(|(w, v)| (Word::from_bytes(w), v))
+                .map_err(kind);
+            assert_eq!(encode_kind(p, i, AsmOptions::LENIENT), lenient, "{i:?}");
         }
         // The rule break (checked only) and the absent opcode (both).
         assert_eq!(errors, 3);
