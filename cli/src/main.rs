@@ -1,5 +1,5 @@
 //! The `geneu` command line: `asm`, `disasm`, `fields`, `diff`, `desc`,
-//! `check`, `tables`.
+//! `check`, `cfg`, `tables`.
 
 use std::process::ExitCode;
 
@@ -165,6 +165,32 @@ enum Cmd {
         /// Output file; `-` or none writes stdout.
         #[arg(short = 'o', long = "output")]
         output: Option<String>,
+        /// Input file; `-` or none reads stdin.
+        file: Option<String>,
+    },
+    /// Print a program's control-flow graph in Graphviz DOT.
+    ///
+    /// Input is read as `check` reads it: assembly text, hex words (the
+    /// .expected form, detected, or forced with --hex) or raw binary,
+    /// native and compacted instructions mixed. Each basic block is a box
+    /// with its byte range and instructions; edges are labelled with their
+    /// kind and styled by it: fall-through (black), JIP (blue), UIP
+    /// (green, dashed), jmpi (red, bold), call (purple, dotted). Each
+    /// `if` … `endif` and each loop (a backward `while`) is a dashed
+    /// cluster, nested as in the program.
+    ///
+    /// Exit status: 0 with the graph; 1 if a word does not decode or a
+    /// jump lands outside the program or between instructions; 2 for
+    /// unreadable or malformed input.
+    #[command(
+        after_help = "Examples:\n  geneu cfg --gen bdw examples/kernel.asm | dot -Tsvg -o kernel.svg\n  \
+                            geneu cfg --gen hsw --bin kernel.bin"
+    )]
+    Cfg {
+        #[command(flatten)]
+        gen: Gen,
+        #[command(flatten)]
+        input: InputKind,
         /// Input file; `-` or none reads stdin.
         file: Option<String>,
     },
@@ -339,6 +365,7 @@ fn main() -> ExitCode {
             }),
             (false, None) => Err(cli::CliError::Usage("check needs --gen G".into())),
         },
+        Cmd::Cfg { gen, input, file } => cli::cfg::cfg(gen.platform, file.as_deref(), input.input()),
         Cmd::Diff { gen, json, hex } => cli::fields::diff(gen.platform, &hex, json),
         Cmd::Desc {
             gen,
