@@ -376,7 +376,9 @@ impl Cfg {
 
     /// The index of the block that starts at byte `offset`, if one does.
     pub fn block_at(&self, offset: usize) -> Option<usize> {
-        self.blocks.iter().position(|b| b.start == offset)
+        // Blocks are in order of their starts (the exit block, at the
+        // program's length, last).
+        self.blocks.binary_search_by_key(&offset, |b| b.start).ok()
     }
 
     /// The graph in Graphviz DOT: one box per block, labelled with its
