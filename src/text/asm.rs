@@ -381,18 +381,21 @@ impl Assembler {
                         Ok((fix, raw))
                     });
                     match lowered {
-                        Ok((None, raw)) => match lower.encode(&mut out.inst, raw.as_deref(), ast.pos, self.opts) {
-                            Ok((word, warnings)) if clean => {
-                                out.word = word.to_bytes();
-                                out.warnings = warnings;
-                                sink(idx, &out);
+                        Ok((None, raw)) => {
+                            match lower.encode(&mut out.inst, raw.as_deref(), ast.pos, self.opts, &mut out.warnings) {
+                                Ok(word) if clean => {
+                                    out.word = word.to_bytes();
+                                    sink(idx, &out);
+                                }
+                                Ok(_) => {}
+                                Err(e) => self.errors.push(e),
                             }
-                            Ok(_) => {}
-                            Err(e) => self.errors.push(e),
-                        },
+                        }
                         Ok((Some(fix), raw)) => {
                             if clean {
-                                out.warnings = crate::error::Violations::default();
+                                // A placeholder: its warnings come with it
+                                // from `finish`.
+                                out.warnings.0.clear();
                                 sink(idx, &out);
                             }
                             self.pending.push(Pending {
@@ -466,8 +469,9 @@ impl Assembler {
                 self.errors.push(e);
                 continue;
             }
-            match encode_raw(self.p, &mut pd.inst, pd.raw.as_deref(), self.opts) {
-                Ok((word, warnings)) if self.errors.is_empty() => sink(
+            let mut warnings = crate::error::Violations::default();
+            match encode_raw(self.p, &mut pd.inst, pd.raw.as_deref(), self.opts, &mut warnings) {
+                Ok(word) if self.errors.is_empty() => sink(
                     pd.idx,
                     &Assembled {
                         line: pd.line,

@@ -52,15 +52,35 @@ pub(super) struct Fixup<'a> {
     pub(super) uip: Option<Target<'a>>,
 }
 
-/// Encodes, checked or not, giving the error's kind, or the word and the
-/// violations let through (see [`Strictness`]).
-pub(super) fn encode_kind(p: Platform, i: &Instruction, opts: AsmOptions) -> Result<(Word, Violations), AsmErrorKind> {
+/// Validates `i` as `opts` asks: the violations it is refused with, or
+/// those let through written to `warnings` (left alone unless lenient).
+#[inline(always)]
+fn check(p: Platform, i: &Instruction, opts: AsmOptions, warnings: &mut Violations) -> Result<(), AsmErrorKind> {
+    match opts.strictness {
+        Strictness::Unchecked => Ok(()),
+        // The common case, without sorting violations.
+        Strictness::Strict => crate::validate::validate(p, i).map_err(AsmErrorKind::Rules),
+        s => {
+            *warnings = s.check(p, i).map_err(AsmErrorKind::Rules)?;
+            Ok(())
+        }
+    }
+}
+
+/// Encodes, checked or not, giving the error's kind; a lenient check
+/// writes the violations it lets through to `warnings` (see
+/// [`Strictness`]).
+pub(super) fn encode_kind(
+    p: Platform,
+    i: &Instruction,
+    opts: AsmOptions,
+    warnings: &mut Violations,
+) -> Result<Word, AsmErrorKind> {
     // What `crate::encode_with` does, kept as a `Word`: the word stays in
     // registers on its way to the record. The word is the native one,
     // also for an instruction marked `compacted`.
-    let warnings = opts.strictness.check(p, i).map_err(AsmErrorKind::Rules)?;
-    let w = crate::codec::native_word(p, i).map_err(AsmErrorKind::Encode)?;
-    Ok((w, warnings))
+    check(p, i, opts, warnings)?;
+    crate::codec::native_word(p, i).map_err(AsmErrorKind::Encode)
 }
 
 /// [`encode_kind`], then the annotation's fields written into the word
@@ -70,9 +90,10 @@ pub(super) fn encode_raw(
     i: &mut Instruction,
     raw: Option<&[(RawField, u64)]>,
     opts: AsmOptions,
-) -> Result<(Word, Violations), AsmErrorKind> {
+    warnings: &mut Violations,
+) -> Result<Word, AsmErrorKind> {
     let Some(raw) = raw else {
-        return encode_kind(p, i, opts);
+        return encode_kind(p, i, opts, warnings);
     };
     let mut w = crate::codec::native_word(p, i).map_err(AsmErrorKind::Encode)?;
     for &(f, v) in raw {
@@ -84,8 +105,8 @@ pub(super) fn encode_raw(
         why: "the word it gives does not decode",
     })?;
     i.controls |= compacted;
-    let warnings = opts.strictness.check(p, i).map_err(AsmErrorKind::Rules)?;
-    Ok((w, warnings))
+    check(p, i, opts, warnings)?;
+    Ok(w)
 }
 
 /// Lowering of parsed instructions for one platform.
@@ -144,8 +165,9 @@ impl Lower<'_> {
         raw: Option<&[(RawField, u64)]>,
         pos: Pos,
         opts: AsmOptions,
-    ) -> LResult<(Word, Violations)> {
-        encode_raw(self.p, i, raw, opts).map_err(|kind| self.err(pos, kind))
+        warnings: &mut Violations,
+    ) -> LResult<Word> {
+        encode_raw(self.p, i, raw, opts, warnings).map_err(|kind| self.err(pos, kind))
     }
 
     /// The fields of `a`'s annotation, if it has one: its `items` (as the
@@ -1133,13 +1155,17 @@ mod tests {
             let checked = crate::encode(p, i).map(Word::from_bytes).map_err(kind);
             let unchecked = crate::encode_unchecked(p, i).map(Word::from_bytes).map_err(kind);
             errors += usize::from(checked.is_err()) + usize::from(unchecked.is_err());
+            let with = |opts| {
+                let mut warnings = Violations::default();
+                encode_kind(p, i, opts, &mut warnings).map(|w| (w, warnings))
+            };
             let none = |w| (w, Violations::default());
-            assert_eq!(encode_kind(p, i, AsmOptions::CHECKED), checked.map(none), "{i:?}");
-            assert_eq!(encode_kind(p, i, AsmOptions::UNCHECKED), unchecked.map(none), "{i:?}");
+            assert_eq!(with(AsmOptions::CHECKED), checked.map(none), "{i:?}");
+            assert_eq!(with(AsmOptions::UNCHECKED), unchecked.map(none), "{i:?}");
             let lenient = crate::encode_with(p, i, Strictness::Lenient)
                 .map(|(w, v)| (Word::from_bytes(w), v))
                 .map_err(kind);
-            assert_eq!(encode_kind(p, i, AsmOptions::LENIENT), lenient, "{i:?}");
+            assert_eq!(with(AsmOptions::LENIENT), lenient, "{i:?}");
         }
         // The rule break (checked only) and the absent opcode (both).
         assert_eq!(errors, 3);
