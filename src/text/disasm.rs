@@ -205,13 +205,17 @@ pub use crate::canon::{shows_jip as prints_jip, shows_uip as prints_uip};
 /// The byte offsets a branch at byte `offset` jumps to, as Mesa prints
 /// them: `[JIP target, UIP target]`.
 pub fn branch_targets(p: Platform, inst: &Instruction, offset: u64) -> [Option<i64>; 2] {
+    let op = inst.opcode;
+    // Mesa prints a UIP only beside a JIP.
+    if !prints_jip(op) {
+        return [None, None];
+    }
     let base = i64::try_from(offset).unwrap_or(i64::MAX);
     // The model's reading of the offsets (`Instruction::branch_offsets`),
     // those Mesa prints.
     let Ok(found) = inst.branch_offsets(p) else {
         return [None, None];
     };
-    let op = inst.opcode;
     let at = |field: OffsetField, shown: bool| {
         found
             .iter()
