@@ -5,7 +5,9 @@
 use alloc::format;
 
 use super::*;
-use crate::isa::{region, FLAG_REG_LAST, FLAG_SUBREG_LAST, GRF_BYTES, GRF_LAST, OWORD_BYTES, THREE_SRC_SUBREG_BYTES};
+use crate::isa::{
+    region, FLAG_REG_LAST, FLAG_SUBREG_LAST, GRF_BYTES, GRF_LAST, OWORD_BYTES, QUARTER_CHANNELS, THREE_SRC_SUBREG_BYTES,
+};
 use crate::word::fields::gen7_native;
 
 /// The largest quarter control: the field has 2 bits.
@@ -88,6 +90,39 @@ pub fn control_fields_in_range(c: &mut Checker<'_>) {
         OperandId::Inst,
         "bits 27:24 (condition, math function or SFID) hold at most 15",
     );
+}
+
+/// An instruction of more than [`QUARTER_CHANNELS`] channels whose channel
+/// group (quarter control, NibCtrl) does not start at a multiple of its
+/// execution size ([`channel_offset_fits_exec_size`]). The condition is
+/// the model's [`crate::model::channel_group_codes`], which also tells the
+/// builder's and the assembler's channel groups.
+#[inline(always)]
+pub(crate) fn channel_offset_misaligned(i: &Instruction) -> bool {
+    i.exec_size.channels() > QUARTER_CHANNELS
+        && crate::model::channel_group_codes(i.exec_size, i.first_channel()).is_none()
+}
+
+/// The channel offset of a SIMD16 or SIMD32 instruction is a multiple of
+/// its execution size: SIMD16 starts at `1H` or `2H` (quarter control 0 or
+/// 2, NibCtrl clear), SIMD32 at channel 0. Intel's decoder (GED's Gen7 and
+/// Gen8 models) refuses any other word; the Gen7 and Gen8 documents name
+/// the groups per execution size without stating the rule, which Mesa's
+/// validator states from Gen12 on: the rule is conservative. GED refuses
+/// NibCtrl on SIMD8 as well, but Mesa emits that (`mov(8) ... { WE_all 2N
+/// }` on Haswell, in the corpus), so SIMD8 and narrower are left alone.
+pub fn channel_offset_fits_exec_size(c: &mut Checker<'_>) {
+    let i = c.i;
+    if channel_offset_misaligned(i) {
+        let m = format!(
+            "a SIMD{} instruction cannot start at channel {} (quarter control {}{}): the offset must be a multiple of the execution size",
+            i.exec_size.channels(),
+            i.first_channel(),
+            i.qtr_control,
+            if i.controls.contains(Controls::NIB_CTRL) { ", NibCtrl" } else { "" }
+        );
+        c.report(OperandId::Inst, m);
+    }
 }
 
 /// Whether bits 27:24 of an instruction of opcode `op` hold a value the
