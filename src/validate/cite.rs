@@ -143,7 +143,8 @@ pub const BRANCH: &str = "BDW PRM Vol 2a, branch instructions: JIP/UIP in bytes,
 pub const CHANNEL_OFFSET: &str = "Intel's decoder (GED's Gen7 and Gen8 models) refuses a channel offset \
      (quarter and nibble control) that is not a multiple of the execution size; the IVB/HSW/BDW PRMs \
      name the groups per execution size (1H/2H for SIMD16) without stating the rule, which Mesa's \
-     validator states from Gen12 on; applied to SIMD16 and SIMD32 only (Mesa emits SIMD8 with NibCtrl)";
+     validator states from Gen12 on; applied to SIMD16 and SIMD32 only (Mesa emits SIMD8 with NibCtrl), \
+     and to Ivy Bridge 64-bit operations in their DF channels (Mesa's SIMD16 DF halves at 2Q)";
 /// Descriptor bits 30:29.
 pub const SEND_DESC_30_29: &str = "Intel's decoder (GED's IVB, HSW and BDW models) and Mesa \
      (elk_inst_send_desc reads bits 124:96) take the immediate descriptor as bits 28:0, bits 30:29 \

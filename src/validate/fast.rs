@@ -102,7 +102,7 @@ pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
         || i.pred_control > super::encoding::max_pred_control(a16)
         || super::encoding::flag_out_of_range(i)
         || !cond_ok
-        || super::encoding::channel_offset_misaligned(i)
+        || super::encoding::channel_offset_misaligned(p, i)
     {
         return false;
     }
