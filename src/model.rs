@@ -1390,10 +1390,20 @@ impl Instruction {
         f::JIP.width
     };
 
+    /// Whether the instruction is a `brd` or `brc` that takes its jump
+    /// offsets from src0's register (src0 is not an immediate; see
+    /// [`Opcode::offsets_in_payload`]): it has no JIP or UIP of its own.
+    #[inline]
+    pub const fn offsets_from_register(&self) -> bool {
+        self.opcode.offsets_may_be_register() && !self.src[0].is_imm()
+    }
+
     /// JIP of a branch, in the platform's units (bytes on Gen8, 8-byte
-    /// units on Gen7/7.5), from the immediate payload.
+    /// units on Gen7/7.5), from the immediate payload; `None` for a
+    /// branch whose offsets are in a register
+    /// ([`Instruction::offsets_from_register`]).
     pub fn jip(&self, p: Platform) -> Option<i32> {
-        if !self.opcode.is_branch() {
+        if !self.opcode.offsets_in_payload(self.src[0].is_imm()) {
             return None;
         }
         Some(if p.is_gen8() {
@@ -1405,7 +1415,7 @@ impl Instruction {
 
     /// UIP of a branch that has one, in the platform's units.
     pub fn uip(&self, p: Platform) -> Option<i32> {
-        if !self.opcode.is_branch() || !self.opcode.has_uip() {
+        if !self.opcode.offsets_in_payload(self.src[0].is_imm()) || !self.opcode.has_uip() {
             return None;
         }
         Some(if p.is_gen8() {

@@ -154,3 +154,144 @@ fn send_desc_bits_30_29_zero() {
         assert!(!broken(p, &eot).contains(&"send_desc_bits_30_29_zero"), "{p}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// brd/brc with the offsets in a register
+// ---------------------------------------------------------------------------
+
+/// Broadwell `brd(8)` whose src0 file (bits 42:41) is the GRF: IGA reads
+/// `brd (8|M0) r11.1:ud`.
+const BDW_BRD_REG: &str = "21 00 60 00 40 02 00 20 64 01 00 06 00 00 00 00";
+/// Broadwell `brc(16)` with a GRF src0: IGA reads `r11.0`.
+const BDW_BRC_REG: &str = "23 00 80 00 40 02 00 20 60 01 8d 06 00 00 00 00";
+
+/// Register number and byte subregister of a Gen8 align1 direct src0, read
+/// from the word's bits (76:69 and 68:64) by hand.
+fn gen8_src0_reg(w: &[u8; 16]) -> (u8, u8) {
+    let dw2 = u32::from_le_bytes([w[8], w[9], w[10], w[11]]);
+    (((dw2 >> 5) & 0xff) as u8, (dw2 & 0x1f) as u8)
+}
+
+#[test]
+fn gen8_brd_brc_read_a_register_source() {
+    for (hex, op, exec, text) in [
+        (BDW_BRD_REG, Opcode::Brd, ExecSize::S8, "g11.1<0,1,0>UD"),
+        (BDW_BRC_REG, Opcode::Brc, ExecSize::S16, "g11<8,8,1>UD"),
+    ] {
+        let w = bytes(hex);
+        // Bits 42:41, src0's register file: 1, the GRF.
+        assert_eq!((u128::from_le_bytes(w) >> 41) & 3, 1);
+        let (nr, sub) = gen8_src0_reg(&w);
+        assert_eq!((nr, sub), (11, if op == Opcode::Brd { 4 } else { 0 }));
+        for p in [Gen8, Chv] {
+            let i = decode(p, &w).unwrap();
+            assert_eq!((i.opcode, i.exec_size), (op, exec));
+            assert!(i.offsets_from_register(), "{p}");
+            assert_eq!(i.src[0].file, geneu::RegFile::Grf);
+            assert_eq!(i.src[0].addr, geneu::Addr::Direct { nr, subnr: sub });
+            assert_eq!(i.src[0].ty, Type::UD);
+            assert_eq!((i.jip(p), i.uip(p)), (None, None), "{p}: no JIP/UIP of its own");
+            let t = round_trips(p, &w);
+            assert!(t.contains(text), "{p}: {t}");
+            assert_eq!(validate(p, &i), Ok(()), "{p}");
+        }
+    }
+}
+
+#[test]
+fn gen8_brd_with_an_immediate_keeps_its_jip() {
+    // The brd word with src0's file set to the immediate (bits 42:41 = 3)
+    // and JIP 16 bytes in DW3: the offsets are in bits 127:64.
+    let mut w = bytes(BDW_BRD_REG);
+    w[5] |= 0x06;
+    w[12] = 16;
+    for p in [Gen8, Chv] {
+        let i = decode(p, &w).unwrap();
+        assert!(!i.offsets_from_register());
+        assert_eq!(i.jip(p), Some(16));
+        round_trips(p, &w);
+    }
+}
+
+/// The register forms from the builder and from the text agree, on every
+/// platform, decode as register forms and pass `check`.
+#[test]
+fn brd_brc_register_forms_build_and_assemble() {
+    use geneu::build::{g, Builder};
+    for p in Platform::ALL {
+        for (op, text) in [
+            (Opcode::Brd, "brd(8) null<1>UD g11.1<0,1,0>UD { align1 1Q };"),
+            (Opcode::Brc, "brc(8) null<1>UD g11<0,1,0>UD { align1 1Q };"),
+        ] {
+            let mut b = Builder::new(p);
+            let r = if op == Opcode::Brd {
+                g(11).ud().subreg(1).unwrap().vec1()
+            } else {
+                g(11).ud().vec1()
+            };
+            if op == Opcode::Brd {
+                b.brd(r).unwrap();
+            } else {
+                b.brc(r).unwrap();
+            }
+            let built = b.finish().unwrap();
+            let words = geneu::text::assemble_words(p, text).unwrap();
+            assert_eq!(built.bytes(), words[0].as_slice(), "{p} {op}");
+            let i = decode(p, &words[0]).unwrap();
+            assert!(i.offsets_from_register(), "{p} {op}");
+            assert_eq!(
+                i.src[0].addr,
+                geneu::Addr::Direct {
+                    nr: 11,
+                    subnr: if op == Opcode::Brd { 4 } else { 0 }
+                }
+            );
+            assert_eq!(validate(p, &i), Ok(()), "{p} {op}");
+            let t = round_trips(p, &words[0]);
+            assert!(t.starts_with(&format!("{op}(8)")) && t.contains("g11"), "{p}: {t}");
+        }
+    }
+}
+
+#[test]
+fn brd_brc_src0_register() {
+    let rule = find_rule("brd_brc_src0_register").unwrap();
+    assert_eq!(rule.basis, Basis::Conservative);
+    let w = bytes(BDW_BRD_REG);
+    for p in [Gen8, Chv] {
+        let ok = decode(p, &w).unwrap();
+        let mut f = ok;
+        f.src[0].ty = Type::F;
+        assert_eq!(broken(p, &f), ["brd_brc_src0_register"], "{p}");
+        let mut neg = ok;
+        neg.src[0].mods = geneu::SrcMods::NEGATE;
+        assert!(broken(p, &neg).contains(&"brd_brc_src0_register"), "{p}");
+        // The null register (an ARF) is no offset register.
+        let mut null = ok;
+        null.src[0] = Src::ZERO;
+        assert!(broken(p, &null).contains(&"brd_brc_src0_register"), "{p}");
+    }
+}
+
+/// Ivy Bridge runs a 64-bit operation in pairs of 32-bit channels: the
+/// second half of a SIMD16 DF operation is a SIMD16 word at `2Q` (8 DF
+/// channels from channel 8), as Mesa writes it; not on Haswell.
+#[test]
+fn ivy_bridge_df_halves_count_df_channels() {
+    let w = bytes(MOV16_QTR1);
+    let mut i = decode(Gen7, &w).unwrap();
+    i.dst.ty = Type::DF;
+    i.src[0].ty = Type::DF;
+    assert_eq!(i.qtr_control, 1);
+    assert!(!broken(Gen7, &i).contains(&"channel_offset_fits_exec_size"));
+    assert!(broken(Gen75, &i).contains(&"channel_offset_fits_exec_size"));
+    // 4Q: 8 DF channels from channel 24, a multiple of 8: accepted.
+    i.qtr_control = 3;
+    assert!(!broken(Gen7, &i).contains(&"channel_offset_fits_exec_size"));
+    // SIMD32 DF on Ivy Bridge (16 DF channels) starts at 1H or 2H.
+    i.exec_size = ExecSize::S32;
+    i.qtr_control = 1;
+    assert!(broken(Gen7, &i).contains(&"channel_offset_fits_exec_size"));
+    i.qtr_control = 2;
+    assert!(!broken(Gen7, &i).contains(&"channel_offset_fits_exec_size"));
+}

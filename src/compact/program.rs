@@ -29,7 +29,7 @@ use super::{compact_word, pieces, CompactWord, Piece, COMPACT_BYTES, NATIVE_BYTE
 use crate::codec::decode_word;
 use crate::error::DecodeError;
 use crate::isa::Form;
-use crate::model::{Opcode, Platform};
+use crate::model::{Instruction, Opcode, Platform};
 use crate::word::fields::{gen7_flow, gen8_flow};
 use crate::word::Word;
 
@@ -71,7 +71,8 @@ pub enum ProgramError {
         /// The offset that does not fit.
         value: i64,
     },
-    /// A `jmpi` or `call` whose distance is not an immediate.
+    /// A `jmpi` or `call` whose distance is not an immediate, or a `brd` or
+    /// `brc` whose offsets are in a register.
     #[error("offset {offset}: {opcode} jumps by a register value, whose target cannot be kept")]
     Indirect {
         /// Byte offset of the branch.
@@ -175,11 +176,19 @@ const fn field_name(f: Field, from_next: bool) -> &'static str {
 }
 
 /// The offset fields of an instruction, by opcode: `(field, from_next)`.
-fn offset_fields(p: Platform, op: Opcode, w: &Word, offset: usize) -> Result<[Option<(Field, bool)>; 2], ProgramError> {
+fn offset_fields(
+    p: Platform,
+    inst: &Instruction,
+    w: &Word,
+    offset: usize,
+) -> Result<[Option<(Field, bool)>; 2], ProgramError> {
+    let op = inst.opcode;
     let src_imm = || super::has_immediate(p, w);
     Ok(match op.form() {
         Form::Call if op.jumps_absolute() => return Err(ProgramError::Absolute { offset }),
         Form::Jump | Form::Call if !src_imm() => return Err(ProgramError::Indirect { offset, opcode: op }),
+        // `brd`/`brc` with the offsets in src0's register.
+        _ if inst.offsets_from_register() => return Err(ProgramError::Indirect { offset, opcode: op }),
         // `jmpi` counts from the next instruction (the IP has advanced
         // past it), `call` from itself.
         Form::Jump => [Some((Field::Jip, true)), None],
@@ -212,7 +221,7 @@ fn read(p: Platform, bytes: &[u8]) -> Result<Vec<Item>, ProgramError> {
             }
         };
         let inst = decode_word(p, word).map_err(|error| ProgramError::Decode { offset, error })?;
-        let fields = offset_fields(p, inst.opcode, &word, offset)?;
+        let fields = offset_fields(p, &inst, &word, offset)?;
         let base = |from_next: bool| offset as i64 + if from_next { size as i64 } else { 0 };
         raw.push(fields.map(|f| {
             f.map(|(field, from_next)| {

@@ -282,7 +282,14 @@ impl Lower<'_> {
                     i.imm = v;
                 }
             }
-            Operands::Branch { jip, uip } => fix = Some(self.branch(a, *jip, *uip)?),
+            Operands::Branch { jip, uip } => {
+                if op.offsets_may_be_register() {
+                    // Without a register operand, `brd`/`brc` take their
+                    // offsets from the payload: src0 is an immediate.
+                    i.src[0] = Src::imm(Type::D);
+                }
+                fix = Some(self.branch(a, *jip, *uip)?)
+            }
         }
         if a.opts.eot && !op.is_send() {
             return Err(self.invalid(a.opts.pos, "EOT", "only SEND and SENDC end a thread"));

@@ -133,6 +133,9 @@ pub const JMPI: &str = "PRM Vol 2a, JMPI: SIMD1, NoMask, ip as src0 and a :d dis
      (Intel's decoder enforces it; Mesa's brw_JMPI emits it)";
 /// BRD and BRC.
 pub const BRD_BRC: &str = "PRM Vol 2a, BRD/BRC: the destination is the null register";
+/// BRD and BRC with their offsets in a register.
+pub const BRD_BRC_REGISTER: &str = "PRM Vol 2a, BRD/BRC: the offsets come from src0 when it is a register \
+     (IGA's forms: brd reg32, brc reg64, a GRF); other files, types and modifiers refused to be safe";
 /// CALL and CALLA.
 pub const CALL: &str = "PRM Vol 2a, CALL/CALLA: src0 is :ud dwords (<2;2,1>) without modifiers";
 /// WAIT.

@@ -537,7 +537,9 @@ fn branch(p: Platform, i: &Instruction, a16: bool) -> bool {
     if d.file != RegFile::Arf || !region::hstride_defined(d.hstride) || !sub_ok {
         return false;
     }
-    if super::flow::brd_brc_dst_not_null(i) {
+    // brd_brc_dst_null; brd/brc with a register src0 go through the rules
+    // (brd_brc_src0_register).
+    if super::flow::brd_brc_dst_not_null(i) || i.offsets_from_register() {
         return false;
     }
     ins::branch_offsets_aligned(p, i)

@@ -412,6 +412,7 @@ rules! {
             Instruction flow::jmpi_simd1_nomask => Documented(cite::JMPI),
             Instruction flow::jmpi_operands => Documented(cite::JMPI),
             Instruction flow::brd_brc_dst_null => Documented(cite::BRD_BRC),
+            Instruction flow::brd_brc_src0_register => Conservative(cite::BRD_BRC_REGISTER),
             Instruction flow::call_src0_two_dwords => Documented(cite::CALL),
             Instruction flow::wait_src0_scalar => Documented(cite::WAIT),
         }
