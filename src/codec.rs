@@ -66,20 +66,40 @@ fn decode_into(p: Platform, w: Word, r: &mut Result<Instruction, DecodeError>) {
 /// Encodes an instruction without checking hardware rules: only what the
 /// platform cannot express at all is refused. For bring-up experiments;
 /// compilers want checked [`crate::encode`], which validates first.
+///
+/// Refused besides: an instruction with [`Instruction::compact_subreg`],
+/// which only a compacted word holds ([`crate::compact::compact`]).
 pub fn encode_unchecked(p: Platform, inst: &Instruction) -> Result<[u8; 16], EncodeError> {
+    only_native(inst)?;
     // The encoder's body is inlined here rather than called, so that the
     // word is built in registers instead of through a series of narrow
     // read-modify-writes in memory.
     encode_inline(p, inst).map(Word::to_bytes)
 }
 
-/// Encodes to a [`Word`] without checking hardware rules.
+/// Encodes to a [`Word`] without checking hardware rules (refused as by
+/// [`encode_unchecked`]).
 pub fn encode_word(p: Platform, inst: &Instruction) -> Result<Word, EncodeError> {
+    only_native(inst)?;
     encode_inline(p, inst)
 }
 
+/// Refuses an instruction whose [`Instruction::compact_subreg`] is set:
+/// the 16-byte word cannot hold it.
+#[inline(always)]
+fn only_native(inst: &Instruction) -> Result<(), EncodeError> {
+    if inst.compact_subreg != 0 {
+        return Err(unenc(
+            "compacted subregister index",
+            "only a compacted word holds it; compact the instruction with compact::compact",
+        ));
+    }
+    Ok(())
+}
+
 /// The native word an instruction stands for, CmptCtrl (bit 29) clear
-/// whatever [`Controls::COMPACTED`] says: what a compacted instruction
+/// whatever [`Controls::COMPACTED`] says and [`Instruction::compact_subreg`]
+/// ignored: what a compacted instruction
 /// uncompacts to, and what compaction and the text assembler (for an
 /// instruction the text marks `compacted`) start from. Not checked.
 #[inline]

@@ -61,8 +61,13 @@ pub(super) fn encode_raw(
         return encode_kind(p, i, opts);
     };
     let mut w = crate::codec::native_word(p, i).map_err(AsmErrorKind::Encode)?;
+    // The compacted word's subregister index is no bit of the native word.
+    let mut compact_subreg = i.compact_subreg;
     for &(f, v) in raw {
-        w.0 = f.put(w.0, v);
+        match f {
+            RawField::CompactSubreg => compact_subreg = v as u8,
+            _ => w.0 = f.put(w.0, v),
+        }
     }
     let compacted = i.controls & Controls::COMPACTED;
     *i = crate::decode_word(p, w).map_err(|_| AsmErrorKind::Invalid {
@@ -70,6 +75,7 @@ pub(super) fn encode_raw(
         why: "the word it gives does not decode",
     })?;
     i.controls |= compacted;
+    i.compact_subreg = compact_subreg;
     if !opts.unchecked {
         crate::validate::validate(p, i).map_err(AsmErrorKind::Rules)?;
     }
@@ -151,6 +157,13 @@ impl Lower<'_> {
                     "no field of this name in the instruction's layout (see `geneu fields`), nor `bits_HI_LO`",
                 )
             })?;
+            if f == RawField::CompactSubreg && !a.opts.compacted {
+                return Err(self.invalid(
+                    item.pos,
+                    "field annotation",
+                    "`subreg_index` is a field of the compacted word: the instruction must be marked `compacted`",
+                ));
+            }
             let v = item.value;
             if f.width() < 64 && v.value >> f.width() != 0 {
                 return Err(self.err(
