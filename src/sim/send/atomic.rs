@@ -1,18 +1,19 @@
 //! The integer atomic operations of the untyped, typed and A64 atomic
-//! messages (PRM Vol 7, "Atomic Operations": the new value of each
-//! operation; every modelled operation returns the old value).
+//! messages (PRM Vol 7, "Atomic Operations"): the new value of each
+//! operation, and the value the message returns: the old one, but for
+//! `predec`, which returns the decremented value (Mesa implements GLSL's
+//! `atomicCounterDecrement`, which returns the decremented value, with
+//! `BRW_AOP_PREDEC`).
 
 use crate::msg::AtomicOp;
 
 /// The new value of a 32-bit location holding `old` after `op` with
-/// sources `src0` and `src1` (`None`: the operation is not modelled).
+/// sources `src0` and `src1`, and the value the message returns.
 ///
 /// `cmpwr` writes `src1` when `old == src0` (src0 is the compared value,
 /// as Mesa's `BRW_AOP_CMPWR` payload orders them: compare, then new).
-/// `predec` is not modelled: the documents this crate follows do not say
-/// what it returns.
-pub(super) fn apply32(op: AtomicOp, old: u32, src0: u32, src1: u32) -> Option<u32> {
-    Some(match op {
+pub(super) fn apply32(op: AtomicOp, old: u32, src0: u32, src1: u32) -> (u32, u32) {
+    let new = match op {
         AtomicOp::And => old & src0,
         AtomicOp::Or => old | src0,
         AtomicOp::Xor => old ^ src0,
@@ -33,13 +34,14 @@ pub(super) fn apply32(op: AtomicOp, old: u32, src0: u32, src1: u32) -> Option<u3
                 old
             }
         }
-        AtomicOp::Predec => return None,
-    })
+        AtomicOp::Predec => return (old.wrapping_sub(1), old.wrapping_sub(1)),
+    };
+    (new, old)
 }
 
 /// The same on a 64-bit location (the A64 qword atomics).
-pub(super) fn apply64(op: AtomicOp, old: u64, src0: u64, src1: u64) -> Option<u64> {
-    Some(match op {
+pub(super) fn apply64(op: AtomicOp, old: u64, src0: u64, src1: u64) -> (u64, u64) {
+    let new = match op {
         AtomicOp::And => old & src0,
         AtomicOp::Or => old | src0,
         AtomicOp::Xor => old ^ src0,
@@ -60,6 +62,7 @@ pub(super) fn apply64(op: AtomicOp, old: u64, src0: u64, src1: u64) -> Option<u6
                 old
             }
         }
-        AtomicOp::Predec => return None,
-    })
+        AtomicOp::Predec => return (old.wrapping_sub(1), old.wrapping_sub(1)),
+    };
+    (new, old)
 }

@@ -24,7 +24,8 @@
 //!   enabled channels' data; channel c of a slot is the dword at address
 //!   + 4c; only enabled channels take registers.
 //! - **Untyped atomic**: addresses, then the operation's sources (one
-//!   register set each); the old value comes back when `return_data`.
+//!   register set each); the old value (`predec`: the new one) comes back
+//!   when `return_data`.
 //! - **Media block**: a header whose dword 0 is X in bytes, dword 1 Y in
 //!   rows and dword 2 the block width - 1 (bytes, bits 5:0) and height - 1
 //!   (rows, bits 21:16); each row takes `pitch` bytes of the response,
@@ -109,7 +110,7 @@ pub(super) fn data_cache1(call: &MessageCall<'_>, mem: &mut Memory, m: &DataCach
             op,
             high_slot_group,
             return_data,
-        } => super::typed::atomic(call, mem, c, m.bti, op, high_slot_group, return_data, ty),
+        } => super::typed::atomic(call, mem, c, m.bti, op, high_slot_group, return_data),
         _ => Err(unmodelled(call, ty, "data cache 1 message (SIMD4x2 or atomic counter)")),
     }
 }
@@ -429,9 +430,6 @@ fn untyped_atomic(
         h as u32 + areg + sreg * op.num_srcs(),
         "an untyped atomic (header if any, addresses, sources)",
     )?;
-    if op == AtomicOp::Predec {
-        return Err(unmodelled(call, 0, "atomic predec"));
-    }
     let mut r = Reply::new(if return_data { sreg } else { 0 });
     let src = |i: u32, s: usize| -> u64 {
         let reg = h + (areg + i * sreg) as usize;
@@ -444,26 +442,25 @@ fn untyped_atomic(
     for s in (0..slots).filter(|&s| slot_on(call, c, s)) {
         let (space, a) = addr.slot(call, h, s);
         let (s0, s1) = (src(0, s), src(1, s));
-        let old = if qword {
+        let ret = if qword {
             let mut b = [0; 8];
             space.read(call, mem, a, &mut b)?;
-            let old = u64::from_le_bytes(b);
-            let new = atomic::apply64(op, old, s0, s1).unwrap_or(old);
+            let (new, ret) = atomic::apply64(op, u64::from_le_bytes(b), s0, s1);
             space.write(call, mem, a, &new.to_le_bytes())?;
-            old
+            ret
         } else {
             let old = space.read_u32(call, mem, a)?;
-            let new = atomic::apply32(op, old, s0 as u32, s1 as u32).unwrap_or(old);
+            let (new, ret) = atomic::apply32(op, old, s0 as u32, s1 as u32);
             space.write_u32(call, mem, a, new)?;
-            u64::from(old)
+            u64::from(ret)
         };
         if return_data {
             if qword {
                 let reg = s / 4;
-                r.set_dw(reg, s % 4 * 2, old as u32);
-                r.set_dw(reg, s % 4 * 2 + 1, (old >> 32) as u32);
+                r.set_dw(reg, s % 4 * 2, ret as u32);
+                r.set_dw(reg, s % 4 * 2 + 1, (ret >> 32) as u32);
             } else {
-                r.set_slot(0, s, old as u32);
+                r.set_slot(0, s, ret as u32);
             }
         }
     }

@@ -63,7 +63,7 @@ pub(super) fn render(call: &MessageCall<'_>, mem: &mut Memory, m: &Render) -> Re
             op,
             high_slot_group,
             return_data,
-        } => typed::atomic(call, mem, c, m.bti, op, high_slot_group, return_data, ty),
+        } => typed::atomic(call, mem, c, m.bti, op, high_slot_group, return_data),
         RenderOp::MemoryFence { commit } => {
             check_mlen(call, c, 1, "a memory fence (one register)")?;
             Reply::new(u32::from(commit)).done()

@@ -374,26 +374,14 @@ fn untyped_atomics_apply_rust_arithmetic_and_return_the_old_value() {
     let r = ok(run(Gen7, m, &[reg([8, 0, 0, 0, 0, 0, 0, 0])], 1, &mut mem));
     assert_eq!(r[0][0], 8);
     assert_eq!(read(&mem, 2), 9);
-    // predec is not modelled.
-    let m = dc0(
-        Gen7,
-        1,
-        1,
-        false,
-        4,
-        Dc0Op::UntypedAtomic {
-            op: AtomicOp::Predec,
-            simd8: true,
-            return_data: true,
-        },
-    );
-    assert!(matches!(
-        run(Gen7, m, &[addrs], 1, &mut mem),
-        Err(SimError::UnmodelledMessage {
-            what: "atomic predec",
-            ..
-        })
-    ));
+    // predec returns the decremented value (GLSL atomicCounterDecrement).
+    let op = Dc0Op::UntypedAtomic {
+        op: AtomicOp::Predec,
+        simd8: true,
+        return_data: true,
+    };
+    let r = ok(run(Gen7, dc0(Gen7, 1, 1, false, 4, op), &[addrs], 0b10, &mut mem));
+    assert_eq!((r[0][1], read(&mem, 1)), (10, 10));
 }
 
 #[test]

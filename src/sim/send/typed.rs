@@ -142,7 +142,6 @@ pub(super) fn write(
     Reply::new(0).done()
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn atomic(
     call: &MessageCall<'_>,
     mem: &mut Memory,
@@ -151,7 +150,6 @@ pub(super) fn atomic(
     op: AtomicOp,
     high: bool,
     return_data: bool,
-    ty: u8,
 ) -> Result<MessageReply, SimError> {
     need_header(call, c, "typed surface messages need a header")?;
     let naddr = addr_regs(call, c, op.num_srcs(), "a typed atomic (header, U [V R LOD], sources)")?;
@@ -167,20 +165,16 @@ pub(super) fn atomic(
             what: "typed atomics need R32_UINT or R32_SINT",
         });
     }
-    if op == AtomicOp::Predec {
-        return Err(unmodelled(call, ty, "atomic predec"));
-    }
     let mut r = Reply::new(u32::from(return_data));
     for k in 0..SLOTS {
         let (on, xy) = slot(call, high, naddr, k);
         let (true, Some((x, y))) = (on, xy) else { continue };
         let Some(s) = mem.surface_mut(bti) else { continue };
         let Some(texel) = s.texel(x, y) else { continue };
-        let old = texel[0];
         let src = |i: usize| slot_dw(call, 1 + naddr as usize + i, k);
-        let new = atomic::apply32(op, old, src(0), src(1)).unwrap_or(old);
+        let (new, ret) = atomic::apply32(op, texel[0], src(0), src(1));
         s.set_texel(x, y, [new, 0, 0, 0]);
-        r.set_dw(0, k % GRF_DWORDS, old);
+        r.set_dw(0, k % GRF_DWORDS, ret);
     }
     r.done()
 }
