@@ -18,12 +18,14 @@
 //!   handle; an optional register of per-slot offsets in OWords; an
 //!   optional register of per-slot channel masks, dword bits 23:16; then one
 //!   register per dword written, eight slots each); HWord and OWord writes
-//!   (header dword 0: the handle; interleaved, dword 4: the second
-//!   vertex's handle, each register holding one OWord of each vertex). The
-//!   offsets count HWords (32 bytes) for HWord writes, OWords (16 bytes)
-//!   otherwise and for interleaved writes. Captured as dwords
-//!   ([`Memory::urb_writes`]). Reads, atomics and the Gen7 per-slot offsets
-//!   are not modelled.
+//!   (IVB PRM Vol 4 Part 2 2.4.3.1, as Mesa's vec4 generator quotes it:
+//!   header dword 0 the handle and dword 3 the per-slot offset of vertex 0,
+//!   dwords 4 and 7 those of vertex 1 when interleaved; dword 5 bits 15:8
+//!   mask the eight dwords of each data register, ANDed with the channel
+//!   enables; interleaved, each register holds one OWord of each vertex).
+//!   The offsets count HWords (32 bytes) for HWord writes, OWords (16
+//!   bytes) otherwise and for interleaved writes. Captured as dwords
+//!   ([`Memory::urb_writes`]). Reads and atomics are not modelled.
 //! - **Gateway barrier**: one payload register, no response; the reply
 //!   says the thread waits at its group's barrier.
 //! - **Thread spawner end of thread**: a dereference message with EOT.
@@ -169,9 +171,6 @@ pub(super) fn urb(call: &MessageCall<'_>, mem: &mut Memory, m: &Urb) -> Result<M
             Reply::new(0).done()
         }
         UrbOpcode::WriteHWord | UrbOpcode::WriteOWord => {
-            if m.per_slot_offset {
-                return Err(unmodelled(call, ty, "URB write with per-slot offsets"));
-            }
             need_header(call, c, "URB writes need a header (the URB handles)")?;
             let data = u32::from(c.mlen).saturating_sub(1);
             if data == 0 {
@@ -184,34 +183,33 @@ pub(super) fn urb(call: &MessageCall<'_>, mem: &mut Memory, m: &Urb) -> Result<M
                 });
             }
             let g = u32::from(m.global_offset);
+            // Header dword 5 bits 15:8: the per-dword channel masks, ANDed
+            // with the channel enables.
+            let masks = pdw(call, 0, URB_MASK_DW) >> 8;
+            let on = |i: usize| enabled(call, i) && masks >> i & 1 != 0;
+            // Vertex v: handle in dword 4v, per-slot offset in dword 4v + 3.
+            let handle = |v: usize| pdw(call, 0, 4 * v);
+            let slot_off = |v: usize| if m.per_slot_offset { pdw(call, 0, 4 * v + 3) } else { 0 };
             for r in 0..data {
-                if m.interleave {
-                    // One OWord of each of the two vertices (SIMD4x2).
-                    for v in 0..2usize {
-                        if call.channel_mask >> (4 * v) & 0xf == 0 {
-                            continue;
-                        }
-                        let handle = pdw(call, 0, 4 * v);
-                        for d in 0..4 {
-                            mem.push_urb(UrbWrite {
-                                thread: call.thread,
-                                handle,
-                                dword: (g + r) * 4 + d,
-                                value: pdw(call, (1 + r) as usize, 4 * v + d as usize),
-                            });
-                        }
-                    }
-                } else {
-                    let unit = if m.opcode == UrbOpcode::WriteHWord { 8 } else { 4 };
-                    let handle = pdw(call, 0, 0);
-                    for d in 0..GRF_DWORDS as u32 {
-                        mem.push_urb(UrbWrite {
-                            thread: call.thread,
-                            handle,
-                            dword: g * unit + r * 8 + d,
-                            value: pdw(call, (1 + r) as usize, d as usize),
-                        });
-                    }
+                for i in (0..GRF_DWORDS).filter(|&i| on(i)) {
+                    let (v, dword) = if m.interleave {
+                        // One OWord of each of the two vertices (SIMD4x2).
+                        let v = i / 4;
+                        (
+                            v,
+                            g.wrapping_add(slot_off(v)).wrapping_add(r).wrapping_mul(4) + (i % 4) as u32,
+                        )
+                    } else {
+                        let unit = if m.opcode == UrbOpcode::WriteHWord { 8 } else { 4 };
+                        let base = g.wrapping_add(slot_off(0)).wrapping_mul(unit);
+                        (0, base.wrapping_add(r * 8 + i as u32))
+                    };
+                    mem.push_urb(UrbWrite {
+                        thread: call.thread,
+                        handle: handle(v),
+                        dword,
+                        value: pdw(call, (1 + r) as usize, i),
+                    });
                 }
             }
             Reply::new(0).done()
@@ -219,6 +217,9 @@ pub(super) fn urb(call: &MessageCall<'_>, mem: &mut Memory, m: &Urb) -> Result<M
         _ => Err(unmodelled(call, ty, "URB read or atomic")),
     }
 }
+
+/// URB write header dword of the channel masks (bits 15:8).
+const URB_MASK_DW: usize = 5;
 
 pub(super) fn gateway(call: &MessageCall<'_>, m: &Gateway) -> Result<MessageReply, SimError> {
     match m.op {

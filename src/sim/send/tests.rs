@@ -860,31 +860,38 @@ fn urb_writes_are_captured_per_slot() {
     // Slot 0: OWord 2 -> dword 8, channels 0 and 2; slot 1: OWord 3 -> dword 12, channel 1.
     assert_eq!(got, [(0x100, 8, 10), (0x100, 10, 12), (0x101, 13, 21)]);
     // Gen7 HWord write, interleaved: one OWord of each vertex per register.
+    // Header: handles in dwords 0 and 4, vertex 1's per-slot offset (2) in
+    // dword 7, dword 5 bits 15:8 masking vertex 0's DATA[3] out.
     let mut u = Urb::new(Gen7, Common::new(2, 0, true), UrbOpcode::WriteHWord);
     u.interleave = true;
+    u.per_slot_offset = true;
     u.global_offset = 1;
-    let payload = [
-        reg([7, 0, 0, 0, 9, 0, 0, 0]),
-        reg(core::array::from_fn(|i| 50 + i as u32)),
-    ];
+    let hdr = reg([7, 0, 0, 0, 9, 0b1111_0111 << 8, 0, 2]);
+    let payload = [hdr, reg(core::array::from_fn(|i| 50 + i as u32))];
     ok(run(Gen7, Message::Urb(u), &payload, 0xff, &mut mem));
     let got: Vec<(u32, u32, u32)> = mem.urb_writes()[3..]
         .iter()
         .map(|w| (w.handle, w.dword, w.value))
         .collect();
-    assert_eq!(
-        got,
-        [
-            (7, 4, 50),
-            (7, 5, 51),
-            (7, 6, 52),
-            (7, 7, 53),
-            (9, 4, 54),
-            (9, 5, 55),
-            (9, 6, 56),
-            (9, 7, 57)
-        ]
-    );
+    let want = [
+        (7, 4, 50),
+        (7, 5, 51),
+        (7, 6, 52),
+        (9, 12, 54),
+        (9, 13, 55),
+        (9, 14, 56),
+        (9, 15, 57),
+    ];
+    assert_eq!(got, want);
+    // Gen7.5 OWord write, not interleaved: OWord 3 = dword 12, registers of
+    // eight dwords back to back; channels 0-3 enabled.
+    let mut u = Urb::new(Gen75, Common::new(3, 0, true), UrbOpcode::WriteOWord);
+    u.global_offset = 3;
+    let hdr = reg([5, 0, 0, 0, 0, 0xff << 8, 0, 0]);
+    let payload = [hdr, reg([1; 8]), reg([2; 8])];
+    ok(run(Gen75, Message::Urb(u), &payload, 0x0f, &mut mem));
+    let got: Vec<u32> = mem.urb_writes()[10..].iter().map(|w| w.dword).collect();
+    assert_eq!(got, [12, 13, 14, 15, 20, 21, 22, 23]);
 }
 
 #[test]
