@@ -23,6 +23,7 @@
 //!   addresses (A64: 64-bit, four per register), then for writes the
 //!   enabled channels' data; channel c of a slot is the dword at address
 //!   + 4c; only enabled channels take registers.
+//!   SIMD4x2 (vec4): see `untyped_simd4x2`.
 //! - **Untyped atomic**: addresses, then the operation's sources (one
 //!   register set each); the old value (`predec`: the new one) comes back
 //!   when `return_data`.
@@ -342,6 +343,53 @@ fn untyped_simd(call: &MessageCall<'_>, mode: SurfaceSimd) -> Result<(usize, u32
     }
 }
 
+/// Slots of a SIMD4x2 message and the dwords of a register each takes.
+const SIMD4X2_SLOTS: usize = 2;
+const SIMD4X2_DWORDS: usize = GRF_DWORDS / SIMD4X2_SLOTS;
+
+/// A SIMD4x2 (vec4) untyped surface read or write: the address of slot s
+/// in dword 4s of the address register (header if any, then addresses,
+/// then for writes one data register); slot s's channels sit in place in
+/// dwords 4s..4s+3 of the data and of the one response register. A channel
+/// is accessed when the descriptor enables it and, for writes, when its
+/// execution channel (4s + channel) is enabled; a read needs one of the
+/// slot's execution channels.
+fn untyped_simd4x2(
+    call: &MessageCall<'_>,
+    mem: &mut Memory,
+    c: &Common,
+    space: Space,
+    channels: Channels,
+    write: bool,
+) -> Result<MessageReply, SimError> {
+    let h = usize::from(c.header);
+    let what = if write {
+        "a SIMD4x2 untyped surface write (header if any, addresses, data)"
+    } else {
+        "a SIMD4x2 untyped surface read (header if any, addresses)"
+    };
+    check_mlen(call, c, h as u32 + 1 + u32::from(write), what)?;
+    let mut r = Reply::new(u32::from(!write));
+    for slot in 0..SIMD4X2_SLOTS {
+        let first = slot * SIMD4X2_DWORDS;
+        let a = u64::from(pdw(call, h, first));
+        if !write && call.channel_mask >> first & 0xf == 0 {
+            continue;
+        }
+        for ch in enabled_channels(channels) {
+            let at = a.wrapping_add(4 * ch as u64);
+            if write {
+                if enabled(call, first + ch) {
+                    space.write_u32(call, mem, at, pdw(call, h + 1, first + ch))?;
+                }
+            } else {
+                r.set_dw(0, first + ch, space.read_u32(call, mem, at)?);
+            }
+        }
+    }
+    r.done()
+}
+
 /// Whether slot `s` is enabled: the execution mask, and the header's
 /// pixel/sample mask when the message has a header.
 fn slot_on(call: &MessageCall<'_>, c: &Common, s: usize) -> bool {
@@ -350,12 +398,15 @@ fn slot_on(call: &MessageCall<'_>, c: &Common, s: usize) -> bool {
 
 fn untyped_read(
     call: &MessageCall<'_>,
-    mem: &Memory,
+    mem: &mut Memory,
     c: &Common,
     addr: Addr,
     channels: Channels,
     simd: SurfaceSimd,
 ) -> Result<MessageReply, SimError> {
+    if let (SurfaceSimd::Simd4x2, Addr::A32(space)) = (simd, addr) {
+        return untyped_simd4x2(call, mem, c, space, channels, false);
+    }
     let (slots, rps) = untyped_simd(call, simd)?;
     let h = u32::from(c.header);
     check_mlen(
@@ -383,6 +434,9 @@ fn untyped_write(
     channels: Channels,
     simd: SurfaceSimd,
 ) -> Result<MessageReply, SimError> {
+    if let (SurfaceSimd::Simd4x2, Addr::A32(space)) = (simd, addr) {
+        return untyped_simd4x2(call, mem, c, space, channels, true);
+    }
     let (slots, rps) = untyped_simd(call, simd)?;
     let h = u32::from(c.header);
     let areg = rps * addr.regs_per_8();

@@ -292,6 +292,48 @@ fn untyped_surface_read_and_write_take_only_enabled_channels() {
 }
 
 #[test]
+fn simd4x2_untyped_messages_keep_channels_in_place() {
+    let mut mem = Memory::new();
+    mem.bind(2, counting(64));
+    // Slot 0 reads XYZW at byte 8, slot 1 at byte 32; channel Z disabled.
+    let channels = Channels::R | Channels::G | Channels::A;
+    let m = dc1(
+        Gen75,
+        1,
+        1,
+        false,
+        2,
+        Dc1Op::UntypedSurfaceRead {
+            channels,
+            simd: SurfaceSimd::Simd4x2,
+        },
+    );
+    let r = ok(run(Gen75, m, &[reg([8, 0, 0, 0, 32, 0, 0, 0])], 0xff, &mut mem));
+    assert_eq!(r[0], [cdw(8), cdw(12), 0, cdw(20), cdw(32), cdw(36), 0, cdw(44)]);
+    // Write XY of slot 1 only (execution channels 4 and 5) at byte 0.
+    let channels = Channels::R | Channels::G;
+    let m = dc1(
+        Gen75,
+        2,
+        0,
+        false,
+        2,
+        Dc1Op::UntypedSurfaceWrite {
+            channels,
+            simd: SurfaceSimd::Simd4x2,
+        },
+    );
+    let payload = [
+        reg([16, 0, 0, 0, 0, 0, 0, 0]),
+        reg(core::array::from_fn(|i| 0xa0 + i as u32)),
+    ];
+    ok(run(Gen75, m, &payload, 0b0011_0000, &mut mem));
+    let b = mem.surface(2).unwrap().data();
+    assert_eq!(b[0..12], [0xa4, 0, 0, 0, 0xa5, 0, 0, 0, 8, 9, 10, 11]);
+    assert_eq!(b[16..20], [16, 17, 18, 19], "slot 0 disabled");
+}
+
+#[test]
 fn untyped_atomics_apply_rust_arithmetic_and_return_the_old_value() {
     let mut mem = Memory::new();
     let init: [i32; 4] = [5, -7, 100, 42];
