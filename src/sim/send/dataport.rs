@@ -21,9 +21,9 @@
 //! - **Untyped surface** read/write: optional header (dword 7 bits 15:0:
 //!   the pixel/sample mask, ANDed with the execution mask), per-slot byte
 //!   addresses (A64: 64-bit, four per register), then for writes the
-//!   enabled channels' data; channel c of a slot is the dword at address
-//!   + 4c; only enabled channels take registers.
-//!   SIMD4x2 (vec4): see `untyped_simd4x2`.
+//!   enabled channels' data; channel c of a slot is the dword at the
+//!   address plus 4c; only enabled channels take registers (SIMD4x2, for
+//!   vec4 shaders: see `untyped_simd4x2`).
 //! - **Untyped atomic**: addresses, then the operation's sources (one
 //!   register set each); the old value (`predec`: the new one) comes back
 //!   when `return_data`.
