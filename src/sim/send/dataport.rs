@@ -88,6 +88,7 @@ pub(super) fn data_cache1(call: &MessageCall<'_>, mem: &mut Memory, m: &DataCach
         }
         Dc1Op::A64UntypedSurfaceRead { channels, simd } => untyped_read(call, mem, c, Addr::A64, channels, simd),
         Dc1Op::A64UntypedSurfaceWrite { channels, simd } => untyped_write(call, mem, c, Addr::A64, channels, simd),
+        Dc1Op::UntypedAtomicSimd4x2 { op, return_data } => atomic_simd4x2(call, mem, c, space, op, return_data),
         // The A64 atomics are SIMD8 messages.
         Dc1Op::A64UntypedAtomic { op, qword, return_data } => {
             untyped_atomic(call, mem, c, Addr::A64, op, true, return_data, qword)
@@ -112,7 +113,11 @@ pub(super) fn data_cache1(call: &MessageCall<'_>, mem: &mut Memory, m: &DataCach
             high_slot_group,
             return_data,
         } => super::typed::atomic(call, mem, c, m.bti, op, high_slot_group, return_data),
-        _ => Err(unmodelled(call, ty, "data cache 1 message (SIMD4x2 or atomic counter)")),
+        _ => Err(unmodelled(
+            call,
+            ty,
+            "data cache 1 message (SIMD4x2 typed or atomic counter)",
+        )),
     }
 }
 
@@ -517,6 +522,36 @@ fn untyped_atomic(
                 r.set_slot(0, s, ret as u32);
             }
         }
+    }
+    r.done()
+}
+
+/// A SIMD4x2 (vec4) untyped atomic: slot s's address in dword 4s of the
+/// address register, its sources in dword 4s of the next registers, its
+/// returned value in dword 4s of the response; a slot runs when one of
+/// its execution channels 4s..4s+3 is enabled.
+fn atomic_simd4x2(
+    call: &MessageCall<'_>,
+    mem: &mut Memory,
+    c: &Common,
+    space: Space,
+    op: AtomicOp,
+    return_data: bool,
+) -> Result<MessageReply, SimError> {
+    let h = usize::from(c.header);
+    let what = "a SIMD4x2 untyped atomic (header if any, address, sources)";
+    check_mlen(call, c, h as u32 + 1 + op.num_srcs(), what)?;
+    let mut r = Reply::new(u32::from(return_data));
+    for slot in 0..SIMD4X2_SLOTS {
+        let first = slot * SIMD4X2_DWORDS;
+        if call.channel_mask >> first & 0xf == 0 {
+            continue;
+        }
+        let a = u64::from(pdw(call, h, first));
+        let old = space.read_u32(call, mem, a)?;
+        let (new, ret) = atomic::apply32(op, old, pdw(call, h + 1, first), pdw(call, h + 2, first));
+        space.write_u32(call, mem, a, new)?;
+        r.set_dw(0, first, ret);
     }
     r.done()
 }

@@ -334,6 +334,24 @@ fn simd4x2_untyped_messages_keep_channels_in_place() {
 }
 
 #[test]
+fn simd4x2_untyped_atomics_use_the_x_of_each_slot() {
+    let mut mem = Memory::new();
+    mem.bind(
+        2,
+        Surface::buffer([10u32, 20].iter().flat_map(|v| v.to_le_bytes()).collect()),
+    );
+    let op = Dc1Op::UntypedAtomicSimd4x2 {
+        op: AtomicOp::Umax,
+        return_data: true,
+    };
+    let m = dc1(Gen8, 2, 1, false, 2, op);
+    let payload = [reg([0, 9, 9, 9, 4, 9, 9, 9]), reg([15, 99, 99, 99, 3, 99, 99, 99])];
+    let r = ok(run(Gen8, m, &payload, 0b0001_0001, &mut mem));
+    assert_eq!(r[0], [10, 0, 0, 0, 20, 0, 0, 0]);
+    assert_eq!(mem.surface(2).unwrap().data()[..8], [15, 0, 0, 0, 20, 0, 0, 0]);
+}
+
+#[test]
 fn untyped_atomics_apply_rust_arithmetic_and_return_the_old_value() {
     let mut mem = Memory::new();
     let init: [i32; 4] = [5, -7, 100, 42];
