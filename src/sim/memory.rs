@@ -275,7 +275,17 @@ impl Surface {
             reason: "a row does not fit 32 bits",
         })?;
         let len = u64::from(pitch) * u64::from(height);
-        let data = vec![0; usize::try_from(len).unwrap_or(usize::MAX)];
+        let too_large = MemoryError::BadDimensions {
+            width,
+            height,
+            pitch,
+            format: format.name(),
+            reason: "the surface does not fit memory",
+        };
+        let len = usize::try_from(len).map_err(|_| too_large.clone())?;
+        let mut data = Vec::new();
+        data.try_reserve_exact(len).map_err(|_| too_large)?;
+        data.resize(len, 0);
         Surface::image_2d_with_data(format, width, height, pitch, data)
     }
 
@@ -472,8 +482,8 @@ pub struct Memory {
     /// General State Base Address).
     pub stateless_base: u64,
     scratch: BTreeMap<u32, Vec<u8>>,
-    /// Bytes of shared local memory per thread group (default 64 KiB, the
-    /// Gen7-Gen8 maximum).
+    /// Bytes of shared local memory per thread group (default and at most
+    /// [`SLM_SIZE_MAX`], the Gen7-Gen8 maximum; a larger value counts as it).
     pub slm_size: u32,
     slm: BTreeMap<u32, Vec<u8>>,
     urb: Vec<UrbWrite>,
@@ -594,7 +604,7 @@ impl Memory {
     /// The shared local memory of `group`, created as zeros if needed (to
     /// fill before a run).
     pub fn slm_mut(&mut self, group: u32) -> &mut [u8] {
-        let size = self.slm_size as usize;
+        let size = self.slm_size.min(SLM_SIZE_MAX) as usize;
         self.slm.entry(group).or_insert_with(|| vec![0; size])
     }
 

@@ -197,7 +197,10 @@ pub(super) fn urb(call: &MessageCall<'_>, mem: &mut Memory, m: &Urb) -> Result<M
                         let v = i / 4;
                         (
                             v,
-                            g.wrapping_add(slot_off(v)).wrapping_add(r).wrapping_mul(4) + (i % 4) as u32,
+                            g.wrapping_add(slot_off(v))
+                                .wrapping_add(r)
+                                .wrapping_mul(4)
+                                .wrapping_add((i % 4) as u32),
                         )
                     } else {
                         let unit = if m.opcode == UrbOpcode::WriteHWord { 8 } else { 4 };

@@ -154,7 +154,13 @@ pub(super) fn sample(call: &MessageCall<'_>, mem: &Memory, m: &Sampler) -> Resul
                 } else {
                     (floor(u * f64::from(s.width())), floor(v * f64::from(s.height())))
                 };
-                fetch(s, state.address_u, state.address_v, x + offu, y + offv)
+                fetch(
+                    s,
+                    state.address_u,
+                    state.address_v,
+                    x.saturating_add(offu),
+                    y.saturating_add(offv),
+                )
             }
             // Gather4.
             _ => {
@@ -164,12 +170,13 @@ pub(super) fn sample(call: &MessageCall<'_>, mem: &Memory, m: &Sampler) -> Resul
                 } else {
                     (u * f64::from(s.width()) - 0.5, v * f64::from(s.height()) - 0.5)
                 };
-                let (i0, j0) = (floor(fx) + offu, floor(fy) + offv);
+                let (i0, j0) = (floor(fx).saturating_add(offu), floor(fy).saturating_add(offv));
                 let t = |i, j| {
                     let texel = fetch(s, state.address_u, state.address_v, i, j);
                     texel.get(gather_channel).copied().unwrap_or(0)
                 };
-                [t(i0, j0 + 1), t(i0 + 1, j0 + 1), t(i0 + 1, j0), t(i0, j0)]
+                let (i1, j1) = (i0.saturating_add(1), j0.saturating_add(1));
+                [t(i0, j1), t(i1, j1), t(i1, j0), t(i0, j0)]
             }
         };
         let mut reg = 0;

@@ -1182,4 +1182,32 @@ mod props {
             }
         }
     }
+
+    #[cfg(feature = "check")]
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        /// Every typed message the fuzz generator builds (valid descriptors
+        /// of every shared function), with any payload: no panic.
+        #[test]
+        fn typed_messages_never_panic(
+            bytes in proptest::collection::vec(any::<u8>(), 0..48),
+            mask in any::<u32>(),
+            seed in any::<u8>(),
+            regs in proptest::collection::vec(proptest::array::uniform8(any::<u32>()), 16),
+        ) {
+            let m = crate::check::msg::arbitrary_message(&mut crate::check::msg::ByteSource::new(&bytes));
+            let (Some(platform), Ok(desc), Some(sfid)) = (m.platform(), m.desc(), Sfid::from_hw(m.sfid())) else {
+                return Ok(());
+            };
+            let payload: Vec<[u8; 32]> = regs.iter().take(usize::from(m.common().mlen)).map(|r| reg(*r)).collect();
+            let mut mem = memory(seed);
+            let call = MessageCall {
+                platform, offset: 0, sfid, desc, exdesc: 0, exec_size: 16, channel_mask: mask,
+                payload: &payload, thread: mask, group: u32::from(seed),
+            };
+            if let Ok(r) = execute(&call, &mut mem) {
+                prop_assert_eq!(r.regs.len(), usize::from(m.common().rlen));
+            }
+        }
+    }
 }
