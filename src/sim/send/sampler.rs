@@ -53,7 +53,7 @@ fn offset4(dw: u32, shift: u32) -> i64 {
 fn floor(x: f64) -> i64 {
     let t = x as i64;
     if (t as f64) > x {
-        t - 1
+        t.saturating_sub(1)
     } else {
         t
     }
@@ -206,5 +206,36 @@ fn resinfo(s: &Surface, lod: u32) -> [u32; 4] {
         (None, _) => [s.width(), 0, 0, 0],
         (Some(_), 0) => [s.width(), s.height(), 1, LEVELS],
         (Some(_), _) => [0, 0, 0, LEVELS],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The no_std floor agrees with std's (cast with Rust's saturation).
+        #[test]
+        fn floor_is_std_floor(x in any::<f64>()) {
+            prop_assert_eq!(super::floor(x), x.floor() as i64);
+        }
+    }
+
+    #[test]
+    fn floor_edges() {
+        for x in [
+            -0.5,
+            -1.0,
+            -0.0,
+            0.99,
+            2.5,
+            -2.5,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -1e300,
+        ] {
+            assert_eq!(super::floor(x), x.floor() as i64, "{x}");
+        }
     }
 }
