@@ -472,6 +472,26 @@ pub struct RtWrite {
 }
 
 /// Everything outside the register file that messages reach.
+///
+/// ```
+/// use geneu::sim::{AddressMode, Memory, SamplerState, Surface, SurfaceFormat};
+///
+/// let mut mem = Memory::new();
+/// // Binding table entry 0: a 64-byte buffer; entry 1: a 4x4 RGBA8 image.
+/// mem.bind(0, Surface::buffer(vec![0; 64]));
+/// let mut img = Surface::image_2d(SurfaceFormat::from_name("R8G8B8A8_UNORM")?, 4, 4)?;
+/// img.data_mut()[..4].copy_from_slice(&[255, 0, 0, 255]);
+/// mem.bind(1, img);
+/// mem.set_sampler(0, SamplerState::new(AddressMode::Wrap));
+/// // Stateless (BTI 255) offsets land at 0x1000 + offset.
+/// mem.stateless_base = 0x1000;
+/// mem.map(0x1000, vec![0; 256])?;
+/// // ... run a program, then read what it wrote:
+/// assert_eq!(mem.surface(1).and_then(|s| s.texel(0, 0)), Some([1.0f32.to_bits(), 0, 0, 1.0f32.to_bits()]));
+/// assert_eq!(mem.read_flat(0x1000, 4), Some(&[0u8; 4][..]));
+/// assert!(mem.urb_writes().is_empty() && mem.rt_writes().is_empty());
+/// # Ok::<(), geneu::sim::MemoryError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Memory {
