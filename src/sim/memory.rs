@@ -23,7 +23,9 @@
 //! - **shared local memory**, per thread group, [`Memory::slm_size`] bytes
 //!   each (zeros at first; bounds-checked like a surface);
 //! - the outputs the caller reads after a run: the **URB writes**
-//!   ([`Memory::urb_writes`]) and the **render target writes**
+//!   ([`Memory::urb_writes`], and the entries they build,
+//!   [`Memory::urb_entry`], which the caller may also fill for the URB
+//!   read messages) and the **render target writes**
 //!   ([`Memory::rt_writes`]), which also land in the bound colour buffer
 //!   when the message says where its pixels are.
 
@@ -507,6 +509,7 @@ pub struct Memory {
     pub slm_size: u32,
     slm: BTreeMap<u32, Vec<u8>>,
     urb: Vec<UrbWrite>,
+    urb_entries: BTreeMap<u32, Vec<u32>>,
     rt: Vec<RtWrite>,
 }
 
@@ -515,6 +518,10 @@ impl Default for Memory {
         Memory::new()
     }
 }
+
+/// The largest URB entry, in dwords: the 11-bit global offset in HWords
+/// plus a per-slot offset, bounded here at 64 KiB.
+pub const URB_ENTRY_DWORDS_MAX: u32 = 16 * 1024;
 
 /// Default (and Gen7-Gen8 maximum) shared local memory per thread group.
 pub const SLM_SIZE_MAX: u32 = 64 * 1024;
@@ -532,6 +539,7 @@ impl Memory {
             slm_size: SLM_SIZE_MAX,
             slm: BTreeMap::new(),
             urb: Vec::new(),
+            urb_entries: BTreeMap::new(),
             rt: Vec::new(),
         }
     }
@@ -635,6 +643,31 @@ impl Memory {
 
     pub(crate) fn push_urb(&mut self, w: UrbWrite) {
         self.urb.push(w);
+        self.set_urb(w.handle, w.dword, w.value);
+    }
+
+    /// The URB entry of `handle` as dwords: what the caller set
+    /// ([`Memory::set_urb`]) and the URB writes wrote, zeros in between;
+    /// `None` if nothing was.
+    pub fn urb_entry(&self, handle: u32) -> Option<&[u32]> {
+        self.urb_entries.get(&handle).map(Vec::as_slice)
+    }
+
+    /// Sets dword `dword` of the URB entry of `handle` (the inputs URB
+    /// read messages read). Entries are at most [`URB_ENTRY_DWORDS_MAX`]
+    /// dwords; a dword past that is dropped.
+    pub fn set_urb(&mut self, handle: u32, dword: u32, value: u32) {
+        let Ok(i) = usize::try_from(dword) else { return };
+        if dword >= URB_ENTRY_DWORDS_MAX {
+            return;
+        }
+        let e = self.urb_entries.entry(handle).or_default();
+        if e.len() <= i {
+            e.resize(i + 1, 0);
+        }
+        if let Some(d) = e.get_mut(i) {
+            *d = value;
+        }
     }
 
     /// Every pixel the render target writes wrote, in order.

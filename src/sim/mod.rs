@@ -19,5 +19,5 @@ mod send;
 pub use error::SimError;
 pub use memory::{
     AddressMode, ChannelKind, Memory, MemoryError, RtWrite, SamplerState, Surface, SurfaceFormat, UrbWrite,
-    SLM_SIZE_MAX,
+    SLM_SIZE_MAX, URB_ENTRY_DWORDS_MAX,
 };

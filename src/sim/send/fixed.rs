@@ -25,7 +25,12 @@
 //!   enables; interleaved, each register holds one OWord of each vertex).
 //!   The offsets count HWords (32 bytes) for HWord writes, OWords (16
 //!   bytes) otherwise and for interleaved writes. Captured as dwords
-//!   ([`Memory::urb_writes`]). Reads and atomics are not modelled.
+//!   ([`Memory::urb_writes`]) and kept in the entries
+//!   ([`Memory::urb_entry`]).
+//! - **URB read**: the same header layouts; the Gen8 SIMD8 read returns
+//!   `rlen` registers, register i holding dword i of each slot's read; the
+//!   HWord/OWord reads return `rlen` registers of consecutive dwords of
+//!   vertex 0's entry. Interleaved reads and the atomics are not modelled.
 //! - **Gateway barrier**: one payload register, no response; the reply
 //!   says the thread waits at its group's barrier.
 //! - **Thread spawner end of thread**: a dereference message with EOT.
@@ -217,7 +222,50 @@ pub(super) fn urb(call: &MessageCall<'_>, mem: &mut Memory, m: &Urb) -> Result<M
             }
             Reply::new(0).done()
         }
-        _ => Err(unmodelled(call, ty, "URB read or atomic")),
+        UrbOpcode::Simd8Read => {
+            // Header dwords 0-7: the slots' handles; an optional register of
+            // per-slot offsets (OWords); response register i holds dword i
+            // of each slot's read.
+            need_header(call, c, "URB reads need a header (the URB handles)")?;
+            check_mlen(
+                call,
+                c,
+                1 + u32::from(m.per_slot_offset),
+                "a SIMD8 URB read (header, offsets)",
+            )?;
+            let mut r = Reply::new(u32::from(c.rlen));
+            for k in (0..GRF_DWORDS).filter(|&k| enabled(call, k)) {
+                let entry = mem.urb_entry(pdw(call, 0, k)).unwrap_or(&[]);
+                let slot_off = if m.per_slot_offset { pdw(call, 1, k) } else { 0 };
+                let base = u32::from(m.global_offset).wrapping_add(slot_off).wrapping_mul(4);
+                for i in 0..u32::from(c.rlen) {
+                    let d = usize::try_from(base.wrapping_add(i)).unwrap_or(usize::MAX);
+                    r.set_dw(i as usize, k, entry.get(d).copied().unwrap_or(0));
+                }
+            }
+            r.done()
+        }
+        UrbOpcode::ReadHWord | UrbOpcode::ReadOWord if !m.interleave => {
+            // Vertex 0's handle in header dword 0 (and its per-slot offset in
+            // dword 3): rlen registers of consecutive dwords.
+            need_header(call, c, "URB reads need a header (the URB handles)")?;
+            check_mlen(call, c, 1, "a URB read (the header)")?;
+            let entry = mem.urb_entry(pdw(call, 0, 0)).unwrap_or(&[]);
+            let slot_off = if m.per_slot_offset { pdw(call, 0, 3) } else { 0 };
+            let unit = if m.opcode == UrbOpcode::ReadHWord { 8 } else { 4 };
+            let base = u32::from(m.global_offset).wrapping_add(slot_off).wrapping_mul(unit);
+            let mut r = Reply::new(u32::from(c.rlen));
+            for i in 0..u32::from(c.rlen) * GRF_DWORDS as u32 {
+                let d = usize::try_from(base.wrapping_add(i)).unwrap_or(usize::MAX);
+                r.set_dw(
+                    i as usize / GRF_DWORDS,
+                    i as usize % GRF_DWORDS,
+                    entry.get(d).copied().unwrap_or(0),
+                );
+            }
+            r.done()
+        }
+        _ => Err(unmodelled(call, ty, "URB atomic or interleaved read")),
     }
 }
 

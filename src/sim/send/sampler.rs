@@ -1,5 +1,5 @@
-//! The sampling engine (SFID 2): `ld`, `resinfo`, `sample`, `sample_l`
-//! and `gather4`, SIMD8 and SIMD16, 32-bit returns, point sampling of the
+//! The sampling engine (SFID 2): `ld`, `resinfo`, `sample`, `sample_l`,
+//! `sample_b` and `gather4`, SIMD8 and SIMD16, 32-bit returns, point sampling of the
 //! first mip level of 2D surfaces.
 //!
 //! Payload (IVB/HSW PRM Vol 4/7 "Sampler Message Payload"; Mesa's
@@ -10,7 +10,8 @@
 //! parameters, one register (SIMD8) or two (SIMD16) each:
 //!
 //! - `sample`, `gather4`: u, v, r, ai (floats);
-//! - `sample_l`: lod, u, v, r, ai (the LOD comes first on Gen7-Gen8);
+//! - `sample_l`, `sample_b`: lod (bias), u, v, r, ai (the LOD or bias
+//!   comes first on Gen7-Gen8; with one mip level it changes nothing);
 //! - `ld`: u, lod, v, r (integers, the LOD second before Gen9);
 //! - `resinfo`: lod (integer).
 //!
@@ -85,6 +86,7 @@ pub(super) fn sample(call: &MessageCall<'_>, mem: &Memory, m: &Sampler) -> Resul
     let (min_params, what) = match m.msg_type {
         SamplerMsgType::Sample | SamplerMsgType::Gather4 => (1, "sample/gather4 (u [v r ai])"),
         SamplerMsgType::SampleL => (2, "sample_l (lod u [v r ai])"),
+        SamplerMsgType::SampleB => (2, "sample_b (bias u [v r ai])"),
         SamplerMsgType::Ld => (1, "ld (u [lod v r])"),
         SamplerMsgType::Resinfo => (1, "resinfo (lod)"),
         _ => return Err(unmodelled(call, ty, "sampler message")),
@@ -146,8 +148,9 @@ pub(super) fn sample(call: &MessageCall<'_>, mem: &Memory, m: &Sampler) -> Resul
                 }
             }
             SamplerMsgType::Resinfo => resinfo(s, p(0)),
-            SamplerMsgType::Sample | SamplerMsgType::SampleL => {
-                let first = u32::from(m.msg_type == SamplerMsgType::SampleL);
+            SamplerMsgType::Sample | SamplerMsgType::SampleL | SamplerMsgType::SampleB => {
+                // The LOD or bias comes first; with one mip level it changes nothing.
+                let first = u32::from(m.msg_type != SamplerMsgType::Sample);
                 let (u, v) = (pf(first), pf(first + 1));
                 let (x, y) = if state.unnormalized {
                     (floor(u), floor(v))

@@ -816,6 +816,10 @@ fn sampler_sample_is_point_sampling_with_address_modes() {
     ];
     let r = ok(run(Gen8, m, &payload, 0b11, &mut mem));
     assert_eq!([r[2][0], r[2][1]], [f(2.0), f(13.0)]);
+    // sample_b: the bias first, as sample_l's LOD.
+    let m = sampler(Gen7, 3, 4, false, SamplerMsgType::SampleB, SamplerSimd::Simd8, 2);
+    let r = ok(run(Gen7, m, &payload, 0b11, &mut mem));
+    assert_eq!([r[2][0], r[2][1]], [f(2.0), f(13.0)]);
     // Border: outside reads zero in every channel.
     mem.set_sampler(0, SamplerState::new(AddressMode::Border));
     let m = sampler(Gen8, 2, 4, false, SamplerMsgType::Sample, SamplerSimd::Simd8, 2);
@@ -952,6 +956,38 @@ fn urb_writes_are_captured_per_slot() {
     ok(run(Gen75, Message::Urb(u), &payload, 0x0f, &mut mem));
     let got: Vec<u32> = mem.urb_writes()[10..].iter().map(|w| w.dword).collect();
     assert_eq!(got, [12, 13, 14, 15, 20, 21, 22, 23]);
+}
+
+#[test]
+fn urb_reads_return_what_the_entries_hold() {
+    let mut mem = Memory::new();
+    for d in 0..12 {
+        mem.set_urb(0x40, d, 100 + d);
+        mem.set_urb(0x41, d, 200 + d);
+    }
+    // Gen8 SIMD8 read at OWord 1, slot 1 one OWord further: 2 registers.
+    let mut u = Urb::new(Gen8, Common::new(2, 2, true), UrbOpcode::Simd8Read);
+    u.global_offset = 1;
+    u.per_slot_offset = true;
+    let payload = [reg([0x40, 0x41, 0x99, 0, 0, 0, 0, 0]), reg([0, 1, 0, 0, 0, 0, 0, 0])];
+    let r = ok(run(Gen8, Message::Urb(u), &payload, 0b111, &mut mem));
+    assert_eq!(r[0][..3], [104, 208, 0]);
+    assert_eq!(r[1][..3], [105, 209, 0]);
+    // An entry written by a URB write reads back.
+    let u = Urb::new(Gen8, Common::new(2, 0, true), UrbOpcode::Simd8Write);
+    ok(run(Gen8, Message::Urb(u), &[reg([0x99; 8]), reg([7; 8])], 1, &mut mem));
+    assert_eq!(mem.urb_entry(0x99), Some(&[7][..]));
+    // Gen7 OWord read of vertex 0: OWord 2 = dword 8 on.
+    let mut u = Urb::new(Gen7, Common::new(1, 1, true), UrbOpcode::ReadOWord);
+    u.global_offset = 2;
+    let r = ok(run(
+        Gen7,
+        Message::Urb(u),
+        &[reg([0x41, 0, 0, 0, 0, 0, 0, 0])],
+        0xff,
+        &mut mem,
+    ));
+    assert_eq!(r[0], [208, 209, 210, 211, 0, 0, 0, 0]);
 }
 
 #[test]
