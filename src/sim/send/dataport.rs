@@ -37,8 +37,8 @@
 //!   gives the offset in registers (32 bytes).
 
 use super::{
-    atomic, check_mlen, enabled, need_header, payload_error, pdw, preg, slot_dw, slot_qw, unmodelled, MessageCall,
-    MessageReply, Reply, Space, DW, GRF, GRF_DWORDS,
+    atomic, check_mlen, check_rlen, enabled, need_header, payload_error, pdw, preg, slot_dw, slot_qw, unmodelled,
+    MessageCall, MessageReply, Reply, Space, DW, GRF, GRF_DWORDS,
 };
 use crate::msg::{
     A64ScatteredSubtype, AtomicOp, Channels, Common, DataCache0, DataCache1, Dc0Op, Dc1Op, DpRead, DpReadOp,
@@ -175,6 +175,7 @@ fn block_write(
     need_header(call, c, "OWord block messages need a header (dword 2: the offset)")?;
     let (regs, start) = block_layout(size);
     check_mlen(call, c, 1 + regs, "an OWord block write (header and data)")?;
+    check_rlen(call, c, 0)?;
     let base = u64::from(pdw(call, 0, HEADER_OFFSET_DW)) * OWORD as u64;
     for d in 0..size.owords() as usize * OWORD / DW {
         let at = start + d * DW;
@@ -219,6 +220,7 @@ fn dual_block_write(
     }
     need_header(call, c, "OWord dual block messages need a header")?;
     check_mlen(call, c, 3, "an OWord dual block write (header, offsets, data)")?;
+    check_rlen(call, c, 0)?;
     for (half, dw) in [0usize, GRF_DWORDS / 2].into_iter().enumerate() {
         // SIMD4x2: the first block belongs to channels 0-3, the second to 4-7.
         if call.channel_mask >> (half * 4) & 0xf == 0 {
@@ -303,6 +305,7 @@ fn scattered_write(
     let (slots, rps) = simd(simd16);
     let h = u32::from(c.header);
     check_mlen(call, c, h + 2 * rps, "a scattered write (header if any, offsets, data)")?;
+    check_rlen(call, c, 0)?;
     let global = if c.header { pdw(call, 0, HEADER_OFFSET_DW) } else { 0 };
     for s in (0..slots).filter(|&s| enabled(call, s)) {
         let addr = e.address(global, slot_dw(call, h as usize, s));
@@ -374,6 +377,7 @@ fn untyped_simd4x2(
         "a SIMD4x2 untyped surface read (header if any, addresses)"
     };
     check_mlen(call, c, h as u32 + 1 + u32::from(write), what)?;
+    check_rlen(call, c, u32::from(!write))?;
     let mut r = Reply::new(u32::from(!write));
     for slot in 0..SIMD4X2_SLOTS {
         let first = slot * SIMD4X2_DWORDS;
@@ -451,6 +455,7 @@ fn untyped_write(
         h + areg + rps * channels.count(),
         "an untyped surface write (header if any, addresses, data)",
     )?;
+    check_rlen(call, c, 0)?;
     for s in (0..slots).filter(|&s| slot_on(call, c, s)) {
         let (space, a) = addr.slot(call, h as usize, s);
         for (k, ch) in enabled_channels(channels).enumerate() {
@@ -489,6 +494,7 @@ fn untyped_atomic(
         h as u32 + areg + sreg * op.num_srcs(),
         "an untyped atomic (header if any, addresses, sources)",
     )?;
+    check_rlen(call, c, if return_data { sreg } else { 0 })?;
     let mut r = Reply::new(if return_data { sreg } else { 0 });
     let src = |i: u32, s: usize| -> u64 {
         let reg = h + (areg + i * sreg) as usize;
@@ -541,6 +547,7 @@ fn atomic_simd4x2(
     let h = usize::from(c.header);
     let what = "a SIMD4x2 untyped atomic (header if any, address, sources)";
     check_mlen(call, c, h as u32 + 1 + op.num_srcs(), what)?;
+    check_rlen(call, c, u32::from(return_data))?;
     let mut r = Reply::new(u32::from(return_data));
     for slot in 0..SIMD4X2_SLOTS {
         let first = slot * SIMD4X2_DWORDS;
@@ -584,6 +591,7 @@ fn a64_scattered_write(
         h + areg + elems * regs_per_elem,
         "an A64 scattered write (header if any, addresses, data)",
     )?;
+    check_rlen(call, c, 0)?;
     for s in (0..slots).filter(|&s| enabled(call, s)) {
         let a = slot_qw(call, h as usize, s);
         for e in 0..elems {
@@ -613,6 +621,7 @@ fn scratch(call: &MessageCall<'_>, mem: &mut Memory, c: &Common, s: &ScratchBloc
     let base = u64::from(s.offset) * GRF as u64;
     if s.write {
         check_mlen(call, c, 1 + regs, "a scratch block write (header and data)")?;
+        check_rlen(call, c, 0)?;
         // DWord channel mode: dword d of data register r is written when its
         // channel is enabled, the registers taking eight channels each
         // (SIMD8: channels 0-7 over and over; SIMD16: 0-7, 8-15, ...).
@@ -738,6 +747,7 @@ pub(super) fn media_block_write(
 ) -> Result<MessageReply, SimError> {
     let b = media_block(call, c)?;
     check_mlen(call, c, 1 + media_regs(&b), "a media block write (header and data)")?;
+    check_rlen(call, c, 0)?;
     let (s, bpp) = media_surface(call, mem, bti)?;
     let (row_bytes, h, pitch) = (i64::from(s.width()) * bpp, i64::from(s.height()), u64::from(s.pitch()));
     let s = mem.surface_mut(bti).ok_or(SimError::UnboundSurface {

@@ -37,7 +37,10 @@
 
 use super::dataport::{media_block_read, media_block_write};
 use super::typed;
-use super::{check_mlen, enabled, need_header, pdw, slot_dw, unmodelled, MessageCall, MessageReply, Reply, GRF_DWORDS};
+use super::{
+    check_mlen, check_rlen, enabled, need_header, pdw, slot_dw, unmodelled, MessageCall, MessageReply, Reply,
+    GRF_DWORDS,
+};
 use crate::msg::{Gateway, GatewayOp, Render, RenderOp, RtWriteSubtype, ThreadSpawner, TsOpcode, Urb, UrbOpcode};
 use crate::sim::memory::{RtWrite, UrbWrite};
 use crate::sim::{Memory, SimError};
@@ -108,6 +111,7 @@ fn rt_write(
         ));
     }
     check_mlen(call, c, h + data, "a render target write (header if any, R G B A)")?;
+    check_rlen(call, c, 0)?;
     for k in (0..slots).filter(|&k| enabled(call, k)) {
         let color = core::array::from_fn(|ch| {
             if replicated {
@@ -141,6 +145,7 @@ pub(super) fn urb(call: &MessageCall<'_>, mem: &mut Memory, m: &Urb) -> Result<M
     match m.opcode {
         UrbOpcode::Simd8Write => {
             need_header(call, c, "URB writes need a header (the URB handles)")?;
+            check_rlen(call, c, 0)?;
             let extra = u32::from(m.per_slot_offset) + u32::from(m.channel_mask);
             let data = u32::from(c.mlen).saturating_sub(1 + extra);
             if data == 0 {
@@ -177,6 +182,7 @@ pub(super) fn urb(call: &MessageCall<'_>, mem: &mut Memory, m: &Urb) -> Result<M
         }
         UrbOpcode::WriteHWord | UrbOpcode::WriteOWord => {
             need_header(call, c, "URB writes need a header (the URB handles)")?;
+            check_rlen(call, c, 0)?;
             let data = u32::from(c.mlen).saturating_sub(1);
             if data == 0 {
                 return Err(SimError::Length {

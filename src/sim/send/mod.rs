@@ -164,6 +164,12 @@ fn check_mlen(call: &MessageCall<'_>, common: &Common, expected: u32, what: &'st
     check(call, "mlen", u32::from(common.mlen), expected, what)
 }
 
+/// Checks the descriptor's `rlen` against the response the message
+/// returns, before a message with side effects makes them.
+fn check_rlen(call: &MessageCall<'_>, common: &Common, expected: u32) -> Result<(), SimError> {
+    check(call, "rlen", u32::from(common.rlen), expected, "the message")
+}
+
 /// Refuses a message without the header it needs.
 fn need_header(call: &MessageCall<'_>, common: &Common, what: &'static str) -> Result<(), SimError> {
     if !common.header {

@@ -1083,6 +1083,29 @@ fn lengths_surfaces_and_unmodelled_messages_are_typed_errors() {
             ..
         })
     ));
+    // A write with a response length fails before it writes.
+    let m = dc1(
+        Gen8,
+        2,
+        1,
+        false,
+        1,
+        Dc1Op::UntypedSurfaceWrite {
+            channels: Channels::R,
+            simd: SurfaceSimd::Simd8,
+        },
+    );
+    let r = run(Gen8, m, &[reg([0; 8]), reg([0xff; 8])], 1, &mut mem);
+    assert!(matches!(
+        r,
+        Err(SimError::Length {
+            field: "rlen",
+            value: 1,
+            expected: 0,
+            ..
+        })
+    ));
+    assert_eq!(mem.surface(1).unwrap().data(), [0, 1, 2, 3]);
     // OWord block reads need their header.
     let m = dc0(
         Gen8,

@@ -14,7 +14,9 @@
 //! return zero, writes are dropped.
 
 use super::dataport::enabled_channels;
-use super::{atomic, enabled, need_header, pdw, slot_dw, unmodelled, MessageCall, MessageReply, Reply, GRF_DWORDS};
+use super::{
+    atomic, check_rlen, enabled, need_header, pdw, slot_dw, unmodelled, MessageCall, MessageReply, Reply, GRF_DWORDS,
+};
 use crate::msg::{AtomicOp, Channels, Common, TypedSlotGroup};
 use crate::sim::memory::ChannelKind;
 use crate::sim::{Memory, SimError, Surface};
@@ -126,6 +128,7 @@ pub(super) fn write(
         channels.count(),
         "a typed surface write (header, U [V R LOD], data)",
     )?;
+    check_rlen(call, c, 0)?;
     surface(call, mem, bti)?;
     for k in 0..SLOTS {
         let (on, xy) = slot(call, high, naddr, k);
@@ -153,6 +156,7 @@ pub(super) fn atomic(
 ) -> Result<MessageReply, SimError> {
     need_header(call, c, "typed surface messages need a header")?;
     let naddr = addr_regs(call, c, op.num_srcs(), "a typed atomic (header, U [V R LOD], sources)")?;
+    check_rlen(call, c, u32::from(return_data))?;
     let s = surface(call, mem, bti)?;
     let f = s.format();
     if !f.is_some_and(|f| {
