@@ -153,7 +153,13 @@ formats! {
     R16Uint = "R16_UINT", 16 x 1, Uint;
     R16Sint = "R16_SINT", 16 x 1, Sint;
     R16Unorm = "R16_UNORM", 16 x 1, Unorm;
+    R32G32B32Float = "R32G32B32_FLOAT", 32 x 3, Float;
+    R16G16B16A16Float = "R16G16B16A16_FLOAT", 16 x 4, Float;
+    R16G16Float = "R16G16_FLOAT", 16 x 2, Float;
+    R16Float = "R16_FLOAT", 16 x 1, Float;
     R8G8B8A8Unorm = "R8G8B8A8_UNORM", 8 x 4, Unorm;
+    B8G8R8A8Unorm = "B8G8R8A8_UNORM", 8 x 4, Unorm;
+    R8G8Unorm = "R8G8_UNORM", 8 x 2, Unorm;
     R8G8B8A8Uint = "R8G8B8A8_UINT", 8 x 4, Uint;
     R8Unorm = "R8_UNORM", 8 x 1, Unorm;
     R8Uint = "R8_UINT", 8 x 1, Uint;
@@ -188,6 +194,7 @@ impl SurfaceFormat {
             raw.get_mut(..size)?.copy_from_slice(b);
             let v = u32::from_le_bytes(raw);
             *slot = match self.kind() {
+                ChannelKind::Float if size == 2 => half::f16::from_bits(v as u16).to_f32().to_bits(),
                 ChannelKind::Float | ChannelKind::Uint => v,
                 ChannelKind::Sint => match size {
                     1 => v as u8 as i8 as i32 as u32,
@@ -200,14 +207,26 @@ impl SurfaceFormat {
                 }
             };
         }
+        if self.stores_bgr() {
+            out.swap(0, 2);
+        }
         Some(out)
+    }
+
+    /// Whether the format stores blue first (`B8G8R8A8_UNORM`).
+    const fn stores_bgr(self) -> bool {
+        matches!(self, SurfaceFormat::B8G8R8A8Unorm)
     }
 
     /// Encodes four channels (as [`SurfaceFormat::decode`] returns them)
     /// into a texel of [`SurfaceFormat::bytes`] bytes: integers are
     /// truncated to the channel width; normalized channels take the float,
-    /// clamped to 0.0..=1.0 (NaN as 0) and rounded to nearest.
-    pub fn encode(self, texel: [u32; 4]) -> Vec<u8> {
+    /// clamped to 0.0..=1.0 (NaN as 0) and rounded to nearest; 16-bit
+    /// floats are rounded to nearest even.
+    pub fn encode(self, mut texel: [u32; 4]) -> Vec<u8> {
+        if self.stores_bgr() {
+            texel.swap(0, 2);
+        }
         let size = (self.channel_bits() / 8) as usize;
         let mut out = Vec::with_capacity(self.bytes() as usize);
         for &v in texel.iter().take(self.channels() as usize) {
@@ -220,6 +239,7 @@ impl SurfaceFormat {
                     // computed without std's round (no_std).
                     (f * max + 0.5) as u32
                 }
+                ChannelKind::Float if size == 2 => u32::from(half::f16::from_f32(f32::from_bits(v)).to_bits()),
                 _ => v,
             };
             out.extend_from_slice(raw.to_le_bytes().get(..size).unwrap_or(&[]));
@@ -699,6 +719,20 @@ mod tests {
         assert_eq!(SurfaceFormat::R16Sint.decode(&[0xff, 0xff]), Some([u32::MAX, 0, 0, 1]));
         assert_eq!(SurfaceFormat::R32Float.decode(&[0; 4]).unwrap()[3], 1.0f32.to_bits());
         assert_eq!(SurfaceFormat::R8Unorm.decode(&[]), None);
+        // B8G8R8A8 stores blue first; half floats: 0x3c00 is 1.0, 0xc000 is -2.0.
+        let bgra = SurfaceFormat::B8G8R8A8Unorm;
+        assert_eq!(bgra.decode(&[0, 0, 255, 255]).unwrap()[0], 1.0f32.to_bits());
+        assert_eq!(bgra.encode([1.0f32.to_bits(), 0, 0, 0]), [0, 0, 255, 0]);
+        let h = SurfaceFormat::R16G16Float;
+        assert_eq!(
+            h.decode(&[0x00, 0x3c, 0x00, 0xc0]),
+            Some([1.0f32.to_bits(), (-2.0f32).to_bits(), 0, 1.0f32.to_bits()])
+        );
+        assert_eq!(
+            h.encode([0.5f32.to_bits(), 65504.0f32.to_bits(), 0, 0]),
+            [0x00, 0x38, 0xff, 0x7b]
+        );
+        assert_eq!(SurfaceFormat::R32G32B32Float.bytes(), 12);
         for f in SurfaceFormat::ALL {
             assert_eq!(f.name().parse::<SurfaceFormat>(), Ok(*f));
         }
