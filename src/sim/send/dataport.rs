@@ -36,13 +36,14 @@
 //! - **Scratch block**: a header, then (writes) the data; the descriptor
 //!   gives the offset in registers (32 bytes).
 
+use super::typed;
 use super::{
     atomic, check_mlen, check_rlen, enabled, need_header, payload_error, pdw, preg, slot_dw, slot_qw, unmodelled,
     MessageCall, MessageReply, Reply, Space, DW, GRF, GRF_DWORDS,
 };
 use crate::msg::{
     A64ScatteredSubtype, AtomicOp, Channels, Common, DataCache0, DataCache1, Dc0Op, Dc1Op, DpRead, DpReadOp,
-    DualBlockSize, OwordBlockSize, ScatteredDataSize, ScratchBlock, SurfaceSimd,
+    DualBlockSize, OwordBlockSize, ScatteredDataSize, ScratchBlock, SurfaceSimd, TypedSlotGroup,
 };
 use crate::sim::{Memory, SimError};
 
@@ -100,24 +101,36 @@ pub(super) fn data_cache1(call: &MessageCall<'_>, mem: &mut Memory, m: &DataCach
         } => a64_scattered_write(call, mem, c, subtype, data_size, simd16),
         Dc1Op::MediaBlockRead { .. } => media_block_read(call, mem, c, m.bti),
         Dc1Op::MediaBlockWrite { .. } => media_block_write(call, mem, c, m.bti),
+        Dc1Op::TypedSurfaceRead {
+            channels,
+            slot_group: TypedSlotGroup::Simd4x2,
+        } => typed::simd4x2(call, mem, c, m.bti, channels, typed::Simd4x2::Read),
+        Dc1Op::TypedSurfaceWrite {
+            channels,
+            slot_group: TypedSlotGroup::Simd4x2,
+        } => typed::simd4x2(call, mem, c, m.bti, channels, typed::Simd4x2::Write),
+        Dc1Op::TypedAtomicSimd4x2 { op, return_data } => typed::simd4x2(
+            call,
+            mem,
+            c,
+            m.bti,
+            Channels::R,
+            typed::Simd4x2::Atomic(op, return_data),
+        ),
         Dc1Op::TypedSurfaceRead { channels, slot_group } => {
-            let high = super::typed::group_base(call, slot_group, ty)?;
-            super::typed::read(call, mem, c, m.bti, channels, high)
+            let high = typed::group_base(call, slot_group, ty)?;
+            typed::read(call, mem, c, m.bti, channels, high)
         }
         Dc1Op::TypedSurfaceWrite { channels, slot_group } => {
-            let high = super::typed::group_base(call, slot_group, ty)?;
-            super::typed::write(call, mem, c, m.bti, channels, high)
+            let high = typed::group_base(call, slot_group, ty)?;
+            typed::write(call, mem, c, m.bti, channels, high)
         }
         Dc1Op::TypedAtomic {
             op,
             high_slot_group,
             return_data,
-        } => super::typed::atomic(call, mem, c, m.bti, op, high_slot_group, return_data),
-        _ => Err(unmodelled(
-            call,
-            ty,
-            "data cache 1 message (SIMD4x2 typed or atomic counter)",
-        )),
+        } => typed::atomic(call, mem, c, m.bti, op, high_slot_group, return_data),
+        _ => Err(unmodelled(call, ty, "data cache 1 atomic counter message")),
     }
 }
 

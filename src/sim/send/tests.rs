@@ -638,6 +638,64 @@ fn typed_messages_convert_formats_and_mask_slots() {
 }
 
 #[test]
+fn simd4x2_typed_messages_keep_channels_in_place() {
+    let mut mem = Memory::new();
+    let mut img = Surface::image_2d(SurfaceFormat::R32G32B32A32Uint, 2, 2).unwrap();
+    img.set_texel(1, 0, [1, 2, 3, 4]);
+    img.set_texel(0, 1, [5, 6, 7, 8]);
+    mem.bind(3, img);
+    mem.bind(4, Surface::image_2d(SurfaceFormat::R32Sint, 2, 2).unwrap());
+    let hdr = reg([0; 8]);
+    // Slot 0 at (1, 0), slot 1 at (0, 1); channels G and A.
+    let addr = reg([1, 0, 0, 0, 0, 1, 0, 0]);
+    let op = Dc1Op::TypedSurfaceRead {
+        channels: Channels::G | Channels::A,
+        slot_group: TypedSlotGroup::Simd4x2,
+    };
+    let r = ok(run(Gen75, dc1(Gen75, 2, 1, true, 3, op), &[hdr, addr], 0xff, &mut mem));
+    assert_eq!(r[0], [0, 2, 0, 4, 0, 6, 0, 8]);
+    // Write R and B of slot 1 only, channel B's execution channel (6) off.
+    let op = Dc1Op::TypedSurfaceWrite {
+        channels: Channels::R | Channels::B,
+        slot_group: TypedSlotGroup::Simd4x2,
+    };
+    let data = reg([90, 91, 92, 93, 94, 95, 96, 97]);
+    ok(run(
+        Gen75,
+        dc1(Gen75, 3, 0, true, 3, op),
+        &[hdr, addr, data],
+        0b1011_0000,
+        &mut mem,
+    ));
+    assert_eq!(mem.surface(3).unwrap().texel(0, 1), Some([94, 6, 7, 8]));
+    assert_eq!(mem.surface(3).unwrap().texel(1, 0), Some([1, 2, 3, 4]));
+    // Atomic add on the R32_SINT surface: the source in dword 4s.
+    let op = Dc1Op::TypedAtomicSimd4x2 {
+        op: AtomicOp::Add,
+        return_data: true,
+    };
+    let src = reg([5, 0, 0, 0, 7, 0, 0, 0]);
+    let r = ok(run(
+        Gen8,
+        dc1(Gen8, 3, 1, true, 4, op),
+        &[hdr, addr, src],
+        0xff,
+        &mut mem,
+    ));
+    assert_eq!(r[0], [0; 8]);
+    let r = ok(run(
+        Gen8,
+        dc1(Gen8, 3, 1, true, 4, op),
+        &[hdr, addr, src],
+        0x0f,
+        &mut mem,
+    ));
+    assert_eq!(r[0], [5, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(mem.surface(4).unwrap().texel(1, 0), Some([10, 0, 0, 1]));
+    assert_eq!(mem.surface(4).unwrap().texel(0, 1), Some([7, 0, 0, 1]));
+}
+
+#[test]
 fn media_block_read_clamps_to_the_edge_and_write_drops_outside() {
     let mut mem = Memory::new();
     // 4x3 R8_UNORM texels, byte (x, y) = 10 * y + x.

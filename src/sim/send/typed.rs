@@ -11,7 +11,8 @@
 //! register per enabled channel in RGBA order, or the atomic's sources.
 //! A read returns one register per enabled channel. Surfaces here have one
 //! layer and one mip level, so a non-zero R or LOD is out of bounds: reads
-//! return zero, writes are dropped.
+//! return zero, writes are dropped. SIMD4x2 (vec4) messages: see
+//! [`simd4x2`].
 
 use super::dataport::enabled_channels;
 use super::{
@@ -28,7 +29,8 @@ const ADDR_REGS_MAX: u32 = 4;
 /// Header dword holding the pixel/sample mask.
 const HEADER_MASK_DW: usize = 7;
 
-/// The first slot of a Haswell+ slot group (SIMD4x2 is not modelled).
+/// Whether a Haswell+ slot group is the high one (SIMD4x2 goes to
+/// [`simd4x2`] instead).
 pub(super) fn group_base(call: &MessageCall<'_>, g: TypedSlotGroup, ty: u8) -> Result<bool, SimError> {
     match g {
         TypedSlotGroup::Low => Ok(false),
@@ -52,6 +54,23 @@ fn surface<'m>(call: &MessageCall<'_>, mem: &'m Memory, bti: u8) -> Result<&'m S
         });
     }
     Ok(s)
+}
+
+/// Refuses a typed atomic on a surface whose format is not R32_UINT or
+/// R32_SINT.
+fn atomic_format(call: &MessageCall<'_>, s: &Surface, bti: u8) -> Result<(), SimError> {
+    let f = s.format();
+    if !f.is_some_and(|f| {
+        f.channels() == 1 && f.channel_bits() == 32 && matches!(f.kind(), ChannelKind::Uint | ChannelKind::Sint)
+    }) {
+        return Err(SimError::Format {
+            offset: call.offset,
+            bti,
+            format: f.map_or("buffer", |f| f.name()),
+            what: "typed atomics need R32_UINT or R32_SINT",
+        });
+    }
+    Ok(())
 }
 
 /// The number of address registers: `mlen` less the header and `other`.
@@ -158,17 +177,7 @@ pub(super) fn atomic(
     let naddr = addr_regs(call, c, op.num_srcs(), "a typed atomic (header, U [V R LOD], sources)")?;
     check_rlen(call, c, u32::from(return_data))?;
     let s = surface(call, mem, bti)?;
-    let f = s.format();
-    if !f.is_some_and(|f| {
-        f.channels() == 1 && f.channel_bits() == 32 && matches!(f.kind(), ChannelKind::Uint | ChannelKind::Sint)
-    }) {
-        return Err(SimError::Format {
-            offset: call.offset,
-            bti,
-            format: f.map_or("buffer", |f| f.name()),
-            what: "typed atomics need R32_UINT or R32_SINT",
-        });
-    }
+    atomic_format(call, s, bti)?;
     let mut r = Reply::new(u32::from(return_data));
     for k in 0..SLOTS {
         let (on, xy) = slot(call, high, naddr, k);
@@ -179,6 +188,90 @@ pub(super) fn atomic(
         let (new, ret) = atomic::apply32(op, texel[0], src(0), src(1));
         s.set_texel(x, y, [new, 0, 0, 0]);
         r.set_dw(0, k % GRF_DWORDS, ret);
+    }
+    r.done()
+}
+
+/// What a SIMD4x2 typed message does.
+#[derive(Clone, Copy)]
+pub(super) enum Simd4x2 {
+    /// Read the enabled channels.
+    Read,
+    /// Write the enabled channels.
+    Write,
+    /// An atomic operation on channel R, returning the old value (`predec`:
+    /// the new one) when asked.
+    Atomic(AtomicOp, bool),
+}
+
+/// Slots of a SIMD4x2 message, and the dwords of a register each takes.
+const SIMD4X2_SLOTS: usize = 2;
+const SIMD4X2_DWORDS: usize = GRF_DWORDS / SIMD4X2_SLOTS;
+
+/// A SIMD4x2 (vec4) typed message: the header, then one register holding
+/// slot s's U, V, R and LOD in dwords 4s..4s+3; a write's data register
+/// (or an atomic's source registers) hold slot s's channels in place in
+/// dwords 4s..4s+3 (an atomic's value in dword 4s); so does the one
+/// response register. A slot runs when one of its execution channels
+/// 4s..4s+3 is enabled; a write writes a channel when its execution channel
+/// is enabled too.
+pub(super) fn simd4x2(
+    call: &MessageCall<'_>,
+    mem: &mut Memory,
+    c: &Common,
+    bti: u8,
+    channels: Channels,
+    what: Simd4x2,
+) -> Result<MessageReply, SimError> {
+    need_header(call, c, "typed surface messages need a header")?;
+    let (data, rlen, name) = match what {
+        Simd4x2::Read => (0, 1, "a SIMD4x2 typed surface read (header, address)"),
+        Simd4x2::Write => (1, 0, "a SIMD4x2 typed surface write (header, address, data)"),
+        Simd4x2::Atomic(op, ret) => (
+            op.num_srcs(),
+            u32::from(ret),
+            "a SIMD4x2 typed atomic (header, address, sources)",
+        ),
+    };
+    super::check_mlen(call, c, 2 + data, name)?;
+    check_rlen(call, c, rlen)?;
+    let s = surface(call, mem, bti)?;
+    if let Simd4x2::Atomic(..) = what {
+        atomic_format(call, s, bti)?;
+    }
+    let mut r = Reply::new(rlen);
+    for slot in 0..SIMD4X2_SLOTS {
+        let first = slot * SIMD4X2_DWORDS;
+        if call.channel_mask >> first & 0xf == 0 {
+            continue;
+        }
+        let coord = |i: usize| pdw(call, 1, first + i) as i32;
+        if coord(2) != 0 || coord(3) != 0 {
+            continue;
+        }
+        let (x, y) = (i64::from(coord(0)), i64::from(coord(1)));
+        let Some(s) = mem.surface_mut(bti) else { continue };
+        let Some(mut texel) = s.texel(x, y) else { continue };
+        match what {
+            Simd4x2::Read => {
+                for ch in enabled_channels(channels) {
+                    r.set_dw(0, first + ch, texel.get(ch).copied().unwrap_or(0));
+                }
+            }
+            Simd4x2::Write => {
+                for ch in enabled_channels(channels).filter(|&ch| enabled(call, first + ch)) {
+                    if let Some(t) = texel.get_mut(ch) {
+                        *t = pdw(call, 2, first + ch);
+                    }
+                }
+                s.set_texel(x, y, texel);
+            }
+            Simd4x2::Atomic(op, _) => {
+                let (new, ret) = atomic::apply32(op, texel[0], pdw(call, 2, first), pdw(call, 3, first));
+                s.set_texel(x, y, [new, 0, 0, 0]);
+                r.set_dw(0, first, ret);
+            }
+        }
     }
     r.done()
 }
