@@ -1300,6 +1300,7 @@ mod props {
         }
     }
 
+    #[cfg(feature = "check")]
     /// Runs a message, retrying (at most three times) with the `mlen` and
     /// `rlen` the simulator says it needs, so that random descriptors reach
     /// the messages' bodies; checks the reply's length.
