@@ -39,7 +39,7 @@
 use super::typed;
 use super::{
     atomic, check_mlen, check_rlen, enabled, need_header, payload_error, pdw, preg, slot_dw, slot_qw, unmodelled,
-    MessageCall, MessageReply, Reply, Space, DW, GRF, GRF_DWORDS,
+    MessageCall, MessageReply, Reply, Space, DW, GRF, GRF_DWORDS, HEADER_MASK_DW, OWORD, SIMD4X2_DWORDS, SIMD4X2_SLOTS,
 };
 use crate::msg::{
     A64ScatteredSubtype, AtomicOp, Channels, Common, DataCache0, DataCache1, Dc0Op, Dc1Op, DpRead, DpReadOp,
@@ -47,12 +47,8 @@ use crate::msg::{
 };
 use crate::sim::{Memory, SimError};
 
-/// Bytes of an OWord.
-const OWORD: usize = 16;
 /// Header dword holding a block or global offset.
 const HEADER_OFFSET_DW: usize = 2;
-/// Header dword holding the pixel/sample mask of surface messages.
-const HEADER_MASK_DW: usize = 7;
 
 pub(super) fn data_cache0(call: &MessageCall<'_>, mem: &mut Memory, m: &DataCache0) -> Result<MessageReply, SimError> {
     let c = &m.common;
@@ -363,10 +359,6 @@ fn untyped_simd(call: &MessageCall<'_>, mode: SurfaceSimd) -> Result<(usize, u32
         SurfaceSimd::Simd4x2 => Err(unmodelled(call, 0, "SIMD4x2 untyped surface message")),
     }
 }
-
-/// Slots of a SIMD4x2 message and the dwords of a register each takes.
-const SIMD4X2_SLOTS: usize = 2;
-const SIMD4X2_DWORDS: usize = GRF_DWORDS / SIMD4X2_SLOTS;
 
 /// A SIMD4x2 (vec4) untyped surface read or write: the address of slot s
 /// in dword 4s of the address register (header if any, then addresses,

@@ -73,6 +73,15 @@ const GRF: usize = GRF_BYTES as usize;
 const DW: usize = 4;
 /// Dwords of a GRF (the slots of one SIMD8 register).
 const GRF_DWORDS: usize = GRF / DW;
+/// Bytes of an OWord.
+const OWORD: usize = crate::isa::OWORD_BYTES as usize;
+/// Header dword holding the pixel/sample mask of the untyped and typed
+/// surface messages (bits 15:0, ANDed with the execution mask).
+const HEADER_MASK_DW: usize = 7;
+/// Slots of a SIMD4x2 (vec4) message, and the dwords of a register each
+/// takes (one OWord: the slot's four channels in place).
+const SIMD4X2_SLOTS: usize = 2;
+const SIMD4X2_DWORDS: usize = OWORD / DW;
 
 /// Carries out one message.
 #[allow(dead_code)]

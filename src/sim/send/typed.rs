@@ -17,6 +17,7 @@
 use super::dataport::enabled_channels;
 use super::{
     atomic, check_rlen, enabled, need_header, pdw, slot_dw, unmodelled, MessageCall, MessageReply, Reply, GRF_DWORDS,
+    HEADER_MASK_DW, SIMD4X2_DWORDS, SIMD4X2_SLOTS,
 };
 use crate::msg::{AtomicOp, Channels, Common, TypedSlotGroup};
 use crate::sim::memory::ChannelKind;
@@ -26,8 +27,6 @@ use crate::sim::{Memory, SimError, Surface};
 const SLOTS: usize = 8;
 /// Most address registers: U, V, R, LOD.
 const ADDR_REGS_MAX: u32 = 4;
-/// Header dword holding the pixel/sample mask.
-const HEADER_MASK_DW: usize = 7;
 
 /// Whether a Haswell+ slot group is the high one (SIMD4x2 goes to
 /// [`simd4x2`] instead).
@@ -203,10 +202,6 @@ pub(super) enum Simd4x2 {
     /// the new one) when asked.
     Atomic(AtomicOp, bool),
 }
-
-/// Slots of a SIMD4x2 message, and the dwords of a register each takes.
-const SIMD4X2_SLOTS: usize = 2;
-const SIMD4X2_DWORDS: usize = GRF_DWORDS / SIMD4X2_SLOTS;
 
 /// A SIMD4x2 (vec4) typed message: the header, then one register holding
 /// slot s's U, V, R and LOD in dwords 4s..4s+3; a write's data register
