@@ -27,7 +27,8 @@
 //!   [`Memory::urb_entry`], which the caller may also fill for the URB
 //!   read messages) and the **render target writes**
 //!   ([`Memory::rt_writes`]), which also land in the bound colour buffer
-//!   when the message says where its pixels are.
+//!   when the message's header, or the thread's dispatch
+//!   ([`Memory::set_subspans`]), says where its pixels are.
 
 use alloc::collections::BTreeMap;
 use alloc::vec;
@@ -531,6 +532,7 @@ pub struct Memory {
     urb: Vec<UrbWrite>,
     urb_entries: BTreeMap<u32, Vec<u32>>,
     rt: Vec<RtWrite>,
+    subspans: BTreeMap<u32, [(u32, u32); 4]>,
 }
 
 impl Default for Memory {
@@ -561,6 +563,7 @@ impl Memory {
             urb: Vec::new(),
             urb_entries: BTreeMap::new(),
             rt: Vec::new(),
+            subspans: BTreeMap::new(),
         }
     }
 
@@ -697,6 +700,20 @@ impl Memory {
 
     pub(crate) fn push_rt(&mut self, w: RtWrite) {
         self.rt.push(w);
+    }
+
+    /// Records where the pixel shader thread `thread` was dispatched: the
+    /// upper-left pixel (x, y) of each of its subspans (2x2 pixels; slots
+    /// 4n..4n+3 are subspan n's pixels, left to right, top to bottom), as
+    /// the thread's r1.2-r1.5 give them. A render target write without a
+    /// header writes its pixels there.
+    pub fn set_subspans(&mut self, thread: u32, subspans: [(u32, u32); 4]) {
+        self.subspans.insert(thread, subspans);
+    }
+
+    /// The subspans recorded for `thread`.
+    pub fn subspans(&self, thread: u32) -> Option<&[(u32, u32); 4]> {
+        self.subspans.get(&thread)
     }
 }
 

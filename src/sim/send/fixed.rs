@@ -10,8 +10,10 @@
 //!   register per eight slots each (SIMD8: 4 registers, SIMD16: 8; the
 //!   replicated-data form: one register whose dwords 0-3 are the colour of
 //!   every slot). Every enabled pixel is captured ([`Memory::rt_writes`]);
-//!   with a header it is also written to the 2D surface bound at the
-//!   binding table index, converted to its format. Source 0 alpha, oMask,
+//!   when its position is known (from the header, or without one from the
+//!   subspans the caller recorded for the thread's dispatch,
+//!   [`Memory::set_subspans`]) it is also written to the 2D surface bound
+//!   at the binding table index, converted to its format. Source 0 alpha, oMask,
 //!   depth and stencil (longer payloads), dual source and the high slot
 //!   group are not modelled.
 //! - **URB write**: Gen8 SIMD8 writes (header dwords 0-7: each slot's URB
@@ -120,11 +122,15 @@ fn rt_write(
                 slot_dw(call, (h + ch as u32 * rpc) as usize, k)
             }
         });
-        let position = c.header.then(|| {
+        // The subspan's upper-left pixel: from the header, or without one
+        // from the thread's dispatch (which the caller may have recorded).
+        let subspan = if c.header {
             let ss = pdw(call, 1, RT_SUBSPAN_DW + k / 4);
-            let (x, y) = (ss & 0xffff, ss >> 16);
-            (x + (k as u32 & 1), y + (k as u32 >> 1 & 1))
-        });
+            Some((ss & 0xffff, ss >> 16))
+        } else {
+            mem.subspans(call.thread).and_then(|s| s.get(k / 4).copied())
+        };
+        let position = subspan.map(|(x, y)| (x.saturating_add(k as u32 & 1), y.saturating_add(k as u32 >> 1 & 1)));
         mem.push_rt(RtWrite {
             thread: call.thread,
             bti: m.bti,

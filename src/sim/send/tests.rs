@@ -958,6 +958,17 @@ fn render_target_writes_land_in_the_colour_buffer() {
     ok(run(Gen7, m, &payload, 1 << 9, &mut mem));
     let last = mem.rt_writes().last().unwrap();
     assert_eq!((last.slot, last.position, last.color), (9, None, [1, 3, 5, 7]));
+    // The same with the thread's dispatch recorded: slot 9 is subspan 2's
+    // upper right pixel.
+    mem.set_subspans(3, [(0, 0), (2, 0), (4, 6), (6, 6)]);
+    let payload: Vec<[u8; 32]> = (0..8).map(|i| reg([f(i as f32 / 8.0); 8])).collect();
+    ok(run(Gen7, m, &payload, 1 << 9, &mut mem));
+    assert_eq!(mem.rt_writes().last().unwrap().position, Some((5, 6)));
+    // R = 1/8, G = 3/8, B = 5/8, A = 7/8 of 255: 31.875, 95.625, 159.375, 223.125.
+    assert_eq!(
+        mem.surface(0).unwrap().data()[(6 * 8 + 5) * 4..(6 * 8 + 5) * 4 + 4],
+        [32, 96, 159, 223]
+    );
 }
 
 #[test]
