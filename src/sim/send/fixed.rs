@@ -297,7 +297,7 @@ pub(super) fn gateway(call: &MessageCall<'_>, m: &Gateway) -> Result<MessageRepl
 }
 
 pub(super) fn thread_spawner(call: &MessageCall<'_>, m: &ThreadSpawner) -> Result<MessageReply, SimError> {
-    if m.opcode != TsOpcode::DereferenceResource || !m.common.eot {
+    if m.opcode != TsOpcode::DereferenceResource || !(m.common.eot || call.eot) {
         return Err(unmodelled(
             call,
             m.opcode.hw(),

@@ -54,6 +54,9 @@ pub(crate) struct MessageCall<'a> {
     pub thread: u32,
     /// The index of the running thread's group (shared local memory is per group).
     pub group: u32,
+    /// End of thread: the instruction's EOT bit (on Gen7 and Gen8 it is
+    /// not part of the descriptor, see [`crate::Instruction::eot`]).
+    pub eot: bool,
 }
 
 /// What a message gives back.
@@ -126,7 +129,7 @@ pub(crate) fn execute(call: &MessageCall<'_>, mem: &mut Memory) -> Result<Messag
         reply.regs.len() as u32,
         "the message",
     )?;
-    reply.end_of_thread |= common.eot;
+    reply.end_of_thread |= common.eot || call.eot;
     Ok(reply)
 }
 

@@ -44,6 +44,7 @@ fn run(p: Platform, m: Message, payload: &[[u8; 32]], mask: u32, mem: &mut Memor
         payload,
         thread: 3,
         group: 1,
+        eot: false,
     };
     execute(&call, mem)
 }
@@ -1236,6 +1237,7 @@ fn lengths_surfaces_and_unmodelled_messages_are_typed_errors() {
         payload: &[reg([0; 8])],
         thread: 0,
         group: 0,
+        eot: false,
     };
     assert!(matches!(
         execute(&call, &mut mem),
@@ -1303,7 +1305,7 @@ mod props {
             let mut mem = memory(seed);
             let call = MessageCall {
                 platform, offset: 0, sfid, desc, exdesc: 0, exec_size: 16, channel_mask: mask,
-                payload, thread: u32::from(seed), group: mask,
+                payload, thread: u32::from(seed), group: mask, eot: seed & 1 == 1,
             };
             if let Ok(r) = execute(&call, &mut mem) {
                 prop_assert_eq!(r.regs.len(), usize::from(Common::decode(desc).rlen));
@@ -1339,6 +1341,7 @@ mod props {
                 payload: &payload,
                 thread: mask,
                 group: mask >> 4,
+                eot: false,
             };
             r = execute(&call, mem);
             let mut c2 = c;
