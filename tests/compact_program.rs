@@ -4,7 +4,6 @@
 
 mod corpus;
 
-
 use geneu::compact::{compact_marked, compact_program, decode_stream, pieces, uncompact_program, Piece, ProgramError};
 use geneu::text::program::{write_bytes_text, Program, TextOptions};
 use geneu::*;

@@ -4,7 +4,6 @@
 
 mod corpus;
 
-
 use geneu::{decode, Addr, Instruction, Platform, RegFile};
 
 fn records(gen: &str, name: &str) -> Vec<(String, [u8; 16])> {
