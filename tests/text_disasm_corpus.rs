@@ -13,8 +13,6 @@
 //! module) are compared, whitespace-exact, by their own test so that
 //! their state is visible separately.
 
-mod corpus;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -22,7 +20,8 @@ use geneu::text::program::{write_bytes_text, Program, ProgramText, Summary, Text
 
 mod text_common;
 use text_common::{
-    check, corpus_files, corpus_files_in, expected_of, items, mutated_corpus_word, platform, read_words, Compare, Item,
+    check, corpus, corpus_files, corpus_files_in, expected_of, items, mutated_corpus_word, platform, read_words,
+    Compare, Item,
 };
 
 /// Our text and the corpus text of one file, as items.

@@ -2,7 +2,6 @@
 
 /// Where the corpus is (`tests/corpus/mod.rs`, the tests' one home of it).
 #[path = "../../tests/corpus/mod.rs"]
-#[allow(dead_code)]
 mod corpus;
 
 /// Every instruction word of the `.expected` files of one corpus platform
