@@ -10,7 +10,7 @@ use geneu::compact::{compact, compact_word, decode_compact, decode_compact_word,
 use geneu::*;
 
 fn corpus_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa")
+    corpus::dir()
 }
 
 /// Every word of a corpus generation, with its file.
