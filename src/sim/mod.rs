@@ -27,7 +27,8 @@
 //! let prog = Program::new(Platform::Gen8, &bytes).unwrap();
 //! let mut t = Thread::new();
 //! t.write_ud8(3, [0, 1, 2, 3, 4, 5, 6, u32::MAX]);
-//! let opts = RunOptions { end_at_program_end: true, ..RunOptions::default() };
+//! let mut opts = RunOptions::default();
+//! opts.end_at_program_end = true;
 //! let out = run(&prog, &mut t, &mut Memory::default(), &opts).unwrap();
 //! assert_eq!(out.end, End::ProgramEnd);
 //! assert_eq!(t.read_ud8(2), Some([5, 6, 7, 8, 9, 10, 11, 4]));
