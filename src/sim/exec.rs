@@ -820,6 +820,27 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
     let sel_by_pred = op == Opcode::Sel && predicated && i.cond_mod().map_or(true, |c| c == CondMod::None);
     let en = if sel_by_pred { emask } else { emask & pred };
 
+    // A raw move: the same type on both sides, no modifier, no
+    // saturation and no condition copies the bits (no denormal flush, no
+    // NaN change).
+    if op == Opcode::Mov
+        && i.src[0].ty == i.dst.ty
+        && !i.src[0].ty.is_vector_imm()
+        && i.src[0].mods.is_empty()
+        && !i.controls.contains(Controls::SATURATE)
+        && i.cond_mod().map_or(true, |c| c == CondMod::None)
+    {
+        for ch in 0..n {
+            if en >> ch & 1 != 0 {
+                let v = ctx.read_src_raw(0, ch)?;
+                ctx.write_dst(ch, v, int_of(i.dst.ty, v) as u64, 0)?;
+                if i.controls.contains(Controls::ACC_WR) {
+                    ctx.t.set_acc(ch as usize, v);
+                }
+            }
+        }
+        return Ok(geo.abs(en));
+    }
     let nsrc = i.num_srcs() as usize;
     let math = i.math_function();
     let src_ty = |k: usize| i.src.get(k).map_or(Type::UD, |s| s.ty);
