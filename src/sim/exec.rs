@@ -273,12 +273,12 @@ impl Ctx<'_> {
     fn read_src(&mut self, k: usize, i: u32, dom: Dom) -> Result<u64, SimError> {
         let raw = self.read_src_raw(k, i)?;
         let s = self.i.src.get(k).copied().unwrap_or_default();
-        let v = self.to_dom(s.ty, raw, dom);
+        let v = self.convert_in(s.ty, raw, dom);
         Ok(apply_mods(v, s.mods, dom, self.i.opcode.is_logic()))
     }
 
     /// Converts raw bits of type `ty` to domain `dom`.
-    pub(crate) fn to_dom(&self, ty: Type, raw: u64, dom: Dom) -> u64 {
+    pub(crate) fn convert_in(&self, ty: Type, raw: u64, dom: Dom) -> u64 {
         let cr = self.cr0();
         match dom {
             Dom::Int => match ty {
@@ -323,7 +323,7 @@ impl Ctx<'_> {
     /// `sat` (to [0, 1] for a float type, to the type's range for an
     /// integer one; float-to-integer conversion always saturates and
     /// rounds toward zero).
-    pub(crate) fn from_dom(&self, dom: Dom, v: u64, ty: Type, sat: bool) -> u64 {
+    pub(crate) fn convert_out(&self, dom: Dom, v: u64, ty: Type, sat: bool) -> u64 {
         let cr = self.cr0();
         let rnd = self.rnd();
         if ty.is_int() {
@@ -1247,15 +1247,15 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
             let hold = r.v != 0;
             (if hold { mask_bits(dty.size()) } else { 0 }, u64::from(hold), None)
         } else {
-            let raw = ctx.from_dom(rdom, r.v, dty, sat);
+            let raw = ctx.convert_out(rdom, r.v, dty, sat);
             // The condition is evaluated on the saturated result.
-            let cv = ctx.to_dom(dty, raw, rdom);
+            let cv = ctx.convert_in(dty, raw, rdom);
             (raw, r.v, Some(cv))
         };
         ctx.write_dst(ch, raw, wide, 0)?;
         if both {
             if let Some(rem) = r.extra {
-                let raw = ctx.from_dom(Dom::Int, rem, dty, sat);
+                let raw = ctx.convert_out(Dom::Int, rem, dty, sat);
                 ctx.write_dst(ch, raw, rem, i64::from(GRF_BYTES))?;
             }
         }
@@ -1275,8 +1275,7 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
             (Opcode::Addc | Opcode::Subb, Some(carry)) => ctx.t.set_acc(ch as usize, carry),
             (Opcode::Mach, Some(lo)) if acc_wr => ctx.t.set_acc(ch as usize, lo),
             _ if acc_wr && !op.is_compare() => {
-                let v = if rdom == Dom::Int { r.v } else { r.v };
-                ctx.t.set_acc(ch as usize, v);
+                ctx.t.set_acc(ch as usize, r.v);
             }
             _ => {}
         }
@@ -1312,10 +1311,9 @@ fn math_op(
             }
         } else {
             let (x, y) = (a as u32, b as u32);
-            if y == 0 {
-                (i64::from(u32::MAX), i64::from(x))
-            } else {
-                (i64::from(x / y), i64::from(x % y))
+            match (x.checked_div(y), x.checked_rem(y)) {
+                (Some(q), Some(r)) => (i64::from(q), i64::from(r)),
+                _ => (i64::from(u32::MAX), i64::from(x)),
             }
         };
         return Ok(match f {

@@ -51,6 +51,7 @@
 
 mod error;
 mod exec;
+mod fast;
 mod float;
 pub mod memory;
 mod program;
@@ -197,7 +198,7 @@ impl Channels {
     /// Wakes the channels waiting at `at`.
     #[inline]
     fn wake(&mut self, at: u32) {
-        if self.waiters.get(at as usize).is_none_or0() {
+        if self.waiters.get(at as usize).map_or(true, |&w| w == 0) {
             return;
         }
         for (ch, p) in self.parked.iter_mut().enumerate() {
@@ -213,18 +214,6 @@ impl Channels {
 
     fn waiting_at(&self, at: u32) -> bool {
         self.waiters.get(at as usize).is_some_and(|&w| w > 0)
-    }
-}
-
-/// `Option<&u8>` is `None` or zero.
-trait NoneOrZero {
-    fn is_none_or0(self) -> bool;
-}
-
-impl NoneOrZero for Option<&u8> {
-    #[inline]
-    fn is_none_or0(self) -> bool {
-        self.map_or(true, |&w| w == 0)
     }
 }
 
@@ -278,7 +267,7 @@ pub fn run(prog: &Program, thread: &mut Thread, mem: &mut Memory, opts: &RunOpti
             before_grf.extend_from_slice(thread.grf());
             thread.arf_image(&mut arf_before);
         }
-        let geo = Geo::of(p, inst);
+        let geo = slot.geo;
         let next = idx + 1;
         let mut executed: u32;
         let mut ended = false;
@@ -295,15 +284,24 @@ pub fn run(prog: &Program, thread: &mut Thread, mem: &mut Memory, opts: &RunOpti
         let form = inst.opcode.form();
         match form {
             Form::Unary | Form::Binary | Form::Ternary | Form::Math | Form::Nullary | Form::Wait => {
-                let mut ctx = Ctx {
-                    p,
-                    t: thread,
-                    i: inst,
-                    offset,
-                    geo,
-                };
-                executed = exec::alu(&mut ctx, ch.active)?;
-                idx = next;
+                if let Some(m) = slot
+                    .plan
+                    .as_ref()
+                    .and_then(|plan| plan.run(thread, ch.active, inst.controls.contains(crate::Controls::WE_ALL)))
+                {
+                    executed = m;
+                    idx = next;
+                } else {
+                    let mut ctx = Ctx {
+                        p,
+                        t: thread,
+                        i: inst,
+                        offset,
+                        geo,
+                    };
+                    executed = exec::alu(&mut ctx, ch.active)?;
+                    idx = next;
+                }
             }
             Form::Send => {
                 let (done, mask) = send(p, thread, inst, offset, geo, ch.active, mem)?;

@@ -27,6 +27,10 @@ pub(crate) struct Slot {
     pub jip: Option<Target>,
     /// UIP's target (branches that use a UIP).
     pub uip: Option<Target>,
+    /// The hot path's plan, for the common ALU forms.
+    pub plan: Option<super::fast::Plan>,
+    /// The channel geometry.
+    pub geo: super::exec::Geo,
 }
 
 /// A decoded program for one platform, ready to run with [`super::run`].
@@ -67,17 +71,23 @@ impl Program {
         for (off, r) in decode_stream(platform, bytes) {
             let offset = off as u32;
             if let Err(e @ DecodeError::Truncated { .. }) = &r {
-                return Err(SimError::Decode {
-                    offset,
-                    error: e.clone(),
-                });
+                return Err(SimError::Decode { offset, error: *e });
             }
             slots.push(Slot {
                 offset,
                 size: 0,
-                inst: r,
                 jip: None,
                 uip: None,
+                plan: r.as_ref().ok().and_then(|i| super::fast::Plan::of(platform, i)),
+                geo: match &r {
+                    Ok(i) => super::exec::Geo::of(platform, i),
+                    Err(_) => super::exec::Geo {
+                        n: 1,
+                        first: 0,
+                        ivb_df: false,
+                    },
+                },
+                inst: r,
             });
         }
         // Sizes from the offsets (a word that did not decode still has its
