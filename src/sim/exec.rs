@@ -830,12 +830,18 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
         && !i.controls.contains(Controls::SATURATE)
         && i.cond_mod().map_or(true, |c| c == CondMod::None)
     {
-        for ch in 0..n {
+        // Every source element is read before the first write.
+        let mut v = [0u64; MAX_CH];
+        for (ch, x) in v.iter_mut().enumerate().take(n as usize) {
             if en >> ch & 1 != 0 {
-                let v = ctx.read_src_raw(0, ch)?;
-                ctx.write_dst(ch, v, int_of(i.dst.ty, v) as u64, 0)?;
+                *x = ctx.read_src_raw(0, ch as u32)?;
+            }
+        }
+        for (ch, &x) in v.iter().enumerate().take(n as usize) {
+            if en >> ch & 1 != 0 {
+                ctx.write_dst(ch as u32, x, int_of(i.dst.ty, x) as u64, 0)?;
                 if i.controls.contains(Controls::ACC_WR) {
-                    ctx.t.set_acc(ch as usize, v);
+                    ctx.t.set_acc(ch, x);
                 }
             }
         }

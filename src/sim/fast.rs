@@ -45,6 +45,10 @@ enum Kind {
 enum Operand {
     Imm(u32),
     Grf([u16; 16]),
+    /// Signed words, extended.
+    GrfW([u16; 16]),
+    /// Unsigned words, extended.
+    GrfUw([u16; 16]),
 }
 
 /// A plan of one instruction.
@@ -55,11 +59,23 @@ pub(crate) struct Plan {
     geo: Geo,
     src: [Operand; 2],
     mods: [SrcMods; 2],
+    /// Each source's kind (a compare's signedness).
+    skinds: [Kind; 2],
     /// Destination byte addresses (`None`: the null register).
     dst: Option<[u16; 16]>,
     /// Predicated (normal, possibly inverted).
     pred: Option<bool>,
     flag: crate::model::FlagReg,
+}
+
+/// A source type's kind (words count as the 32-bit kind of their
+/// signedness) and element size.
+fn src_kind(t: Type) -> Option<(Kind, u32)> {
+    Some(match t {
+        Type::W => (Kind::D, 2),
+        Type::UW => (Kind::Ud, 2),
+        t => (kind(t)?, 4),
+    })
 }
 
 fn kind(t: Type) -> Option<Kind> {
@@ -121,25 +137,33 @@ impl Plan {
         let nsrc = i.opcode.num_srcs() as usize;
         let mut src = [Operand::Imm(0), Operand::Imm(0)];
         let mut mods = [SrcMods::empty(); 2];
+        let float = match op {
+            Op::Cmp(_) => kind(i.src.first()?.ty)? == Kind::F,
+            _ => k == Kind::F,
+        };
+        let mut skinds = [Kind::D; 2];
         for s in 0..nsrc {
             let o = i.src.get(s)?;
-            // CMP's destination type may differ from its sources' (a
-            // float compare writing D); elsewhere one type throughout.
-            if kind(o.ty)? != k && !matches!(op, Op::Cmp(_)) {
-                return None;
-            }
-            if matches!(op, Op::Cmp(_)) && kind(o.ty)? != kind(i.src.first()?.ty)? {
+            let (sk, size) = src_kind(o.ty)?;
+            // Floats with floats only (a float compare may write D);
+            // integers of any 16- or 32-bit type mix.
+            if (sk == Kind::F) != float {
                 return None;
             }
             // A modified unsigned value is wider than 32 bits (-1 is
             // below 0): the general path keeps it.
-            if kind(o.ty)? == Kind::Ud && !o.mods.is_empty() && !matches!(op, Op::And | Op::Or | Op::Xor | Op::Not) {
+            if sk == Kind::Ud && !o.mods.is_empty() && !matches!(op, Op::And | Op::Or | Op::Xor | Op::Not) {
                 return None;
             }
             *mods.get_mut(s)? = o.mods;
+            *skinds.get_mut(s)? = sk;
             *src.get_mut(s)? = if o.is_imm() {
                 let (_, v) = i.imm_value()?;
-                Operand::Imm(v as u32)
+                Operand::Imm(match o.ty {
+                    Type::W => v as u16 as i16 as i32 as u32,
+                    Type::UW => u32::from(v as u16),
+                    _ => v as u32,
+                })
             } else {
                 let Addr::Direct { nr, subnr } = o.addr else {
                     return None;
@@ -154,17 +178,24 @@ impl Plan {
                 let mut a = [0u16; 16];
                 for (c, x) in a.iter_mut().enumerate().take(geo.n as usize) {
                     let c = c as u32;
-                    let at = base + ((c / w) * v + (c % w) * h) * 4;
-                    if at % 4 != 0 || at as usize + 4 > GRF_FILE_BYTES {
+                    let at = base + ((c / w) * v + (c % w) * h) * size;
+                    if at % size != 0 || (at + size) as usize > GRF_FILE_BYTES {
                         return None;
                     }
                     *x = at as u16;
                 }
-                Operand::Grf(a)
+                match (size, sk) {
+                    (2, Kind::D) => Operand::GrfW(a),
+                    (2, _) => Operand::GrfUw(a),
+                    _ => Operand::Grf(a),
+                }
             };
         }
-        let src_kind = if matches!(op, Op::Cmp(_)) {
-            kind(i.src.first()?.ty)?
+        let src_kind = if float {
+            Kind::F
+        } else if k == Kind::F {
+            // An integer compare writing F: its kind is its sources'.
+            Kind::D
         } else {
             k
         };
@@ -194,6 +225,7 @@ impl Plan {
             geo,
             src,
             mods,
+            skinds,
             dst,
             pred,
             flag: i.flag,
@@ -230,18 +262,28 @@ impl Plan {
         let grf = &t.grf[..];
         let read = |o: &Operand, ch: usize| -> u32 {
             match o {
-                Operand::Imm(v) => *v,
-                Operand::Grf(a) => {
-                    let at = usize::from(a.get(ch).copied().unwrap_or(0));
-                    grf.get(at..at + 4)
-                        .and_then(|b| b.try_into().ok())
-                        .map_or(0, u32::from_le_bytes)
-                }
+                o => read_elem(o, grf, ch),
             }
         };
         let mut out = [0u32; 16];
         let mut cond = 0u32;
-        for (ch, o) in out.iter_mut().enumerate().take(n) {
+        // The common operations without modifiers, one loop each.
+        let plain = self.mods[0].is_empty() && self.mods[1].is_empty();
+        let done = plain
+            && match (self.kind, self.op) {
+                (_, Op::Mov) => lanes(&self.src, grf, en, n, &mut out, |a, _| a),
+                (Kind::F, Op::Add) => lanes(&self.src, grf, en, n, &mut out, |a, b| fop(a, b, flush, |x, y| x + y)),
+                (Kind::F, Op::Mul) => lanes(&self.src, grf, en, n, &mut out, |a, b| fop(a, b, flush, |x, y| x * y)),
+                (Kind::F, _) => false,
+                (_, Op::Add) => lanes(&self.src, grf, en, n, &mut out, u32::wrapping_add),
+                (_, Op::Mul) => lanes(&self.src, grf, en, n, &mut out, u32::wrapping_mul),
+                (_, Op::And) => lanes(&self.src, grf, en, n, &mut out, |a, b| a & b),
+                (_, Op::Or) => lanes(&self.src, grf, en, n, &mut out, |a, b| a | b),
+                (_, Op::Xor) => lanes(&self.src, grf, en, n, &mut out, |a, b| a ^ b),
+                (_, Op::Shl) => lanes(&self.src, grf, en, n, &mut out, |a, b| a << (b & 31)),
+                _ => false,
+            };
+        for (ch, o) in out.iter_mut().enumerate().take(if done { 0 } else { n }) {
             if en >> ch & 1 == 0 {
                 continue;
             }
@@ -255,7 +297,10 @@ impl Plan {
             if self.kind != Kind::F && matches!(self.op, Op::Cmp(_) | Op::SelCond(_)) {
                 // Compares see the modified value whole (abs of the most
                 // negative D is positive).
-                let (x, y) = (wide(a, self.mods[0], self.kind), wide(b0, self.mods[1], self.kind));
+                let (x, y) = (
+                    wide(a, self.mods[0], self.skinds[0]),
+                    wide(b0, self.mods[1], self.skinds[1]),
+                );
                 let (c, cmp) = match self.op {
                     Op::Cmp(c) => (c, true),
                     Op::SelCond(c) => (c, false),
@@ -276,8 +321,8 @@ impl Plan {
                 };
                 continue;
             }
-            let a = modify(a, self.mods[0], self.kind, self.op);
-            let b = modify(b0, self.mods[1], self.kind, self.op);
+            let a = modify(a, self.mods[0], self.skinds[0], self.op);
+            let b = modify(b0, self.mods[1], self.skinds[1], self.op);
             let v = match self.kind {
                 Kind::F => {
                     let (x, y) = if flush {
@@ -362,6 +407,60 @@ impl Plan {
             t.set_flag(1, (all >> 32) as u32);
         }
         Some(en << geo.first)
+    }
+}
+
+/// Channel `ch`'s element of a source, as 32 bits.
+#[inline(always)]
+fn read_elem(o: &Operand, grf: &[u8], ch: usize) -> u32 {
+    match o {
+        Operand::Imm(v) => *v,
+        Operand::Grf(a) => {
+            let at = usize::from(a.get(ch).copied().unwrap_or(0));
+            grf.get(at..at + 4)
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, u32::from_le_bytes)
+        }
+        Operand::GrfW(a) | Operand::GrfUw(a) => {
+            let at = usize::from(a.get(ch).copied().unwrap_or(0));
+            let w = grf
+                .get(at..at + 2)
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, u16::from_le_bytes);
+            if matches!(o, Operand::GrfW(_)) {
+                w as i16 as i32 as u32
+            } else {
+                u32::from(w)
+            }
+        }
+    }
+}
+
+/// Runs `f` on the enabled channels' sources into `out`; `true`.
+#[inline(always)]
+fn lanes(src: &[Operand; 2], grf: &[u8], en: u32, n: usize, out: &mut [u32; 16], f: impl Fn(u32, u32) -> u32) -> bool {
+    #[inline(always)]
+    fn read(o: &Operand, grf: &[u8], ch: usize) -> u32 {
+        match o {
+            o => read_elem(o, grf, ch),
+        }
+    }
+    for (ch, o) in out.iter_mut().enumerate().take(n) {
+        if en >> ch & 1 != 0 {
+            *o = f(read(&src[0], grf, ch), read(&src[1], grf, ch));
+        }
+    }
+    true
+}
+
+/// A float operation on bits, flushing denormals in and out when `flush`.
+#[inline(always)]
+fn fop(a: u32, b: u32, flush: bool, f: impl Fn(f32, f32) -> f32) -> u32 {
+    let (x, y) = (f32::from_bits(a), f32::from_bits(b));
+    if flush {
+        flush32(f(flush32(x), flush32(y))).to_bits()
+    } else {
+        f(x, y).to_bits()
     }
 }
 
@@ -517,10 +616,15 @@ mod tests {
             }
             for k in 0..2 {
                 let r = regions[(next(&mut s) % 4) as usize].unwrap_or(Region::SCALAR);
-                let mut src = Src::grf((next(&mut s) % 120) as u8, 4 * (next(&mut s) % 8) as u8, ty, r);
+                let sty = if next(&mut s) % 2 == 0 {
+                    ty
+                } else {
+                    [Type::D, Type::UD, Type::W, Type::UW][(next(&mut s) % 4) as usize]
+                };
+                let mut src = Src::grf((next(&mut s) % 120) as u8, 4 * (next(&mut s) % 8) as u8, sty, r);
                 src.mods = SrcMods::from_bits_truncate(next(&mut s) as u8 & 3);
                 if k == 1 && next(&mut s) % 3 == 0 {
-                    src = Src::imm(ty);
+                    src = Src::imm(sty);
                     i.imm = next(&mut s) & 0xffff_ffff;
                 }
                 i.src[k] = src;
