@@ -2,6 +2,9 @@
 //! each opcode and type on generated values (wrapping, saturation, NaN,
 //! signed zero, rounding modes through cr0, denormals).
 
+// Channel-indexed loops compare arrays channel by channel.
+#![allow(clippy::needless_range_loop)]
+
 mod sim_common;
 
 use geneu::build::{acc, g, imm_d, imm_f, imm_ud, null, Builder, Predicate, State};
@@ -765,4 +768,82 @@ fn transcendental_math_matches_rust_to_f32() {
 #[test]
 fn simd16_on_two_registers() {
     let _ = ExecSize::S16;
+}
+
+#[test]
+fn csel_lrp_line_and_plane() {
+    let mut t = ieee_thread();
+    let a = [1.0f32, -2.0, 0.0, -0.0, 3.5, f32::NAN, -1.0, 8.0];
+    let c = [0.5f32, 0.25, 2.0, 1.0, 4.0, 2.0, -1.0, 0.5];
+    let w = [0.0f32, 0.25, 0.5, 0.75, 1.0, -1.0, 2.0, 0.125];
+    t.write_ud8(3, bits8(a));
+    t.write_ud8(4, bits8(c));
+    t.write_ud8(5, bits8(w));
+    let mut b = Builder::new(Platform::Gen8);
+    b.set_state(State::default().align16());
+    // csel.g: c where w > 0, else a.
+    b.csel(CondMod::G, g(2), g(4), g(3), g(5)).unwrap();
+    // lrp: w * c + (1 - w) * a.
+    b.lrp(g(6), g(5), g(4), g(3)).unwrap();
+    run_to_end(b, &mut t);
+    let got = t.read_ud8(2).unwrap();
+    for k in 0..8 {
+        let want = if w[k] > 0.0 { c[k] } else { a[k] };
+        assert!(same_f32(got[k], want), "csel {k}");
+    }
+    let got = t.read_ud8(6).unwrap();
+    for k in 0..8 {
+        let want = (f64::from(w[k]) * f64::from(c[k]) + (1.0 - f64::from(w[k])) * f64::from(a[k])) as f32;
+        assert!(same_f32(got[k], want), "lrp {k}: {} {}", f32::from_bits(got[k]), want);
+    }
+    // line and pln: plane coefficients in g3.0, .1 and .3 (p, q, -, r):
+    // line = p*x + r, pln = p*x + q*y + r, with x in g4 and y in g5.
+    let mut t = ieee_thread();
+    let pl = [2.0f32, -3.0, 99.0, 0.5, 0.0, 0.0, 0.0, 0.0];
+    let x = [0.0f32, 1.0, 2.0, 3.0, -1.0, 0.5, 10.0, -7.25];
+    let y = [1.0f32, 1.0, -2.0, 0.0, 4.0, 0.25, 3.0, 1.5];
+    t.write_ud8(3, bits8(pl));
+    t.write_ud8(4, bits8(x));
+    t.write_ud8(5, bits8(y));
+    let mut b = Builder::new(Platform::Gen75);
+    b.line(g(6), g(3).vec1(), g(4)).unwrap();
+    b.pln(g(7), g(3).vec1(), g(4)).unwrap();
+    run_to_end(b, &mut t);
+    for k in 0..8 {
+        assert_eq!(f32::from_bits(t.read_ud8(6).unwrap()[k]), 2.0 * x[k] + 0.5, "line {k}");
+        assert_eq!(
+            f32::from_bits(t.read_ud8(7).unwrap()[k]),
+            2.0 * x[k] - 3.0 * y[k] + 0.5,
+            "pln {k}"
+        );
+    }
+}
+
+#[test]
+fn quadword_arithmetic_on_gen8() {
+    let mut r = Rng(131);
+    for _ in 0..10 {
+        let a: [u64; 4] = core::array::from_fn(|_| r.next());
+        let c: [u64; 4] = core::array::from_fn(|_| r.next());
+        let mut t = Thread::new();
+        for k in 0..4u32 {
+            t.write_ud(3, 8 * k, a[k as usize] as u32);
+            t.write_ud(3, 8 * k + 4, (a[k as usize] >> 32) as u32);
+            t.write_ud(4, 8 * k, c[k as usize] as u32);
+            t.write_ud(4, 8 * k + 4, (c[k as usize] >> 32) as u32);
+        }
+        let mut b = Builder::new(Platform::Gen8);
+        b.set_state(State::default().simd(ExecSize::S4));
+        b.add(
+            g(2).q(),
+            g(3).q().stride(4, 4, 1).unwrap(),
+            g(4).q().stride(4, 4, 1).unwrap(),
+        )
+        .unwrap();
+        run_to_end(b, &mut t);
+        for k in 0..4u32 {
+            let got = u64::from(t.read_ud(2, 8 * k).unwrap()) | u64::from(t.read_ud(2, 8 * k + 4).unwrap()) << 32;
+            assert_eq!(got, a[k as usize].wrapping_add(c[k as usize]), "{k}");
+        }
+    }
 }

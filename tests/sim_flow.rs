@@ -5,6 +5,9 @@
 //! platform (8-byte branch units on Gen7/7.5, bytes on Gen8), SIMD8 and
 //! SIMD16.
 
+// Channel-indexed loops compare arrays channel by channel.
+#![allow(clippy::needless_range_loop)]
+
 mod sim_common;
 
 use geneu::build::{g, imm_d, null, Builder, Predicate, State};

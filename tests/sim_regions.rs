@@ -3,6 +3,9 @@
 //! swizzles and write masks, vector immediates, quarter control, NoMask,
 //! the predicate controls, and Ivy Bridge's DF execution size.
 
+// Channel-indexed loops compare arrays channel by channel.
+#![allow(clippy::needless_range_loop)]
+
 mod sim_common;
 
 use geneu::build::{g, imm_ud, imm_uv, imm_v, imm_vf, indirect, swz, Builder, Chan::*, PredCtrl, Predicate, State};

@@ -260,11 +260,7 @@ impl Plan {
             en &= if inv { !bits } else { bits };
         }
         let grf = &t.grf[..];
-        let read = |o: &Operand, ch: usize| -> u32 {
-            match o {
-                o => read_elem(o, grf, ch),
-            }
-        };
+        let read = |o: &Operand, ch: usize| -> u32 { read_elem(o, grf, ch) };
         let mut out = [0u32; 16];
         let mut cond = 0u32;
         // The common operations without modifiers, one loop each.
@@ -441,9 +437,7 @@ fn read_elem(o: &Operand, grf: &[u8], ch: usize) -> u32 {
 fn lanes(src: &[Operand; 2], grf: &[u8], en: u32, n: usize, out: &mut [u32; 16], f: impl Fn(u32, u32) -> u32) -> bool {
     #[inline(always)]
     fn read(o: &Operand, grf: &[u8], ch: usize) -> u32 {
-        match o {
-            o => read_elem(o, grf, ch),
-        }
+        read_elem(o, grf, ch)
     }
     for (ch, o) in out.iter_mut().enumerate().take(n) {
         if en >> ch & 1 != 0 {
