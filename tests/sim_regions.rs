@@ -355,3 +355,41 @@ fn ivy_bridge_df_counts_32_bit_channels_and_haswell_does_not() {
     );
     let _ = AccessMode::Align1;
 }
+
+#[test]
+fn address_and_flag_registers_as_operands() {
+    for p in PLATFORMS {
+        let mut t = tagged();
+        t.write_ud(2, 0, 7 * 32 + 16);
+        let mut b = Builder::new(p);
+        // a0.0 = g2.0 (a byte address), then a read through it.
+        b.set_state(State::default().simd(ExecSize::S1).no_mask());
+        b.mov(geneu::build::addr(0).uw().vec1(), g(2).uw().vec1()).unwrap();
+        b.mov(geneu::build::flag(0, 1).uw().vec1(), imm_ud(0xbeef).into_uw())
+            .unwrap();
+        b.set_state(State::default());
+        b.mov(g(20).ud(), indirect(0, 0).unwrap().ud()).unwrap();
+        b.set_state(State::default().simd(ExecSize::S1).no_mask());
+        b.mov(g(21).ud().vec1(), geneu::build::flag(0, 0).ud().vec1()).unwrap();
+        run_to_end(b, &mut t);
+        assert_eq!(t.a0(0), 7 * 32 + 16, "{p}");
+        assert_eq!(
+            t.read_ud8(20).unwrap(),
+            core::array::from_fn(|k| 240 + 4 * k as u32),
+            "{p}"
+        );
+        assert_eq!(t.flag(0), 0xbeef_0000, "{p}");
+        assert_eq!(t.read_ud(21, 0), Some(0xbeef_0000), "{p}");
+    }
+}
+
+/// `imm_ud` as a UW immediate of the same low bits.
+trait IntoUw {
+    fn into_uw(self) -> geneu::build::Imm;
+}
+
+impl IntoUw for geneu::build::Imm {
+    fn into_uw(self) -> geneu::build::Imm {
+        geneu::build::imm_uw(self.bits() as u16)
+    }
+}

@@ -48,6 +48,57 @@
 //! goes on to the next instruction if a channel runs or waits there, and
 //! jumps to the JIP otherwise; `while` (and a backward `goto`) jumps back
 //! when a channel goes back, parking the others after it.
+//!
+//! # What is modelled
+//!
+//! - Registers ([`Thread`]): g0-g127, `a0` (16 words; Gen7/7.5 name 8),
+//!   the accumulators as 32 per-channel wide slots (enough for `addc`'s
+//!   carry, `subb`'s borrow, `mul`'s 64-bit product and `mac`), `f0`/`f1`,
+//!   `sr0`, `cr0` (rounding mode, single/double/half denormal controls),
+//!   `ce` (the dispatch channel enables), `ip`, `tm0` (the step count,
+//!   deterministic), `tdr0`, `n0`. The null register reads zero.
+//! - Operands: align1 regions, direct and indirect (`a0 + imm`, VxH,
+//!   Vx1), align16 swizzles and write masks, 3-source operands with
+//!   replication, source modifiers (negate is a bitwise not on logic
+//!   opcodes), saturation, conversions between B, UB, W, UW, D, UD, F,
+//!   HF, DF, Q and UQ (float to integer rounds toward zero and
+//!   saturates), V, UV and VF immediates. Compressed SIMD16 falls out of
+//!   the region formula. Every source element is read before the first
+//!   destination write. On Ivy Bridge an instruction with a DF operand
+//!   counts its execution size and regions in 32-bit units (each DF
+//!   channel takes two execution channels).
+//! - The execution mask: quarter and nibble control, NoMask, every
+//!   predicate control of both access modes, inversion, conditional
+//!   modifiers (the condition is evaluated on the saturated result;
+//!   `.u` is unordered, `.o` an infinite result), CMPN's and SEL's NaN
+//!   rule (the number wins).
+//! - Opcodes: every ALU opcode of the three generations but those listed
+//!   below, MATH (INV, LOG, EXP, SQRT, RSQ, SIN, COS, POW, FDIV, the
+//!   integer divisions; the transcendental ones are the correctly rounded
+//!   results of Rust's `f64` functions, where the hardware is
+//!   approximate; they need the `std` feature), NOP, WAIT (a no-op for a
+//!   single thread), Haswell's DIM, and SEND/SENDC through the messages'
+//!   `send::execute`.
+//! - Control flow: IF, ELSE, ENDIF, WHILE, BREAK, CONT, HALT, Gen8's GOTO
+//!   and JOIN, JMPI, CALL, CALLA and RET (see above).
+//!
+//! # What is not
+//!
+//! Returned as [`SimError::Unsupported`], never a silent no-op: `brd` and
+//! `brc`, `sad2` and `sada2`, `movi`, `smov`, Gen8's `madm`, `invm` and
+//! `rsqrtm` (the IEEE macro building blocks), SEND payloads through an
+//! address register. Not modelled at all: NaN payloads (any NaN is a NaN), `cr0`'s ALT float mode, directed
+//! rounding of DF and of MATH results, the two halves of a compressed
+//! instruction seeing each other's writes, timing, and the thread's
+//! dependency on other threads (`wait` does not wait).
+//!
+//! # Speed
+//!
+//! A program is decoded once; each instruction keeps its branch targets
+//! as indices and, for the common ALU forms (align1 F/D/UD/W/UW operands
+//! without saturation), a plan with every element's byte address
+//! precomputed, which a few monomorphised loops execute. A step allocates
+//! nothing (the trace, when asked for, does).
 
 mod error;
 mod exec;
