@@ -402,3 +402,91 @@ fn arbitrary_bytes_never_panic() {
         }
     }
 }
+
+/// Gen8's GOTO and JOIN as the vISA specification shows an if/else and a
+/// do-while loop with them: a forward GOTO parks its channels at its
+/// UIP, a JOIN wakes them; a backward GOTO loops the channels it takes.
+#[test]
+fn gen8_goto_and_join() {
+    for p in [Platform::Gen8, Platform::Chv] {
+        let inputs: Vec<i32> = vec![0, 3, -1, 8, 2, 0, 5, 1];
+        let mut b = Builder::new(p);
+        let else1 = b.label();
+        let endif1 = b.label();
+        b.cmp(CondMod::Nz, null().d(), g(3).d(), imm_d(0)).unwrap();
+        b.state_mut().predicate = Some(Predicate::normal(0, 0).inverted());
+        b.branch_to(geneu::Opcode::Goto, else1, Some(else1.into())).unwrap();
+        b.state_mut().predicate = None;
+        b.mul(g(5).d(), g(3).d(), geneu::build::imm_w(10)).unwrap();
+        b.branch_to(geneu::Opcode::Goto, endif1, Some(endif1.into())).unwrap();
+        b.bind(else1).unwrap();
+        b.branch_to(geneu::Opcode::Join, endif1, None).unwrap();
+        b.mov(g(5).d(), imm_d(-7)).unwrap();
+        b.bind(endif1).unwrap();
+        b.branch_to(geneu::Opcode::Join, geneu::build::Target::Rel(1), None)
+            .unwrap();
+        // A loop: do { x += 3 } while (x < 10), with a backward goto.
+        let top = b.label();
+        let out = b.label();
+        b.mov(g(7).d(), g(3).d()).unwrap();
+        b.bind(top).unwrap();
+        b.add(g(7).d(), g(7).d(), imm_d(3)).unwrap();
+        b.cmp(CondMod::L, null().d(), g(7).d(), imm_d(10)).unwrap();
+        b.state_mut().predicate = pred();
+        b.branch_to(geneu::Opcode::Goto, out, Some(top.into())).unwrap();
+        b.state_mut().predicate = None;
+        b.bind(out).unwrap();
+        b.add(g(9).d(), g(7).d(), imm_d(1)).unwrap();
+        let mut t = thread_with(&inputs);
+        run_to_end(b, &mut t);
+        let want: Vec<i32> = inputs.iter().map(|&x| if x != 0 { x * 10 } else { -7 }).collect();
+        assert_eq!(outputs(&t, 5, 8), want, "{p}");
+        let want: Vec<i32> = inputs
+            .iter()
+            .map(|&x| {
+                let mut y = x;
+                loop {
+                    y += 3;
+                    if y >= 10 {
+                        break y;
+                    }
+                }
+            })
+            .collect();
+        assert_eq!(outputs(&t, 7, 8), want, "{p} loop");
+        assert_eq!(
+            outputs(&t, 9, 8),
+            want.iter().map(|y| y + 1).collect::<Vec<_>>(),
+            "{p} after"
+        );
+    }
+}
+
+/// A CALL under divergent control flow: only the channels that call run
+/// the subroutine; the others wait at the return address.
+#[test]
+fn divergent_call() {
+    for p in PLATFORMS {
+        let inputs: Vec<i32> = vec![0, 1, 2, 3, 4, 5, 6, 7];
+        let mut b = Builder::new(p);
+        let func = b.label();
+        let end = b.label();
+        b.cmp(CondMod::G, null().d(), g(3).d(), imm_d(3)).unwrap();
+        b.state_mut().predicate = pred();
+        b.call(g(120).ud().vec1(), func).unwrap();
+        b.state_mut().predicate = None;
+        b.add(g(5).d(), g(5).d(), imm_d(1)).unwrap();
+        b.set_state(State::default().simd(ExecSize::S1).no_mask());
+        b.jmpi(end).unwrap();
+        b.set_state(State::default());
+        b.bind(func).unwrap();
+        b.add(g(5).d(), g(5).d(), imm_d(100)).unwrap();
+        b.ret(g(120).ud().vec1()).unwrap();
+        b.bind(end).unwrap();
+        b.nop().unwrap();
+        let mut t = thread_with(&inputs);
+        run_to_end(b, &mut t);
+        let want: Vec<i32> = inputs.iter().map(|&x| if x > 3 { 101 } else { 1 }).collect();
+        assert_eq!(outputs(&t, 5, 8), want, "{p}");
+    }
+}
