@@ -847,3 +847,38 @@ fn quadword_arithmetic_on_gen8() {
         }
     }
 }
+
+#[test]
+fn unordered_compares_and_nan_aware_cmpn() {
+    let t0 = ieee_thread();
+    for p in PLATFORMS {
+        let a = [1.0f32, f32::NAN, 2.0, f32::NAN, 0.0, -1.0, f32::INFINITY, 3.0];
+        let c = [f32::NAN, 1.0, 2.0, f32::NAN, -0.0, 5.0, f32::INFINITY, 1.0];
+        let mut t = t0.clone();
+        t.write_ud8(3, bits8(a));
+        t.write_ud8(4, bits8(c));
+        let mut b = Builder::new(p);
+        b.cmp(CondMod::U, g(2).ud(), g(3), g(4)).unwrap();
+        b.state_mut().flag = geneu::FlagReg { nr: 1, subnr: 0 };
+        // cmpn.l: a NaN src1 compares true, a NaN src0 (alone) false.
+        b.cmpn(CondMod::L, g(5).ud(), g(3), g(4)).unwrap();
+        run_to_end(b, &mut t);
+        let unordered: [u32; 8] = core::array::from_fn(|k| u32::from(a[k].is_nan() || c[k].is_nan()));
+        assert_eq!(t.read_ud8(2).unwrap(), unordered.map(|u| u * u32::MAX), "{p} .u");
+        assert_eq!(
+            t.flag(0) & 0xff,
+            unordered.iter().enumerate().fold(0, |m, (k, &u)| m | u << k),
+            "{p}"
+        );
+        let lt: [u32; 8] = core::array::from_fn(|k| {
+            u32::from(if c[k].is_nan() {
+                true
+            } else if a[k].is_nan() {
+                false
+            } else {
+                a[k] < c[k]
+            })
+        });
+        assert_eq!(t.read_ud8(5).unwrap(), lt.map(|u| u * u32::MAX), "{p} cmpn");
+    }
+}

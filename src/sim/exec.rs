@@ -809,6 +809,14 @@ struct Res {
 pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
     let i = *ctx.i;
     let geo = ctx.geo;
+    // Align16 64-bit operands take swizzles and write masks in 32-bit
+    // halves (Mesa's fp64 vec4 backend translates them); that
+    // interpretation is not modelled.
+    if i.access_mode == AccessMode::Align16
+        && (i.dst.ty.is_64bit() || (0..i.num_srcs() as usize).any(|k| i.src.get(k).is_some_and(|s| s.ty.is_64bit())))
+    {
+        return Err(ctx.unsupported("an align16 instruction with 64-bit operands"));
+    }
     let n = geo.n;
     let op = i.opcode;
     let we_all = i.controls.contains(Controls::WE_ALL);

@@ -87,7 +87,8 @@
 //! Returned as [`SimError::Unsupported`], never a silent no-op: `brd` and
 //! `brc`, `sad2` and `sada2`, `movi`, `smov`, Gen8's `madm`, `invm` and
 //! `rsqrtm` (the IEEE macro building blocks), SEND payloads through an
-//! address register. Not modelled at all: NaN payloads (any NaN is a NaN), `cr0`'s ALT float mode, directed
+//! address register, align16 instructions with 64-bit operands (whose
+//! swizzles and write masks count 32-bit halves). Not modelled at all: NaN payloads (any NaN is a NaN), `cr0`'s ALT float mode, directed
 //! rounding of DF and of MATH results, the two halves of a compressed
 //! instruction seeing each other's writes, timing, and the thread's
 //! dependency on other threads (`wait` does not wait).
