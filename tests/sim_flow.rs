@@ -490,3 +490,18 @@ fn divergent_call() {
         assert_eq!(outputs(&t, 5, 8), want, "{p}");
     }
 }
+
+#[test]
+fn unmodelled_opcodes_fail_even_without_channels() {
+    // An illegal instruction with every channel off still fails.
+    for p in PLATFORMS {
+        let mut i = geneu::Instruction::new(geneu::Opcode::Illegal, ExecSize::S8);
+        i.dst = geneu::Dst::grf(2, 0, geneu::Type::UD);
+        let bytes = geneu::encode_unchecked(p, &i).unwrap();
+        let prog = Program::new(p, &bytes).unwrap();
+        let mut t = Thread::new();
+        t.set_dispatch_mask(0);
+        let e = run(&prog, &mut t, &mut Memory::default(), &RunOptions::default()).unwrap_err();
+        assert!(matches!(e, SimError::Unsupported { offset: 0, .. }), "{p}: {e}");
+    }
+}

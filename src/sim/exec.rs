@@ -905,7 +905,11 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
     }
     let f32r = |x: f64, e: f64| u64::from(f64_to_f32(x, e, rnd).to_bits());
     for ch in 0..n as usize {
-        if (en | if group_op { low(n) } else { 0 }) >> ch & 1 == 0 {
+        // Channel 0 is computed (and discarded) when no channel runs, so
+        // that an opcode the simulator does not model fails whatever the
+        // mask.
+        let compute = en | if group_op { low(n) } else { 0 } | u32::from(en == 0);
+        if compute >> ch & 1 == 0 {
             continue;
         }
         let g = |k: usize| s.get(k).and_then(|a| a.get(ch)).copied().unwrap_or(0);
