@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use super::SimError;
 use crate::compact::{decode_stream, COMPACT_BYTES};
 use crate::error::DecodeError;
-use crate::model::{Form, Instruction, Opcode, Platform};
+use crate::model::{Form, Instruction, Platform};
 
 /// Where a branch goes: an instruction index (the program's length for
 /// its end), or the byte offset that is not an instruction's start.
@@ -212,20 +212,4 @@ impl Program {
             _ => None,
         }
     }
-}
-
-/// Whether an opcode ends a step of the flow: the instructions whose
-/// execution moves channels (used by the runner).
-#[allow(dead_code)]
-pub(crate) const fn is_flow(op: Opcode) -> bool {
-    matches!(
-        op.form(),
-        Form::Jip
-            | Form::JipUip
-            | Form::BranchDiverging
-            | Form::BranchConverging
-            | Form::Jump
-            | Form::Call
-            | Form::Return
-    )
 }
