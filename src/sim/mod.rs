@@ -60,7 +60,10 @@ mod state;
 use alloc::vec::Vec;
 
 pub use error::SimError;
-pub use memory::Memory;
+pub use memory::{
+    AddressMode, ChannelKind, Memory, MemoryError, RtWrite, SamplerState, Surface, SurfaceFormat, UrbWrite,
+    SLM_SIZE_MAX,
+};
 pub use program::Program;
 pub use state::{Arf, Thread};
 
