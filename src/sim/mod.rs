@@ -101,6 +101,7 @@
 //! precomputed, which a few monomorphised loops execute. A step allocates
 //! nothing (the trace, when asked for, does).
 
+pub mod dispatch;
 mod error;
 mod exec;
 mod fast;
@@ -112,6 +113,7 @@ mod state;
 
 use alloc::vec::Vec;
 
+pub use dispatch::{run_dispatch, Dispatch, DispatchError, DispatchThread};
 pub use error::SimError;
 pub use memory::{
     AddressMode, ChannelKind, Memory, MemoryError, RtWrite, SamplerState, Surface, SurfaceFormat, UrbWrite,
@@ -275,29 +277,114 @@ impl Channels {
 /// Runs `thread` on `prog` from its first instruction until a SEND ends
 /// the thread (or, with [`RunOptions::end_at_program_end`], the program
 /// ends). The thread's registers are updated in place, also when the run
-/// fails.
+/// fails. A barrier message alone in its group opens at once; threads
+/// that meet at barriers run through [`dispatch::run_dispatch`].
 pub fn run(prog: &Program, thread: &mut Thread, mem: &mut Memory, opts: &RunOptions) -> Result<Outcome, SimError> {
+    let mut r = Resumable::new(prog);
+    loop {
+        if let Some(out) = r.resume(prog, thread, mem, opts)? {
+            return Ok(out);
+        }
+    }
+}
+
+/// Where a thread stands between its turns: the per-channel instruction
+/// pointers, the next instruction, the steps and the trace so far.
+struct RunState {
+    ch: Channels,
+    idx: u32,
+    steps: u64,
+    trace: Vec<TraceEntry>,
+}
+
+/// A run that stops at barriers and goes on from there.
+pub(crate) struct Resumable {
+    /// `None` before the first turn (the dispatch mask is read then) and
+    /// during a turn.
+    state: Option<RunState>,
+    ended: bool,
+}
+
+impl Resumable {
+    pub(crate) fn new(_prog: &Program) -> Resumable {
+        Resumable {
+            state: None,
+            ended: false,
+        }
+    }
+
+    /// Whether the thread has ended (or failed).
+    pub(crate) fn ended(&self) -> bool {
+        self.ended
+    }
+
+    /// Runs the thread until it ends (`Some`) or waits at a barrier
+    /// (`None`).
+    pub(crate) fn resume(
+        &mut self,
+        prog: &Program,
+        thread: &mut Thread,
+        mem: &mut Memory,
+        opts: &RunOptions,
+    ) -> Result<Option<Outcome>, SimError> {
+        let saved = self.state.take();
+        // An error ends the thread too.
+        self.ended = true;
+        match run_from(prog, thread, mem, opts, saved)? {
+            Stop::Ended(out) => Ok(Some(out)),
+            Stop::Barrier(st) => {
+                self.state = Some(st);
+                self.ended = false;
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// Why a turn stopped.
+enum Stop {
+    Ended(Outcome),
+    Barrier(RunState),
+}
+
+fn run_from(
+    prog: &Program,
+    thread: &mut Thread,
+    mem: &mut Memory,
+    opts: &RunOptions,
+    saved: Option<RunState>,
+) -> Result<Stop, SimError> {
     let p = prog.platform();
     let len = prog.len() as u32;
-    let mut ch = Channels {
-        active: thread.dispatch_mask(),
-        parked: [NOT_PARKED; 32],
-        waiters: alloc::vec![0; prog.len() + 1],
+    let RunState {
+        mut ch,
+        mut idx,
+        mut steps,
+        mut trace,
+    } = match saved {
+        Some(st) => st,
+        None => RunState {
+            ch: Channels {
+                active: thread.dispatch_mask(),
+                parked: [NOT_PARKED; 32],
+                waiters: alloc::vec![0; prog.len() + 1],
+            },
+            idx: 0,
+            steps: 0,
+            trace: Vec::new(),
+        },
     };
-    let mut idx: u32 = 0;
-    let mut steps: u64 = 0;
-    let mut trace = Vec::new();
     let mut before_grf: Vec<u8> = Vec::new();
     let (mut arf_before, mut arf_after) = (Vec::new(), Vec::new());
     loop {
         ch.wake(idx);
         let Some(slot) = prog.slots.get(idx as usize) else {
             if opts.end_at_program_end {
-                return Ok(Outcome {
+                return Ok(Stop::Ended(Outcome {
                     end: End::ProgramEnd,
                     steps,
                     trace,
-                });
+                }));
             }
             return Err(SimError::RanOffEnd {
                 offset: prog.len_bytes(),
@@ -326,6 +413,7 @@ pub fn run(prog: &Program, thread: &mut Thread, mem: &mut Memory, opts: &RunOpti
         let next = idx + 1;
         let mut executed: u32;
         let mut ended = false;
+        let mut barrier = false;
         let tgt = |t: Option<Target>| -> Result<u32, SimError> {
             match t {
                 Some(Ok(k)) => Ok(k),
@@ -359,9 +447,10 @@ pub fn run(prog: &Program, thread: &mut Thread, mem: &mut Memory, opts: &RunOpti
                 }
             }
             Form::Send => {
-                let (done, mask) = send(p, thread, inst, offset, geo, ch.active, mem)?;
+                let (done, mask, wait) = send(p, thread, inst, offset, geo, ch.active, mem)?;
                 executed = mask;
                 ended = done;
+                barrier = wait;
                 idx = next;
             }
             _ => {
@@ -522,11 +611,14 @@ pub fn run(prog: &Program, thread: &mut Thread, mem: &mut Memory, opts: &RunOpti
             });
         }
         if ended {
-            return Ok(Outcome {
+            return Ok(Stop::Ended(Outcome {
                 end: End::EndOfThread,
                 steps,
                 trace,
-            });
+            }));
+        }
+        if barrier {
+            return Ok(Stop::Barrier(RunState { ch, idx, steps, trace }));
         }
     }
 }
@@ -558,7 +650,8 @@ fn write_call(ctx: &mut Ctx<'_>, ret: u32, mask: u32) -> Result<(), SimError> {
     ctx.write_ud(1, mask)
 }
 
-/// Executes a SEND: returns whether the thread ends and the channels.
+/// Executes a SEND: returns whether the thread ends, the channels, and
+/// whether the thread waits at its group's barrier.
 fn send(
     p: crate::Platform,
     t: &mut Thread,
@@ -567,7 +660,7 @@ fn send(
     geo: Geo,
     active: u32,
     mem: &mut Memory,
-) -> Result<(bool, u32), SimError> {
+) -> Result<(bool, u32, bool), SimError> {
     let ctx = Ctx {
         p,
         t,
@@ -648,5 +741,5 @@ fn send(
             }
         }
     }
-    Ok((reply.end_of_thread || inst.eot(), channel_mask))
+    Ok((reply.end_of_thread || inst.eot(), channel_mask, reply.barrier))
 }
