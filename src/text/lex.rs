@@ -533,12 +533,27 @@ impl<'a> Lexer<'a> {
         if hex {
             let from = start + 2;
             let mut i = from;
-            while let Some(&d) = bytes.get(i).and_then(|&b| LOWER_HEX.get(usize::from(b))) {
-                if d > 15 {
+            // Eight digits at a time from a window (read at fixed offsets,
+            // without a bounds check each), then the rest one at a time.
+            let hex_digit = |b: u8| LOWER_HEX.get(usize::from(b)).copied().filter(|&d| d <= 15);
+            loop {
+                let Some(w) = bytes.get(i..).and_then(|r| r.first_chunk::<8>()) else {
+                    while let Some(d) = bytes.get(i).and_then(|&b| hex_digit(b)) {
+                        value = (value << 4) | u64::from(d);
+                        i += 1;
+                    }
+                    break;
+                };
+                let mut n = 0;
+                for &b in w {
+                    let Some(d) = hex_digit(b) else { break };
+                    value = (value << 4) | u64::from(d);
+                    n += 1;
+                }
+                i += n;
+                if n < 8 {
                     break;
                 }
-                value = (value << 4) | u64::from(d);
-                i += 1;
             }
             // Sixteen digits fit whatever they are; leading zeros too.
             if i - from > 16 {
@@ -683,6 +698,48 @@ impl<'a> Scanner<'a> {
     fn advance_raw_to(&mut self, end: usize) {
         self.l.pos = end;
         self.last_line = self.l.line;
+    }
+
+    /// Takes the bytes up to `end` (on the current line) but not the
+    /// whitespace and comments after them: the scanner then stands right
+    /// after the piece, where a reader that expects a given byte next
+    /// looks first ([`Scanner::raw_byte`]), and only if it is not there
+    /// skips what may stand between ([`Scanner::settle`]). Most pieces
+    /// follow each other directly (`<8,8,1>`), and a byte compared with
+    /// the one expected need not also be tested for whitespace.
+    #[inline(always)]
+    pub(crate) fn take(&mut self, end: usize) {
+        self.advance_raw_to(end);
+    }
+
+    /// The byte right where the scanner stands, which after
+    /// [`Scanner::take`] may be whitespace (`None` at the end).
+    #[inline(always)]
+    pub(crate) fn raw_byte(&self) -> Option<u8> {
+        self.l.peek_byte()
+    }
+
+    /// Skips the whitespace and comments where the scanner stands, after
+    /// [`Scanner::take`]: it then stands at the next piece again.
+    #[inline(always)]
+    pub(crate) fn settle(&mut self) {
+        self.skip();
+    }
+
+    /// Moves this scanner to where `s`, a copy of it that has read on,
+    /// stands: only what reading changes is written back (a whole copy
+    /// would also carry the source and the padding between the fields).
+    #[inline(always)]
+    pub(crate) fn catch_up(&mut self, s: &Scanner<'a>) {
+        self.l.pos = s.l.pos;
+        self.l.line = s.l.line;
+        self.last_line = s.last_line;
+    }
+
+    /// Where the scanner stands, as an index.
+    #[inline(always)]
+    pub(crate) fn index(&self) -> usize {
+        self.l.pos
     }
 
     /// Takes `n` bytes (on the current line) but not the whitespace and
