@@ -791,8 +791,7 @@ impl<'a> Parser<'a> {
         let Some(send) = ops.send_slots() else {
             return Ok(());
         };
-        self.scan_operand(c, true, &mut send.dst)?;
-        self.scan_operand(c, false, &mut send.src0)?;
+        self.scan_dst_src(c, &mut send.dst, &mut send.src0)?;
         // The descriptor, a number, or else a register descriptor first.
         let mut look = *c;
         let neg = look.eat(b'-');
@@ -1277,6 +1276,17 @@ impl<'a> Parser<'a> {
         // stored and reloaded at each piece.
         let mut s = *c;
         let r = self.scan_operand_in(&mut s, dst, o);
+        c.catch_up(&s);
+        r
+    }
+
+    /// A destination and a source, as [`Parser::scan_operand`] reads them,
+    /// through one local copy of the cursor (and one call).
+    fn scan_dst_src(&mut self, c: &mut Scanner<'a>, dst: &mut Operand, src: &mut Operand) -> PResult<()> {
+        let mut s = *c;
+        let r = self
+            .scan_operand_in(&mut s, true, dst)
+            .and_then(|()| self.scan_operand_in(&mut s, false, src));
         c.catch_up(&s);
         r
     }
