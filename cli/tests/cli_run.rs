@@ -106,3 +106,76 @@ fn step_limit() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("step limit of 100"), "{err}");
 }
+
+/// The README's dispatch description is one `geneu run` reads: a grid of
+/// 4 x 2 groups of 2 threads and one listed thread, each with its r0
+/// header, registers, surfaces and flat memory, and the outputs written.
+#[test]
+fn readme_dispatch_description_runs() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let from = readme.find("### Dispatch description").unwrap();
+    let block = &readme[from..];
+    let start = block.find("```json\n").unwrap() + 8;
+    let end = start + block[start..].find("```").unwrap();
+    let d = std::env::temp_dir().join(format!("geneu-cli-run-{}-readme", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("dispatch.json"), &block[start..end]).unwrap();
+    std::fs::write(d.join("in.bin"), [1u8; 16]).unwrap();
+    std::fs::write(d.join("image.bin"), vec![0u8; 64 * 256]).unwrap();
+    std::fs::write(d.join("flat.bin"), [2u8; 256]).unwrap();
+    let mut payload = vec![0u8; 64];
+    payload[32] = 5; // g1.0 of the listed thread
+    std::fs::write(d.join("payload.bin"), payload).unwrap();
+    // g3 = g0.1 (group ID X) + g1 (the registers setting, or the payload file).
+    let text = "add(8)          g3<1>UD         g0.1<0,1,0>UD   g1<8,8,1>UD     { align1 1Q };\n";
+    let (code, out, err) = geneu(
+        &[
+            "run",
+            "--gen",
+            "bdw",
+            "--json",
+            "--dispatch",
+            d.join("dispatch.json").to_str().unwrap(),
+        ],
+        text.as_bytes(),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let threads = doc["threads"].as_array().unwrap();
+    assert_eq!(threads.len(), 4 * 2 * 2 + 1);
+    // Thread 2k and 2k+1 are group k; group k has X = k % 4.
+    for (k, t) in threads.iter().enumerate().take(16) {
+        let x = (k / 2 % 4) as u32;
+        let g3 = t["changed"].as_array().unwrap().iter().find(|r| r["register"] == "g3");
+        let bytes: Vec<u8> = g3.map_or(vec![0; 32], |r| {
+            r["bytes"]
+                .as_str()
+                .unwrap()
+                .split(' ')
+                .map(|b| u8::from_str_radix(b, 16).unwrap())
+                .collect()
+        });
+        let lane = |i: usize| u32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().unwrap());
+        for i in 0..8 {
+            assert_eq!(lane(i), x + i as u32, "thread {k} lane {i}");
+        }
+        assert_eq!(t["group"], (k / 2) as u64);
+    }
+    // The listed thread: group 9; its file's g1.0 = 5 gives way to the
+    // setting for every thread (g1 = 0..7), and its own g2.1 = 7 is set.
+    assert_eq!(threads[16]["group"], 9);
+    let listed = threads[16]["changed"].as_array().unwrap();
+    let g3 = listed.iter().find(|r| r["register"] == "g3").unwrap();
+    assert!(
+        g3["bytes"]
+            .as_str()
+            .unwrap()
+            .starts_with("00 00 00 00 01 00 00 00 02 00 00 00"),
+        "{g3}"
+    );
+    for f in ["out.bin", "image.out.bin", "flat.out.bin", "urb.txt", "rt.txt"] {
+        assert!(d.join(f).exists(), "{f}");
+    }
+    assert_eq!(std::fs::read(d.join("out.bin")).unwrap().len(), 4096);
+    assert_eq!(std::fs::read(d.join("image.out.bin")).unwrap().len(), 64 * 256);
+}

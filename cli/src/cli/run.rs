@@ -310,6 +310,11 @@ fn load(desc: &DispatchDesc, base: &Path, grf: &[String]) -> Result<(Memory, Dis
         }
         None => Dispatch::new(),
     };
+    for th in d.threads_mut() {
+        for spec in t.registers.iter().chain(grf) {
+            apply_grf(&mut th.thread, spec).map_err(CliError::Input)?;
+        }
+    }
     for td in &t.list {
         let mut th = Thread::new();
         th.set_dispatch_mask(td.dispatch_mask.unwrap_or(mask));
@@ -321,15 +326,11 @@ fn load(desc: &DispatchDesc, base: &Path, grf: &[String]) -> Result<(Memory, Dis
                 d.copy_from_slice(s);
             }
         }
-        for spec in &td.registers {
+        // The settings for every thread, then the thread's own.
+        for spec in t.registers.iter().chain(grf).chain(&td.registers) {
             apply_grf(&mut th, spec).map_err(CliError::Input)?;
         }
         d.push(td.group, th);
-    }
-    for th in d.threads_mut() {
-        for spec in t.registers.iter().chain(grf) {
-            apply_grf(&mut th.thread, spec).map_err(CliError::Input)?;
-        }
     }
     Ok((mem, d))
 }
