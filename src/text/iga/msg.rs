@@ -33,8 +33,59 @@ pub(crate) fn write_comment<W: Write + ?Sized>(out: &mut W, p: Platform, i: &Ins
     }
 }
 
-/// `; <what the message is>`, where IGA describes it.
-fn describe<W: Write + ?Sized>(out: &mut W, p: Platform, i: &Instruction, sfid: u8, d: u32) -> fmt::Result {
-    let _ = (out, p, i, sfid, d);
-    Ok(())
+/// `; <what the message is>`, where IGA describes it (URB and sampler
+/// messages so far; the others print the shared function alone).
+fn describe<W: Write + ?Sized>(out: &mut W, p: Platform, _i: &Instruction, sfid: u8, d: u32) -> fmt::Result {
+    match sfid {
+        6 if p.is_gen8() => {
+            let what = match d & 0xf {
+                7 if d >> 15 & 1 == 1 => "urb dword masked write",
+                7 => "urb dword write",
+                8 => "urb dword read",
+                _ => return Ok(()),
+            };
+            out.write_str("; ")?;
+            out.write_str(what)?;
+            if d >> 17 & 1 == 1 {
+                out.write_str(" with per-slot offset enabled")?;
+            }
+            Ok(())
+        }
+        2 => {
+            let simd = match d >> 17 & 3 {
+                1 => "simd8",
+                2 => "simd16",
+                _ => return Ok(()),
+            };
+            let Some(name) = sampler_message(d >> 12 & 0x1f) else {
+                return Ok(());
+            };
+            write!(out, "; {simd} {name} using sampler index {}", d >> 8 & 0xf)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// IGA's names of the sampler's message types (descriptor bits 16:12).
+fn sampler_message(t: u32) -> Option<&'static str> {
+    Some(match t {
+        0 => "sample",
+        1 => "sample+LOD bias",
+        2 => "sample override LOD",
+        3 => "sample compare",
+        4 => "sample gradient",
+        5 => "sample compare+LOD bias",
+        6 => "sample compare+override LOD",
+        7 => "sample load",
+        8 => "sample gather4",
+        10 => "sample res info",
+        11 => "sample info",
+        16 => "sample gather4+compare",
+        17 => "sample gather4+pixel offset",
+        18 => "sample gather4 pixel offset+compare",
+        20 => "sample derivatives+compare",
+        29 => "sample load mcs auxiliary data",
+        30 => "sample load multi-sample",
+        _ => return None,
+    })
 }
