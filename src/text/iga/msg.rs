@@ -62,6 +62,39 @@ fn describe<W: Write + ?Sized>(out: &mut W, p: Platform, _i: &Instruction, sfid:
             };
             write!(out, "; {simd} {name} using sampler index {}", d >> 8 & 0xf)
         }
+        // Scratch block messages of the data cache.
+        10 if d >> 18 & 1 == 1 => {
+            let dir = if d >> 17 & 1 == 1 { "write" } else { "read" };
+            write!(out, "; hword scratch block {dir} x{}", 1u32 << (d >> 12 & 3))
+        }
+        // The constant cache's oword block read.
+        9 if d >> 14 & 0xf == 0 => {
+            let n = match d >> 8 & 7 {
+                2 => 2,
+                3 => 4,
+                4 => 8,
+                _ => 1,
+            };
+            write!(out, "; constant oword block read x{n}")
+        }
+        // IGA names no pixel interpolator message.
+        11 => out.write_str("; ?"),
+        // Render target write.
+        5 if d >> 14 & 0xf == 12 => {
+            let simd = match d >> 8 & 7 {
+                0 => "SIMD16",
+                1 => "replicated SIMD16",
+                3 => "of high SIMD8",
+                4 => "SIMD8",
+                _ => return Ok(()),
+            };
+            let precision = if d >> 30 & 1 == 1 { "half" } else { "full" };
+            write!(out, "; {precision}-precision render target write {simd}")?;
+            if d >> 12 & 1 == 1 {
+                out.write_str("; last render target")?;
+            }
+            write!(out, " to surface {}", d & 0xff)
+        }
         _ => Ok(()),
     }
 }

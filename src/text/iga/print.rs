@@ -597,7 +597,8 @@ impl Printer<'_> {
             Addr::Direct { nr, subnr } => Self::reg(o, i.dst.file, nr, u32::from(subnr) / i.dst.ty.size(), false)?,
             Addr::Indirect { subnr, imm } => Self::indirect(o, subnr, imm)?,
         }
-        if i.dst.ty != Type::UD {
+        // Haswell's model has no implicit destination type for SEND.
+        if i.dst.ty != Type::UD || !self.p.is_gen8() {
             o.s(type_name(i.dst.ty))?;
         }
         o.finish()?;
