@@ -49,7 +49,7 @@ pub(crate) const IGA: Defaults = Defaults {
 
 /// The instruction IGA's assembler builds from the IGA-syntax text of
 /// `i` (the text without annotation): the fields the text shows, copied
-/// from `i`, and [`IGA`]'s values (or, for the operands IGA's syntax
+/// from `i`, and IGA's values (or, for the operands IGA's syntax
 /// hides as Mesa's does, [`crate::canon`]'s) everywhere else. It depends
 /// only on the text (a test checks this over random words), so the
 /// reader of IGA's syntax builds the same instruction from the text and
