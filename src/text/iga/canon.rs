@@ -7,8 +7,6 @@
 //! region zero where Mesa writes `<8;8,1>`, and src1's type clear beside
 //! an immediate where Mesa copies the immediate's type).
 
-use alloc::string::String;
-
 use crate::isa::region::HSTRIDE_1;
 use crate::model::*;
 
@@ -341,12 +339,16 @@ fn round_src(s: &mut Src) {
     }
 }
 
-/// The annotation of `i`: the fields where its word differs from
-/// [`iga_canonical`]'s, or `None`.
-pub(crate) fn annotation(p: Platform, i: &Instruction) -> Option<String> {
+/// Writes ` [annotation]` of `i` (see the module documentation), or
+/// nothing when `i` is what its text stands for.
+pub(crate) fn write_annotation<W: core::fmt::Write + ?Sized>(
+    out: &mut W,
+    p: Platform,
+    i: &Instruction,
+) -> core::fmt::Result {
     let base = iga_canonical(p, i);
     if base == *i {
-        return None;
+        return Ok(());
     }
-    crate::text::annotate::diff(p, i, &base)
+    crate::text::annotate::write_diff(out, p, i, &base, " [")
 }

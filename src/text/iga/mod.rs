@@ -125,11 +125,7 @@ impl<'a> IgaDisasm<'a> {
         pr.body(&mut o)?;
         pr.options(&mut o)?;
         if self.annotate {
-            if let Some(a) = canon::annotation(self.platform, self.inst) {
-                out.write_str(" [")?;
-                out.write_str(&a)?;
-                out.write_str("]")?;
-            }
+            canon::write_annotation(out, self.platform, self.inst)?;
         }
         if self.inst.opcode.is_send() {
             out.write_str(" // ")?;
