@@ -200,6 +200,20 @@ mod tests {
             assert_eq!(s, alloc::format!("{v}"));
         }
     }
+
+    #[test]
+    fn hex_matches_core_fmt() {
+        for v in [0u64, 1, 0xf, 0x10, 0xabc, 0x0a08_0017, 0xdead_beef, 1 << 63, u64::MAX] {
+            for width in [0usize, 1, 4, 8, 16] {
+                let (mut lo, mut up) = (String::new(), String::new());
+                super::write_hex(&mut lo, v, width, false).unwrap();
+                super::write_hex(&mut up, v, width, true).unwrap();
+                let w = width.max(1);
+                assert_eq!(lo, alloc::format!("0x{v:0w$x}"));
+                assert_eq!(up, alloc::format!("0x{v:0w$X}"));
+            }
+        }
+    }
 }
 
 /// `prefix` and then `lo..=hi` in decimal, written at compile time (for
