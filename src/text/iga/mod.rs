@@ -194,7 +194,10 @@ pub fn write_program<W: Write + ?Sized>(
     Ok(sum)
 }
 
-/// Whether IGA ends a block after `i`: a branch, or a SEND with EOT.
+/// Whether IGA ends a block after `i`: an instruction of IGA's `JUMP_*`
+/// formats (the branches, `jmpi`, `call`, `calla`, `ret`), or a SEND with
+/// EOT.
 fn ends_block(i: &Instruction) -> bool {
-    i.opcode.is_branch() || i.eot()
+    use crate::isa::Form;
+    i.opcode.is_branch() || matches!(i.opcode.form(), Form::Jump | Form::Call | Form::Return) || i.eot()
 }
