@@ -4,7 +4,6 @@
 //! the disassembler, which passes in its own annotation-free text.
 
 use alloc::string::String;
-use alloc::vec::Vec;
 
 use super::hidden::RawField;
 use crate::model::*;
@@ -63,32 +62,83 @@ fn differences(
     inst: &Instruction,
     plain: impl FnOnce(&mut String) -> core::fmt::Result,
 ) -> Option<String> {
-    // The native word, as the text assembles it (no CmptCtrl bit for an
-    // instruction marked `compacted`, no compacted word's own field).
-    let w = crate::codec::native_word(p, inst).ok()?;
     // What the text alone assembles to.
     let mut text = String::new();
     plain(&mut text).ok()?;
     let words = super::assemble_words_with(p, &text, super::AsmOptions::UNCHECKED).ok()?;
     let base = Word::from_bytes(*words.first()?);
-    let mut left = w.0 ^ base.0;
-    if left == 0 {
+    items(p, inst, base)
+}
+
+/// Writes the annotation of `inst` against the instruction `base` its
+/// text stands for in some dialect (IGA's syntax: [`super::iga`]) as
+/// `prefix`, the items and `]`; writes nothing when their words agree or
+/// either does not encode.
+pub(crate) fn write_diff<W: core::fmt::Write + ?Sized>(
+    out: &mut W,
+    p: Platform,
+    inst: &Instruction,
+    base: &Instruction,
+    prefix: &str,
+) -> core::fmt::Result {
+    // Native words, as the text assembles them (no CmptCtrl bit for an
+    // instruction marked `compacted`, no compacted word's own field).
+    let (Ok(w), Ok(b)) = (crate::codec::native_word(p, inst), crate::codec::native_word(p, base)) else {
+        return Ok(());
+    };
+    if w == b {
+        return Ok(());
+    }
+    out.write_str(prefix)?;
+    write_items(out, p, inst.opcode, w, b)?;
+    out.write_str("]")
+}
+
+/// The items of the annotation of `inst`, whose text stands for the word
+/// `base`.
+fn items(p: Platform, inst: &Instruction, base: Word) -> Option<String> {
+    // The native word, as the text assembles it (no CmptCtrl bit for an
+    // instruction marked `compacted`, no compacted word's own field).
+    let w = crate::codec::native_word(p, inst).ok()?;
+    if w == base {
         return None;
     }
-    let mut items: Vec<RawField> = Vec::new();
-    // The fields the word's view uses first, then any field of its layout.
-    let rows = crate::fields::describe(p, w);
-    let [table, flow] = crate::fields::layout(p, Some(inst.opcode));
-    let candidates = rows
-        .iter()
-        .map(|r| r.field)
+    let mut out = String::new();
+    write_items(&mut out, p, inst.opcode, w, base).ok()?;
+    Some(out)
+}
+
+/// Writes the items where word `w` differs from `base`, separated by
+/// spaces: the fields the word's view uses first, then any field of its
+/// layout, then bit ranges no field names.
+fn write_items<W: core::fmt::Write + ?Sized>(
+    out: &mut W,
+    p: Platform,
+    op: Opcode,
+    w: Word,
+    base: Word,
+) -> core::fmt::Result {
+    let mut left = w.0 ^ base.0;
+    let mut first = true;
+    let mut item = |out: &mut W, rf: RawField| {
+        if !first {
+            out.write_str(" ")?;
+        }
+        first = false;
+        rf.write(out, w.0)
+    };
+    let [table, flow] = crate::fields::layout(p, Some(op));
+    let candidates = crate::fields::view_fields_in(p, w, left)
         .chain(table.iter().copied())
         .chain(flow.iter().copied());
     for f in candidates {
+        if left == 0 {
+            break;
+        }
         let rf = RawField::Named(f);
         // Only a name the reader finds as this same field.
-        if rf.mask() & left != 0 && RawField::by_name(p, inst.opcode, f.name) == Some(rf) && f.width <= 64 {
-            items.push(rf);
+        if rf.mask() & left != 0 && f.width <= 64 && first_of_name(p, op, f) {
+            item(out, rf)?;
             left &= !rf.mask();
         }
     }
@@ -96,15 +146,20 @@ fn differences(
         let lo = left.trailing_zeros();
         let run = (left >> lo).trailing_ones().min(64);
         let rf = RawField::Bits(lo + run - 1, lo);
-        items.push(rf);
+        item(out, rf)?;
         left &= !rf.mask();
     }
-    let mut out = String::new();
-    for (k, rf) in items.iter().enumerate() {
-        if k > 0 {
-            out.push(' ');
-        }
-        rf.write(&mut out, w.0);
+    Ok(())
+}
+
+/// Whether `f` is the field the reader finds by its name
+/// (`RawField::by_name`): the first of that name in the layout. Names are
+/// unique within a table (the build checks), so only a field of the
+/// flow-control table can be shadowed, by a native one of its name.
+fn first_of_name(p: Platform, op: Opcode, f: &'static crate::word::FieldInfo) -> bool {
+    let [table, flow] = crate::fields::layout(p, Some(op));
+    if !flow.iter().any(|g| core::ptr::eq(*g, f)) {
+        return true;
     }
-    Some(out)
+    !table.iter().any(|g| g.name == f.name)
 }

@@ -106,15 +106,22 @@ impl RawField {
     }
 
     /// Writes `name=0xvalue` for word `w`.
-    pub(crate) fn write(self, out: &mut String, w: u128) {
-        use core::fmt::Write;
+    pub(crate) fn write<W: core::fmt::Write + ?Sized>(self, out: &mut W, w: u128) -> core::fmt::Result {
+        use crate::decimal::{write_dec, write_hex};
         let v = self.get(w);
-        // Writing to a String does not fail.
-        let _ = match self {
-            RawField::Named(f) => write!(out, "{}={v:#x}", f.name),
-            RawField::Bits(hi, lo) => write!(out, "bits_{hi}_{lo}={v:#x}"),
-            RawField::CompactSubreg => Ok(()),
-        };
+        match self {
+            RawField::Named(f) => out.write_str(f.name)?,
+            RawField::Bits(hi, lo) => {
+                out.write_str("bits_")?;
+                write_dec(out, hi.into())?;
+                out.write_str("_")?;
+                write_dec(out, lo.into())?;
+            }
+            // Not a bit of the native word: written by `write_compact_subreg`.
+            RawField::CompactSubreg => return Ok(()),
+        }
+        out.write_str("=")?;
+        write_hex(out, v, 1, false)
     }
 
     /// Writes `subreg_index=0xvalue`, the compacted word's index `k`.
