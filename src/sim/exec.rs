@@ -1264,6 +1264,15 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
             },
             Opcode::Math => math_op(ctx, math, dom, a, b, fa, fb, &mut rdom)?,
             Opcode::Nop | Opcode::Wait => Res::default(),
+            Opcode::Movi => return Err(ctx.unsupported(
+                "movi (move indexed): the PRM's definition of its index is not in the sources the simulator follows",
+            )),
+            Opcode::Smov => return Err(ctx.unsupported(
+                "smov: its operands are not in the model (IGA gives it two sources, Mesa none; see the opcode table)",
+            )),
+            Opcode::Madm => {
+                return Err(ctx.unsupported("madm: its math-macro (acc2-acc9) operand specifiers are not in the model"))
+            }
             _ => return Err(ctx.unsupported("an opcode the simulator does not model")),
         };
         if let Some(x) = res.get_mut(ch) {
@@ -1388,7 +1397,11 @@ fn math_op(
         MathFunction::Cos => tr::cos(fa).ok_or_else(none)?,
         MathFunction::Pow => tr::pow(fa, fb).ok_or_else(none)?,
         MathFunction::Fdiv => fa / fb,
-        _ => return Err(ctx.unsupported("the MATH function (INVM, RSQRTM) is not modelled")),
+        _ => {
+            return Err(ctx.unsupported(
+                "math invm and rsqrtm: their math-macro (acc2-acc9) operand specifiers are not in the model",
+            ))
+        }
     };
     Ok(Res {
         v: match dom {
