@@ -1176,14 +1176,18 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
                 }
             }
             Opcode::Sad2 | Opcode::Sada2 => {
-                // The PRM's pseudo-code (SAD2 and SADA2, Vol 2a): for each
-                // even channel n, dst.chan[n] = abs(src0.chan[n] -
+                // The PRM's SAD2 and SADA2 pseudo-code: for each even
+                // channel n, dst.chan[n] = abs(src0.chan[n] -
                 // src1.chan[n]) + abs(src0.chan[n+1] - src1.chan[n+1]),
                 // plus acc0.chan[n] for SADA2 (which reads the accumulator
                 // implicitly: `Opcode::reads_acc_implicitly`, Mesa's
                 // `reads_accumulator_implicitly`); the odd channels are
                 // not written. The byte sources (B or UB, IGA's OpSpec:
-                // "W,UW <- B,UB") are read by their type's sign.
+                // "W,UW <- B,UB", "Sum of Absolute Difference 2") are read
+                // by their type's sign. The PRM page itself is not in the
+                // reference corpus the project searches: IGA and Mesa
+                // confirm the types and the accumulator read, not the
+                // pairing.
                 let next = |k: usize| s.get(k).and_then(|a| a.get(ch + 1)).copied().unwrap_or(0);
                 let d0 = (a as i64).wrapping_sub(b as i64).wrapping_abs();
                 let d1 = (next(0) as i64).wrapping_sub(next(1) as i64).wrapping_abs();
