@@ -882,3 +882,136 @@ fn unordered_compares_and_nan_aware_cmpn() {
         assert_eq!(t.read_ud8(5).unwrap(), lt.map(|u| u * u32::MAX), "{p} cmpn");
     }
 }
+
+/// SAD2 and SADA2 against the PRM's pseudo-code written out here: each
+/// even channel n gets |a[n] - b[n]| + |a[n+1] - b[n+1]| (plus acc0's
+/// channel n for SADA2), its odd neighbour is left as it was.
+#[test]
+fn sad2_and_sada2_sum_pairs_of_byte_differences() {
+    for p in PLATFORMS {
+        let mut r = Rng(141);
+        for round in 0..10 {
+            let a: [u8; 8] = core::array::from_fn(|_| r.next() as u8);
+            let c: [u8; 8] = core::array::from_fn(|_| r.next() as u8);
+            let acc0: [i16; 8] = core::array::from_fn(|_| r.next() as i16 >> 4);
+            let signed = round % 2 == 1;
+            let mut t = Thread::new();
+            // The bytes of g3 and g4 are the sources (one per channel), g5's
+            // words the accumulator's start, g2 and g6 hold a marker the odd
+            // channels keep.
+            let pack = |v: [u8; 8]| -> [u32; 8] {
+                core::array::from_fn(|k| {
+                    if k < 2 {
+                        u32::from_le_bytes(v[4 * k..4 * k + 4].try_into().unwrap())
+                    } else {
+                        0
+                    }
+                })
+            };
+            t.write_ud8(3, pack(a));
+            t.write_ud8(4, pack(c));
+            let words: [u32; 8] = core::array::from_fn(|k| {
+                if k < 4 {
+                    u32::from(acc0[2 * k] as u16) | u32::from(acc0[2 * k + 1] as u16) << 16
+                } else {
+                    0
+                }
+            });
+            t.write_ud8(5, words);
+            t.write_ud8(2, [0xbeef_beef; 8]);
+            t.write_ud8(6, [0xbeef_beef; 8]);
+            let mut b = Builder::new(p);
+            if signed {
+                b.sad2(g(2).w(), g(3).b(), g(4).b()).unwrap();
+                b.mov(acc(0).w(), g(5).w()).unwrap();
+                b.sada2(g(6).w(), g(3).b(), g(4).b()).unwrap();
+            } else {
+                b.sad2(g(2).uw(), g(3).ub(), g(4).ub()).unwrap();
+                b.mov(acc(0).w(), g(5).w()).unwrap();
+                b.sada2(g(6).uw(), g(3).ub(), g(4).ub()).unwrap();
+            }
+            run_to_end(b, &mut t);
+            let val = |x: u8| if signed { i32::from(x as i8) } else { i32::from(x) };
+            let word = |reg: u8, k: usize| -> u16 {
+                let d = t.read_ud(reg, (2 * k as u32) & !3).unwrap();
+                (d >> (16 * (k % 2))) as u16
+            };
+            for n in 0..8 {
+                if n % 2 == 1 {
+                    assert_eq!(word(2, n), 0xbeef, "{p} sad2 odd channel {n} is not written");
+                    assert_eq!(word(6, n), 0xbeef, "{p} sada2 odd channel {n} is not written");
+                    continue;
+                }
+                let sad = (val(a[n]) - val(c[n])).abs() + (val(a[n + 1]) - val(c[n + 1])).abs();
+                assert_eq!(word(2, n), sad as u16, "{p} sad2 channel {n}: {a:?} {c:?}");
+                let sada = i32::from(acc0[n]) + sad;
+                assert_eq!(word(6, n), sada as u16, "{p} sada2 channel {n}");
+            }
+        }
+    }
+}
+
+/// The MATH functions no other test runs: RSQ and COS (the correctly
+/// rounded f32 of Rust's f64 results, as the module documents), and INT
+/// DIV's quotient-and-remainder form, which writes the quotient to the
+/// destination and the remainder to the register after it (PRM Vol 2a,
+/// MATH: "INT DIV both").
+#[test]
+fn rsq_cos_and_int_div_both() {
+    let t0 = ieee_thread();
+    for p in PLATFORMS {
+        float2(
+            p,
+            &t0,
+            |b| b.math(MathFunction::Rsq, g(2), g(3), None),
+            |a, _| (1.0 / f64::from(a).sqrt()) as f32,
+            151,
+        );
+        float2(
+            p,
+            &t0,
+            |b| b.math(MathFunction::Cos, g(2), g(3), None),
+            |a, _| f64::from(a).cos() as f32,
+            152,
+        );
+        let mut r = Rng(153);
+        for _ in 0..20 {
+            let a: [u32; 8] = core::array::from_fn(|_| r.u32());
+            let c: [u32; 8] = core::array::from_fn(|_| r.u32() | 1);
+            let mut t = Thread::new();
+            t.write_ud8(3, a);
+            t.write_ud8(4, c);
+            let mut b = Builder::new(p);
+            b.math(
+                MathFunction::IntDivQuotientAndRemainder,
+                g(6).ud(),
+                g(3).ud(),
+                Some(g(4).ud().into()),
+            )
+            .unwrap();
+            run_to_end(b, &mut t);
+            let q: [u32; 8] = core::array::from_fn(|k| a[k] / c[k]);
+            let m: [u32; 8] = core::array::from_fn(|k| a[k] % c[k]);
+            assert_eq!(t.read_ud8(6).unwrap(), q, "{p} quotient");
+            assert_eq!(t.read_ud8(7).unwrap(), m, "{p} remainder");
+        }
+    }
+}
+
+/// Haswell's DIM writes its 64-bit immediate to every enabled DF channel
+/// (PRM Vol 2a, DIM: the immediate is a double, "F" in the syntax).
+#[test]
+fn dim_moves_its_double_immediate_on_haswell() {
+    for x in [2.0f64, -0.1, f64::MAX, 1.0e-310] {
+        let src = format!("dim(4) g2<1>DF 0x{:016x}F {{ align1 1Q }};", x.to_bits());
+        let words = geneu::text::assemble_words(Platform::Gen75, &src).unwrap();
+        let bytes: Vec<u8> = words.iter().flatten().copied().collect();
+        let mut t = Thread::new();
+        t.set_cr0(cr0::DP_DENORM_RETAIN);
+        run_traced(Platform::Gen75, &bytes, &mut t).unwrap();
+        for k in 0..4u32 {
+            let got = u64::from(t.read_ud(2, 8 * k).unwrap()) | u64::from(t.read_ud(2, 8 * k + 4).unwrap()) << 32;
+            assert_eq!(got, x.to_bits(), "channel {k} of dim {x}");
+        }
+    }
+}

@@ -505,3 +505,47 @@ fn unmodelled_opcodes_fail_even_without_channels() {
         assert!(matches!(e, SimError::Unsupported { offset: 0, .. }), "{p}: {e}");
     }
 }
+
+/// The opcodes the simulator leaves unmodelled fail with a typed error that
+/// names them, never a silent no-op: brd and brc (every platform, both
+/// offset forms), movi, and Gen8's smov and madm.
+#[test]
+fn unmodelled_opcodes_name_themselves() {
+    use geneu::{Dst, Instruction, Opcode, Src, Type};
+    let mut cases: Vec<(geneu::Platform, Instruction, &str)> = Vec::new();
+    for p in PLATFORMS {
+        for op in [Opcode::Brd, Opcode::Brc] {
+            // Immediate offsets (src0 an immediate) and register offsets.
+            let mut i = Instruction::new(op, ExecSize::S8);
+            i.dst = Dst::null();
+            i.src[0] = Src::imm(Type::D);
+            cases.push((p, i, "brd and brc"));
+            let mut r = i;
+            r.src[0] = Src::grf(11, 0, Type::D, geneu::Region::SCALAR);
+            cases.push((p, r, "brd and brc"));
+        }
+        let mut m = Instruction::new(Opcode::Movi, ExecSize::S8);
+        m.dst = Dst::grf(2, 0, Type::UD);
+        m.src[0] = Src::grf(3, 0, Type::UD, geneu::Region::new(8, 8, 1).unwrap());
+        m.src[1] = Src::grf(4, 0, Type::UD, geneu::Region::new(8, 8, 1).unwrap());
+        cases.push((p, m, "movi"));
+    }
+    cases.push((Platform::Gen8, Instruction::new(Opcode::Smov, ExecSize::S8), "smov"));
+    let mut madm = Instruction::new(Opcode::Madm, ExecSize::S8);
+    madm.access_mode = geneu::AccessMode::Align16;
+    madm.dst = Dst::grf(2, 0, Type::F);
+    for k in 0..3 {
+        madm.src[k] = Src::grf(3 + k as u8, 0, Type::F, geneu::Region::new(4, 4, 1).unwrap());
+    }
+    cases.push((Platform::Gen8, madm, "madm"));
+    for (p, i, name) in cases {
+        let bytes = geneu::encode_unchecked(p, &i).unwrap();
+        let prog = Program::new(p, &bytes).unwrap();
+        let mut t = Thread::new();
+        let e = run(&prog, &mut t, &mut Memory::default(), &RunOptions::default()).unwrap_err();
+        match e {
+            SimError::Unsupported { offset: 0, what } => assert!(what.starts_with(name), "{p} {:?}: {what}", i.opcode),
+            e => panic!("{p} {:?}: {e}", i.opcode),
+        }
+    }
+}

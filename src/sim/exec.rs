@@ -565,6 +565,9 @@ impl Ctx<'_> {
 
 const SRC_NAMES: [&str; 3] = ["src0", "src1", "src2"];
 
+/// The even channels of an execution mask (bits 0, 2, 4 ...).
+const EVEN_CHANNELS: u32 = 0x5555_5555;
+
 /// The byte address of register `nr`'s start: GRF registers in the file,
 /// ARF registers at their own byte 0.
 fn reg_base(file: RegFile, nr: u8) -> i64 {
@@ -827,6 +830,10 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
     // writes.
     let sel_by_pred = op == Opcode::Sel && predicated && i.cond_mod().map_or(true, |c| c == CondMod::None);
     let en = if sel_by_pred { emask } else { emask & pred };
+    // SAD2 and SADA2 write the even channels only, each from its own
+    // elements and its odd neighbour's (see the opcode's arm below).
+    let pair_op = matches!(op, Opcode::Sad2 | Opcode::Sada2);
+    let en = if pair_op { en & EVEN_CHANNELS } else { en };
 
     // A raw move: the same type on both sides, no modifier, no
     // saturation and no condition copies the bits (no denormal flush, no
@@ -874,7 +881,7 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
     }
     // The dot products, line and plane read whole groups.
     let group_op = matches!(op, Opcode::Dp4 | Opcode::Dph | Opcode::Dp3 | Opcode::Dp2);
-    let read_mask = if group_op { low(n) } else { en };
+    let read_mask = if group_op || pair_op { low(n) } else { en };
 
     let mut s = [[0u64; MAX_CH]; 3];
     for (k, sk) in s.iter_mut().enumerate().take(nsrc.min(3)) {
@@ -1168,6 +1175,28 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
                     extra: Some(u64::from(x < y)),
                 }
             }
+            Opcode::Sad2 | Opcode::Sada2 => {
+                // The PRM's SAD2 and SADA2 pseudo-code: for each even
+                // channel n, dst.chan[n] = abs(src0.chan[n] -
+                // src1.chan[n]) + abs(src0.chan[n+1] - src1.chan[n+1]),
+                // plus acc0.chan[n] for SADA2 (which reads the accumulator
+                // implicitly: `Opcode::reads_acc_implicitly`, Mesa's
+                // `reads_accumulator_implicitly`); the odd channels are
+                // not written. The byte sources (B or UB, IGA's OpSpec:
+                // "W,UW <- B,UB", "Sum of Absolute Difference 2") are read
+                // by their type's sign. The PRM page itself is not in the
+                // reference corpus the project searches: IGA and Mesa
+                // confirm the types and the accumulator read, not the
+                // pairing.
+                let next = |k: usize| s.get(k).and_then(|a| a.get(ch + 1)).copied().unwrap_or(0);
+                let d0 = (a as i64).wrapping_sub(b as i64).wrapping_abs();
+                let d1 = (next(0) as i64).wrapping_sub(next(1) as i64).wrapping_abs();
+                let acc = if op == Opcode::Sada2 { ctx.t.acc(ch) as i64 } else { 0 };
+                Res {
+                    v: acc.wrapping_add(d0).wrapping_add(d1) as u64,
+                    extra: None,
+                }
+            }
             Opcode::Dp4 | Opcode::Dph | Opcode::Dp3 | Opcode::Dp2 => {
                 let base = ch - ch % 4;
                 let comp = |k: usize, j: usize| s.get(k).and_then(|a| a.get(base + j)).copied().unwrap_or(0);
@@ -1239,6 +1268,15 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
             },
             Opcode::Math => math_op(ctx, math, dom, a, b, fa, fb, &mut rdom)?,
             Opcode::Nop | Opcode::Wait => Res::default(),
+            Opcode::Movi => return Err(ctx.unsupported(
+                "movi (move indexed): the PRM's definition of its index is not in the sources the simulator follows",
+            )),
+            Opcode::Smov => return Err(ctx.unsupported(
+                "smov: its operands are not in the model (IGA gives it two sources, Mesa none; see the opcode table)",
+            )),
+            Opcode::Madm => {
+                return Err(ctx.unsupported("madm: its math-macro (acc2-acc9) operand specifiers are not in the model"))
+            }
             _ => return Err(ctx.unsupported("an opcode the simulator does not model")),
         };
         if let Some(x) = res.get_mut(ch) {
@@ -1363,7 +1401,11 @@ fn math_op(
         MathFunction::Cos => tr::cos(fa).ok_or_else(none)?,
         MathFunction::Pow => tr::pow(fa, fb).ok_or_else(none)?,
         MathFunction::Fdiv => fa / fb,
-        _ => return Err(ctx.unsupported("the MATH function (INVM, RSQRTM) is not modelled")),
+        _ => {
+            return Err(ctx.unsupported(
+                "math invm and rsqrtm: their math-macro (acc2-acc9) operand specifiers are not in the model",
+            ))
+        }
     };
     Ok(Res {
         v: match dom {

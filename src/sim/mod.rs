@@ -73,7 +73,9 @@
 //!   `.u` is unordered, `.o` an infinite result), CMPN's and SEL's NaN
 //!   rule (the number wins).
 //! - Opcodes: every ALU opcode of the three generations but those listed
-//!   below, MATH (INV, LOG, EXP, SQRT, RSQ, SIN, COS, POW, FDIV, the
+//!   below (SAD2 and SADA2 included: each even channel sums the absolute
+//!   differences of its byte pair, SADA2 adding the accumulator; the odd
+//!   channels are not written), MATH (INV, LOG, EXP, SQRT, RSQ, SIN, COS, POW, FDIV, the
 //!   integer divisions; the transcendental ones are the correctly rounded
 //!   results of Rust's `f64` functions, where the hardware is
 //!   approximate; they need the `std` feature), NOP, WAIT (a no-op for a
@@ -84,11 +86,16 @@
 //!
 //! # What is not
 //!
-//! Returned as [`SimError::Unsupported`], never a silent no-op: `brd` and
-//! `brc`, `sad2` and `sada2`, `movi`, `smov`, Gen8's `madm`, `invm` and
-//! `rsqrtm` (the IEEE macro building blocks), SEND payloads through an
+//! Returned as [`SimError::Unsupported`] naming the opcode, never a
+//! silent no-op: `brd` and `brc` and `movi` (the PRM's definitions of
+//! their per-channel targets and index are not in the documents the
+//! simulator follows), `smov` (its operands are not in the model, see
+//! [`crate::isa::opcode`]), Gen8's `madm` and the MATH functions `invm`
+//! and `rsqrtm` (the IEEE macro building blocks, whose acc2-acc9 operand
+//! specifiers the model does not carry), SEND payloads through an
 //! address register, align16 instructions with 64-bit operands (whose
-//! swizzles and write masks count 32-bit halves). Not modelled at all: NaN payloads (any NaN is a NaN), `cr0`'s ALT float mode, directed
+//! swizzles and write masks count 32-bit halves). Not modelled at all:
+//! NaN payloads (any NaN is a NaN), `cr0`'s ALT float mode, directed
 //! rounding of DF and of MATH results, the two halves of a compressed
 //! instruction seeing each other's writes, timing, and the thread's
 //! dependency on other threads (`wait` does not wait).
@@ -569,12 +576,11 @@ fn run_from(
                             .map_err(|target| SimError::BadJump { offset, target })?;
                         executed = mine;
                     }
-                    _ => {
-                        return Err(SimError::Unsupported {
-                            offset,
-                            what: "brd and brc are not modelled",
-                        })
-                    }
+                    _ => return Err(SimError::Unsupported {
+                        offset,
+                        what:
+                            "brd and brc: the PRM's per-channel definition is not in the sources the simulator follows",
+                    }),
                 }
             }
         }
