@@ -15,8 +15,9 @@
 #![allow(dead_code)]
 
 use geneu::build::{g, imm_ud, imm_uw, null, BuildErrors, Builder, Predicate};
-use geneu::msg::{Message, ThreadSpawner};
 use geneu::{CondMod, ExecSize, Opcode, Platform};
+
+pub use super::Rng;
 
 /// The input register.
 pub const INPUT: u8 = 2;
@@ -188,26 +189,6 @@ pub fn max_depth(stmts: &[Stmt]) -> usize {
 // ---------------------------------------------------------------------------
 // Generation from a seeded random source.
 // ---------------------------------------------------------------------------
-
-/// A small xorshift generator: programs are reproducible from their seed.
-#[derive(Clone, Debug)]
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
-        let mut x = self.0.max(1);
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    /// A number below `n`.
-    pub fn below(&mut self, n: u32) -> u32 {
-        (self.next() % u64::from(n.max(1))) as u32
-    }
-}
 
 struct Gen<'r> {
     rng: &'r mut Rng,
@@ -414,19 +395,7 @@ pub fn build(platform: Platform, simd: ExecSize, p: &Prog) -> Result<Vec<u8>, Bu
     let mut e = Emit { b, simd, end, subs };
     e.stmts(&p.main, 0).map_err(|x| BuildErrors(vec![x]))?;
     e.b.bind(e.end).map_err(|x| BuildErrors(vec![x]))?;
-    let eot = |b: &mut Builder| -> Result<(), geneu::build::BuildError> {
-        b.push_state();
-        b.state_mut().no_mask = true;
-        b.state_mut().exec_size = ExecSize::S8;
-        b.mov(g(127).ud(), g(0).ud())?;
-        b.send(
-            null().ud(),
-            g(127).ud(),
-            &Message::ThreadSpawner(ThreadSpawner::end_of_thread(platform)),
-        )?;
-        b.pop_state()
-    };
-    eot(&mut e.b).map_err(|x| BuildErrors(vec![x]))?;
+    super::end_of_thread(&mut e.b).map_err(|x| BuildErrors(vec![x]))?;
     for (k, body) in p.subs.iter().enumerate() {
         let l = e.subs[k];
         e.b.bind(l).map_err(|x| BuildErrors(vec![x]))?;
