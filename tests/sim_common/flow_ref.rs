@@ -14,7 +14,7 @@
 //! - `g100+`: return addresses of calls.
 #![allow(dead_code)]
 
-use geneu::build::{g, imm_ud, imm_uw, null, BuildErrors, Builder, Predicate};
+use geneu::build::{g, imm_ud, imm_uw, null, BuildErrors, Builder, Predicate, Target};
 use geneu::{CondMod, ExecSize, Opcode, Platform};
 
 pub use super::Rng;
@@ -65,6 +65,11 @@ pub enum Stmt {
     Halt(Cond),
     /// Calls subroutine `k` (all active channels).
     Call(usize),
+    /// `if (!cond) { body }` as a forward jump: on Gen8 a `goto` over the
+    /// body to a `join` (the channels whose condition holds wait there),
+    /// on Gen7/7.5 an `if` on the inverted condition. The body has only
+    /// updates, ifs and gotos.
+    Goto(Cond, Vec<Stmt>),
 }
 
 /// A program: the main body and its subroutines.
@@ -154,6 +159,13 @@ fn run(p: &Prog, stmts: &[Stmt], c: &mut Chan, depth: usize) -> Flow {
             Stmt::Halt(cond) if cond.holds(c) => Flow::Halt,
             Stmt::Break(_) | Stmt::Cont(_) | Stmt::Halt(_) => Flow::Normal,
             Stmt::Call(k) => run(p, &p.subs[*k], c, depth),
+            Stmt::Goto(cond, body) => {
+                if cond.holds(c) {
+                    Flow::Normal
+                } else {
+                    run(p, body, c, depth)
+                }
+            }
         };
         if f != Flow::Normal {
             return f;
@@ -179,6 +191,7 @@ pub fn max_depth(stmts: &[Stmt]) -> usize {
         .iter()
         .map(|s| match s {
             Stmt::If(_, t, e) => max_depth(t).max(e.as_deref().map_or(0, max_depth)),
+            Stmt::Goto(_, b) => max_depth(b),
             Stmt::Loop(_, b) => 1 + max_depth(b),
             _ => 0,
         })
@@ -230,6 +243,10 @@ impl Gen<'_> {
             let choice = self.rng.below(10);
             let s = match choice {
                 0..=2 => Stmt::Op(self.update()),
+                3 | 4 if depth < 4 && self.rng.below(3) == 0 => {
+                    let c = self.cond();
+                    Stmt::Goto(c, self.block(false, true, depth + 1))
+                }
                 3 | 4 if depth < 4 => {
                     let c = self.cond();
                     let t = self.block(in_loop, in_sub, depth + 1);
@@ -378,6 +395,24 @@ impl Emit {
                 Stmt::Call(k) => {
                     let l = self.subs[*k];
                     self.b.call(g(RET).ud().vec1(), l)?;
+                }
+                Stmt::Goto(c, body) => {
+                    self.cond(*c)?;
+                    if Opcode::Goto.exists_on(self.b.platform()) {
+                        let join = self.b.label();
+                        self.predicated(|b| b.branch_to(Opcode::Goto, join, Some(join.into())))?;
+                        self.stmts(body, depth)?;
+                        self.b.bind(join)?;
+                        self.b.branch_to(Opcode::Join, Target::Rel(1), None)?;
+                    } else {
+                        self.b.push_state();
+                        self.b.state_mut().predicate = Some(Predicate::normal(0, 0).inverted());
+                        let r = self.b.if_();
+                        self.b.pop_state()?;
+                        r?;
+                        self.stmts(body, depth)?;
+                        self.b.endif()?;
+                    }
                 }
             }
         }
