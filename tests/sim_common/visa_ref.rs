@@ -804,3 +804,89 @@ fn eval_pred_logic(st: &mut RefState, inst: &VisaInst) -> Result<(), Undefined> 
     *p = (*p & !all) | (r & all);
     Ok(())
 }
+
+/// A typed surface as the reference sees it: `width × height` texels of
+/// four dwords (R, G, B, A), one level, one slice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefSurface {
+    /// Width in texels.
+    pub width: u32,
+    /// Height in texels.
+    pub height: u32,
+    /// Texels in rows, each R, G, B, A.
+    pub texels: Vec<[u32; 4]>,
+    /// What the alpha channel of an out-of-bound read gives ("ones":
+    /// `1` for an integer format, `1.0` for a float one).
+    pub oob_alpha: u32,
+}
+
+impl RefSurface {
+    /// The texel at (u, v, r, lod): out of bounds (outside the width and
+    /// height, a slice or level other than 0) gives zeros and alpha one.
+    pub fn texel(&self, u: u32, v: u32, r: u32, lod: u32) -> [u32; 4] {
+        if u >= self.width || v >= self.height || r != 0 || lod != 0 {
+            return [0, 0, 0, self.oob_alpha];
+        }
+        self.texels[(v * self.width + u) as usize]
+    }
+}
+
+/// Reads the first `n` UD elements of a raw operand (zeros for a missing
+/// or null operand).
+fn raw_uds(vars: &VarTable, st: &RefState, op: Option<RawOperand>, n: usize) -> R<Vec<u32>> {
+    let Some(op) = op else { return Ok(vec![0; n]) };
+    let var = vars.general.get(op.id as usize).ok_or(Undefined("unknown variable"))?;
+    if var.placement == Placement::Null {
+        return Ok(vec![0; n]);
+    }
+    let bytes = &st.vars[op.id as usize];
+    let o = usize::from(op.offset);
+    (0..n)
+        .map(|i| {
+            let b = bytes
+                .get(o + 4 * i..o + 4 * i + 4)
+                .ok_or(Undefined("raw operand past its variable"))?;
+            Ok(u32::from_le_bytes(b.try_into().unwrap_or_default()))
+        })
+        .collect()
+}
+
+/// GATHER4_TYPED on `surface`: the specification's pseudo-code. For each
+/// enabled colour channel in RGBA order, the enabled SIMD channels' texel
+/// components go to the next `max(exec_size, 8)` dwords of `dst`.
+pub fn gather4_typed(
+    vars: &VarTable,
+    st: &mut RefState,
+    g: &VisaGather4Typed,
+    surface: &RefSurface,
+) -> Result<(), Undefined> {
+    let n = g.exec.size.channels() as usize;
+    let chen = channel_enables(st, g.exec, g.pred)?;
+    let u = raw_uds(vars, st, Some(g.u), n)?;
+    let v = raw_uds(vars, st, g.v, n)?;
+    let r = raw_uds(vars, st, g.r, n)?;
+    let lod = raw_uds(vars, st, g.lod, n)?;
+    let dst = g.dst.id as usize;
+    if vars.general.get(dst).is_none_or(|d| d.placement == Placement::Null) {
+        return undef("GATHER4_TYPED into the null variable");
+    }
+    let mut ch_pos = 0;
+    for c in 0..4 {
+        if g.channels >> c & 1 == 0 {
+            continue;
+        }
+        for i in 0..n {
+            if chen >> i & 1 != 0 {
+                let start = ch_pos * n.max(8);
+                let texel = surface.texel(u[i], v[i], r[i], lod[i]);
+                let at = usize::from(g.dst.offset) + 4 * (start + i);
+                let d = st.vars[dst]
+                    .get_mut(at..at + 4)
+                    .ok_or(Undefined("dst past its variable"))?;
+                d.copy_from_slice(&texel[c].to_le_bytes());
+            }
+        }
+        ch_pos += 1;
+    }
+    Ok(())
+}
