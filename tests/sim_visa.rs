@@ -468,6 +468,7 @@ struct Coverage {
     modifiers: u32,
     saturate: u32,
     partial_em: u32,
+    ops: std::collections::BTreeMap<String, u32>,
 }
 
 impl Coverage {
@@ -499,6 +500,11 @@ impl Coverage {
         self.modifiers += u32::from(c.inst.src.iter().any(|o| o.modifier != Modifier::None));
         self.saturate += u32::from(c.inst.dst.modifier == Modifier::Sat);
         self.partial_em += u32::from(c.before.em != u32::MAX);
+        let name = format!("{:?}", c.inst.op);
+        *self
+            .ops
+            .entry(name.split('(').next().unwrap_or("").to_string())
+            .or_default() += 1;
     }
 
     fn check(&self) {
