@@ -33,6 +33,7 @@
 #![allow(clippy::panic)]
 
 pub mod msg;
+pub mod sim;
 pub mod text;
 pub mod visa;
 
