@@ -97,7 +97,7 @@ fn instruction(src: &mut ByteSource<'_>, b: &mut Builder) {
     let dst = typed(reg(src), k);
     // Try on a scratch builder first: only valid instructions go in.
     let mut t = Builder::new(p);
-    t.set_state(b.state().clone());
+    t.set_state(*b.state());
     let cmod = match src.u8() % 8 {
         0 => Some(CondMod::Z),
         1 => Some(CondMod::G),
@@ -157,7 +157,7 @@ fn end_of_thread(b: &mut Builder) -> Option<()> {
         qtr_control: 0,
         nib_control: false,
         predicate: None,
-        ..b.state().clone()
+        ..*b.state()
     };
     b.with_state(s, |b| {
         b.mov(g(127).ud(), g(0).ud()).ok()?;
@@ -199,7 +199,7 @@ pub fn arbitrary_program(data: &[u8]) -> Option<SimProgram> {
             0 if open_ifs < 4 => {
                 let s = State {
                     predicate: Some(Predicate::normal(0, 0)),
-                    ..b.state().clone()
+                    ..*b.state()
                 };
                 b.with_state(s, |b| b.if_()).ok()?;
                 open_ifs += 1;
@@ -222,17 +222,17 @@ pub fn arbitrary_program(data: &[u8]) -> Option<SimProgram> {
                     nr: src.u8() % 2,
                     subnr: 0,
                 };
-                let mut s = b.state().clone();
+                let mut s = *b.state();
                 s.predicate = Some(Predicate::normal(flag.nr, flag.subnr));
                 s.predicate = s.predicate.map(|p| if src.bool() { p.inverted() } else { p });
-                let saved = b.state().clone();
+                let saved = *b.state();
                 b.set_state(s);
                 instruction(&mut src, &mut b);
                 b.set_state(saved);
             }
             // A conditional modifier writing f1.0 instead of f0.0.
             4 => {
-                let saved = b.state().clone();
+                let saved = *b.state();
                 b.state_mut().flag = FlagReg { nr: 1, subnr: 0 };
                 instruction(&mut src, &mut b);
                 b.set_state(saved);

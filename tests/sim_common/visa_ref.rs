@@ -615,11 +615,8 @@ fn compute(op: VisaOp, srcs: &[SrcVals], c: usize, dst_ty: VisaType, pred_bit: b
         }
         VisaOp::Min | VisaOp::Max => {
             let lt = op == VisaOp::Min;
-            if a.is_nan() {
-                b
-            } else if b.is_nan() {
-                a
-            } else if compare(if lt { RelOp::Lt } else { RelOp::Ge }, a, b, fx) {
+            let first = !a.is_nan() && (b.is_nan() || compare(if lt { RelOp::Lt } else { RelOp::Ge }, a, b, fx));
+            if first {
                 a
             } else {
                 b
@@ -867,7 +864,7 @@ pub fn gather4_typed(
     let r = raw_uds(vars, st, g.r, n)?;
     let lod = raw_uds(vars, st, g.lod, n)?;
     let dst = g.dst.id as usize;
-    if vars.general.get(dst).is_none_or(|d| d.placement == Placement::Null) {
+    if !vars.general.get(dst).is_some_and(|d| d.placement != Placement::Null) {
         return undef("GATHER4_TYPED into the null variable");
     }
     let mut ch_pos = 0;
