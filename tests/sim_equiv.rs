@@ -3,10 +3,10 @@
 //! (`geneu::check::sim`, the same check as the `sim_equiv` fuzz target).
 #![cfg(feature = "check")]
 
-mod sim_common;
+mod semantic_common;
 
 use geneu::check::sim::{arbitrary_program, forms};
-use sim_common::Rng;
+use semantic_common::Rng;
 
 fn data(seed: u64) -> Vec<u8> {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);

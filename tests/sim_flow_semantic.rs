@@ -2,13 +2,13 @@
 //! if/else, bounded loops with break and continue, halt, calls, every
 //! condition per channel) are built with `geneu::build`, simulated at
 //! SIMD8 and SIMD16 on every platform, and each channel's registers are
-//! compared with `sim_common::flow_ref`'s direct evaluation of the
+//! compared with `semantic_common::flow_ref`'s direct evaluation of the
 //! program as that channel's scalar code.
 
-mod sim_common;
+mod semantic_common;
 
 use geneu::{ExecSize, Platform};
-use sim_common::flow_ref::*;
+use semantic_common::flow_ref::*;
 
 fn prog(main: Vec<Stmt>) -> Prog {
     Prog { main, subs: vec![] }
@@ -137,7 +137,7 @@ fn random_programs_build_everywhere() {
 // Simulated: every channel's registers against its scalar evaluation.
 // ---------------------------------------------------------------------------
 
-use sim_common::machine::{self, Machine};
+use semantic_common::machine::{self, Machine};
 
 /// Byte of channel `c`'s UD in the value starting at register `reg`.
 fn at(reg: u8, c: u32) -> usize {
@@ -198,7 +198,7 @@ fn check_prog(pf: Platform, simd: ExecSize, p: &Prog, rng: &mut Rng, dispatch: u
 /// scalar evaluation computes: SIMD8 and SIMD16, every platform, all
 /// channels dispatched or some.
 #[test]
-#[ignore = "needs geneu::sim::run (sim_common::machine::run)"]
+#[ignore = "needs geneu::sim::run (semantic_common::machine::run)"]
 fn random_programs_run_as_each_channels_scalar_code() {
     let mut failures = Vec::new();
     for seed in 1..400u64 {

@@ -1,15 +1,15 @@
 //! vISA lowering, semantically: random vISA instructions are lowered and
 //! run in the simulator, and every variable's bytes are compared with
-//! `sim_common::visa_ref`, a reference evaluator written from the vISA
+//! `semantic_common::visa_ref`, a reference evaluator written from the vISA
 //! specification. The reference itself is first checked against examples
 //! worked by hand from the specification's pseudo-code.
 #![cfg(feature = "check")]
 
-mod sim_common;
+mod semantic_common;
 
 use geneu::visa::*;
 use geneu::{ExecSize, FlagReg};
-use sim_common::visa_ref::{eval, RefState, Undefined};
+use semantic_common::visa_ref::{eval, RefState, Undefined};
 
 fn ud_var(vars: &mut VarTable, n: u32, byte: u32) -> u32 {
     vars.add_general(VisaType::UD, n, byte)
@@ -350,8 +350,8 @@ fn shifts_count_modulo_the_width() {
 
 use geneu::check::visa::{arbitrary_case, CaseOp};
 use geneu::{encode, Instruction, Platform};
-use sim_common::machine::{self, Machine};
-use sim_common::Rng;
+use semantic_common::machine::{self, Machine};
+use semantic_common::Rng;
 
 /// One semantic case: a lowered instruction with its inputs and the
 /// reference's outputs.
@@ -546,7 +546,7 @@ fn the_semantic_generator_covers_the_lowering() {
 
 /// Bytes equal, or both NaN of the variable's float type.
 fn same_element(t: VisaType, a: &[u8], b: &[u8]) -> bool {
-    use sim_common::visa_ref::{from_bytes, Val};
+    use semantic_common::visa_ref::{from_bytes, Val};
     a == b
         || match (from_bytes(t, a), from_bytes(t, b)) {
             (Val::F(x), Val::F(y)) => x.is_nan() && y.is_nan(),
@@ -563,7 +563,7 @@ fn check_case(c: &SemCase) -> Result<(), String> {
     for i in &c.lowered {
         program.extend_from_slice(&encode(c.p, i).map_err(|e| e.to_string())?);
     }
-    program.extend(sim_common::end_of_thread_bytes(c.p));
+    program.extend(semantic_common::end_of_thread_bytes(c.p));
     let mut m = Machine::new(u32::MAX);
     // Registers outside the variables hold a pattern that must survive.
     for (k, b) in m.grf.iter_mut().enumerate() {
@@ -630,7 +630,7 @@ fn check_case(c: &SemCase) -> Result<(), String> {
 /// The lowered instructions compute, in the simulator, what the vISA
 /// specification says, byte for byte, on every platform.
 #[test]
-#[ignore = "needs geneu::sim::run (sim_common::machine::run)"]
+#[ignore = "needs geneu::sim::run (semantic_common::machine::run)"]
 fn lowered_instructions_compute_what_the_spec_says() {
     let mut cov = Coverage::default();
     let mut failures = Vec::new();
@@ -660,7 +660,7 @@ fn lowered_instructions_compute_what_the_spec_says() {
 /// out of bounds reads zeros with alpha one.
 #[test]
 fn gather4_typed_follows_the_pseudo_code() {
-    use sim_common::visa_ref::{gather4_typed, RefSurface};
+    use semantic_common::visa_ref::{gather4_typed, RefSurface};
     let mut vars = VarTable::new();
     let u = ud_var(&mut vars, 8, 0);
     let d = ud_var(&mut vars, 24, 32);
