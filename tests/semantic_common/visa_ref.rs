@@ -25,8 +25,16 @@
 //! - CMP into a general variable writes all ones (true) or zero (false);
 //! - MIN/MAX of a NaN and a number give the number;
 //! - extended math: the correctly rounded IEEE result where one exists
-//!   (INV, SQRT, DIV), Rust's `f32` functions otherwise (the simulator's
-//!   documented choice where the hardware is approximate).
+//!   (INV, SQRT, DIV), Rust's `f64` functions rounded to F otherwise (the
+//!   simulator's documented choice where the hardware is approximate).
+//!
+//! Left out (`Undefined`), because the documents at hand do not settle
+//! them: the intermediate precision of an integer operation whose result
+//! goes to a float or to an integer wider than its execution type (other
+//! than MOV's plain conversion); CBIT of a signed type narrower than a
+//! dword (whether the source is sign-extended first) or of a 64-bit type; ASR of an unsigned
+//! type; logic operations on sources of different signedness into a float
+//! or wider destination; ADDR_ADD of a general variable (its address).
 //!
 //! Address variables hold byte addresses of the register file (where the
 //! caller's variable table places variables); an indirect operand resolves
@@ -629,15 +637,19 @@ fn compute(op: VisaOp, srcs: &[SrcVals], c: usize, dst_ty: VisaType, pred_bit: b
                 b
             }
         }
-        VisaOp::Inv => Val::F(1.0 / a.as_f32()),
-        VisaOp::Log => Val::F(a.as_f32().log2()),
-        VisaOp::Exp => Val::F(a.as_f32().exp2()),
-        VisaOp::Sqrt => Val::F(a.as_f32().sqrt()),
-        VisaOp::Rsqrt => Val::F(1.0 / a.as_f32().sqrt()),
-        VisaOp::Sin => Val::F(a.as_f32().sin()),
-        VisaOp::Cos => Val::F(a.as_f32().cos()),
-        VisaOp::Pow => Val::F(a.as_f32().powf(b.as_f32())),
-        VisaOp::Div if fx.is_some() => Val::F(a.as_f32() / b.as_f32()),
+        // Extended math in f64, rounded once to F: correctly rounded for
+        // INV, SQRT and DIV (f64 has more than 2×24+2 bits), Rust's f64
+        // functions for the others (the simulator's documented choice where
+        // the hardware is approximate).
+        VisaOp::Inv => Val::F((1.0 / a.as_f64()) as f32),
+        VisaOp::Log => Val::F(a.as_f64().log2() as f32),
+        VisaOp::Exp => Val::F(a.as_f64().exp2() as f32),
+        VisaOp::Sqrt => Val::F(a.as_f64().sqrt() as f32),
+        VisaOp::Rsqrt => Val::F((1.0 / a.as_f64().sqrt()) as f32),
+        VisaOp::Sin => Val::F(a.as_f64().sin() as f32),
+        VisaOp::Cos => Val::F(a.as_f64().cos() as f32),
+        VisaOp::Pow => Val::F(a.as_f64().powf(b.as_f64()) as f32),
+        VisaOp::Div if fx.is_some() => Val::F((a.as_f64() / b.as_f64()) as f32),
         VisaOp::Div | VisaOp::Mod => {
             let (x, y) = (a.as_int(), b.as_int());
             if y == 0 {
@@ -706,6 +718,9 @@ pub fn eval(vars: &VarTable, st: &mut RefState, inst: &VisaInst) -> Result<(), U
         DstAt::Addr(..) => VisaType::UW,
         DstAt::Pred(_) => VisaType::Bool,
     };
+    if let Some(why) = unsettled(inst.op, &srcs, dst_ty) {
+        return undef(why);
+    }
     let mut results = Vec::with_capacity(n as usize);
     for c in 0..n as usize {
         let on = chen >> c & 1 != 0;
@@ -747,6 +762,38 @@ pub fn eval(vars: &VarTable, st: &mut RefState, inst: &VisaInst) -> Result<(), U
         }
     }
     Ok(())
+}
+
+/// The cases the documents at hand do not settle (see the module's doc).
+fn unsettled(op: VisaOp, srcs: &[SrcVals], dst_ty: VisaType) -> Option<&'static str> {
+    let first = srcs.first().map(|s| s.ty)?;
+    if float_exec(srcs).is_none() {
+        let intermediate = matches!(
+            op,
+            VisaOp::Add
+                | VisaOp::Mul
+                | VisaOp::Avg
+                | VisaOp::And
+                | VisaOp::Or
+                | VisaOp::Xor
+                | VisaOp::Not
+                | VisaOp::Shl
+                | VisaOp::Shr
+                | VisaOp::Asr
+                | VisaOp::Div
+                | VisaOp::Mod
+        );
+        if intermediate && (is_float(dst_ty) || dst_ty.size() * 8 > int_width(srcs)) {
+            return Some("an integer result converted to a float or a wider integer");
+        }
+    }
+    if op == VisaOp::Cbit && (is_signed(first) && first.size() < 4 || first.size() == 8) {
+        return Some("CBIT of a signed type narrower than a dword, or of a 64-bit type");
+    }
+    if op == VisaOp::Asr && !is_signed(first) {
+        return Some("ASR of an unsigned type");
+    }
+    None
 }
 
 enum Out {
