@@ -6,7 +6,7 @@
 use geneu::visa::{Placement, VarTable};
 use geneu::Platform;
 
-use super::visa_ref::RefState;
+use super::visa_ref::{RefState, RefSurface};
 
 /// Bytes of the register file.
 pub const GRF_FILE: usize = 128 * 32;
@@ -101,11 +101,26 @@ fn elems_mask(n: u8) -> u32 {
     }
 }
 
-/// Runs `program` (bytes, ending with an end-of-thread message) in the
-/// simulator from the registers of `m`, and writes the registers back.
+/// Runs `program` (bytes, ending with an end-of-thread message or, with
+/// `to_end`, simply at its end) in the simulator from the registers of
+/// `m`, with `surfaces` bound at their binding table indices (as
+/// R32G32B32A32_UINT 2D surfaces), and writes the registers back.
+/// Denormals are kept (`cr0`), as the references' IEEE arithmetic keeps
+/// them.
 ///
 /// This is the only function of the tests that calls `geneu::sim`.
-pub fn run(p: Platform, program: &[u8], m: &mut Machine) -> Result<(), String> {
-    let _ = (p, program, m);
+pub fn run_with(
+    p: Platform,
+    program: &[u8],
+    m: &mut Machine,
+    to_end: bool,
+    surfaces: &[(u8, RefSurface)],
+) -> Result<(), String> {
+    let _ = (p, program, m, to_end, surfaces);
     Err("geneu::sim::run is not on main yet".into())
+}
+
+/// [`run_with`], ending with an end of thread, without surfaces.
+pub fn run(p: Platform, program: &[u8], m: &mut Machine) -> Result<(), String> {
+    run_with(p, program, m, false, &[])
 }

@@ -32,9 +32,10 @@
 //! them: the intermediate precision of an integer operation whose result
 //! goes to a float or to an integer wider than its execution type (other
 //! than MOV's plain conversion); CBIT of a signed type narrower than a
-//! dword (whether the source is sign-extended first) or of a 64-bit type; ASR of an unsigned
-//! type; logic operations on sources of different signedness into a float
-//! or wider destination; ADDR_ADD of a general variable (its address).
+//! dword (whether the source is sign-extended first) or of a 64-bit type;
+//! ASR of an unsigned type; comparisons of 64-bit integers of different
+//! signedness; AVG of 64-bit integers; ADDR_ADD of a general variable
+//! (vISA means the variable's address).
 //!
 //! Address variables hold byte addresses of the register file (where the
 //! caller's variable table places variables); an indirect operand resolves
@@ -792,6 +793,14 @@ fn unsettled(op: VisaOp, srcs: &[SrcVals], dst_ty: VisaType) -> Option<&'static 
     }
     if op == VisaOp::Asr && !is_signed(first) {
         return Some("ASR of an unsigned type");
+    }
+    let wide = srcs.iter().any(|s| s.ty.size() == 8 && !is_float(s.ty));
+    let mixed = srcs.iter().any(|s| is_signed(s.ty)) && srcs.iter().any(|s| !is_signed(s.ty));
+    if wide && mixed && matches!(op, VisaOp::Cmp(_) | VisaOp::Min | VisaOp::Max) {
+        return Some("a comparison of 64-bit integers of different signedness");
+    }
+    if wide && op == VisaOp::Avg {
+        return Some("AVG of 64-bit integers");
     }
     None
 }
