@@ -767,9 +767,9 @@ fn gather4_typed_reads_what_the_spec_says() {
                 continue;
             };
             let mut after = before.clone();
-            if gather4_typed(&case.vars, &mut after, &gth, surf).is_err() {
+            let Ok(written) = gather4_typed(&case.vars, &mut after, &gth, surf) else {
                 continue;
-            }
+            };
             cases += 1;
             let mut program = Vec::new();
             for i in &lowered {
@@ -784,8 +784,22 @@ fn gather4_typed_reads_what_the_spec_says() {
                     continue;
                 }
             };
+            // The response registers' dwords of channels the pseudo-code
+            // does not write (disabled channels) are not compared: whether
+            // the hardware's write-back leaves them is not settled by the
+            // documents at hand (vISA: "subject to predication").
+            let k = gth.dst.id as usize;
+            let regs = usize::from(gth.channels & 15).count_ones() as usize;
+            let start = usize::from(gth.dst.offset);
+            let mut got = got;
+            for at in (start..start + 32 * regs).step_by(4) {
+                if !written.contains(&at) {
+                    if let (Some(g), Some(a)) = (got.vars[k].get_mut(at..at + 4), after.vars[k].get(at..at + 4)) {
+                        g.copy_from_slice(a);
+                    }
+                }
+            }
             if got.vars != after.vars {
-                let k = gth.dst.id as usize;
                 failures.push(format!(
                     "seed {seed} {p} {gth:?}: dst simulator {:08x?}, reference {:08x?}",
                     uds(&got.vars[k]).iter().take(32).collect::<Vec<_>>(),

@@ -906,13 +906,14 @@ fn raw_uds(vars: &VarTable, st: &RefState, op: Option<RawOperand>, n: usize) -> 
 
 /// GATHER4_TYPED on `surface`: the specification's pseudo-code. For each
 /// enabled colour channel in RGBA order, the enabled SIMD channels' texel
-/// components go to the next `max(exec_size, 8)` dwords of `dst`.
+/// components go to the next `max(exec_size, 8)` dwords of `dst`. Returns
+/// the byte offsets in `dst` of the dwords written.
 pub fn gather4_typed(
     vars: &VarTable,
     st: &mut RefState,
     g: &VisaGather4Typed,
     surface: &RefSurface,
-) -> Result<(), Undefined> {
+) -> Result<Vec<usize>, Undefined> {
     let n = g.exec.size.channels() as usize;
     let chen = channel_enables(st, g.exec, g.pred)?;
     let u = raw_uds(vars, st, Some(g.u), n)?;
@@ -924,6 +925,7 @@ pub fn gather4_typed(
         return undef("GATHER4_TYPED into the null variable");
     }
     let mut ch_pos = 0;
+    let mut written = Vec::new();
     for c in 0..4 {
         if g.channels >> c & 1 == 0 {
             continue;
@@ -937,9 +939,10 @@ pub fn gather4_typed(
                     .get_mut(at..at + 4)
                     .ok_or(Undefined("dst past its variable"))?;
                 d.copy_from_slice(&texel[c].to_le_bytes());
+                written.push(at);
             }
         }
         ch_pos += 1;
     }
-    Ok(())
+    Ok(written)
 }
