@@ -44,6 +44,21 @@ pub enum DecodeError {
     },
 }
 
+impl DecodeError {
+    /// A stable snake_case name of the variant, for machine-readable
+    /// reports (`geneu --json`'s `kind`): it does not change between
+    /// versions, and names of different error types do not collide unless
+    /// they mean the same thing.
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            DecodeError::Field { .. } => "reserved_encoding",
+            DecodeError::ReservedBits(_) => "reserved_bits",
+            DecodeError::Length(_) => "bad_length",
+            DecodeError::Truncated { .. } => "truncated",
+        }
+    }
+}
+
 /// Why an instruction does not encode.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -71,6 +86,18 @@ pub enum EncodeError {
     /// The instruction breaks hardware rules (checked encoding only).
     #[error("instruction breaks hardware rules: {0}")]
     Invalid(Violations),
+}
+
+impl EncodeError {
+    /// A stable snake_case name of the variant (see [`DecodeError::kind`]).
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            EncodeError::Opcode { .. } => "opcode_not_on_platform",
+            EncodeError::Field(_) => "value_too_wide",
+            EncodeError::Unencodable { .. } => "unencodable",
+            EncodeError::Invalid(_) => "rules_broken",
+        }
+    }
 }
 
 /// Which operand a violation concerns.

@@ -56,9 +56,10 @@ fn fields_json_from_dwords() {
     assert_eq!(code, 0);
     assert_eq!(out, snapshot("fields_gen8_mov_json.txt"));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v[0]["fields"][0]["name"], "opcode");
-    assert_eq!(v[0]["fields"][0]["meaning"], "mov");
-    assert!(v[0]["decode_error"].is_null());
+    let w = &v["instructions"][0];
+    assert_eq!(w["fields"][0]["name"], "opcode");
+    assert_eq!(w["fields"][0]["meaning"], "mov");
+    assert!(w["error"].is_null());
 }
 
 #[test]

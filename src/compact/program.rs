@@ -98,6 +98,34 @@ pub enum ProgramError {
     },
 }
 
+impl ProgramError {
+    /// A stable snake_case name of the variant (see
+    /// [`DecodeError::kind`]); an instruction that does not decode is
+    /// named by its [`DecodeError::kind`].
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            ProgramError::Decode { error, .. } => error.kind(),
+            ProgramError::Target { .. } => "branch_target",
+            ProgramError::Range { .. } => "branch_out_of_range",
+            ProgramError::Indirect { .. } => "indirect_branch",
+            ProgramError::NotCompactable { .. } => "not_compactable",
+            ProgramError::Absolute { .. } => "absolute_call",
+        }
+    }
+
+    /// The byte offset of the instruction concerned.
+    pub const fn offset(&self) -> usize {
+        match *self {
+            ProgramError::Decode { offset, .. }
+            | ProgramError::Target { offset, .. }
+            | ProgramError::Range { offset, .. }
+            | ProgramError::Indirect { offset, .. }
+            | ProgramError::NotCompactable { offset, .. }
+            | ProgramError::Absolute { offset } => offset,
+        }
+    }
+}
+
 /// A program rewritten by [`compact_program`] or [`uncompact_program`]
 /// (serialized without its bytes: the counts).
 #[non_exhaustive]

@@ -237,6 +237,21 @@ pub enum MsgError {
     },
 }
 
+impl MsgError {
+    /// A stable snake_case name of the variant (see
+    /// [`crate::DecodeError::kind`]).
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            MsgError::Field { .. } => "descriptor_value_too_wide",
+            MsgError::Range { .. } => "descriptor_out_of_range",
+            MsgError::Reserved { .. } => "descriptor_reserved",
+            MsgError::Invalid { .. } => "descriptor_invalid",
+            MsgError::Function { .. } => "untyped_function",
+            MsgError::Unmodelled { .. } => "descriptor_unmodelled_bits",
+        }
+    }
+}
+
 impl From<FieldError> for MsgError {
     fn from(e: FieldError) -> Self {
         MsgError::Field {

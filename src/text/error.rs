@@ -110,6 +110,33 @@ pub enum AsmErrorKind {
     Encode(EncodeError),
 }
 
+impl AsmErrorKind {
+    /// A stable snake_case name of the variant (see
+    /// [`crate::DecodeError::kind`]); an encoding error is named by
+    /// [`EncodeError::kind`].
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            AsmErrorKind::Unexpected { .. } => "unexpected_token",
+            AsmErrorKind::BadChar { .. } => "bad_character",
+            AsmErrorKind::NumberTooLarge(_) => "number_too_large",
+            AsmErrorKind::UnterminatedComment => "unterminated_comment",
+            AsmErrorKind::UnknownOpcode(_) => "unknown_opcode",
+            AsmErrorKind::NotOnPlatform { .. } => "opcode_not_on_platform",
+            AsmErrorKind::TypeNotOnPlatform { .. } => "type_not_on_platform",
+            AsmErrorKind::BadExecSize(_) => "bad_exec_size",
+            AsmErrorKind::OutOfRange { .. } => "out_of_range",
+            AsmErrorKind::Invalid { .. } => "not_allowed",
+            AsmErrorKind::FlagMismatch { .. } => "flag_mismatch",
+            AsmErrorKind::DescriptorMismatch { .. } => "descriptor_mismatch",
+            AsmErrorKind::UnknownLabel(_) => "unknown_label",
+            AsmErrorKind::DuplicateLabel(_) => "duplicate_label",
+            AsmErrorKind::Jump(_) => "bad_jump",
+            AsmErrorKind::Rules(_) => "rules_broken",
+            AsmErrorKind::Encode(e) => e.kind(),
+        }
+    }
+}
+
 /// An assembly error: where (1-based line and column) and what.
 #[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -19,6 +19,17 @@ pub enum Phase {
     Restriction,
 }
 
+impl Phase {
+    /// The snake_case name reports print (`check --list-rules`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Phase::Opcode => "opcode",
+            Phase::Encoding => "encoding",
+            Phase::Restriction => "restriction",
+        }
+    }
+}
+
 /// What a rule restricts, for selecting a family of rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -41,6 +52,23 @@ pub enum Category {
     Send,
     /// Rules of one instruction: CMP, SEL, MUL, logic, BFI2, CSEL, MATH, branches.
     Instruction,
+}
+
+impl Category {
+    /// The snake_case name reports print (`check --list-rules`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Category::Encoding => "encoding",
+            Category::Sources => "sources",
+            Category::OperandTypes => "operand_types",
+            Category::Region => "region",
+            Category::MixedFloat => "mixed_float",
+            Category::VectorImmediate => "vector_immediate",
+            Category::Double => "double",
+            Category::Send => "send",
+            Category::Instruction => "instruction",
+        }
+    }
 }
 
 /// A rule with its identifier and origin.

@@ -15,6 +15,7 @@ use geneu::text::{AsmError, AsmErrorKind, AsmErrors, AsmOptions, Assembled, Asse
 use geneu::{Controls, Platform};
 
 use super::asm_parallel;
+use super::json::{self, hex_bytes};
 use super::record::format_record;
 pub use super::record::OutType;
 use super::{piece_bytes, read_input, write_output, CliError, SourceLines};
@@ -256,38 +257,44 @@ fn compaction_report(r: &Rewritten) -> String {
     )
 }
 
-/// One instruction of `asm --json`.
+/// One instruction of `asm --json`: where its text is, its byte offset,
+/// its bytes (8 when compacted) and whether it was compacted.
 #[derive(serde::Serialize)]
 struct AsmJsonInst {
     line: u32,
     column: u32,
     offset: usize,
     bytes: String,
-    /// With `--compact`: whether the instruction was compacted.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    compacted: Option<bool>,
+    compacted: bool,
 }
 
-/// One error of `asm --json`; a hardware-rule error lists the library's
-/// [`Violation`](geneu::validate::Violation)s by their Serialize derive.
+/// One error of `asm --json`, with the rules a hardware-rule error breaks
+/// (empty for the others).
 #[derive(serde::Serialize)]
-struct AsmJsonError<'a> {
-    line: u32,
-    column: u32,
-    message: String,
-    violations: &'a [geneu::validate::Violation],
+struct AsmJsonError {
+    #[serde(flatten)]
+    error: json::Error,
+    violations: Vec<json::Violation>,
 }
 
-/// The document `asm --json` prints; `compaction` (the library's
-/// [`Rewritten`] counts) with `--compact`.
+/// What `--compact` did: instructions written, how many compacted, and
+/// the bytes saved.
+#[derive(serde::Serialize)]
+struct CompactionJson {
+    instructions: usize,
+    compacted: usize,
+    saved_bytes: i64,
+}
+
+/// The document `asm --json` prints; `compaction` is `null` without
+/// `--compact`.
 #[derive(serde::Serialize)]
 struct AsmJson<'a> {
-    platform: Platform,
+    platform: &'static str,
     file: &'a str,
     instructions: Vec<AsmJsonInst>,
-    errors: Vec<AsmJsonError<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    compaction: Option<Rewritten>,
+    errors: Vec<AsmJsonError>,
+    compaction: Option<CompactionJson>,
 }
 
 /// Runs `asm --json`: one JSON document, on success every instruction
@@ -310,13 +317,12 @@ pub fn asm_json(
     let src = read_text(path)?;
     let result = geneu::text::assemble_listing(p, &src, opts);
     let mut doc = AsmJson {
-        platform: p,
+        platform: json::platform(p),
         file,
         instructions: Vec::new(),
         errors: Vec::new(),
         compaction: None,
     };
-    let hex = |b: &[u8]| b.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ");
     let code = match (&result, compact) {
         (Ok(list), Some(how)) => match compact_listing(p, list, how) {
             Ok(r) => {
@@ -327,21 +333,26 @@ pub fn asm_json(
                         line: a.line,
                         column: a.column,
                         offset,
-                        bytes: hex(&piece_bytes(&piece)),
-                        compacted: Some(matches!(piece, Piece::Compact(_))),
+                        bytes: hex_bytes(&piece_bytes(&piece)),
+                        compacted: matches!(piece, Piece::Compact(_)),
                     })
                     .collect();
                 eprintln!("{}", compaction_report(&r));
-                doc.compaction = Some(r);
+                doc.compaction = Some(CompactionJson {
+                    instructions: r.instructions,
+                    compacted: r.compacted,
+                    saved_bytes: r.saved_bytes,
+                });
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                let (line, column) = marked_at(list, &e);
+                let at = match marked_at(list, &e) {
+                    (0, _) => json::At::new(),
+                    (line, column) => json::At::line_column(line, column),
+                };
                 doc.errors.push(AsmJsonError {
-                    line,
-                    column,
-                    message: format!("cannot compact: {e}"),
-                    violations: &[],
+                    error: json::Error::program(&e, at.with_file(file)),
+                    violations: Vec::new(),
                 });
                 ExitCode::from(2)
             }
@@ -354,8 +365,8 @@ pub fn asm_json(
                     line: a.line,
                     column: a.column,
                     offset: k * 16,
-                    bytes: hex(&a.word),
-                    compacted: None,
+                    bytes: hex_bytes(&a.word),
+                    compacted: false,
                 })
                 .collect();
             ExitCode::SUCCESS
@@ -365,21 +376,20 @@ pub fn asm_json(
             doc.errors = errs
                 .0
                 .iter()
-                .map(|e| AsmJsonError {
-                    line: e.line,
-                    column: e.column,
-                    message: e.kind.to_string(),
-                    violations: match &e.kind {
-                        AsmErrorKind::Rules(vs) => &vs.0,
-                        _ => &[],
-                    },
+                .map(|e| {
+                    let error = json::Error::asm(e, file);
+                    let violations = match &e.kind {
+                        AsmErrorKind::Rules(vs) => {
+                            json::Violation::all(vs, &json::At::line_column(e.line, e.column).with_file(file))
+                        }
+                        _ => Vec::new(),
+                    };
+                    AsmJsonError { error, violations }
                 })
                 .collect();
             ExitCode::from(if rules_only { 1 } else { 2 })
         }
     };
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
-    s.push('\n');
-    write_output(output, [s.as_bytes()])?;
+    write_output(output, [json::document("asm", &doc).as_bytes()])?;
     Ok(code)
 }

@@ -17,11 +17,12 @@ use std::process::ExitCode;
 
 use geneu::compact::{pieces, Piece};
 use geneu::text::{assemble_listing, AsmOptions};
-use geneu::validate::{find_rule, list_rules as rules, validate, Basis, Violation, Violations};
+use geneu::validate::{find_rule, list_rules as rules, validate, Basis, Violations};
 use geneu::Platform;
 use serde::Serialize;
 
 use super::asm::{display_name, write_error};
+use super::json;
 use super::{looks_like_hex, parse_hex_text, read_input, write_output, CliError, Input, SourceLines};
 
 /// Which rules `check` reports: `--rule` (only these) and `--skip`.
@@ -68,7 +69,7 @@ struct Report<'o> {
     opts: &'o CheckOptions,
     out: String,
     /// One JSON record per violation (or undecodable word), with `--json`.
-    records: Vec<Record<'o>>,
+    records: Vec<Record>,
     violations: usize,
     /// Violations of conservative rules, and errors that fail the check
     /// (documented violations and undecodable words).
@@ -79,10 +80,8 @@ struct Report<'o> {
 }
 
 /// Where an instruction is: a source position, or a word of hex or binary
-/// input (serialized as its fields: `file`, `line`, `column`, or `file`,
-/// [`line`], `word`, `offset`).
-#[derive(Clone, Copy, Serialize)]
-#[serde(untagged)]
+/// input.
+#[derive(Clone, Copy)]
 enum Place<'a> {
     Text {
         file: &'a str,
@@ -94,46 +93,90 @@ enum Place<'a> {
         line: usize,
         word: usize,
         offset: usize,
-        #[serde(skip_serializing_if = "std::ops::Not::not")]
         compacted: bool,
     },
     Bin {
         file: &'a str,
         word: usize,
         offset: usize,
-        #[serde(skip_serializing_if = "std::ops::Not::not")]
         compacted: bool,
     },
 }
 
-/// One record of `check --json`: a violation (the library's
-/// [`Violation`], serialized by its derive) or a word that does not decode.
+impl Place<'_> {
+    /// The place as a JSON location: file and line and column, or file,
+    /// (line,) word and offset.
+    fn at(&self) -> json::At {
+        match *self {
+            Place::Text { file, line, column } => json::At::line_column(line, column).with_file(file),
+            Place::Hex {
+                file,
+                line,
+                word,
+                offset,
+                ..
+            } => json::At::offset(offset).with_file(file).with_line(line).with_word(word),
+            Place::Bin { file, word, offset, .. } => json::At::offset(offset).with_file(file).with_word(word),
+        }
+    }
+
+    /// Whether the instruction there is a compacted one.
+    fn compacted(&self) -> bool {
+        match *self {
+            Place::Text { .. } => false,
+            Place::Hex { compacted, .. } | Place::Bin { compacted, .. } => compacted,
+        }
+    }
+}
+
+/// One record of `check --json`: a violation with the instruction's text,
+/// or a word that does not decode; both say whether the instruction is
+/// compacted.
 #[derive(Serialize)]
 #[serde(untagged)]
-enum Record<'a> {
+enum Record {
     Violation {
-        at: Place<'a>,
         #[serde(flatten)]
-        violation: Violation,
+        violation: json::Violation,
         instruction: String,
+        compacted: bool,
     },
     Undecodable {
-        at: Place<'a>,
-        rule: &'static str,
-        error: geneu::DecodeError,
+        #[serde(flatten)]
+        error: json::Error,
+        compacted: bool,
     },
 }
 
-/// The document `check --json` prints.
+/// The document `check --json` prints: the counts, every violation, and
+/// the errors that stopped the check (unreadable or malformed input).
 #[derive(Serialize)]
 struct Doc<'a> {
-    platform: Platform,
+    platform: &'static str,
     file: &'a str,
     instructions: usize,
     bad_instructions: usize,
     conservative: usize,
-    violations: &'a [Record<'a>],
-    error: Option<&'a str>,
+    violations: &'a [Record],
+    errors: &'a [json::Error],
+}
+
+/// Input that cannot be checked (as a whole, or from some point on): the
+/// text report, and each error for the JSON one.
+struct Fail {
+    text: String,
+    errors: Vec<json::Error>,
+}
+
+impl Fail {
+    /// One error: `text` for the text report (after `FILE: error: `
+    /// there), `kind` and `at` for the JSON one.
+    fn one(file: &str, kind: &'static str, text: String, at: json::At) -> Self {
+        Fail {
+            text: format!("{file}: error: {text}"),
+            errors: vec![json::Error::new(kind, text, at.with_file(file))],
+        }
+    }
 }
 
 impl std::fmt::Display for Place<'_> {
@@ -196,9 +239,9 @@ impl<'o> Report<'o> {
             }
             if self.opts.json {
                 self.records.push(Record::Violation {
-                    at: *at,
-                    violation: v.clone(),
+                    violation: json::Violation::new(v, at.at()),
                     instruction: context.to_string(),
+                    compacted: at.compacted(),
                 });
             } else {
                 let _ = writeln!(
@@ -220,9 +263,8 @@ impl<'o> Report<'o> {
         self.failing += 1;
         if self.opts.json {
             self.records.push(Record::Undecodable {
-                at: *at,
-                rule: "undecodable",
-                error: *e,
+                error: json::Error::decode(e, at.at()),
+                compacted: at.compacted(),
             });
         } else {
             let _ = writeln!(self.out, "{at}: error [undecodable] {e}");
@@ -230,7 +272,7 @@ impl<'o> Report<'o> {
     }
 }
 
-fn check_text<'a>(p: Platform, file: &'a str, src: &str, rep: &mut Report<'a>) -> Result<(), String> {
+fn check_text<'a>(p: Platform, file: &'a str, src: &str, rep: &mut Report<'a>) -> Result<(), Fail> {
     let listing = assemble_listing(p, src, AsmOptions::UNCHECKED).map_err(|errs| {
         let lines = SourceLines::new(src);
         let mut msg = String::new();
@@ -238,7 +280,10 @@ fn check_text<'a>(p: Platform, file: &'a str, src: &str, rep: &mut Report<'a>) -
             write_error(&mut msg, file, &lines, e);
         }
         let _ = write!(msg, "geneu: {} error(s); nothing checked", errs.0.len());
-        msg
+        Fail {
+            text: msg,
+            errors: errs.0.iter().map(|e| json::Error::asm(e, file)).collect(),
+        }
     })?;
     // Split into lines only once some instruction needs quoting.
     let mut lines = None;
@@ -286,12 +331,17 @@ fn check_stream<'a>(
     bytes: &[u8],
     rep: &mut Report<'a>,
     place: impl Fn(usize, usize, bool) -> Place<'a>,
-) -> Result<(), String> {
+) -> Result<(), Fail> {
     for (k, (offset, piece)) in pieces(bytes).enumerate() {
         if let Piece::Short { need, have } = piece {
-            return Err(format!(
-                "{file}: error: truncated input: {have} byte(s) at offset {offset:#x}, where the instruction \
-                 needs {need}; the {k} complete instruction(s) before it were checked"
+            return Err(Fail::one(
+                file,
+                "truncated",
+                format!(
+                    "truncated input: {have} byte(s) at offset {offset:#x}, where the instruction \
+                     needs {need}; the {k} complete instruction(s) before it were checked"
+                ),
+                json::At::offset(offset).with_word(k),
             ));
         }
         let compacted = matches!(piece, Piece::Compact(_));
@@ -300,8 +350,11 @@ fn check_stream<'a>(
     Ok(())
 }
 
-fn check_hex<'a>(p: Platform, file: &'a str, text: &str, rep: &mut Report<'a>) -> Result<(), String> {
-    let hex = parse_hex_text(text).map_err(|(n, e)| format!("{file}:{n}: error: {e}"))?;
+fn check_hex<'a>(p: Platform, file: &'a str, text: &str, rep: &mut Report<'a>) -> Result<(), Fail> {
+    let hex = parse_hex_text(text).map_err(|(n, e)| Fail {
+        text: format!("{file}:{n}: error: {e}"),
+        errors: vec![json::Error::cli(&e, json::At::new().with_file(file).with_line(n))],
+    })?;
     check_stream(p, file, &hex.bytes, rep, |word, offset, compacted| Place::Hex {
         file,
         line: hex.line_of(offset),
@@ -311,7 +364,7 @@ fn check_hex<'a>(p: Platform, file: &'a str, text: &str, rep: &mut Report<'a>) -
     })
 }
 
-fn check_bin<'a>(p: Platform, file: &'a str, bytes: &[u8], rep: &mut Report<'a>) -> Result<(), String> {
+fn check_bin<'a>(p: Platform, file: &'a str, bytes: &[u8], rep: &mut Report<'a>) -> Result<(), Fail> {
     check_stream(p, file, bytes, rep, |word, offset, compacted| Place::Bin {
         file,
         word,
@@ -329,31 +382,36 @@ pub fn check(p: Platform, path: Option<&str>, input: Input, opts: &CheckOptions)
     let r = match (input, text) {
         (Input::Bin, _) | (Input::Auto, None) => check_bin(p, file, &bytes, &mut rep),
         (Input::Hex, Some(t)) => check_hex(p, file, t, &mut rep),
-        (Input::Hex, None) => Err(format!(
-            "{file}: error: --hex expects hex text, and the input is not text (--bin reads raw binary)"
-        )),
+        (Input::Hex, None) => {
+            // The first byte that is not text: invalid UTF-8, or a NUL.
+            let at = std::str::from_utf8(&bytes).map_or_else(|e| e.valid_up_to(), |t| t.find('\0').unwrap_or(0));
+            Err(Fail::one(
+                file,
+                "not_text",
+                "--hex expects hex text, and the input is not text (--bin reads raw binary)".into(),
+                json::At::offset(at),
+            ))
+        }
         (Input::Auto, Some(t)) if looks_like_hex(t) => check_hex(p, file, t, &mut rep),
         (Input::Auto, Some(t)) => check_text(p, file, t, &mut rep),
     };
     if opts.json {
         let doc = Doc {
-            platform: p,
+            platform: json::platform(p),
             file,
             instructions: rep.insts,
             bad_instructions: rep.bad_insts,
             conservative: rep.conservative,
             violations: &rep.records,
-            error: r.as_ref().err().map(String::as_str),
+            errors: r.as_ref().err().map_or(&[], |f| &f.errors),
         };
-        let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
-        s.push('\n');
-        write_output(None, [s.as_bytes()])?;
+        write_output(None, [json::document("check", &doc).as_bytes()])?;
     } else {
         write_output(None, [rep.out.as_bytes()])?;
     }
-    if let Err(msg) = r {
+    if let Err(fail) = r {
         if !opts.json {
-            eprintln!("{msg}");
+            eprintln!("{}", fail.text);
         }
         return Ok(ExitCode::from(2));
     }
@@ -383,22 +441,28 @@ pub fn list_rules(json: bool) -> Result<ExitCode, CliError> {
         #[derive(Serialize)]
         struct RuleJson {
             id: &'static str,
-            basis: Basis,
-            phase: String,
-            category: String,
+            basis: &'static str,
+            phase: &'static str,
+            category: &'static str,
             source: &'static str,
         }
-        let v: Vec<RuleJson> = rules()
-            .map(|r| RuleJson {
-                id: r.id,
-                basis: r.basis,
-                phase: format!("{:?}", r.phase),
-                category: format!("{:?}", r.category),
-                source: r.source,
-            })
-            .collect();
-        out = serde_json::to_string_pretty(&v).unwrap_or_default();
-        out.push('\n');
+        /// The document `check --list-rules --json` prints.
+        #[derive(Serialize)]
+        struct RulesJson {
+            rules: Vec<RuleJson>,
+        }
+        let v = RulesJson {
+            rules: rules()
+                .map(|r| RuleJson {
+                    id: r.id,
+                    basis: r.basis.name(),
+                    phase: r.phase.name(),
+                    category: r.category.name(),
+                    source: r.source,
+                })
+                .collect(),
+        };
+        out = json::document("check --list-rules", &v);
     } else {
         for r in rules() {
             let _ = writeln!(
@@ -406,8 +470,8 @@ pub fn list_rules(json: bool) -> Result<ExitCode, CliError> {
                 "{:<36} {:<12} {:<12} {:<16} {}",
                 r.id,
                 r.basis.name(),
-                format!("{:?}", r.phase),
-                format!("{:?}", r.category),
+                r.phase.name(),
+                r.category.name(),
                 r.source
             );
         }

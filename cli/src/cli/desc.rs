@@ -5,11 +5,12 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use geneu::msg::Sfid;
-use geneu::msg::{desc_fields, DescField, Message, MsgError};
+use geneu::msg::{desc_fields, DescField, Message};
 use geneu::word::fields::{desc_common, desc_ex, gen7_native};
 use geneu::{decode_word, Platform, Word};
 use serde::Serialize;
 
+use super::json::{self, Field};
 use super::{emit, CliError};
 
 /// The SFID and immediate descriptor of a word that decodes to a SEND or
@@ -66,37 +67,56 @@ pub fn write_row(out: &mut String, f: &DescField) {
     );
 }
 
-/// The JSON of a descriptor: the SFID, the bits, Mesa's text, the typed
-/// [`Message`] (or the [`MsgError`] that says why there is none) and every
-/// [`DescField`], by the library types' Serialize derives.
+/// One descriptor field in JSON: the field (in descriptor bits) and its
+/// value.
+#[derive(Serialize)]
+struct DescFieldJson {
+    #[serde(flatten)]
+    field: Field,
+    raw: u32,
+}
+
+/// The JSON of a descriptor: the SFID by number and name, the bits,
+/// Mesa's text, why it has no typed message (`error`, `null` when it has
+/// one) and every field.
 #[derive(Serialize)]
 pub struct DescJson {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    platform: Option<Platform>,
     sfid: u8,
     sfid_name: String,
     desc: String,
     text: String,
-    message: Option<Message>,
-    not_typed_because: Option<MsgError>,
-    fields: Vec<DescField>,
+    error: Option<json::Error>,
+    fields: Vec<DescFieldJson>,
 }
 
 impl DescJson {
     /// The descriptor `desc` of a message to `sfid` on `p`.
     pub fn new(p: Platform, sfid: u8, desc: u32) -> Self {
-        let typed = Message::decode_typed(p, sfid, desc);
         DescJson {
-            platform: None,
             sfid,
             sfid_name: sfid_name(sfid),
             desc: format!("{desc:#010x}"),
             text: message_text(p, sfid, desc),
-            not_typed_because: typed.as_ref().err().copied(),
-            message: typed.ok(),
-            fields: desc_fields(p, sfid, desc),
+            error: Message::decode_typed(p, sfid, desc)
+                .err()
+                .map(|e| json::Error::msg(&e, json::At::new())),
+            fields: desc_fields(p, sfid, desc)
+                .iter()
+                .map(|f| DescFieldJson {
+                    field: f.field.into(),
+                    raw: f.raw,
+                })
+                .collect(),
         }
     }
+}
+
+/// The document `desc --json` prints: the platform and the descriptor.
+#[derive(Serialize)]
+struct DescDoc {
+    platform: &'static str,
+    #[serde(flatten)]
+    desc: DescJson,
 }
 
 /// Parses a 32-bit number: `0x` hex, or decimal.
@@ -174,12 +194,11 @@ pub fn desc(
     };
     let mut out = String::new();
     if json {
-        let v = DescJson {
-            platform: Some(p),
-            ..DescJson::new(p, sfid, d)
+        let v = DescDoc {
+            platform: json::platform(p),
+            desc: DescJson::new(p, sfid, d),
         };
-        out = serde_json::to_string_pretty(&v).unwrap_or_default();
-        out.push('\n');
+        out = json::document("desc", &v);
     } else {
         let _ = writeln!(out, "{}", header(p, sfid, d));
         if let Err(e) = Message::decode_typed(p, sfid, d) {

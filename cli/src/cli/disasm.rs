@@ -6,16 +6,15 @@
 //! unreadable or malformed input, including truncated binary input (the
 //! complete words before the cut are still printed).
 
-use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use geneu::compact::{pieces, uncompact_program, Piece};
 use geneu::text::program::{Program, ProgramText, TextOptions};
-use geneu::validate::Violation;
-use geneu::DecodeError;
 use geneu::Platform;
 use serde::Serialize;
 
+use super::asm::display_name;
+use super::json::{self, hex_bytes};
 use super::{looks_like_hex, parse_hex_text, piece_bytes, read_input, CliError, Input};
 
 /// Hex text, one or more instructions per line, in either form `fields`
@@ -33,33 +32,20 @@ pub(super) fn parse_hex(text: &[u8]) -> Result<Vec<u8>, CliError> {
     Ok(h.bytes)
 }
 
-fn hex_bytes(b: &[u8]) -> String {
-    let mut s = String::with_capacity(48);
-    for (k, b) in b.iter().enumerate() {
-        if k > 0 {
-            s.push(' ');
-        }
-        let _ = write!(s, "{b:02x}");
-    }
-    s
-}
-
-/// One word of `disasm --json`: the library's [`DecodeError`] and
-/// [`Violation`]s by their Serialize derives.
+/// One instruction of `disasm --json`: where it is, its bytes as stored
+/// (8 when compacted), a compacted one's native form, the label of a
+/// branch target, its text, why it does not decode, and (with `--check`)
+/// the rules it breaks.
 #[derive(Serialize)]
 struct JsonEntry {
     offset: u64,
-    /// The instruction's bytes as stored (8 when compacted).
     bytes: String,
-    /// Whether it is a compacted instruction (CmptCtrl set).
     compacted: bool,
-    /// A compacted instruction's native form.
-    #[serde(skip_serializing_if = "Option::is_none")]
     native: Option<String>,
     label: Option<String>,
     text: Option<String>,
-    error: Option<DecodeError>,
-    violations: Vec<Violation>,
+    error: Option<json::Error>,
+    violations: Vec<json::Violation>,
 }
 
 /// A branch target of `disasm --json`.
@@ -69,25 +55,34 @@ struct JsonLabel {
     offset: u64,
 }
 
-/// The document `disasm --json` prints.
+/// The document `disasm --json` prints: the platform, the input's name,
+/// every instruction, the labels,
+/// the bytes after the last complete instruction and the errors of the
+/// input as a whole (a truncated last instruction).
 #[derive(Serialize)]
-struct JsonDoc {
-    platform: Platform,
+struct JsonDoc<'a> {
+    platform: &'static str,
+    file: &'a str,
     instructions: Vec<JsonEntry>,
     labels: Vec<JsonLabel>,
     trailing_bytes: usize,
+    errors: Vec<json::Error>,
 }
 
-fn json_doc(prog: &Program, check: bool) -> (JsonDoc, bool) {
+fn json_doc<'a>(prog: &Program, file: &'a str, check: bool) -> (JsonDoc<'a>, bool) {
     let p = prog.platform();
     let mut bad = false;
     let instructions = prog
         .entries()
         .map(|e| {
+            let at = json::At::offset(usize::try_from(e.offset).unwrap_or(usize::MAX)).with_file(file);
             let (text, error, violations) = match (prog.disasm(&e), e.inst) {
                 (Some(d), Ok(i)) => {
                     let v = if check {
-                        geneu::validate::validate(p, i).err().map(|vs| vs.0).unwrap_or_default()
+                        geneu::validate::validate(p, i)
+                            .err()
+                            .map(|vs| json::Violation::all(&vs, &at))
+                            .unwrap_or_default()
                     } else {
                         Vec::new()
                     };
@@ -96,7 +91,7 @@ fn json_doc(prog: &Program, check: bool) -> (JsonDoc, bool) {
                 }
                 (_, Err(err)) => {
                     bad = true;
-                    (None, Some(*err), Vec::new())
+                    (None, Some(json::Error::decode(err, at)), Vec::new())
                 }
                 (None, Ok(_)) => (None, None, Vec::new()),
             };
@@ -123,10 +118,12 @@ fn json_doc(prog: &Program, check: bool) -> (JsonDoc, bool) {
         .collect();
     (
         JsonDoc {
-            platform: p,
+            platform: json::platform(p),
+            file,
             instructions,
             labels,
             trailing_bytes: prog.trailing_bytes(),
+            errors: Vec::new(),
         },
         bad,
     )
@@ -180,13 +177,22 @@ pub fn disasm(
             _ => count += 1,
         }
     }
+    let truncated = (trailing != 0).then(|| {
+        format!(
+            "truncated input: {trailing} byte(s) at offset {at:#x}, where the instruction needs {need}; \
+             the {count} complete instruction(s) before it were disassembled",
+        )
+    });
     let mut out = std::io::stdout().lock();
     let bad = if json {
         let prog = Program::decode(p, &bytes);
-        let (v, bad) = json_doc(&prog, check);
-        let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
-        s.push('\n');
-        if !put(&mut out, &s)? {
+        let file = display_name(path);
+        let (mut v, bad) = json_doc(&prog, file, check);
+        if let Some(m) = &truncated {
+            v.errors
+                .push(json::Error::new("truncated", m, json::At::offset(at).with_file(file)));
+        }
+        if !put(&mut out, &json::document("disasm", &v))? {
             return Ok(ExitCode::SUCCESS);
         }
         bad
@@ -213,14 +219,8 @@ pub fn disasm(
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
         r => r?,
     }
-    if trailing != 0 {
-        return Err(CliError::Io(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "truncated input: {trailing} byte(s) at offset {at:#x}, where the instruction needs {need}; \
-                 the {count} complete instruction(s) before it were disassembled",
-            ),
-        )));
+    if let Some(m) = truncated {
+        return Err(CliError::Io(std::io::Error::new(std::io::ErrorKind::InvalidData, m)));
     }
     Ok(if bad { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -8,6 +8,7 @@ use geneu::fields::{describe, diff as field_diff, uncovered_diff_bits, FieldRow}
 use geneu::{decode_word, Platform, Word};
 
 use super::desc::{self, range, send_desc, DescJson};
+use super::json::{self, hex_bytes, Field};
 use super::{emit, parse_pieces, CliError};
 use geneu::compact::{
     describe as describe_compact, uncompact_word, CompactFieldRow, CompactWord, IndexSelection, Piece,
@@ -16,39 +17,91 @@ use geneu::word::FieldInfo;
 use geneu::DecodeError;
 use serde::Serialize;
 
-fn hex_bytes(b: &[u8]) -> String {
-    b.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ")
-}
-
-/// One field of `fields --json`: the library's [`FieldInfo`] (name, bit
-/// fragments, width, aliases) with the raw value and its meaning.
+/// One field of a native word in `fields --json`: the field, its raw
+/// value and its meaning.
 #[derive(Serialize)]
 struct RowJson {
     #[serde(flatten)]
-    field: &'static FieldInfo,
+    field: Field,
     raw: u64,
     meaning: String,
 }
 
-/// A compacted instruction's own fields in `fields --json`: its 8 bytes and the library's [`CompactFieldRow`]s.
-#[derive(Serialize)]
-struct CompactJson {
-    bytes: String,
-    fields: Vec<CompactFieldRow>,
+impl From<&FieldRow> for RowJson {
+    fn from(r: &FieldRow) -> Self {
+        RowJson {
+            field: r.field.into(),
+            raw: r.raw,
+            meaning: r.meaning.clone(),
+        }
+    }
 }
 
-/// One instruction of `fields --json`: for a compacted one, `compacted`
-/// holds its own fields and `word` its native form.
+/// The entry a compacted word's table index selects: the table, where
+/// it is written, the entry, its width, the native bits it fills and the
+/// native fields in those bits.
+#[derive(Serialize)]
+struct SelectsJson {
+    table: &'static str,
+    source: &'static str,
+    entry: u64,
+    width: u32,
+    native_bits: &'static [(u32, u32)],
+    native_fields: Vec<RowJson>,
+}
+
+impl From<&IndexSelection> for SelectsJson {
+    fn from(s: &IndexSelection) -> Self {
+        SelectsJson {
+            table: s.table,
+            source: s.source,
+            entry: s.entry,
+            width: s.width,
+            native_bits: s.native_bits,
+            native_fields: s.native_fields.iter().map(RowJson::from).collect(),
+        }
+    }
+}
+
+/// One field of a compacted word: the field, its raw value and, for a
+/// table index, what it selects.
+#[derive(Serialize)]
+struct CompactRowJson {
+    #[serde(flatten)]
+    field: Field,
+    raw: u64,
+    selects: Option<SelectsJson>,
+}
+
+impl From<&CompactFieldRow> for CompactRowJson {
+    fn from(r: &CompactFieldRow) -> Self {
+        CompactRowJson {
+            field: r.field.into(),
+            raw: r.raw,
+            selects: r.selects.as_ref().map(SelectsJson::from),
+        }
+    }
+}
+
+/// One instruction of `fields --json`: its bytes as given, and for a
+/// compacted one its own fields and its native form.
 #[derive(Serialize)]
 struct WordJson {
-    word: String,
-    platform: Platform,
-    decode_error: Option<DecodeError>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    compacted: Option<CompactJson>,
+    offset: usize,
+    bytes: String,
+    compacted: bool,
+    native: Option<String>,
+    error: Option<json::Error>,
+    compact_fields: Vec<CompactRowJson>,
     fields: Vec<RowJson>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     descriptor: Option<DescJson>,
+}
+
+/// The document `fields --json` prints.
+#[derive(Serialize)]
+struct FieldsJson {
+    platform: &'static str,
+    instructions: Vec<WordJson>,
 }
 
 /// An instruction as given, and its native form: the word itself, or the
@@ -136,22 +189,15 @@ pub fn fields(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliE
         let rows = g.native.map(|w| describe(p, w)).unwrap_or_default();
         let compact_rows = g.compact.map(|c| describe_compact(p, c));
         if json {
+            let at = json::At::offset(offset);
             docs.push(WordJson {
-                word: hex_bytes(&g.native.map_or_else(|_| g.bytes.clone(), |w| w.to_bytes().to_vec())),
-                platform: p,
-                decode_error: decoded.as_ref().err().copied(),
-                compacted: compact_rows.map(|fields| CompactJson {
-                    bytes: hex_bytes(&g.bytes),
-                    fields,
-                }),
-                fields: rows
-                    .iter()
-                    .map(|r| RowJson {
-                        field: r.field,
-                        raw: r.raw,
-                        meaning: r.meaning.clone(),
-                    })
-                    .collect(),
+                offset,
+                bytes: hex_bytes(&g.bytes),
+                compacted: g.compact.is_some(),
+                native: g.compact.and(g.native.ok()).map(|w| hex_bytes(&w.to_bytes())),
+                error: decoded.as_ref().err().map(|e| json::Error::decode(e, at)),
+                compact_fields: compact_rows.iter().flatten().map(CompactRowJson::from).collect(),
+                fields: rows.iter().map(RowJson::from).collect(),
                 descriptor: g
                     .native
                     .ok()
@@ -189,36 +235,41 @@ pub fn fields(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliE
         }
     }
     if json {
-        out = serde_json::to_string_pretty(&docs).unwrap_or_default();
-        out.push('\n');
+        out = json::document(
+            "fields",
+            &FieldsJson {
+                platform: json::platform(p),
+                instructions: docs,
+            },
+        );
     }
     emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// A compacted word's field that differs between two compacted words in
-/// `diff`: both raw values and, for an index, both selected entries.
+/// `diff --json`: both raw values and, for an index, both selected entries.
 #[derive(Serialize)]
-struct CompactDiffJson<'a> {
+struct CompactDiffJson {
     #[serde(flatten)]
-    field: &'static FieldInfo,
-    a: CompactSide<'a>,
-    b: CompactSide<'a>,
+    field: Field,
+    a: CompactSide,
+    b: CompactSide,
 }
 
 /// One side of a differing compacted field in `diff --json`: the raw
-/// value and, for an index, the library's [`IndexSelection`].
+/// value and, for an index, what it selects.
 #[derive(Serialize)]
-struct CompactSide<'a> {
+struct CompactSide {
     raw: u64,
-    selects: &'a Option<IndexSelection>,
+    selects: Option<SelectsJson>,
 }
 
-impl<'a> From<&'a CompactFieldRow> for CompactSide<'a> {
-    fn from(r: &'a CompactFieldRow) -> Self {
+impl From<&CompactFieldRow> for CompactSide {
+    fn from(r: &CompactFieldRow) -> Self {
         CompactSide {
             raw: r.raw,
-            selects: &r.selects,
+            selects: r.selects.as_ref().map(SelectsJson::from),
         }
     }
 }
@@ -278,23 +329,23 @@ pub fn diff(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliErr
     let mixed = ga.compact.is_some() || gb.compact.is_some();
     if json {
         let v = DiffJson {
+            platform: json::platform(p),
             a: hex_bytes(&ga.bytes),
             b: hex_bytes(&gb.bytes),
-            platform: p,
-            compacted: mixed.then_some([ga.compact.is_some(), gb.compact.is_some()]),
+            compacted: [ga.compact.is_some(), gb.compact.is_some()],
+            native: [hex_bytes(&a.to_bytes()), hex_bytes(&b.to_bytes())],
             compact_fields: cdiff
                 .iter()
                 .map(|&(ra, rb)| CompactDiffJson {
-                    field: ra.field,
+                    field: ra.field.into(),
                     a: ra.into(),
                     b: rb.into(),
                 })
                 .collect(),
-            native: mixed.then(|| [hex_bytes(&a.to_bytes()), hex_bytes(&b.to_bytes())]),
             fields: diffs
                 .iter()
                 .map(|d| FieldDiffJson {
-                    field: d.field,
+                    field: d.field.into(),
                     a: Side {
                         raw: d.a.0,
                         meaning: &d.a.1,
@@ -307,10 +358,17 @@ pub fn diff(p: Platform, args: &[String], json: bool) -> Result<ExitCode, CliErr
                 })
                 .collect(),
             other_bits: (0..128u32).rev().filter(|i| (loose >> i) & 1 == 1).collect(),
-            descriptor_fields: &descs,
+            descriptor_fields: descs
+                .iter()
+                .map(|d| DescDiffJson {
+                    field: d.field.into(),
+                    a: d.a,
+                    b: d.b,
+                    changed_bits: &d.changed_bits,
+                })
+                .collect(),
         };
-        out.push_str(&serde_json::to_string_pretty(&v).unwrap_or_default());
-        out.push('\n');
+        out.push_str(&json::document("diff", &v));
     } else {
         if mixed {
             let _ = writeln!(out, "a is {}, b is {}", side_name(&ga), side_name(&gb));
@@ -387,44 +445,48 @@ struct Side<'a> {
     meaning: &'a str,
 }
 
-/// A differing field in `diff --json`: the library's [`FieldInfo`] with
-/// both values.
+/// A differing field in `diff --json`: the field with both values.
 #[derive(Serialize)]
 struct FieldDiffJson<'a> {
     #[serde(flatten)]
-    field: &'static FieldInfo,
+    field: Field,
     a: Side<'a>,
     b: Side<'a>,
     changed_bits: &'a [u32],
 }
 
-/// The document `diff --json` prints; `descriptor_fields` only for SENDs,
-/// whose descriptors are split into fields.
+/// A differing descriptor field in `diff --json`: `null` on a side whose
+/// message has no such field.
+#[derive(Serialize)]
+struct DescDiffJson<'a> {
+    #[serde(flatten)]
+    field: Field,
+    a: Option<u32>,
+    b: Option<u32>,
+    changed_bits: &'a [u32],
+}
+
+/// The document `diff --json` prints: both instructions as given,
+/// whether each is compacted, the native forms compared, the differing
+/// fields of the compacted words (both compacted), of the native forms,
+/// the differing bits outside any field and, for SENDs, the differing
+/// descriptor fields.
 #[derive(Serialize)]
 struct DiffJson<'a> {
+    platform: &'static str,
     a: String,
     b: String,
-    platform: Platform,
-    /// Whether a and b are compacted (only when either is).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    compacted: Option<[bool; 2]>,
-    /// The compacted words' own fields that differ (both compacted).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    compact_fields: Vec<CompactDiffJson<'a>>,
-    /// The native forms compared below (only when either is compacted).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    native: Option<[String; 2]>,
+    compacted: [bool; 2],
+    native: [String; 2],
+    compact_fields: Vec<CompactDiffJson>,
     fields: Vec<FieldDiffJson<'a>>,
     other_bits: Vec<u32>,
-    #[serde(skip_serializing_if = "<[DescDiff]>::is_empty")]
-    descriptor_fields: &'a [DescDiff],
+    descriptor_fields: Vec<DescDiffJson<'a>>,
 }
 
 /// A message-descriptor field that differs between two SENDs (absent,
 /// `None`, on a side whose message has no such field).
-#[derive(Serialize)]
 struct DescDiff {
-    #[serde(flatten)]
     field: &'static FieldInfo,
     a: Option<u32>,
     b: Option<u32>,

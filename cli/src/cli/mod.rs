@@ -6,6 +6,7 @@ pub mod check;
 pub mod desc;
 pub mod disasm;
 pub mod fields;
+pub mod json;
 mod record;
 
 use geneu::compact::{pieces, Piece, COMPACT_BYTES};
