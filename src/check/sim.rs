@@ -280,3 +280,54 @@ pub fn forms(p: Platform, bytes: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
     out.push(("text compacted", recompacted));
     out
 }
+
+/// What a run leaves that the equivalence compares: the general
+/// registers, the flags, `a0`, and whether it ended (with its error's
+/// kind, not its offset, which differs between forms).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunResult {
+    /// g0-g127 after the run.
+    pub grf: Vec<u8>,
+    /// `f0` and `f1`.
+    pub flags: [u32; 2],
+    /// `a0`'s words.
+    pub a0: [u16; 16],
+    /// `None` when the thread ended; the error's kind otherwise.
+    pub error: Option<String>,
+}
+
+/// Checks that every form of the program of `data` runs as the program
+/// itself does, with `run` as the simulator (a form's bytes, the
+/// program's platform and starting registers, to a [`RunResult`]).
+///
+/// # Panics
+///
+/// Panics when two forms' results differ.
+pub fn check_equiv_with(data: &[u8], mut run: impl FnMut(Platform, &[u8], &SimProgram) -> RunResult) {
+    let Some(prog) = arbitrary_program(data) else {
+        return;
+    };
+    let p = prog.platform;
+    let mut first: Option<(&'static str, RunResult)> = None;
+    for (name, bytes) in forms(p, &prog.bytes) {
+        let r = run(p, &bytes, &prog);
+        match &first {
+            None => first = Some((name, r)),
+            Some((base, want)) => {
+                if &r != want {
+                    let diff = want
+                        .grf
+                        .iter()
+                        .zip(&r.grf)
+                        .position(|(a, b)| a != b)
+                        .map(|k| alloc::format!("first differing byte g{}.{}", k / 32, k % 32))
+                        .unwrap_or_default();
+                    panic!(
+                        "{p}: the {name} form runs differently from the {base} one: {diff}\n{:?} against {:?}\nflags {:x?} against {:x?}",
+                        r.error, want.error, r.flags, want.flags
+                    );
+                }
+            }
+        }
+    }
+}
