@@ -6,8 +6,9 @@
 //! builder (ALU instructions of several types and regions, conditional
 //! modifiers, predication, extended math, nested if/else/endif, an
 //! end-of-thread message); [`forms`] gives its equivalent forms; and
-//! [`check_equiv`] runs every form from the same registers and panics
-//! when their results differ, or when the simulator panics.
+//! [`check_equiv_with`] runs every form with a given runner (the
+//! simulator) from the same registers and panics when their results
+//! differ.
 
 use alloc::string::String;
 use alloc::vec::Vec;
