@@ -9,7 +9,9 @@
 //!   of whole instructions and fuzzer inputs;
 //! - [`msg`]: the message-descriptor property and its byte reader;
 //! - [`text`]: the disassembler's and assembler's properties of one word;
-//! - [`visa`]: structured vISA lowering cases.
+//! - [`visa`]: structured vISA lowering cases;
+//! - [`sim`]: generated programs and their equivalent forms (compacted,
+//!   disassembled and assembled again), for the simulator's equivalence.
 //!
 //! | fuzz target | check | input |
 //! |---|---|---|
