@@ -83,7 +83,8 @@
 //!
 //! Each uses only those before it: [`isa`] (the vocabulary: shared
 //! functions, ARF numbers, region codes) → [`word`] (the raw word and its
-//! tables) → [`model`] → [`error`] → [`codec`] and [`compact`] → [`validate`]
+//! tables) → [`model`] → [`error`] → [`codec`] and [`compact`] (and
+//! [`cfg`](mod@cfg), the control-flow graph, on the model alone) → [`validate`]
 //! → checked [`encode`] → [`fields`], [`msg`] → [`text`], [`visa`]. With the
 //! `check` feature, `geneu::check` holds the property checks that the fuzz
 //! targets and the property tests share (see `FUZZING.md`).
@@ -108,6 +109,7 @@ extern crate alloc;
 
 pub mod build;
 pub mod canon;
+pub mod cfg;
 #[cfg(feature = "check")]
 pub mod check;
 mod checked;
@@ -126,7 +128,7 @@ pub mod validate;
 pub mod visa;
 pub mod word;
 
-pub use checked::encode;
+pub use checked::{encode, encode_with, Strictness};
 pub use codec::{decode, decode_slice, decode_word, encode_unchecked, encode_word};
 pub use error::{DecodeError, EncodeError};
 pub use model::*;

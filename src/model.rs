@@ -1396,11 +1396,7 @@ impl Instruction {
         if !self.opcode.is_branch() {
             return None;
         }
-        Some(if p.is_gen8() {
-            (self.imm >> Self::GEN8_JIP_SHIFT) as u32 as i32
-        } else {
-            (self.imm >> Self::GEN7_JIP_SHIFT) as u16 as i16 as i32
-        })
+        Some(self.payload_offset(p, OffsetField::Jip))
     }
 
     /// UIP of a branch that has one, in the platform's units.
@@ -1408,10 +1404,54 @@ impl Instruction {
         if !self.opcode.is_branch() || !self.opcode.has_uip() {
             return None;
         }
-        Some(if p.is_gen8() {
-            (self.imm >> Self::GEN8_UIP_SHIFT) as u32 as i32
-        } else {
-            (self.imm >> Self::GEN7_UIP_SHIFT) as u16 as i16 as i32
+        Some(self.payload_offset(p, OffsetField::Uip))
+    }
+
+    /// The offset the flow tables' `jip` or `uip` field holds in the
+    /// immediate payload, whatever the opcode (`jmpi` and `call` keep
+    /// their distance where branches keep JIP).
+    const fn payload_offset(&self, p: Platform, f: OffsetField) -> i32 {
+        match (p.is_gen8(), f) {
+            (true, OffsetField::Jip) => (self.imm >> Self::GEN8_JIP_SHIFT) as u32 as i32,
+            (true, OffsetField::Uip) => (self.imm >> Self::GEN8_UIP_SHIFT) as u32 as i32,
+            (false, OffsetField::Jip) => (self.imm >> Self::GEN7_JIP_SHIFT) as u16 as i16 as i32,
+            (false, OffsetField::Uip) => (self.imm >> Self::GEN7_UIP_SHIFT) as u16 as i16 as i32,
+        }
+    }
+
+    /// The jump offsets of a flow-control instruction, in the platform's
+    /// units: JIP (and UIP where the hardware uses it,
+    /// [`Opcode::uses_uip`]) of a branch, the distance of `jmpi` and
+    /// `call`; none for other opcodes. The one home of what each opcode's
+    /// offsets are and where they count from, for the program rewrites of
+    /// [`crate::compact`] and the control-flow graph ([`crate::cfg`]).
+    ///
+    /// Not Gen7's `else` UIP, which the hardware ignores (Mesa's
+    /// `update_uip_jip` leaves it too). A `calla` target is an absolute
+    /// instruction pointer, and a `jmpi` or `call` distance in a register
+    /// is known only when the program runs: both are errors.
+    pub(crate) fn branch_offsets(&self, p: Platform) -> Result<[Option<BranchOffset>; 2], NoStaticTarget> {
+        let op = self.opcode;
+        let at = |field: OffsetField, from_next: bool| {
+            Some(BranchOffset {
+                field,
+                from_next,
+                units: i64::from(self.payload_offset(p, field)),
+            })
+        };
+        Ok(match op.form() {
+            Form::Call if op.jumps_absolute() => return Err(NoStaticTarget::Absolute),
+            Form::Jump | Form::Call if self.imm_src().is_none() => return Err(NoStaticTarget::Indirect),
+            Form::Jump | Form::Call => [at(OffsetField::Jip, op.counts_from_next()), None],
+            _ if op.is_branch() => [
+                at(OffsetField::Jip, false),
+                if op.uses_uip(p) {
+                    at(OffsetField::Uip, false)
+                } else {
+                    None
+                },
+            ],
+            _ => [None, None],
         })
     }
 
@@ -1475,6 +1515,49 @@ pub(crate) const SFID_MAX: u8 = ((1u32 << gen7_send::SFID.width) - 1) as u8;
 pub(crate) const SEND_EOT_BIT: u32 = gen7_send::EOT_LO - IMM32_LO;
 /// The first instruction bit of the immediate payload dword (`imm32`).
 const IMM32_LO: u32 = crate::word::fields::gen7_native::IMM32_LO;
+/// Which offset field of a flow-control instruction: the flow tables'
+/// `jip` (also `jmpi`'s and `call`'s distance) or `uip`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OffsetField {
+    Jip,
+    Uip,
+}
+
+/// One jump offset of a flow-control instruction
+/// ([`Instruction::branch_offsets`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BranchOffset {
+    /// The field holding it.
+    pub(crate) field: OffsetField,
+    /// Whether it counts from the next instruction (`jmpi`) rather than
+    /// from the instruction itself.
+    pub(crate) from_next: bool,
+    /// Its value, in the platform's units ([`Platform::branch_unit_bytes`]).
+    pub(crate) units: i64,
+}
+
+impl BranchOffset {
+    /// The byte offset it lands on, for an instruction of `size` bytes
+    /// (16, or 8 compacted) at byte `offset`.
+    pub(crate) const fn target(self, p: Platform, offset: i64, size: i64) -> i64 {
+        let base = if self.from_next {
+            offset.saturating_add(size)
+        } else {
+            offset
+        };
+        base.saturating_add(self.units.saturating_mul(p.branch_unit_bytes()))
+    }
+}
+
+/// Why a jump's target is not found in the program's bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NoStaticTarget {
+    /// `calla`: an absolute instruction pointer.
+    Absolute,
+    /// `jmpi` or `call` by a register's value.
+    Indirect,
+}
+
 use crate::word::fields::gen7_send;
 static_assertions::const_assert_eq!(crate::word::fields::gen8_native::IMM32_LO, IMM32_LO);
 static_assertions::const_assert_eq!(crate::word::fields::gen8_send::EOT_LO, gen7_send::EOT_LO);

@@ -120,3 +120,131 @@ fn mixed_float_simd16_f_dst_is_conservative() {
         assert!(encode(p, &mov).is_err());
     }
 }
+
+/// The mixed-float example and a documented break (a row of g3.1<8,8,1>F
+/// straddles g3/g4), at each strictness of checked encoding.
+fn strictness_cases() -> (Instruction, Instruction) {
+    let conservative = mov(F, HF).exec(16).with(|i| {
+        i.dst = Dst::grf(10, 0, F);
+        i.src[0] = scalar(4, HF);
+    });
+    let documented = mov(F, F).exec(16).with(|i| {
+        i.dst = Dst::grf(10, 0, F);
+        i.src[0] = Src::grf(3, 4, F, rgn(8, 8, 1));
+    });
+    (conservative, documented)
+}
+
+#[test]
+fn encode_with_lenient_warns_on_conservative_and_refuses_documented() {
+    let (conservative, documented) = strictness_cases();
+    for p in [Gen8, Chv] {
+        let word = encode_unchecked(p, &conservative).unwrap();
+        // Strict is `encode`: refused.
+        match encode_with(p, &conservative, Strictness::Strict) {
+            Err(EncodeError::Invalid(v)) => assert!(v.has("mixed_float_f_dst_max_simd8")),
+            other => panic!("{p}: {other:?}"),
+        }
+        assert_eq!(Strictness::default(), Strictness::Strict);
+        // Lenient: the same word as unchecked, the conservative rule given back.
+        let (w, warnings) = encode_with(p, &conservative, Strictness::Lenient).unwrap();
+        assert_eq!(w, word, "{p}");
+        assert_eq!(warnings.rules().collect::<Vec<_>>(), ["mixed_float_f_dst_max_simd8"]);
+        assert!(warnings.0.iter().all(|v| v.basis == Basis::Conservative));
+        // Unchecked: no validation, no warnings.
+        assert_eq!(
+            encode_with(p, &conservative, Strictness::Unchecked),
+            Ok((word, Violations::default()))
+        );
+        // A documented break is refused by lenient too, with its rule.
+        let v = validate(p, &documented).unwrap_err();
+        assert!(v.has("row_within_grf") && v.any_documented(), "{v}");
+        assert_eq!(
+            encode_with(p, &documented, Strictness::Lenient),
+            Err(EncodeError::Invalid(v.clone()))
+        );
+        assert_eq!(
+            encode_with(p, &documented, Strictness::Strict),
+            Err(EncodeError::Invalid(v))
+        );
+        assert!(encode_with(p, &documented, Strictness::Unchecked).is_ok());
+        // A clean instruction: the word, no warnings, at every strictness.
+        let clean = mov(F, F);
+        for s in [Strictness::Strict, Strictness::Lenient, Strictness::Unchecked] {
+            assert_eq!(
+                encode_with(p, &clean, s),
+                Ok((encode(p, &clean).unwrap(), Violations::default()))
+            );
+        }
+    }
+}
+
+#[test]
+fn builder_finish_lenient_keeps_warnings_and_refuses_documented() {
+    use geneu::build::{g, BuildError, Builder};
+    let build = |s: Option<Strictness>, documented: bool| {
+        let mut b = Builder::new(Gen8);
+        b.mov(g(2).f(), g(3).f()).unwrap();
+        b.state_mut().exec_size = ExecSize::S16;
+        let src = if documented {
+            g(3).f().subreg(1).unwrap().stride(8, 8, 1).unwrap()
+        } else {
+            g(4).hf().scalar()
+        };
+        b.mov(g(10).f(), src).unwrap();
+        if let Some(s) = s {
+            b.set_strictness(s);
+        }
+        b.finish()
+    };
+    let (conservative, _) = strictness_cases();
+    // Strict (the default and when chosen): refused at instruction 1.
+    for s in [None, Some(Strictness::Strict)] {
+        let e = build(s, false).unwrap_err();
+        assert!(matches!(&e.0[..], [BuildError::Invalid { index: 1, .. }]), "{e}");
+        assert!(e.has_rule("mixed_float_f_dst_max_simd8"));
+    }
+    // Lenient: built, the warning kept with its index; the same bytes as
+    // unchecked encoding of the instruction.
+    let prog = build(Some(Strictness::Lenient), false).unwrap();
+    match prog.warnings() {
+        [BuildError::Invalid { index: 1, violations }] => {
+            assert_eq!(violations.rules().collect::<Vec<_>>(), ["mixed_float_f_dst_max_simd8"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    let inst = prog.instructions().nth(1).unwrap().1;
+    assert_eq!(inst.dst, conservative.dst);
+    assert_eq!(prog.bytes()[16..], encode_unchecked(Gen8, inst).unwrap());
+    // Unchecked: built, no warnings.
+    assert!(build(Some(Strictness::Unchecked), false).unwrap().warnings().is_empty());
+    // A documented break: lenient refuses it.
+    let e = build(Some(Strictness::Lenient), true).unwrap_err();
+    assert!(e.has_rule("row_within_grf"), "{e}");
+    assert!(build(Some(Strictness::Unchecked), true).is_ok());
+}
+
+#[test]
+fn assembler_lenient_keeps_warnings_with_their_lines() {
+    use geneu::text::{assemble_listing, AsmErrorKind, AsmOptions};
+    let text = "mov(8) g2<1>F g3<8,8,1>F { align1 1Q };\nmov(16) g10<1>F g4<0,1,0>HF { align1 1H };\n";
+    let strict = assemble_listing(Gen8, text, AsmOptions::CHECKED).unwrap_err();
+    assert!(
+        matches!(&strict.0[..], [e] if e.line == 2 && matches!(&e.kind, AsmErrorKind::Rules(v) if v.has("mixed_float_f_dst_max_simd8")))
+    );
+    let list = assemble_listing(Gen8, text, AsmOptions::LENIENT).unwrap();
+    let unchecked = assemble_listing(Gen8, text, AsmOptions::UNCHECKED).unwrap();
+    assert_eq!(list.len(), 2);
+    assert!(list[0].warnings.0.is_empty());
+    assert_eq!((list[1].line, list[1].column), (2, 1));
+    assert_eq!(
+        list[1].warnings.rules().collect::<Vec<_>>(),
+        ["mixed_float_f_dst_max_simd8"]
+    );
+    for (a, b) in list.iter().zip(&unchecked) {
+        assert_eq!(a.word, b.word);
+        assert!(b.warnings.0.is_empty());
+    }
+    let documented = "mov(8) g2<1>F g3.1<8,8,1>F { align1 1Q };\n";
+    assert!(assemble_listing(Gen8, documented, AsmOptions::LENIENT).is_err());
+}

@@ -1,11 +1,11 @@
 //! The `geneu` command line: `asm`, `disasm`, `fields`, `diff`, `desc`,
-//! `check`, `tables`.
+//! `check`, `cfg`, `tables`.
 
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use geneu::text::program::TextOptions;
-use geneu::Platform;
+use geneu::{Platform, Strictness};
 
 mod cli;
 
@@ -121,8 +121,8 @@ enum Cmd {
     /// written unless all of the input assembled.
     ///
     /// Exit status: 0 on success; 1 if the text is well-formed but an
-    /// instruction breaks a hardware rule (see --unchecked); 2 for
-    /// malformed text, unreadable input or unwritable output.
+    /// instruction breaks a hardware rule (see --lenient, --unchecked); 2
+    /// for malformed text, unreadable input or unwritable output.
     ///
     /// Without --compact every instruction is a 16-byte native word.
     #[command(
@@ -142,6 +142,13 @@ enum Cmd {
         /// offset and bytes, or every error.
         #[arg(long)]
         json: bool,
+        /// Refuse only documented rule violations: an instruction that
+        /// breaks only conservative rules (stricter than its platform's
+        /// documentation, or borrowed from another platform's) is
+        /// assembled, with a warning on stderr naming each rule (with
+        /// --json, in the instruction's `warnings`).
+        #[arg(long, conflicts_with = "unchecked")]
+        lenient: bool,
         /// Encode without checking the hardware rules (bring-up experiments).
         #[arg(long)]
         unchecked: bool,
@@ -158,6 +165,32 @@ enum Cmd {
         /// Output file; `-` or none writes stdout.
         #[arg(short = 'o', long = "output")]
         output: Option<String>,
+        /// Input file; `-` or none reads stdin.
+        file: Option<String>,
+    },
+    /// Print a program's control-flow graph in Graphviz DOT.
+    ///
+    /// Input is read as `check` reads it: assembly text, hex words (the
+    /// .expected form, detected, or forced with --hex) or raw binary,
+    /// native and compacted instructions mixed. Each basic block is a box
+    /// with its byte range and instructions; edges are labelled with their
+    /// kind and styled by it: fall-through (black), JIP (blue), UIP
+    /// (green, dashed), jmpi (red, bold), call (purple, dotted). Each
+    /// `if` … `endif` and each loop (a backward `while`) is a dashed
+    /// cluster, nested as in the program.
+    ///
+    /// Exit status: 0 with the graph; 1 if a word does not decode or a
+    /// jump lands outside the program or between instructions; 2 for
+    /// unreadable or malformed input.
+    #[command(
+        after_help = "Examples:\n  geneu cfg --gen bdw examples/kernel.asm | dot -Tsvg -o kernel.svg\n  \
+                            geneu cfg --gen hsw --bin kernel.bin"
+    )]
+    Cfg {
+        #[command(flatten)]
+        gen: Gen,
+        #[command(flatten)]
+        input: InputKind,
         /// Input file; `-` or none reads stdin.
         file: Option<String>,
     },
@@ -287,15 +320,28 @@ fn main() -> ExitCode {
             gen,
             ty,
             json,
+            lenient,
             unchecked,
             compact,
             output,
             file,
         } => {
+            let strictness = match (lenient, unchecked) {
+                (_, true) => Strictness::Unchecked,
+                (true, _) => Strictness::Lenient,
+                _ => Strictness::Strict,
+            };
             if json {
-                cli::asm::asm_json(gen.platform, file.as_deref(), unchecked, compact, output.as_deref())
+                cli::asm::asm_json(gen.platform, file.as_deref(), strictness, compact, output.as_deref())
             } else {
-                cli::asm::asm(gen.platform, file.as_deref(), ty, unchecked, compact, output.as_deref())
+                cli::asm::asm(
+                    gen.platform,
+                    file.as_deref(),
+                    ty,
+                    strictness,
+                    compact,
+                    output.as_deref(),
+                )
             }
         }
         Cmd::Check {
@@ -319,6 +365,7 @@ fn main() -> ExitCode {
             }),
             (false, None) => Err(cli::CliError::Usage("check needs --gen G".into())),
         },
+        Cmd::Cfg { gen, input, file } => cli::cfg::cfg(gen.platform, file.as_deref(), input.input()),
         Cmd::Diff { gen, json, hex } => cli::fields::diff(gen.platform, &hex, json),
         Cmd::Desc {
             gen,

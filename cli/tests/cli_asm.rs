@@ -257,3 +257,59 @@ fn large_input_on_several_threads_gives_the_words_and_errors_of_one() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// Mesa's own Broadwell word `mov(16) g10<1>F g4<0,1,0>HF`: only the
+/// mixed-float rule borrowed from Skylake's documentation (conservative)
+/// refuses it. Checked `asm` refuses it (exit 1, pointing at --lenient);
+/// `--lenient` assembles it to the word `--unchecked` gives, with a
+/// warning on stderr naming the rule at its line.
+#[test]
+fn lenient_assembles_a_conservative_violation_with_a_warning() {
+    let text = "mov(8) g2<1>F g3<8,8,1>F { align1 1Q };\nmov(16) g10<1>F g4<0,1,0>HF { align1 1H };\n";
+    let (code, out, err) = geneu(&["asm", "--gen", "bdw"], text.as_bytes());
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(
+        err.contains("<stdin>:2:1: error: ") && err.contains("[mixed_float_f_dst_max_simd8]"),
+        "{err}"
+    );
+    assert!(err.contains("--lenient"), "{err}");
+
+    let (code, unchecked, err) = geneu(&["asm", "--gen", "bdw", "--unchecked"], text.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(unchecked.lines().count(), 2);
+    for args in [
+        &["asm", "--gen", "bdw", "--lenient"][..],
+        &["asm", "--gen", "bdw", "--lenient", "--compact"],
+    ] {
+        let (code, out, err) = geneu(args, text.as_bytes());
+        assert_eq!(code, 0, "{args:?}: {err}");
+        if !args.contains(&"--compact") {
+            assert_eq!(out, unchecked, "{args:?}");
+        }
+        let warning = err.lines().find(|l| l.contains("warning")).unwrap_or_default();
+        assert!(warning.starts_with("<stdin>:2:1: warning: "), "{args:?}: {err}");
+        assert!(warning.contains("[mixed_float_f_dst_max_simd8]"), "{err}");
+        assert!(!err.contains("<stdin>:1:"), "the clean line warns: {err}");
+    }
+
+    // JSON: the warning rides on its instruction.
+    let (code, out, err) = geneu(&["asm", "--gen", "bdw", "--lenient", "--json"], text.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let insts = doc["instructions"].as_array().unwrap();
+    assert_eq!(insts[0]["warnings"], serde_json::json!([]), "{out}");
+    assert_eq!(insts[1]["warnings"][0]["rule"], "mixed_float_f_dst_max_simd8", "{out}");
+}
+
+/// `--lenient` still refuses a documented violation (a row of eight floats
+/// from g3.1 straddles two registers), and conflicts with --unchecked.
+#[test]
+fn lenient_refuses_a_documented_violation() {
+    let text = "mov(8) g2<1>F g3.1<8,8,1>F { align1 1Q };\n";
+    let (code, out, err) = geneu(&["asm", "--gen", "bdw", "--lenient"], text.as_bytes());
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(err.contains("[row_within_grf]") && err.contains("error:"), "{err}");
+    assert!(!err.contains("warning"), "{err}");
+    let (code, _, err) = geneu(&["asm", "--gen", "bdw", "--lenient", "--unchecked"], text.as_bytes());
+    assert_eq!(code, 2, "{err}");
+}

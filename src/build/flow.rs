@@ -232,8 +232,12 @@ pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
                         uip = Some(units_at(p, rel(u)?, index)?);
                     }
                 }
-                Fix::Jmpi(t) => imm32 = Some((rel(t)? - 1).saturating_mul(p.branch_units_per_instruction())),
-                Fix::Call(t) => imm32 = Some(rel(t)?.saturating_mul(p.branch_units_per_instruction())),
+                // `jmpi` counts from the instruction after it, `call` from
+                // itself (`Opcode::counts_from_next`).
+                Fix::Jmpi(t) | Fix::Call(t) => {
+                    let from = i64::from(op.counts_from_next());
+                    imm32 = Some((rel(t)? - from).saturating_mul(p.branch_units_per_instruction()));
+                }
                 Fix::If { else_, endif } => {
                     let to_end = units_at(p, endif as i64 - index as i64, index)?;
                     jip = Some(match else_ {

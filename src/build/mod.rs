@@ -58,7 +58,9 @@
 //!   destination and carries its JIP where the platform's branches carry
 //!   theirs; RET reads the register CALL wrote.
 //! - `finish` validates every instruction with [`crate::validate`] and
-//!   reports every violation with its instruction index and rule id.
+//!   reports every violation with its instruction index and rule id; a
+//!   lenient builder ([`Builder::set_strictness`]) lets conservative
+//!   violations through as the program's warnings.
 
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicU32, Ordering};
@@ -69,6 +71,7 @@ use crate::isa::GRF_LAST;
 use crate::model::*;
 use crate::msg::{Channels, Dc0Op, Dc1Op, Message, SamplerSimd, SurfaceSimd, UrbOpcode};
 use crate::validate::OperandId;
+use crate::Strictness;
 use construct::{Fault, Why};
 
 pub(crate) mod construct;
@@ -206,6 +209,8 @@ pub struct Program {
     /// Each instruction's byte offset when some are compacted (`None`:
     /// 16 bytes each).
     offsets: Option<Vec<usize>>,
+    /// The conservative rules broken and let through (lenient builders).
+    warnings: Vec<BuildError>,
 }
 
 impl Program {
@@ -238,6 +243,31 @@ impl Program {
     /// ```
     pub fn into_bytes(self) -> Vec<u8> {
         self.bytes
+    }
+    /// The instructions that break only conservative rules, let through
+    /// by a lenient builder ([`Builder::set_strictness`]): each a
+    /// [`BuildError::Invalid`] with its index and those rules. Empty for a
+    /// strict or unchecked builder.
+    ///
+    /// ```
+    /// use geneu::build::{g, BuildError, Builder};
+    /// use geneu::{ExecSize, Platform, Strictness};
+    /// let mut b = Builder::new(Platform::Gen8);
+    /// b.state_mut().exec_size = ExecSize::S16;
+    /// // Broadwell: SIMD16 F from a scalar HF, refused only by the
+    /// // mixed-float rules borrowed from Skylake's documentation.
+    /// b.mov(g(10).f(), g(4).hf().scalar())?;
+    /// assert!(b.clone().finish().is_err());
+    /// b.set_strictness(Strictness::Lenient);
+    /// let prog = b.finish().unwrap();
+    /// match prog.warnings() {
+    ///     [BuildError::Invalid { index: 0, violations }] => assert!(violations.has("mixed_float_f_dst_max_simd8")),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// # Ok::<(), BuildError>(())
+    /// ```
+    pub fn warnings(&self) -> &[BuildError] {
+        &self.warnings
     }
     /// Each instruction with its byte offset (a compacted one has
     /// [`Controls::COMPACTED`](crate::Controls::COMPACTED) set).
@@ -303,6 +333,8 @@ pub struct Builder {
     /// (IF, ELSE, ENDIF, WHILE, HALT), in order.
     flow: Vec<(usize, Opcode)>,
     open: Vec<Open>,
+    /// How `finish` applies the hardware rules.
+    strictness: Strictness,
 }
 
 macro_rules! alu1 {
@@ -362,7 +394,24 @@ impl Builder {
             jumps: Vec::with_capacity(n / 8),
             flow: Vec::with_capacity(n / 8),
             open: Vec::new(),
+            strictness: Strictness::Strict,
         }
+    }
+
+    /// Chooses how [`finish`](Self::finish) applies the hardware rules:
+    /// [`Strictness::Strict`] (the default) refuses every violation,
+    /// [`Strictness::Lenient`] refuses documented ones and keeps
+    /// conservative ones as the program's
+    /// [`warnings`](Program::warnings), [`Strictness::Unchecked`] does not
+    /// validate.
+    ///
+    /// ```
+    /// let mut b = geneu::build::Builder::new(geneu::Platform::Gen8);
+    /// b.set_strictness(geneu::Strictness::Lenient);
+    /// assert!(b.finish().unwrap().warnings().is_empty());
+    /// ```
+    pub fn set_strictness(&mut self, strictness: Strictness) {
+        self.strictness = strictness;
     }
 
     /// The platform.
@@ -1621,10 +1670,15 @@ impl Builder {
         }
         let p = self.p;
         let mut bytes = Vec::with_capacity(self.insts.len() * NATIVE_BYTES);
+        let mut warnings = Vec::new();
         for (index, i) in self.insts.iter().enumerate() {
-            if let Err(violations) = crate::validate::validate(p, i) {
-                errors.push(BuildError::Invalid { index, violations });
-                continue;
+            match self.strictness.check(p, i) {
+                Ok(violations) if violations.0.is_empty() => {}
+                Ok(violations) => warnings.push(BuildError::Invalid { index, violations }),
+                Err(violations) => {
+                    errors.push(BuildError::Invalid { index, violations });
+                    continue;
+                }
             }
             match crate::codec::encode_word(p, i) {
                 Ok(w) => bytes.extend_from_slice(&w.to_bytes()),
@@ -1639,6 +1693,7 @@ impl Builder {
             bytes,
             offsets: None,
             insts: self.insts,
+            warnings,
         })
     }
 
@@ -1691,6 +1746,7 @@ impl Builder {
             bytes: small,
             insts,
             offsets: Some(offsets),
+            warnings: native.warnings,
         })
     }
 }

@@ -28,7 +28,6 @@ use alloc::vec::Vec;
 use super::{compact_word, pieces, CompactWord, Piece, COMPACT_BYTES, NATIVE_BYTES};
 use crate::codec::decode_word;
 use crate::error::DecodeError;
-use crate::isa::Form;
 use crate::model::{Opcode, Platform};
 use crate::word::fields::{gen7_flow, gen8_flow};
 use crate::word::Word;
@@ -143,11 +142,7 @@ pub struct Rewritten {
     pub saved_bytes: i64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Field {
-    Jip,
-    Uip,
-}
+use crate::model::{NoStaticTarget, OffsetField as Field};
 
 /// One offset of a branch: which field, the target (an instruction index,
 /// or the number of instructions for the end), and whether it counts from
@@ -165,15 +160,6 @@ struct Item {
     opcode: Opcode,
     word: Word,
     jumps: [Option<Jump>; 2],
-}
-
-fn get(p: Platform, w: &Word, f: Field) -> i64 {
-    match (p.is_gen8(), f) {
-        (true, Field::Jip) => i64::from(gen8_flow::jip(w) as i32),
-        (true, Field::Uip) => i64::from(gen8_flow::uip(w) as i32),
-        (false, Field::Jip) => i64::from(gen7_flow::jip(w) as i16),
-        (false, Field::Uip) => i64::from(gen7_flow::uip(w) as i16),
-    }
 }
 
 /// Writes an offset; `false` if it does not fit.
@@ -202,24 +188,6 @@ const fn field_name(f: Field, from_next: bool) -> &'static str {
     }
 }
 
-/// The offset fields of an instruction, by opcode: `(field, from_next)`.
-fn offset_fields(p: Platform, op: Opcode, w: &Word, offset: usize) -> Result<[Option<(Field, bool)>; 2], ProgramError> {
-    let src_imm = || super::has_immediate(p, w);
-    Ok(match op.form() {
-        Form::Call if op.jumps_absolute() => return Err(ProgramError::Absolute { offset }),
-        Form::Jump | Form::Call if !src_imm() => return Err(ProgramError::Indirect { offset, opcode: op }),
-        // `jmpi` counts from the next instruction (the IP has advanced
-        // past it), `call` from itself.
-        Form::Jump => [Some((Field::Jip, true)), None],
-        Form::Call => [Some((Field::Jip, false)), None],
-        _ if op.is_branch() => {
-            let uip = op.uses_uip(p);
-            [Some((Field::Jip, false)), uip.then_some((Field::Uip, false))]
-        }
-        _ => [None, None],
-    })
-}
-
 /// Reads a program into native words with their offsets, and resolves
 /// every branch to the instruction it lands on.
 fn read(p: Platform, bytes: &[u8]) -> Result<Vec<Item>, ProgramError> {
@@ -240,17 +208,16 @@ fn read(p: Platform, bytes: &[u8]) -> Result<Vec<Item>, ProgramError> {
             }
         };
         let inst = decode_word(p, word).map_err(|error| ProgramError::Decode { offset, error })?;
-        let fields = offset_fields(p, inst.opcode, &word, offset)?;
-        let base = |from_next: bool| offset as i64 + if from_next { size as i64 } else { 0 };
-        raw.push(fields.map(|f| {
-            f.map(|(field, from_next)| {
-                (
-                    field,
-                    from_next,
-                    base(from_next) + get(p, &word, field) * p.branch_unit_bytes(),
-                )
-            })
-        }));
+        // The instruction's offsets and what they land on: the model's
+        // one reading of them (`Instruction::branch_offsets`).
+        let offsets = inst.branch_offsets(p).map_err(|e| match e {
+            NoStaticTarget::Absolute => ProgramError::Absolute { offset },
+            NoStaticTarget::Indirect => ProgramError::Indirect {
+                offset,
+                opcode: inst.opcode,
+            },
+        })?;
+        raw.push(offsets.map(|o| o.map(|o| (o.field, o.from_next, o.target(p, offset as i64, size as i64)))));
         items.push(Item {
             offset,
             opcode: inst.opcode,

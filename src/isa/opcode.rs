@@ -499,6 +499,15 @@ impl Opcode {
         self.form().has_cond_modifier_field() && self.flags() & flag::CMOD_NO_FLAG == 0
     }
 
+    /// Whether the jump distance counts from the next instruction (the IP
+    /// has advanced past it) rather than from the instruction itself:
+    /// `jmpi` ([`Form::Jump`]; PRM Vol 2a, JMPI). Branch JIP/UIP and
+    /// `call` count from the instruction.
+    #[inline]
+    pub const fn counts_from_next(self) -> bool {
+        matches!(self.form(), Form::Jump)
+    }
+
     /// Whether the jump target is an absolute instruction pointer rather
     /// than an offset (`calla`).
     #[inline]

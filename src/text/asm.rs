@@ -3,8 +3,9 @@
 //! [`assemble`] parses the text with the grammar of `text::parse`,
 //! lowers each instruction to the typed model, resolves labels, and
 //! encodes every instruction with [`crate::encode`] (validated against
-//! the hardware rules) or, with [`AsmOptions::unchecked`], with
-//! [`crate::encode_unchecked`]. All errors are collected and returned
+//! the hardware rules) or, as [`AsmOptions::strictness`] chooses, with
+//! [`crate::encode_with`]: leniently (a conservative violation is a
+//! warning, kept with the instruction) or unchecked. All errors are collected and returned
 //! together, each with its line and column.
 //!
 //! # What the text decides, and what Mesa decides
@@ -88,7 +89,7 @@ pub(crate) fn put<T>(out: &mut Vec<T>, k: usize, x: T) {
 
 /// One assembled instruction and where its text starts.
 #[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Assembled {
     /// Line of the instruction's first token, from 1.
     pub line: u32,
@@ -98,6 +99,9 @@ pub struct Assembled {
     pub inst: Instruction,
     /// Its 16-byte encoding (memory order).
     pub word: [u8; 16],
+    /// The conservative rules it breaks, assembled anyway
+    /// ([`AsmOptions::LENIENT`]); empty otherwise.
+    pub warnings: crate::error::Violations,
 }
 
 /// [`assemble_with`], keeping each instruction's source position and word:
@@ -106,7 +110,7 @@ pub struct Assembled {
 /// violation at its line).
 pub fn assemble_listing(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Assembled>, AsmErrors> {
     let mut out = Vec::new();
-    run::<true>(p, src, opts, |k, a| put(&mut out, k, *a))?;
+    run::<true>(p, src, opts, |k, a| put(&mut out, k, a.clone()))?;
     Ok(out)
 }
 
@@ -346,6 +350,7 @@ impl Assembler {
             column: 0,
             inst: Instruction::new(Opcode::Nop, ExecSize::S1),
             word: [0; 16],
+            warnings: crate::error::Violations::default(),
         };
         while let Some(stmt) = parser.next_statement_into(&mut ast) {
             match stmt {
@@ -376,16 +381,21 @@ impl Assembler {
                         Ok((fix, raw))
                     });
                     match lowered {
-                        Ok((None, raw)) => match lower.encode(&mut out.inst, raw.as_deref(), ast.pos, self.opts) {
-                            Ok(word) if clean => {
-                                out.word = word.to_bytes();
-                                sink(idx, &out);
+                        Ok((None, raw)) => {
+                            match lower.encode(&mut out.inst, raw.as_deref(), ast.pos, self.opts, &mut out.warnings) {
+                                Ok(word) if clean => {
+                                    out.word = word.to_bytes();
+                                    sink(idx, &out);
+                                }
+                                Ok(_) => {}
+                                Err(e) => self.errors.push(e),
                             }
-                            Ok(_) => {}
-                            Err(e) => self.errors.push(e),
-                        },
+                        }
                         Ok((Some(fix), raw)) => {
                             if clean {
+                                // A placeholder: its warnings come with it
+                                // from `finish`.
+                                out.warnings.0.clear();
                                 sink(idx, &out);
                             }
                             self.pending.push(Pending {
@@ -459,7 +469,8 @@ impl Assembler {
                 self.errors.push(e);
                 continue;
             }
-            match encode_raw(self.p, &mut pd.inst, pd.raw.as_deref(), self.opts) {
+            let mut warnings = crate::error::Violations::default();
+            match encode_raw(self.p, &mut pd.inst, pd.raw.as_deref(), self.opts, &mut warnings) {
                 Ok(word) if self.errors.is_empty() => sink(
                     pd.idx,
                     &Assembled {
@@ -467,6 +478,7 @@ impl Assembler {
                         column: pd.column,
                         inst: pd.inst,
                         word: word.to_bytes(),
+                        warnings,
                     },
                 ),
                 Ok(_) => {}

@@ -205,15 +205,28 @@ pub use crate::canon::{shows_jip as prints_jip, shows_uip as prints_uip};
 /// The byte offsets a branch at byte `offset` jumps to, as Mesa prints
 /// them: `[JIP target, UIP target]`.
 pub fn branch_targets(p: Platform, inst: &Instruction, offset: u64) -> [Option<i64>; 2] {
+    let op = inst.opcode;
+    // Mesa prints a UIP only beside a JIP.
+    if !prints_jip(op) {
+        return [None, None];
+    }
     let base = i64::try_from(offset).unwrap_or(i64::MAX);
-    let at = |j: Option<i32>| j.map(|j| base.saturating_add(i64::from(j) * p.branch_unit_bytes()));
-    let jip = if prints_jip(inst.opcode) { at(inst.jip(p)) } else { None };
-    let uip = if prints_uip(p, inst.opcode) {
-        at(inst.uip(p))
-    } else {
-        None
+    // The model's reading of the offsets (`Instruction::branch_offsets`),
+    // those Mesa prints.
+    let Ok(found) = inst.branch_offsets(p) else {
+        return [None, None];
     };
-    [jip, uip]
+    let at = |field: OffsetField, shown: bool| {
+        found
+            .iter()
+            .flatten()
+            .find(|o| shown && o.field == field)
+            .map(|o| o.target(p, base, NATIVE_BYTES as i64))
+    };
+    [
+        at(OffsetField::Jip, prints_jip(op)),
+        at(OffsetField::Uip, prints_uip(p, op)),
+    ]
 }
 
 /// Branch labels of a program: the byte offsets that JIP/UIP point to,

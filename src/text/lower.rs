@@ -12,23 +12,37 @@ use super::lex::Pos;
 use super::syntax::{Base, Chans, Flag, Inst, Num, Operand, Operands, Options, RawItem, RegName, SendOperands, Target};
 use crate::build::construct::{self, imm_bits, Fault, Mode, Why};
 use crate::build::{Imm, Operand as Value, Predicate, Reg, State};
+use crate::error::Violations;
 use crate::model::*;
 use crate::word::fields::{gen7_native, gen8_native};
 use crate::word::Word;
+use crate::Strictness;
 
 /// Assembly options.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct AsmOptions {
-    /// Encode without checking the hardware rules ([`crate::encode_unchecked`]).
-    pub unchecked: bool,
+    /// How the hardware rules are applied: strict (every violation is an
+    /// error), lenient (a conservative violation is a warning, kept in
+    /// [`super::Assembled::warnings`]) or unchecked
+    /// ([`crate::encode_unchecked`]).
+    pub strictness: Strictness,
 }
 
 impl AsmOptions {
     /// Checked assembly (the default).
-    pub const CHECKED: AsmOptions = AsmOptions { unchecked: false };
+    pub const CHECKED: AsmOptions = AsmOptions {
+        strictness: Strictness::Strict,
+    };
+    /// Lenient assembly: documented violations are errors, conservative
+    /// ones warnings.
+    pub const LENIENT: AsmOptions = AsmOptions {
+        strictness: Strictness::Lenient,
+    };
     /// Unchecked assembly.
-    pub const UNCHECKED: AsmOptions = AsmOptions { unchecked: true };
+    pub const UNCHECKED: AsmOptions = AsmOptions {
+        strictness: Strictness::Unchecked,
+    };
 }
 
 /// Jump targets still to resolve.
@@ -38,14 +52,34 @@ pub(super) struct Fixup<'a> {
     pub(super) uip: Option<Target<'a>>,
 }
 
-/// Encodes, checked or not, giving the error's kind.
-pub(super) fn encode_kind(p: Platform, i: &Instruction, opts: AsmOptions) -> Result<Word, AsmErrorKind> {
-    // What `crate::encode` and `crate::encode_unchecked` do, kept as a
-    // `Word`: the word stays in registers on its way to the record. The
-    // word is the native one, also for an instruction marked `compacted`.
-    if !opts.unchecked {
-        crate::validate::validate(p, i).map_err(AsmErrorKind::Rules)?;
+/// Validates `i` as `opts` asks: the violations it is refused with, or
+/// those let through written to `warnings` (left alone unless lenient).
+#[inline(always)]
+fn check(p: Platform, i: &Instruction, opts: AsmOptions, warnings: &mut Violations) -> Result<(), AsmErrorKind> {
+    match opts.strictness {
+        Strictness::Unchecked => Ok(()),
+        // The common case, without sorting violations.
+        Strictness::Strict => crate::validate::validate(p, i).map_err(AsmErrorKind::Rules),
+        s => {
+            *warnings = s.check(p, i).map_err(AsmErrorKind::Rules)?;
+            Ok(())
+        }
     }
+}
+
+/// Encodes, checked or not, giving the error's kind; a lenient check
+/// writes the violations it lets through to `warnings` (see
+/// [`Strictness`]).
+pub(super) fn encode_kind(
+    p: Platform,
+    i: &Instruction,
+    opts: AsmOptions,
+    warnings: &mut Violations,
+) -> Result<Word, AsmErrorKind> {
+    // What `crate::encode_with` does, kept as a `Word`: the word stays in
+    // registers on its way to the record. The word is the native one,
+    // also for an instruction marked `compacted`.
+    check(p, i, opts, warnings)?;
     crate::codec::native_word(p, i).map_err(AsmErrorKind::Encode)
 }
 
@@ -56,9 +90,10 @@ pub(super) fn encode_raw(
     i: &mut Instruction,
     raw: Option<&[(RawField, u64)]>,
     opts: AsmOptions,
+    warnings: &mut Violations,
 ) -> Result<Word, AsmErrorKind> {
     let Some(raw) = raw else {
-        return encode_kind(p, i, opts);
+        return encode_kind(p, i, opts, warnings);
     };
     let mut w = crate::codec::native_word(p, i).map_err(AsmErrorKind::Encode)?;
     for &(f, v) in raw {
@@ -70,9 +105,7 @@ pub(super) fn encode_raw(
         why: "the word it gives does not decode",
     })?;
     i.controls |= compacted;
-    if !opts.unchecked {
-        crate::validate::validate(p, i).map_err(AsmErrorKind::Rules)?;
-    }
+    check(p, i, opts, warnings)?;
     Ok(w)
 }
 
@@ -132,8 +165,9 @@ impl Lower<'_> {
         raw: Option<&[(RawField, u64)]>,
         pos: Pos,
         opts: AsmOptions,
+        warnings: &mut Violations,
     ) -> LResult<Word> {
-        encode_raw(self.p, i, raw, opts).map_err(|kind| self.err(pos, kind))
+        encode_raw(self.p, i, raw, opts, warnings).map_err(|kind| self.err(pos, kind))
     }
 
     /// The fields of `a`'s annotation, if it has one: its `items` (as the
@@ -1096,8 +1130,8 @@ mod tests {
         );
     }
 
-    /// `encode_kind` restates `crate::encode` and `crate::encode_unchecked`
-    /// (to keep the word out of memory): same words, same errors.
+    /// `encode_kind` restates `crate::encode_with` (to keep the word out
+    /// of memory): same words, same errors, same warnings.
     #[test]
     fn encode_kind_is_encode_and_encode_unchecked() {
         let p = Platform::Gen8;
@@ -1121,8 +1155,17 @@ mod tests {
             let checked = crate::encode(p, i).map(Word::from_bytes).map_err(kind);
             let unchecked = crate::encode_unchecked(p, i).map(Word::from_bytes).map_err(kind);
             errors += usize::from(checked.is_err()) + usize::from(unchecked.is_err());
-            assert_eq!(encode_kind(p, i, AsmOptions::CHECKED), checked, "{i:?}");
-            assert_eq!(encode_kind(p, i, AsmOptions::UNCHECKED), unchecked, "{i:?}");
+            let with = |opts| {
+                let mut warnings = Violations::default();
+                encode_kind(p, i, opts, &mut warnings).map(|w| (w, warnings))
+            };
+            let none = |w| (w, Violations::default());
+            assert_eq!(with(AsmOptions::CHECKED), checked.map(none), "{i:?}");
+            assert_eq!(with(AsmOptions::UNCHECKED), unchecked.map(none), "{i:?}");
+            let lenient = crate::encode_with(p, i, Strictness::Lenient)
+                .map(|(w, v)| (Word::from_bytes(w), v))
+                .map_err(kind);
+            assert_eq!(with(AsmOptions::LENIENT), lenient, "{i:?}");
         }
         // The rule break (checked only) and the absent opcode (both).
         assert_eq!(errors, 3);

@@ -3,16 +3,19 @@
 //!
 //! Exit status: 0 on success; 1 when the text is well-formed but some
 //! instruction breaks a hardware rule (checked assembly refuses it; see
-//! `--unchecked`); 2 for malformed text (every error is reported as
-//! `FILE:LINE:COL: error: ...`) and for unreadable input or unwritable
-//! output. Nothing is written to the output unless everything assembled.
+//! `--lenient` and `--unchecked`); 2 for malformed text (every error is
+//! reported as `FILE:LINE:COL: error: ...`) and for unreadable input or
+//! unwritable output. Nothing is written to the output unless everything
+//! assembled. With `--lenient`, an instruction that breaks only
+//! conservative rules is assembled and reported as `FILE:LINE:COL:
+//! warning: ...`.
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use geneu::compact::{compact_marked, compact_program, pieces, Piece, ProgramError, Rewritten};
 use geneu::text::{AsmError, AsmErrorKind, AsmErrors, AsmOptions, Assembled, Assembler};
-use geneu::{Controls, Platform};
+use geneu::{Controls, Platform, Strictness};
 
 use super::asm_parallel;
 use super::json::{self, hex_bytes};
@@ -47,7 +50,32 @@ pub fn write_error(out: &mut String, file: &str, src: &SourceLines<'_>, e: &AsmE
 
 /// [`write_error`] of any message at a line and column.
 fn write_error_at(out: &mut String, file: &str, src: &SourceLines<'_>, at: (u32, u32), msg: &dyn std::fmt::Display) {
-    let _ = writeln!(out, "{file}:{}:{}: error: {msg}", at.0, at.1);
+    write_message_at(out, "error", file, src, at, msg);
+}
+
+/// Writes the warnings of a lenient assembly, one per instruction that
+/// breaks conservative rules: `FILE:LINE:COL: warning: [rule] ...`.
+fn write_warnings(out: &mut String, file: &str, src: &SourceLines<'_>, list: &[Assembled]) -> usize {
+    let mut n = 0;
+    for a in list.iter().filter(|a| !a.warnings.0.is_empty()) {
+        let msg = format!("assembled despite conservative rules: {}", a.warnings);
+        write_message_at(out, "warning", file, src, (a.line, a.column), &msg);
+        n += 1;
+    }
+    n
+}
+
+/// A message of a `kind` (`error`, `warning`) at a line and column, with
+/// the source line and a caret.
+fn write_message_at(
+    out: &mut String,
+    kind: &str,
+    file: &str,
+    src: &SourceLines<'_>,
+    at: (u32, u32),
+    msg: &dyn std::fmt::Display,
+) {
+    let _ = writeln!(out, "{file}:{}:{}: {kind}: {msg}", at.0, at.1);
     if let Some(line) = src.get(at.0) {
         let col = (at.1 as usize).saturating_sub(1);
         let pad: String = line
@@ -67,22 +95,30 @@ fn c_header(p: Platform, count: usize) -> String {
     )
 }
 
+/// The assembler's options for a strictness.
+fn options(strictness: Strictness) -> AsmOptions {
+    match strictness {
+        Strictness::Lenient => AsmOptions::LENIENT,
+        Strictness::Unchecked => AsmOptions::UNCHECKED,
+        _ => AsmOptions::CHECKED,
+    }
+}
+
 /// Runs `asm`.
 pub fn asm(
     p: Platform,
     path: Option<&str>,
     ty: OutType,
-    unchecked: bool,
+    strictness: Strictness,
     compact: Option<Compaction>,
     output: Option<&str>,
 ) -> Result<ExitCode, CliError> {
-    let opts = if unchecked {
-        AsmOptions::UNCHECKED
-    } else {
-        AsmOptions::CHECKED
-    };
-    if compact == Some(Compaction::Marked) {
-        return asm_marked(p, path, ty, opts, output);
+    let opts = options(strictness);
+    // The warnings of a lenient assembly are reported at their lines: the
+    // text is assembled whole, on one thread (the regions of the
+    // parallel path keep lines only for errors).
+    if compact == Some(Compaction::Marked) || strictness == Strictness::Lenient {
+        return asm_listing(p, path, ty, opts, compact, output);
     }
     let compact = compact.is_some();
     let mut src = None;
@@ -153,14 +189,18 @@ fn report_errors(path: Option<&str>, src: &str, errs: &AsmErrors) -> ExitCode {
         write_error(&mut msg, file, &lines, e);
     }
     let rules_only = errs.0.iter().all(|e| matches!(e.kind, AsmErrorKind::Rules(_)));
+    let documented = errs
+        .0
+        .iter()
+        .any(|e| matches!(&e.kind, AsmErrorKind::Rules(v) if v.any_documented()));
     let _ = writeln!(
         msg,
         "geneu: {} error(s); nothing written{}",
         errs.0.len(),
-        if rules_only {
-            " (hardware rule violations; --unchecked assembles anyway)"
-        } else {
-            ""
+        match (rules_only, documented) {
+            (true, false) => " (conservative rule violations; --lenient assembles them with warnings)",
+            (true, true) => " (hardware rule violations; --unchecked assembles anyway)",
+            _ => "",
         }
     );
     eprint!("{msg}");
@@ -218,13 +258,15 @@ fn marked_at(list: &[Assembled], e: &ProgramError) -> (u32, u32) {
     }
 }
 
-/// `asm --compact=marked`: the whole text assembled in one piece (the
-/// marks ride on the instructions), then compacted as marked.
-fn asm_marked(
+/// `asm --compact=marked` and `asm --lenient`: the whole text assembled
+/// in one piece (the marks and the warnings ride on the instructions),
+/// warnings reported, then compacted as asked.
+fn asm_listing(
     p: Platform,
     path: Option<&str>,
     ty: OutType,
     opts: AsmOptions,
+    compact: Option<Compaction>,
     output: Option<&str>,
 ) -> Result<ExitCode, CliError> {
     let src = read_text(path)?;
@@ -232,7 +274,23 @@ fn asm_marked(
         Ok(list) => list,
         Err(errs) => return Ok(report_errors(path, &src, &errs)),
     };
-    match compact_listing(p, &list, Compaction::Marked) {
+    let mut msg = String::new();
+    let warned = write_warnings(&mut msg, display_name(path), &SourceLines::new(&src), &list);
+    if warned > 0 {
+        let _ = writeln!(msg, "geneu: {warned} warning(s)");
+        eprint!("{msg}");
+    }
+    let Some(how) = compact else {
+        let (header, footer) = frame(p, ty, list.len());
+        let mut body = Vec::with_capacity(list.len() * 48);
+        for a in &list {
+            let (rec, len) = format_record(ty, &a.word);
+            body.extend_from_slice(rec.get(..len).unwrap_or(&[]));
+        }
+        write_output(output, [header.as_bytes(), &body, footer])?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    match compact_listing(p, &list, how) {
         Err(e @ ProgramError::NotCompactable { .. }) => {
             let mut msg = String::new();
             write_error_at(
@@ -266,6 +324,8 @@ struct AsmJsonInst {
     offset: usize,
     bytes: String,
     compacted: bool,
+    /// The conservative rules it breaks (`--lenient`; empty otherwise).
+    warnings: Vec<json::Violation>,
 }
 
 /// One error of `asm --json`, with the rules a hardware-rule error breaks
@@ -304,15 +364,11 @@ struct AsmJson<'a> {
 pub fn asm_json(
     p: Platform,
     path: Option<&str>,
-    unchecked: bool,
+    strictness: Strictness,
     compact: Option<Compaction>,
     output: Option<&str>,
 ) -> Result<ExitCode, CliError> {
-    let opts = if unchecked {
-        AsmOptions::UNCHECKED
-    } else {
-        AsmOptions::CHECKED
-    };
+    let opts = options(strictness);
     let file = display_name(path);
     let src = read_text(path)?;
     let result = geneu::text::assemble_listing(p, &src, opts);
@@ -335,6 +391,7 @@ pub fn asm_json(
                         offset,
                         bytes: hex_bytes(&piece_bytes(&piece)),
                         compacted: matches!(piece, Piece::Compact(_)),
+                        warnings: json::Violation::all(&a.warnings, &json::At::line_column(a.line, a.column)),
                     })
                     .collect();
                 eprintln!("{}", compaction_report(&r));
@@ -367,6 +424,7 @@ pub fn asm_json(
                     offset: k * 16,
                     bytes: hex_bytes(&a.word),
                     compacted: false,
+                    warnings: json::Violation::all(&a.warnings, &json::At::line_column(a.line, a.column)),
                 })
                 .collect();
             ExitCode::SUCCESS

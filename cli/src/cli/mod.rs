@@ -2,6 +2,7 @@
 
 pub mod asm;
 mod asm_parallel;
+pub mod cfg;
 pub mod check;
 pub mod desc;
 pub mod disasm;
