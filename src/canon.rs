@@ -237,6 +237,9 @@ fn walk(p: Platform, s: &mut impl Slots) -> Result<(), Differs> {
     if !shows_flag(s.i()) {
         put!(s, [flag], FlagReg::default())?;
     }
+    if op.offsets_may_be_register() {
+        return brd_brc(p, s, a16);
+    }
     if shows_no_operands(op) || (op.is_branch() && !shows_jip(op)) {
         let mut src = [Src::ZERO; 3];
         if a16 {
@@ -472,6 +475,28 @@ fn branch(p: Platform, s: &mut impl Slots, a16: bool) -> Result<(), Differs> {
         let imm = s.i().imm & if uip_shown { jip | uip } else { jip };
         put!(s, [imm], imm)
     }
+}
+
+/// `brd` and `brc`. With a register src0, which holds the jump offsets,
+/// the text shows the destination and src0 (the text's extension: Mesa
+/// prints no operand for these opcodes, which it never emits); src1 and
+/// the payload are zero. With an immediate src0 the text shows no
+/// operand: the destination is zero, src0 the immediate `0D` and the
+/// offsets zero (others are kept by the field annotation).
+fn brd_brc(p: Platform, s: &mut impl Slots, a16: bool) -> Result<(), Differs> {
+    if !s.i().offsets_from_register() {
+        put!(s, [dst], zero_dst(a16))?;
+        let mut s0 = Src::imm(Type::D);
+        if a16 && !p.is_gen8() {
+            // Gen7 keeps src0's region bits beside an immediate; the codec
+            // reads the zero ones as align16's implied width and stride.
+            s0.region = A16_ZERO.region;
+        }
+        put!(s, [src[0]], s0)?;
+    }
+    put!(s, [src[1]], Src::ZERO)?;
+    put!(s, [src[2]], Src::ZERO)?;
+    put!(s, [imm], 0)
 }
 
 /// `wait`: src0 repeats the destination; in align16 it reads the written

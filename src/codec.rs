@@ -66,20 +66,40 @@ fn decode_into(p: Platform, w: Word, r: &mut Result<Instruction, DecodeError>) {
 /// Encodes an instruction without checking hardware rules: only what the
 /// platform cannot express at all is refused. For bring-up experiments;
 /// compilers want checked [`crate::encode`], which validates first.
+///
+/// Refused besides: an instruction with [`Instruction::compact_subreg`],
+/// which only a compacted word holds ([`crate::compact::compact`]).
 pub fn encode_unchecked(p: Platform, inst: &Instruction) -> Result<[u8; 16], EncodeError> {
+    only_native(inst)?;
     // The encoder's body is inlined here rather than called, so that the
     // word is built in registers instead of through a series of narrow
     // read-modify-writes in memory.
     encode_inline(p, inst).map(Word::to_bytes)
 }
 
-/// Encodes to a [`Word`] without checking hardware rules.
+/// Encodes to a [`Word`] without checking hardware rules (refused as by
+/// [`encode_unchecked`]).
 pub fn encode_word(p: Platform, inst: &Instruction) -> Result<Word, EncodeError> {
+    only_native(inst)?;
     encode_inline(p, inst)
 }
 
+/// Refuses an instruction whose [`Instruction::compact_subreg`] is set:
+/// the 16-byte word cannot hold it.
+#[inline(always)]
+fn only_native(inst: &Instruction) -> Result<(), EncodeError> {
+    if inst.compact_subreg != 0 {
+        return Err(unenc(
+            "compacted subregister index",
+            "only a compacted word holds it; compact the instruction with compact::compact",
+        ));
+    }
+    Ok(())
+}
+
 /// The native word an instruction stands for, CmptCtrl (bit 29) clear
-/// whatever [`Controls::COMPACTED`] says: what a compacted instruction
+/// whatever [`Controls::COMPACTED`] says and [`Instruction::compact_subreg`]
+/// ignored: what a compacted instruction
 /// uncompacts to, and what compaction and the text assembler (for an
 /// instruction the text marks `compacted`) start from. Not checked.
 #[inline]
@@ -609,6 +629,10 @@ macro_rules! codec {
             let f0 = file(&n::SRC0_REG_FILE, n::src0_reg_file(w))?;
             let t0 = ty(&n::SRC0_REG_TYPE, f0, n::src0_reg_type(w))?;
             let branch = opcode.is_branch();
+            // A branch whose offsets are in the payload; a Gen8 `brd`/`brc`
+            // with a register src0 reads its source as other instructions
+            // do (IGA's decoder).
+            let payload = opcode.offsets_in_payload(f0 == RegFile::Imm);
             let imm32 = n::imm32(w) as u64;
             // Every source starts at Src::ZERO (BLANK).
             i.src[0].file = f0;
@@ -616,14 +640,14 @@ macro_rules! codec {
             // Haswell's `dim` reads bits 127:64 as its 64-bit immediate
             // whatever its source fields say (Mesa's `brw_DIM` and Intel's
             // decoder): src0 and src1 keep only their files and types, in DW1.
-            if dim || GEN8 && (branch || f0 == RegFile::Imm) {
+            if dim || GEN8 && (payload || f0 == RegFile::Imm) {
                 let dw2 = (w.0 >> DW2_LO) as u32 as u64;
-                if dim || branch || t0.is_64bit() {
+                if dim || payload || t0.is_64bit() {
                     if dim {
                         src1_beside_imm0(w, i)?;
                     }
                     // JIP/UIP, or a 64-bit value: bits 127:64 whole.
-                    i.imm = if branch { imm32 | dw2 << IMM32_BITS } else { imm32 << IMM32_BITS | dw2 };
+                    i.imm = if payload { imm32 | dw2 << IMM32_BITS } else { imm32 << IMM32_BITS | dw2 };
                 } else {
                     src1_beside_imm0(w, i)?;
                     i.imm = imm32 | (dw2 & !SRC1_FT_MASK) << IMM32_BITS;
@@ -691,21 +715,23 @@ macro_rules! codec {
             n::or_src0_reg_file(w, s0.file.hw())?;
             n::or_src0_reg_type(w, ty_hw(p, "src0 type", s0.file, s0.ty)?)?;
             let branch = i.opcode.is_branch();
+            // A branch whose offsets are in the payload (see the decoder).
+            let payload = i.opcode.offsets_in_payload(s0.is_imm());
             // Haswell's `dim`: bits 127:64 are its immediate (see the decoder).
             let dim = !GEN8 && matches!(i.opcode, Opcode::Dim);
             if dim && i.flag != FlagReg::default() {
                 return Err(unenc("flag register", "dim's immediate fills bits 95:64, where Gen7 keeps the flag register"));
             }
-            if dim || GEN8 && (branch || s0.is_imm()) {
+            if dim || GEN8 && (payload || s0.is_imm()) {
                 only_file_type(s0, "src0")?;
                 only_file_type(s1, "src1")?;
-                if dim || branch || s0.ty.is_64bit() {
+                if dim || payload || s0.ty.is_64bit() {
                     if dim {
                         enc_src1_beside_imm0(p, w, i)?;
                     } else if s1.file != RegFile::Arf || s1.ty != Type::UD {
                         return Err(unenc("src1", "bits 95:64 hold the immediate or UIP here; src1 must be zero"));
                     }
-                    let (dw3, dw2) = if branch {
+                    let (dw3, dw2) = if payload {
                         (i.imm as u32, (i.imm >> IMM32_BITS) as u32)
                     } else {
                         ((i.imm >> IMM32_BITS) as u32, i.imm as u32)

@@ -53,8 +53,11 @@ fn native_field_used(name: &str, w: &Word, p: Platform) -> bool {
     let send = opcode.is_some_and(|o| o.is_send());
     let math = opcode == Some(Opcode::Math);
     let imm0 = f0 == RegFile::Imm.hw();
+    // A branch whose offsets fill the payload (not a `brd`/`brc` that
+    // reads them from its src0 register).
+    let payload = opcode.is_some_and(|o| o.offsets_in_payload(imm0));
     let dw3_imm = imm0 || f1 == RegFile::Imm.hw() || branch;
-    let gen8_wide = p.is_gen8() && (branch || imm0);
+    let gen8_wide = p.is_gen8() && (payload || imm0);
     // Aliases of bits 27:24: keep the one the opcode means.
     match name {
         "cond_modifier" => return !send && !math,
@@ -102,7 +105,7 @@ fn native_field_used(name: &str, w: &Word, p: Platform) -> bool {
             return false;
         }
         if rest == "_reg_file" || rest == "_reg_type" {
-            return !(p.is_gen8() && branch);
+            return !(p.is_gen8() && payload);
         }
         if dw3_imm {
             return false;
@@ -246,7 +249,14 @@ pub fn describe(p: Platform, w: Word) -> Vec<FieldRow> {
     const _: () = assert!(gen7_native::OPCODE.mask() == gen8_native::OPCODE.mask());
     let op = Opcode::from_hw(p, gen8_native::opcode(&w));
     let three = op.is_some_and(|o| o.is_three_src());
-    let branch = op.is_some_and(|o| o.is_branch());
+    // The flow-control fields of a branch whose offsets are in the payload
+    // (a `brd`/`brc` with a register src0 has none).
+    let src0_file = if p.is_gen8() {
+        gen8_native::src0_reg_file(&w)
+    } else {
+        gen7_native::src0_reg_file(&w)
+    };
+    let branch = op.is_some_and(|o| o.offsets_in_payload(src0_file == RegFile::Imm.hw()));
     let [table, _] = layout(p, op);
     let mut rows = Vec::new();
     for &f in table {

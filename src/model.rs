@@ -1151,6 +1151,25 @@ pub struct Instruction {
     /// also carries bits 95:64 in the high 32 bits (UIP for branches), and a
     /// 64-bit immediate is the whole value.
     pub imm: u64,
+    /// The subregister index of the compacted word this instruction was
+    /// read from, when it is not the one compaction picks: with an
+    /// immediate source, the immediate covers the bits that tell several
+    /// entries of the subregister table apart (src1's subregister), so
+    /// several indices stand for the same native word, and the hardware
+    /// runs each. 0 (the default) stands for the lowest such index, which
+    /// [`crate::compact::compact`] writes (a repeated index is never 0: an
+    /// earlier entry comes before it). Only a compacted word holds it: the
+    /// 16-byte encoders refuse an instruction that sets it. (A byte, not an
+    /// `Option`, so that the instruction keeps its 64 bytes.)
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub compact_subreg: u8,
+}
+
+/// Whether a byte is zero (serde's test for [`Instruction::compact_subreg`]).
+#[cfg(feature = "serde")]
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+const fn is_zero(v: &u8) -> bool {
+    *v == 0
 }
 
 impl Default for Instruction {
@@ -1175,7 +1194,20 @@ impl Instruction {
             dst: Dst::null(),
             src: [Src::ZERO; 3],
             imm: 0,
+            compact_subreg: 0,
         }
+    }
+
+    /// The instruction as its native word stands for it: without
+    /// [`Controls::COMPACTED`] and [`Instruction::compact_subreg`], what
+    /// decoding the 16-byte word gives.
+    #[cfg(feature = "check")]
+    #[inline]
+    pub(crate) fn native(&self) -> Instruction {
+        let mut i = *self;
+        i.controls.remove(Controls::COMPACTED);
+        i.compact_subreg = 0;
+        i
     }
 
     /// Whether the instruction is marked [`Controls::COMPACTED`]: stored
@@ -1390,10 +1422,20 @@ impl Instruction {
         f::JIP.width
     };
 
+    /// Whether the instruction is a `brd` or `brc` that takes its jump
+    /// offsets from src0's register (src0 is not an immediate; see
+    /// [`Opcode::offsets_in_payload`]): it has no JIP or UIP of its own.
+    #[inline]
+    pub const fn offsets_from_register(&self) -> bool {
+        self.opcode.offsets_may_be_register() && !self.src[0].is_imm()
+    }
+
     /// JIP of a branch, in the platform's units (bytes on Gen8, 8-byte
-    /// units on Gen7/7.5), from the immediate payload.
+    /// units on Gen7/7.5), from the immediate payload; `None` for a
+    /// branch whose offsets are in a register
+    /// ([`Instruction::offsets_from_register`]).
     pub fn jip(&self, p: Platform) -> Option<i32> {
-        if !self.opcode.is_branch() {
+        if !self.opcode.offsets_in_payload(self.src[0].is_imm()) {
             return None;
         }
         Some(self.payload_offset(p, OffsetField::Jip))
@@ -1401,7 +1443,7 @@ impl Instruction {
 
     /// UIP of a branch that has one, in the platform's units.
     pub fn uip(&self, p: Platform) -> Option<i32> {
-        if !self.opcode.is_branch() || !self.opcode.has_uip() {
+        if !self.opcode.offsets_in_payload(self.src[0].is_imm()) || !self.opcode.has_uip() {
             return None;
         }
         Some(self.payload_offset(p, OffsetField::Uip))
@@ -1443,6 +1485,8 @@ impl Instruction {
             Form::Call if op.jumps_absolute() => return Err(NoStaticTarget::Absolute),
             Form::Jump | Form::Call if self.imm_src().is_none() => return Err(NoStaticTarget::Indirect),
             Form::Jump | Form::Call => [at(OffsetField::Jip, op.counts_from_next()), None],
+            // `brd`/`brc` with the offsets in src0's register.
+            _ if self.offsets_from_register() => return Err(NoStaticTarget::Indirect),
             _ if op.is_branch() => [
                 at(OffsetField::Jip, false),
                 if op.uses_uip(p) {

@@ -16,9 +16,7 @@ use geneu::compact::{compact_program, decode_stream, uncompact_program};
 use geneu::{Controls, Platform};
 
 fn corpus_dir(gen: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/mesa")
-        .join(gen)
+    corpus::dir().join(gen)
 }
 
 fn expected(path: &Path) -> Vec<u8> {

@@ -152,7 +152,7 @@ fn hand_built_corpus_instructions_encode_as_their_text_assembles() {
     if corpus::absent() {
         return;
     }
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa");
+    let root = corpus::dir();
     let mut n = 0;
     for (gen, p) in [
         ("gen7", Platform::Gen7),

@@ -2,8 +2,8 @@
 //! for the fields its syntax does not show, in one function that the text
 //! assembler and the program builder share.
 
-mod corpus;
 mod text_common;
+use text_common::corpus;
 
 use geneu::canon::canonicalize;
 use geneu::text::{assemble_with, assemble_words_with, AsmOptions};

@@ -4,17 +4,12 @@
 
 mod corpus;
 
-use std::path::PathBuf;
-
 use geneu::compact::{compact_marked, compact_program, decode_stream, pieces, uncompact_program, Piece, ProgramError};
 use geneu::text::program::{write_bytes_text, Program, TextOptions};
 use geneu::*;
 
 fn corpus_file(gen: &str, name: &str) -> Option<Vec<u8>> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/mesa")
-        .join(gen)
-        .join(name);
+    let path = corpus::dir().join(gen).join(name);
     let text = std::fs::read_to_string(&path).ok()?;
     Some(
         text.split_whitespace()
@@ -258,9 +253,7 @@ fn mixed_programs_assemble_back_to_their_bytes() {
         ("gen8", Platform::Gen8),
         ("gen8", Platform::Chv),
     ] {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/corpus/mesa")
-            .join(gen);
+        let dir = corpus::dir().join(gen);
         let mut names: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
             .filter_map(|e| e.ok()?.file_name().into_string().ok())

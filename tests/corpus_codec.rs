@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use geneu::{decode, encode_unchecked, Platform};
 
 fn corpus_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa")
+    corpus::dir()
 }
 
 fn parse_line(line: &str) -> [u8; 16] {

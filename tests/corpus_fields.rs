@@ -4,14 +4,10 @@
 
 mod corpus;
 
-use std::path::PathBuf;
-
 use geneu::{decode, Addr, Instruction, Platform, RegFile};
 
 fn records(gen: &str, name: &str) -> Vec<(String, [u8; 16])> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/mesa")
-        .join(gen);
+    let dir = corpus::dir().join(gen);
     let asm = std::fs::read_to_string(dir.join(format!("{name}.asm"))).unwrap();
     let exp = std::fs::read_to_string(dir.join(format!("{name}.expected"))).unwrap();
     // A record is a line starting in column 0 that is not a label.
@@ -112,9 +108,7 @@ fn check_record(p: Platform, line: &str, i: &Instruction) {
 }
 
 fn check_gen(gen: &str, p: Platform) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/mesa")
-        .join(gen);
+    let dir = corpus::dir().join(gen);
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(|e| {

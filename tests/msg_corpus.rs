@@ -11,7 +11,7 @@ use geneu::msg::*;
 use geneu::{decode, Instruction, Platform};
 
 fn corpus_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa")
+    corpus::dir()
 }
 
 struct Record {

@@ -193,6 +193,15 @@ fn branches_keep_their_jip_and_uip() {
     for p in Platform::ALL {
         for &op in Opcode::ALL.iter().filter(|o| o.exists_on(p)) {
             let mut i = Instruction::new(op, ExecSize::S8);
+            if op.offsets_may_be_register() {
+                // brd/brc keep offsets in the word only beside an
+                // immediate src0 (with a register, the register holds them).
+                let mut reg = i;
+                reg.src[0] = Src::grf(11, 0, Type::UD, Region::SCALAR);
+                let back = decode(p, &encode_unchecked(p, &reg).unwrap()).unwrap();
+                assert_eq!((back.jip(p), back.uip(p)), (None, None), "{op} on {p}");
+                i.src[0] = Src::imm(Type::D);
+            }
             assert!(i.set_branch(p, 32, Some(64)) || !op.is_branch(), "{op}");
             let Ok(w) = encode_unchecked(p, &i) else { continue };
             let back = decode(p, &w).unwrap();

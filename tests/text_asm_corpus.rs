@@ -10,9 +10,7 @@ use geneu::text::{assemble_words, AsmErrors};
 use geneu::{Platform, Word};
 
 fn corpus_dir(gen: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/mesa")
-        .join(gen)
+    corpus::dir().join(gen)
 }
 
 fn expected(path: &Path) -> Vec<[u8; 16]> {

@@ -13,8 +13,6 @@
 //! module) are compared, whitespace-exact, by their own test so that
 //! their state is visible separately.
 
-mod corpus;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -22,12 +20,13 @@ use geneu::text::program::{write_bytes_text, Program, ProgramText, Summary, Text
 
 mod text_common;
 use text_common::{
-    check, corpus_files, corpus_files_in, items, mutated_corpus_word, platform, read_words, Compare, Item,
+    check, corpus, corpus_files, corpus_files_in, expected_of, items, mutated_corpus_word, platform, read_words,
+    Compare, Item,
 };
 
 /// Our text and the corpus text of one file, as items.
 fn disassemble(dir: &str, asm: &Path) -> (Vec<Item>, Vec<Item>) {
-    let words = read_words(&asm.with_extension("expected"));
+    let words = read_words(&expected_of(asm));
     let prog = Program::from_words(platform(dir), words);
     let mut text = String::new();
     let sum = prog.write_text(&mut text, &Default::default()).unwrap();
@@ -150,7 +149,7 @@ fn streamed_text_equals_program_text() {
     let mut by_dir: std::collections::BTreeMap<String, Vec<u8>> = Default::default();
     for (dir, asm) in corpus_files() {
         let bytes = by_dir.entry(dir).or_default();
-        for (k, w) in read_words(&asm.with_extension("expected")).into_iter().enumerate() {
+        for (k, w) in read_words(&expected_of(&asm)).into_iter().enumerate() {
             bytes.extend(w.to_bytes());
             if k % 97 == 96 {
                 bytes.extend([0xff; 16]);

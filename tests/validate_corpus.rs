@@ -9,7 +9,7 @@ use geneu::validate::validate;
 use geneu::{decode, Platform};
 
 fn corpus_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa")
+    corpus::dir()
 }
 
 /// (file, line, asm text, word) for every instruction of one generation.

@@ -177,8 +177,12 @@ fn brd_brc_dst_null() {
     for op in [Opcode::Brd, Opcode::Brc] {
         let mut i = Instruction::new(op, ExecSize::S8);
         i.dst = arf_dst(arf::NULL, D);
+        // The offsets in the payload (an immediate src0).
+        i.src[0] = Src::imm(D);
         for p in ALL {
             ok(p, &i);
+            // The offsets in a register.
+            ok(p, &i.with(|i| i.src[0] = scalar(11, UD)));
             bad(p, &i.with(|i| i.dst = arf_dst(arf::IP, D)), "brd_brc_dst_null");
             bad(p, &i.with(|i| i.dst = Dst::grf(4, 0, D)), "brd_brc_dst_null");
         }

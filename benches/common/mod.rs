@@ -1,12 +1,21 @@
 //! Shared helpers of the benches: reading the Mesa corpus.
 
+/// Where the corpus is (`tests/corpus/mod.rs`, the tests' one home of it).
+#[path = "../../tests/corpus/mod.rs"]
+mod corpus;
+
 /// Every instruction word of the `.expected` files of one corpus platform
 /// directory (`gen7`, `gen7.5`, `gen8`), files in name order.
+///
+/// # Panics
+///
+/// When the corpus is absent: the benches measure on it.
 pub fn corpus_words(gen: &str) -> Vec<[u8; 16]> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/mesa")
-        .join(gen);
-    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let dir = corpus::dir().join(gen);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("the benches read the Mesa corpus, not at {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     let mut out = Vec::new();
     for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "expected")) {

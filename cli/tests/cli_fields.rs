@@ -3,6 +3,9 @@
 
 use std::process::Command;
 
+mod cli_common;
+use cli_common::corpus_absent;
+
 fn geneu(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_geneu")).args(args).output().unwrap();
     (
@@ -13,8 +16,7 @@ fn geneu(args: &[&str]) -> (i32, String, String) {
 }
 
 fn corpus_line(file: &str, n: usize) -> String {
-    let p = format!("{}/../../shared/corpus/mesa/{file}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(p)
+    std::fs::read_to_string(cli_common::corpus(file))
         .unwrap()
         .lines()
         .nth(n - 1)
@@ -28,6 +30,9 @@ fn snapshot(name: &str) -> String {
 
 #[test]
 fn fields_three_source_word() {
+    if corpus_absent() {
+        return;
+    }
     let (code, out, _) = geneu(&["fields", "--gen", "bdw", &corpus_line("gen8/mad.expected", 1)]);
     assert_eq!(code, 0);
     assert_eq!(out, snapshot("fields_gen8_mad.txt"));
@@ -35,6 +40,9 @@ fn fields_three_source_word() {
 
 #[test]
 fn fields_gen7_branch_shows_jip_uip() {
+    if corpus_absent() {
+        return;
+    }
     let (code, out, _) = geneu(&["fields", "--gen", "ivb", &corpus_line("gen7/break.expected", 1)]);
     assert_eq!(code, 0);
     assert_eq!(out, snapshot("fields_gen7_break.txt"));
@@ -64,6 +72,9 @@ fn fields_json_from_dwords() {
 
 #[test]
 fn fields_dword_and_byte_forms_agree() {
+    if corpus_absent() {
+        return;
+    }
     let a = geneu(&[
         "fields",
         "--gen",
@@ -117,6 +128,9 @@ fn fields_rejects_truncated_hex() {
 
 #[test]
 fn diff_names_fields_and_bits() {
+    if corpus_absent() {
+        return;
+    }
     let (code, out, _) = geneu(&[
         "diff",
         "--gen",
@@ -131,6 +145,9 @@ fn diff_names_fields_and_bits() {
 
 #[test]
 fn diff_json() {
+    if corpus_absent() {
+        return;
+    }
     let (code, out, _) = geneu(&[
         "diff",
         "--json",
@@ -145,6 +162,9 @@ fn diff_json() {
 
 #[test]
 fn diff_of_equal_words_is_empty() {
+    if corpus_absent() {
+        return;
+    }
     let w = corpus_line("gen8/mov.expected", 3);
     let (code, out, _) = geneu(&["diff", "--gen", "bdw", &w, &w]);
     assert_eq!((code, out.as_str()), (0, ""));

@@ -1595,6 +1595,46 @@ impl Builder {
         Ok(index)
     }
 
+    /// `brd offsets`: a diverging branch whose JIP (in bytes on Gen8, in
+    /// 8-byte units before) is the dword `offsets`, a GRF read as `:ud`;
+    /// the destination is `null`. (IGA's `brd (8) r11.1:ud`; the text
+    /// prints it `brd(8) null<1>UD g11.1<0,1,0>UD`.)
+    ///
+    /// ```
+    /// use geneu::build::{g, Builder};
+    /// let mut b = Builder::new(geneu::Platform::Gen8);
+    /// b.brd(g(11).ud().subreg(1)?.vec1())?;
+    /// b.finish()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn brd(&mut self, offsets: Reg) -> Result<usize, BuildError> {
+        self.branch_by_register(Opcode::Brd, offsets)
+    }
+
+    /// `brc offsets`: a converging branch whose JIP and UIP are the two
+    /// dwords at `offsets`, a GRF read as `:ud`; the destination is `null`.
+    /// (IGA's `brc (8) r11.0:ud`.)
+    ///
+    /// ```
+    /// use geneu::build::{g, Builder};
+    /// let mut b = Builder::new(geneu::Platform::Gen75);
+    /// b.brc(g(11).vec1())?;
+    /// b.finish()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn brc(&mut self, offsets: Reg) -> Result<usize, BuildError> {
+        self.branch_by_register(Opcode::Brc, offsets)
+    }
+
+    /// `brd` or `brc` with the offsets in a register.
+    fn branch_by_register(&mut self, op: Opcode, offsets: Reg) -> Result<usize, BuildError> {
+        let index = self.len();
+        let mut i = self.start(op)?;
+        i.dst = self.dst_of(null().ud(), index)?;
+        i.src[0] = self.src_of(offsets.ud().into(), 0, index)?.0;
+        Ok(self.put(i))
+    }
+
     /// `ret ret`: returns to the address `call` wrote in `ret`.
     ///
     /// ```

@@ -13,7 +13,9 @@
 //!   to the native word (and refuses a SEND with EOT, as Mesa does).
 //! - [`compact`] / [`decode_compact`]: the same for an [`Instruction`].
 //!   Decoding a compacted word gives what decoding its native form gives,
-//!   with [`Controls::COMPACTED`] set, and `compact` of that gives the same
+//!   with [`Controls::COMPACTED`] set (and, beside an immediate, a
+//!   subregister index other than the lowest standing for that word in
+//!   [`Instruction::compact_subreg`]), and `compact` of that gives the same
 //!   eight bytes back.
 //! - [`describe`]: a compacted word's own fields, each table index with
 //!   the entry it selects and the native fields it fills.
@@ -40,7 +42,7 @@ use core::fmt;
 pub mod program;
 mod view;
 
-pub use program::{compact_marked, compact_program, uncompact_program, ProgramError, Rewritten};
+pub use program::{compact_instructions, compact_marked, compact_program, uncompact_program, ProgramError, Rewritten};
 pub use view::{describe, CompactFieldRow, IndexSelection};
 
 use crate::codec::decode_word;
@@ -552,16 +554,9 @@ pub fn uncompact_word(p: Platform, c: CompactWord) -> Result<Word, DecodeError> 
                 "a compacted SEND cannot end the thread",
             ));
         }
-        // Only the first of the subregister entries that agree under an
-        // immediate is read back: the native word cannot tell them apart.
-        let sub = cw::subreg_index(v);
-        if t.subreg.find_immediate(t.subreg.entry(sub)) != Some(sub) {
-            return Err(bad(
-                &cw::SUBREG_INDEX,
-                u64::from(sub),
-                "with an immediate source this index repeats an earlier entry (compilers write the first)",
-            ));
-        }
+        // The immediate covers the entry's src1 bits: an index that
+        // repeats an earlier entry under the immediate gives the same
+        // native word (the hardware runs it; decoding keeps the index).
         n.0 = (n.0 & !DW3) | u128::from(sext13(imm)) << gen8_native::IMM32_LO;
     } else {
         n.0 |= t.src1.native_at(cw::src1_index(v));
@@ -597,10 +592,55 @@ fn uncompact_3src(t: &ThreeTables, v: u64) -> Result<Word, DecodeError> {
 /// Compacts an instruction: `None` unless the platform can express it in
 /// 8 bytes. [`Controls::COMPACTED`] in `inst` is ignored (the native word
 /// compacted is the instruction without it); everything else must encode
-/// ([`crate::codec::encode_unchecked`]) and fit the compacted form.
+/// ([`crate::codec::encode_unchecked`]) and fit the compacted form. The
+/// subregister index is the lowest that stands for the native word, or
+/// [`Instruction::compact_subreg`] when that is set, which must then be
+/// another index standing for the same word (else `None`).
 #[inline]
 pub fn compact(p: Platform, inst: &Instruction) -> Option<CompactWord> {
-    compact_word(p, crate::codec::native_word(p, inst).ok()?)
+    let c = compact_word(p, crate::codec::native_word(p, inst).ok()?)?;
+    match inst.compact_subreg {
+        0 => Some(c),
+        k => with_subreg_index(p, c, k),
+    }
+}
+
+/// The subregister index of a compacted word with an immediate source
+/// when it is not the lowest standing for its native word (see
+/// [`Instruction::compact_subreg`]); 0 otherwise.
+fn other_subreg_index(p: Platform, c: CompactWord, native: &Word) -> u8 {
+    let three = Opcode::from_hw(p, cw::opcode(c.0)).is_some_and(Opcode::is_three_src);
+    if three || !has_immediate(p, native) {
+        return 0;
+    }
+    let t = tables_of(p).subreg;
+    let sub = cw::subreg_index(c.0);
+    if t.find_immediate(t.entry(sub)) == Some(sub) {
+        0
+    } else {
+        sub
+    }
+}
+
+/// `c`, a word [`compact_word`] wrote (its lowest subregister index), with
+/// the subregister index `k` instead, if `k` is another index that stands
+/// for the same native word: `c` has an immediate source and entry `k`
+/// agrees with `c`'s entry in the bits compared beside an immediate.
+pub(crate) fn with_subreg_index(p: Platform, c: CompactWord, k: u8) -> Option<CompactWord> {
+    let native = uncompact_word(p, c).ok()?;
+    if !has_immediate(p, &native) || Opcode::from_hw(p, cw::opcode(c.0)).is_some_and(Opcode::is_three_src) {
+        return None;
+    }
+    let t = tables_of(p).subreg;
+    let lowest = cw::subreg_index(c.0);
+    let (m, _) = t.immediate.as_ref()?;
+    let same = usize::from(k) < t.entries.len() && t.entry(k) & m == t.entry(lowest) & m;
+    if k == lowest || !same {
+        return None;
+    }
+    let mut v = c.0 & !cw::SUBREG_INDEX.mask() as u64;
+    cw::or_subreg_index_unchecked(&mut v, k);
+    Some(CompactWord(v))
 }
 
 /// Decodes an 8-byte compacted instruction as stored in memory.
@@ -610,11 +650,15 @@ pub fn decode_compact(p: Platform, bytes: &[u8; 8]) -> Result<Instruction, Decod
 }
 
 /// Decodes a compacted word: the instruction its native form decodes to,
-/// with [`Controls::COMPACTED`] set.
+/// with [`Controls::COMPACTED`] set, and the subregister index in
+/// [`Instruction::compact_subreg`] when it is not the lowest that stands
+/// for the native word (so that [`compact`] gives the same 8 bytes back).
 #[inline]
 pub fn decode_compact_word(p: Platform, c: CompactWord) -> Result<Instruction, DecodeError> {
-    let mut i = decode_word(p, uncompact_word(p, c)?)?;
+    let native = uncompact_word(p, c)?;
+    let mut i = decode_word(p, native)?;
     i.controls.insert(Controls::COMPACTED);
+    i.compact_subreg = other_subreg_index(p, c, &native);
     Ok(i)
 }
 

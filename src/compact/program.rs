@@ -28,7 +28,7 @@ use alloc::vec::Vec;
 use super::{compact_word, pieces, CompactWord, Piece, COMPACT_BYTES, NATIVE_BYTES};
 use crate::codec::decode_word;
 use crate::error::DecodeError;
-use crate::model::{Opcode, Platform};
+use crate::model::{Instruction, Opcode, Platform};
 use crate::word::fields::{gen7_flow, gen8_flow};
 use crate::word::Word;
 
@@ -70,7 +70,8 @@ pub enum ProgramError {
         /// The offset that does not fit.
         value: i64,
     },
-    /// A `jmpi` or `call` whose distance is not an immediate.
+    /// A `jmpi` or `call` whose distance is not an immediate, or a `brd` or
+    /// `brc` whose offsets are in a register.
     #[error("offset {offset}: {opcode} jumps by a register value, whose target cannot be kept")]
     Indirect {
         /// Byte offset of the branch.
@@ -296,12 +297,16 @@ fn layout(small: &[bool]) -> Vec<usize> {
 /// Writes the program with the instructions marked `small` compacted. One
 /// of them that does not compact is written native (the layout computed
 /// again), or, if `strict`, refused.
+/// `hints` holds, per instruction, the subregister index its compacted
+/// word is to hold ([`Instruction::compact_subreg`]; 0 or missing: the
+/// lowest).
 fn rewrite(
     p: Platform,
     bytes: &[u8],
     items: &[Item],
     mut small: Vec<bool>,
     strict: bool,
+    hints: &[u8],
 ) -> Result<Rewritten, ProgramError> {
     let mut words: Vec<(Word, Option<CompactWord>)> = Vec::with_capacity(items.len());
     loop {
@@ -312,7 +317,11 @@ fn rewrite(
             let s = small.get(k).copied().unwrap_or(false);
             let size = if s { COMPACT_BYTES } else { NATIVE_BYTES };
             let w = moved(p, it, k, &at, size)?;
-            let c = if s { compact_word(p, w) } else { None };
+            let c = match hints.get(k).copied().unwrap_or(0) {
+                _ if !s => None,
+                0 => compact_word(p, w),
+                hint => compact_word(p, w).and_then(|c| super::with_subreg_index(p, c, hint)),
+            };
             if s && c.is_none() {
                 if strict {
                     return Err(ProgramError::NotCompactable {
@@ -367,7 +376,7 @@ pub fn compact_program(p: Platform, bytes: &[u8]) -> Result<Rewritten, ProgramEr
         .iter()
         .map(|it| it.jumps.iter().any(Option::is_some) || compact_word(p, it.word).is_some())
         .collect();
-    rewrite(p, bytes, &items, small, false)
+    rewrite(p, bytes, &items, small, false, &[])
 }
 
 /// Compacts exactly the instructions whose index is marked `true` in
@@ -392,7 +401,25 @@ pub fn compact_marked(p: Platform, bytes: &[u8], marked: &[bool]) -> Result<Rewr
     let small = (0..items.len())
         .map(|k| marked.get(k).copied().unwrap_or(false))
         .collect();
-    rewrite(p, bytes, &items, small, true)
+    rewrite(p, bytes, &items, small, true, &[])
+}
+
+/// Compacts the instructions of `insts` marked [`Controls::COMPACTED`],
+/// exactly as [`compact_marked`] does, each compacted word holding the
+/// subregister index its instruction names
+/// ([`Instruction::compact_subreg`]): how a disassembled program whose
+/// text keeps such an index (`[subreg_index=..]`) is written back as it
+/// was. `bytes` is the program's native form, `insts` its instructions in
+/// order (as the text assembler gives both).
+///
+/// [`Controls::COMPACTED`]: crate::Controls::COMPACTED
+pub fn compact_instructions(p: Platform, bytes: &[u8], insts: &[Instruction]) -> Result<Rewritten, ProgramError> {
+    let items = read(p, bytes)?;
+    let small = (0..items.len())
+        .map(|k| insts.get(k).is_some_and(Instruction::marked_compacted))
+        .collect();
+    let hints: Vec<u8> = insts.iter().map(|i| i.compact_subreg).collect();
+    rewrite(p, bytes, &items, small, true, &hints)
 }
 
 /// Writes every instruction of a program native, moving branch offsets so
@@ -400,5 +427,5 @@ pub fn compact_marked(p: Platform, bytes: &[u8], marked: &[bool]) -> Result<Rewr
 pub fn uncompact_program(p: Platform, bytes: &[u8]) -> Result<Rewritten, ProgramError> {
     let items = read(p, bytes)?;
     let small = alloc::vec![false; items.len()];
-    rewrite(p, bytes, &items, small, false)
+    rewrite(p, bytes, &items, small, false, &[])
 }

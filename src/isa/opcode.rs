@@ -466,6 +466,24 @@ impl Opcode {
         self.form().is_branch()
     }
 
+    /// `brd` and `brc`, whose jump offsets come from a register when src0
+    /// is not an immediate ([`Form::BranchDiverging`],
+    /// [`Form::BranchConverging`]).
+    #[inline]
+    pub const fn offsets_may_be_register(self) -> bool {
+        matches!(self.form(), Form::BranchDiverging | Form::BranchConverging)
+    }
+
+    /// Whether a branch keeps its JIP (and UIP) in the word's immediate
+    /// payload, given whether src0's register file is the immediate one:
+    /// every branch, except a `brd` or `brc` whose src0 is a register,
+    /// which holds the offsets (IGA's decoder: src0's file decides, on
+    /// Ivy Bridge, Haswell and Broadwell alike).
+    #[inline]
+    pub const fn offsets_in_payload(self, src0_imm: bool) -> bool {
+        self.is_branch() && (src0_imm || !self.offsets_may_be_register())
+    }
+
     /// Branches that carry a UIP as well as a JIP ([`Form::has_uip`]).
     #[inline]
     pub const fn has_uip(self) -> bool {

@@ -78,4 +78,59 @@ pub enum SimError {
         /// What is not supported.
         what: &'static str,
     },
+    /// A message's length does not match what it needs: its descriptor's
+    /// `mlen` or `rlen`, or the payload the core handed over.
+    #[error("offset {offset:#x}: {field} is {value}, but {what} needs {expected}")]
+    Length {
+        /// Offset of the SEND.
+        offset: u32,
+        /// `mlen`, `rlen` or `payload`.
+        field: &'static str,
+        /// The length given.
+        value: u32,
+        /// The length the message needs.
+        expected: u32,
+        /// The message.
+        what: &'static str,
+    },
+    /// A message reaches a binding table index with no surface bound.
+    #[error("offset {offset:#x}: no surface is bound at binding table index {bti}")]
+    UnboundSurface {
+        /// Offset of the SEND.
+        offset: u32,
+        /// The binding table index.
+        bti: u8,
+    },
+    /// A message cannot use the surface bound at its binding table index
+    /// (a typed message on a buffer, an atomic on a normalized format ...).
+    #[error("offset {offset:#x}: surface {bti} ({format}): {what}")]
+    Format {
+        /// Offset of the SEND.
+        offset: u32,
+        /// The binding table index.
+        bti: u8,
+        /// The surface's format name (`buffer` for a buffer).
+        format: &'static str,
+        /// Why the message cannot use it.
+        what: &'static str,
+    },
+    /// A stateless or A64 access outside every mapped range of flat memory.
+    #[error("offset {offset:#x}: {bytes} bytes at flat address {address:#x} are not mapped")]
+    Unmapped {
+        /// Offset of the SEND.
+        offset: u32,
+        /// The flat address.
+        address: u64,
+        /// Bytes accessed.
+        bytes: u32,
+    },
+    /// A payload value the message cannot carry out (a media block wider
+    /// than the message allows, a header the message needs but lacks ...).
+    #[error("offset {offset:#x}: {what}")]
+    Payload {
+        /// Offset of the SEND.
+        offset: u32,
+        /// What is wrong.
+        what: &'static str,
+    },
 }

@@ -17,4 +17,7 @@ pub mod memory;
 mod send;
 
 pub use error::SimError;
-pub use memory::Memory;
+pub use memory::{
+    AddressMode, ChannelKind, Memory, MemoryError, RtWrite, SamplerState, Surface, SurfaceFormat, UrbWrite,
+    SLM_SIZE_MAX, URB_ENTRY_DWORDS_MAX,
+};

@@ -25,10 +25,33 @@ pub(crate) fn annotation(
     exactly: bool,
     plain: impl FnOnce(&mut String) -> core::fmt::Result,
 ) -> Option<String> {
+    if inst.compact_subreg != 0 {
+        return with_compact_subreg(p, inst, exactly, plain);
+    }
     if exactly && crate::canon::is_canonical(p, inst) {
         return None;
     }
     differences(p, inst, plain)
+}
+
+/// The annotation of a compacted instruction whose subregister index is
+/// not the lowest: that of its native word, then `subreg_index=`.
+#[cold]
+#[inline(never)]
+fn with_compact_subreg(
+    p: Platform,
+    inst: &Instruction,
+    exactly: bool,
+    plain: impl FnOnce(&mut String) -> core::fmt::Result,
+) -> Option<String> {
+    let mut native = *inst;
+    native.compact_subreg = 0;
+    let mut out = annotation(p, &native, exactly, plain).unwrap_or_default();
+    if !out.is_empty() {
+        out.push(' ');
+    }
+    RawField::write_compact_subreg(&mut out, inst.compact_subreg);
+    Some(out)
 }
 
 /// The annotation of `inst` from the word and what its text assembles to
@@ -40,7 +63,9 @@ fn differences(
     inst: &Instruction,
     plain: impl FnOnce(&mut String) -> core::fmt::Result,
 ) -> Option<String> {
-    let w = crate::codec::encode_word(p, inst).ok()?;
+    // The native word, as the text assembles it (no CmptCtrl bit for an
+    // instruction marked `compacted`, no compacted word's own field).
+    let w = crate::codec::native_word(p, inst).ok()?;
     // What the text alone assembles to.
     let mut text = String::new();
     plain(&mut text).ok()?;

@@ -526,6 +526,14 @@ impl Printer<'_> {
             o.pad(16)?;
             return self.src(o, 1);
         }
+        // `brd`/`brc` reading their offsets from a register show it, with
+        // the destination (Mesa prints no operand: it never emits them).
+        if i.offsets_from_register() {
+            o.pad(16)?;
+            self.dst(o)?;
+            o.pad(32)?;
+            return self.src(o, 0);
+        }
         if op.is_three_src() {
             if i.access_mode != AccessMode::Align16 {
                 // Mesa prints no operands (no such word decodes).

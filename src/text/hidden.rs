@@ -17,6 +17,11 @@
 //! so disassembly followed by assembly gives the same 16 bytes for every
 //! word that decodes. Only the fields that differ from what the text alone
 //! assembles to are listed.
+//!
+//! One item names a field of the compacted word instead: `subreg_index`
+//! (`tables/compact_word.tbl`), on an instruction marked `compacted`
+//! whose compacted word holds a subregister index other than the lowest
+//! that stands for its native word ([`Instruction::compact_subreg`]).
 
 use alloc::string::String;
 
@@ -30,13 +35,22 @@ pub(crate) enum RawField {
     Named(&'static FieldInfo),
     /// Bits `hi..=lo` that no field names.
     Bits(u32, u32),
+    /// The compacted word's `subreg_index` ([`Instruction::compact_subreg`]):
+    /// no bit of the native word.
+    CompactSubreg,
 }
+
+/// The compacted word's field that [`RawField::CompactSubreg`] names.
+const COMPACT_SUBREG: &crate::word::FieldInfo = &crate::word::fields::compact_word::SUBREG_INDEX;
 
 impl RawField {
     /// The field `name` of the layout of a word with opcode `op`.
     pub(crate) fn by_name(p: Platform, op: Opcode, name: &str) -> Option<RawField> {
         if let Some(f) = crate::fields::field_named(p, Some(op), name) {
             return Some(RawField::Named(f));
+        }
+        if name == COMPACT_SUBREG.name {
+            return Some(RawField::CompactSubreg);
         }
         let rest = name.strip_prefix("bits_")?;
         let (hi, lo) = rest.split_once('_')?;
@@ -49,6 +63,7 @@ impl RawField {
         match self {
             RawField::Named(f) => f.mask(),
             RawField::Bits(hi, lo) => (u128::MAX >> (127 - (hi - lo))) << lo,
+            RawField::CompactSubreg => 0,
         }
     }
 
@@ -57,6 +72,7 @@ impl RawField {
         match self {
             RawField::Named(f) => f.width,
             RawField::Bits(hi, lo) => hi - lo + 1,
+            RawField::CompactSubreg => COMPACT_SUBREG.width,
         }
     }
 
@@ -65,6 +81,7 @@ impl RawField {
         match self {
             RawField::Named(f) => f.get(w),
             RawField::Bits(_, lo) => ((w & self.mask()) >> lo) as u64,
+            RawField::CompactSubreg => 0,
         }
     }
 
@@ -84,6 +101,7 @@ impl RawField {
                 w
             }
             RawField::Bits(_, lo) => w & !self.mask() | (u128::from(v) << lo) & self.mask(),
+            RawField::CompactSubreg => w,
         }
     }
 
@@ -95,6 +113,14 @@ impl RawField {
         let _ = match self {
             RawField::Named(f) => write!(out, "{}={v:#x}", f.name),
             RawField::Bits(hi, lo) => write!(out, "bits_{hi}_{lo}={v:#x}"),
+            RawField::CompactSubreg => Ok(()),
         };
+    }
+
+    /// Writes `subreg_index=0xvalue`, the compacted word's index `k`.
+    pub(crate) fn write_compact_subreg(out: &mut String, k: u8) {
+        use core::fmt::Write;
+        // Writing to a String does not fail.
+        let _ = write!(out, "{}={k:#x}", COMPACT_SUBREG.name);
     }
 }

@@ -96,8 +96,13 @@ pub(super) fn encode_raw(
         return encode_kind(p, i, opts, warnings);
     };
     let mut w = crate::codec::native_word(p, i).map_err(AsmErrorKind::Encode)?;
+    // The compacted word's subregister index is no bit of the native word.
+    let mut compact_subreg = i.compact_subreg;
     for &(f, v) in raw {
-        w.0 = f.put(w.0, v);
+        match f {
+            RawField::CompactSubreg => compact_subreg = v as u8,
+            _ => w.0 = f.put(w.0, v),
+        }
     }
     let compacted = i.controls & Controls::COMPACTED;
     *i = crate::decode_word(p, w).map_err(|_| AsmErrorKind::Invalid {
@@ -105,6 +110,7 @@ pub(super) fn encode_raw(
         why: "the word it gives does not decode",
     })?;
     i.controls |= compacted;
+    i.compact_subreg = compact_subreg;
     check(p, i, opts, warnings)?;
     Ok(w)
 }
@@ -185,6 +191,13 @@ impl Lower<'_> {
                     "no field of this name in the instruction's layout (see `geneu fields`), nor `bits_HI_LO`",
                 )
             })?;
+            if f == RawField::CompactSubreg && !a.opts.compacted {
+                return Err(self.invalid(
+                    item.pos,
+                    "field annotation",
+                    "`subreg_index` is a field of the compacted word: the instruction must be marked `compacted`",
+                ));
+            }
             let v = item.value;
             if f.width() < 64 && v.value >> f.width() != 0 {
                 return Err(self.err(
@@ -316,7 +329,14 @@ impl Lower<'_> {
                     i.imm = v;
                 }
             }
-            Operands::Branch { jip, uip } => fix = Some(self.branch(a, *jip, *uip)?),
+            Operands::Branch { jip, uip } => {
+                if op.offsets_may_be_register() {
+                    // Without a register operand, `brd`/`brc` take their
+                    // offsets from the payload: src0 is an immediate.
+                    i.src[0] = Src::imm(Type::D);
+                }
+                fix = Some(self.branch(a, *jip, *uip)?)
+            }
         }
         if a.opts.eot && !op.is_send() {
             return Err(self.invalid(a.opts.pos, "EOT", "only SEND and SENDC end a thread"));

@@ -710,6 +710,17 @@ impl<'a> Parser<'a> {
                 *ops = Operands::Jmpi(o);
                 Ok(())
             }
+            // `brd`/`brc` with a register: a destination and src0.
+            Form::Branch
+                if op.offsets_may_be_register()
+                    && Self::starts_operand(c)
+                    && !c.ident_here().is_some_and(|(s, _)| s == "JIP" || s == "UIP") =>
+            {
+                match ops.alu_slots() {
+                    Some((dst, src)) => self.alu_operands(c, op, 1, dst, src),
+                    None => Ok(()),
+                }
+            }
             Form::Branch => {
                 *ops = self.with_tokens(c, Self::branch_operands)?;
                 Ok(())

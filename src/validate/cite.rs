@@ -133,9 +133,23 @@ pub const JMPI: &str = "PRM Vol 2a, JMPI: SIMD1, NoMask, ip as src0 and a :d dis
      (Intel's decoder enforces it; Mesa's brw_JMPI emits it)";
 /// BRD and BRC.
 pub const BRD_BRC: &str = "PRM Vol 2a, BRD/BRC: the destination is the null register";
+/// BRD and BRC with their offsets in a register.
+pub const BRD_BRC_REGISTER: &str = "PRM Vol 2a, BRD/BRC: the offsets come from src0 when it is a register \
+     (IGA's forms: brd reg32, brc reg64, a GRF); other files, types and modifiers refused to be safe";
 /// CALL and CALLA.
 pub const CALL: &str = "PRM Vol 2a, CALL/CALLA: src0 is :ud dwords (<2;2,1>) without modifiers";
 /// WAIT.
 pub const WAIT: &str = "PRM Vol 2a, WAIT: src0 is a scalar notification register";
 /// Branches.
 pub const BRANCH: &str = "BDW PRM Vol 2a, branch instructions: JIP/UIP in bytes, on instruction boundaries";
+/// The channel offset against the execution size.
+pub const CHANNEL_OFFSET: &str = "Intel's decoder (GED's Gen7 and Gen8 models) refuses a channel offset \
+     (quarter and nibble control) that is not a multiple of the execution size; the IVB/HSW/BDW PRMs \
+     name the groups per execution size (1H/2H for SIMD16) without stating the rule, which Mesa's \
+     validator states from Gen12 on; applied to SIMD16 and SIMD32 only (Mesa emits SIMD8 with NibCtrl), \
+     and to Ivy Bridge 64-bit operations in their DF channels (Mesa's SIMD16 DF halves at 2Q)";
+/// Descriptor bits 30:29.
+pub const SEND_DESC_30_29: &str = "Intel's decoder (GED's IVB, HSW and BDW models) and Mesa \
+     (elk_inst_send_desc reads bits 124:96) take the immediate descriptor as bits 28:0, bits 30:29 \
+     as zero; Mesa's Gen8 sampler descriptor puts its return format in bit 30, which Mesa never emits \
+     on Broadwell; not Cherryview, whose sampler uses bit 29";

@@ -5,7 +5,9 @@
 use alloc::format;
 
 use super::*;
-use crate::isa::{region, FLAG_REG_LAST, FLAG_SUBREG_LAST, GRF_BYTES, GRF_LAST, OWORD_BYTES, THREE_SRC_SUBREG_BYTES};
+use crate::isa::{
+    region, FLAG_REG_LAST, FLAG_SUBREG_LAST, GRF_BYTES, GRF_LAST, OWORD_BYTES, QUARTER_CHANNELS, THREE_SRC_SUBREG_BYTES,
+};
 use crate::word::fields::gen7_native;
 
 /// The largest quarter control: the field has 2 bits.
@@ -88,6 +90,63 @@ pub fn control_fields_in_range(c: &mut Checker<'_>) {
         OperandId::Inst,
         "bits 27:24 (condition, math function or SFID) hold at most 15",
     );
+}
+
+/// An instruction of more than [`QUARTER_CHANNELS`] channels whose channel
+/// group (quarter control, NibCtrl) does not start at a multiple of its
+/// execution size ([`channel_offset_fits_exec_size`]). The condition is
+/// the model's [`crate::model::channel_group_codes`], which also tells the
+/// builder's and the assembler's channel groups.
+///
+/// Ivy Bridge executes a 64-bit operation in pairs of 32-bit channels:
+/// its execution size counts twice the 64-bit channels, and the channel
+/// group counts those (Mesa writes the second half of a SIMD16 DF
+/// operation as a SIMD16 word at `2Q`, channels 8-15 of 16): there the
+/// size compared is half the field's.
+#[inline(always)]
+pub(crate) fn channel_offset_misaligned(p: Platform, i: &Instruction) -> bool {
+    let mut n = i.exec_size.channels();
+    if p == Platform::Gen7 && ivb_64bit_pairs(i) {
+        n /= 2;
+    }
+    if n <= QUARTER_CHANNELS {
+        return false;
+    }
+    match ExecSize::from_channels(n) {
+        Some(e) => crate::model::channel_group_codes(e, i.first_channel()).is_none(),
+        None => true,
+    }
+}
+
+/// Whether the destination or a source the instruction reads has a 64-bit
+/// type (on Ivy Bridge, an operation in pairs of 32-bit channels).
+#[inline(always)]
+fn ivb_64bit_pairs(i: &Instruction) -> bool {
+    i.dst.ty.size() == 8 || i.src.iter().take(usize::from(i.num_srcs())).any(|s| s.ty.size() == 8)
+}
+
+/// The channel offset of a SIMD16 or SIMD32 instruction is a multiple of
+/// its execution size: SIMD16 starts at `1H` or `2H` (quarter control 0 or
+/// 2, NibCtrl clear), SIMD32 at channel 0. Intel's decoder (GED's Gen7 and
+/// Gen8 models) refuses any other word; the Gen7 and Gen8 documents name
+/// the groups per execution size without stating the rule, which Mesa's
+/// validator states from Gen12 on: the rule is conservative. GED refuses
+/// NibCtrl on SIMD8 as well, but Mesa emits that (`mov(8) ... { WE_all 2N
+/// }` on Haswell, in the corpus), so SIMD8 and narrower are left alone; and
+/// an Ivy Bridge 64-bit operation counts its channels in pairs (see
+/// [`channel_offset_misaligned`]), as Mesa's SIMD16 `2Q` DF halves do.
+pub fn channel_offset_fits_exec_size(c: &mut Checker<'_>) {
+    let i = c.i;
+    if channel_offset_misaligned(c.p, i) {
+        let m = format!(
+            "a SIMD{} instruction cannot start at channel {} (quarter control {}{}): the offset must be a multiple of the execution size",
+            i.exec_size.channels(),
+            i.first_channel(),
+            i.qtr_control,
+            if i.controls.contains(Controls::NIB_CTRL) { ", NibCtrl" } else { "" }
+        );
+        c.report(OperandId::Inst, m);
+    }
 }
 
 /// Whether bits 27:24 of an instruction of opcode `op` hold a value the

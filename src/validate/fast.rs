@@ -94,13 +94,15 @@ pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
         return false;
     }
     let nsrc = op.num_srcs();
-    // control_fields_in_range; cond_modifier_valid (not MATH, SEND).
+    // control_fields_in_range; cond_modifier_valid (not MATH, SEND);
+    // channel_offset_fits_exec_size.
     let a16 = i.access_mode == AccessMode::Align16;
     let cond_ok = super::encoding::cond_field_defined(op, i.cond_modifier);
     if super::encoding::qtr_control_too_wide(i)
         || i.pred_control > super::encoding::max_pred_control(a16)
         || super::encoding::flag_out_of_range(i)
         || !cond_ok
+        || super::encoding::channel_offset_misaligned(p, i)
     {
         return false;
     }
@@ -193,7 +195,11 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
     let Some(desc) = i.send_desc() else {
         return true;
     };
-    if send::mlen_zero(desc) || send::rlen_above_16(desc) || send::payload_past_g127(snr, desc) {
+    if send::mlen_zero(desc)
+        || send::rlen_above_16(desc)
+        || send::payload_past_g127(snr, desc)
+        || send::desc_bits_30_29_set(p, desc)
+    {
         return false;
     }
     if !dst_null && (send::response_past_g127(dnr, desc) || send::gen8_response_overlap_r127(p, dnr, snr, desc)) {
@@ -531,7 +537,9 @@ fn branch(p: Platform, i: &Instruction, a16: bool) -> bool {
     if d.file != RegFile::Arf || !region::hstride_defined(d.hstride) || !sub_ok {
         return false;
     }
-    if super::flow::brd_brc_dst_not_null(i) {
+    // brd_brc_dst_null; brd/brc with a register src0 go through the rules
+    // (brd_brc_src0_register).
+    if super::flow::brd_brc_dst_not_null(i) || i.offsets_from_register() {
         return false;
     }
     ins::branch_offsets_aligned(p, i)

@@ -69,6 +69,28 @@ pub fn brd_brc_dst_null(c: &mut Checker<'_>) {
     c.check(bad, OperandId::Dst, "the brd/brc destination is the null register");
 }
 
+/// A BRD or BRC that reads its jump offsets from src0's register reads
+/// them from a directly addressed GRF, as dwords without modifiers (IGA's
+/// forms: `brd (8) r11.1:ud`, one dword, the JIP; `brc (8) r11.0:ud`, two,
+/// JIP and UIP). Other files and types are refused to be safe: no
+/// document describes what the hardware would read from them.
+pub fn brd_brc_src0_register(c: &mut Checker<'_>) {
+    let i = c.i;
+    if !i.offsets_from_register() {
+        return;
+    }
+    let s = &i.src[0];
+    let bad = s.file != RegFile::Grf
+        || !matches!(s.addr, Addr::Direct { .. })
+        || !matches!(s.ty, Type::D | Type::UD)
+        || !s.mods.is_empty();
+    c.check(
+        bad,
+        OperandId::Src(0),
+        "a brd/brc register source is a directly addressed GRF :d or :ud without modifiers",
+    );
+}
+
 /// CALL and CALLA read their src0 as dwords without modifiers: a D or UD
 /// operand with the region `<2;2,1>` (the layout of the return address
 /// they write, as shipped kernels encode it) or the scalar `<0;1,0>` (the

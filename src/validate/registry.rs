@@ -303,6 +303,9 @@ rules! {
         }
     }
     Restriction {
+        always {
+            Encoding encoding::channel_offset_fits_exec_size => Conservative(cite::CHANNEL_OFFSET),
+        }
         not_three_src {
             Sources sources::src0_not_null => Conservative(cite::MESA_NULL),
             Sources sources::src1_not_null => Conservative(cite::MESA_NULL),
@@ -316,6 +319,7 @@ rules! {
             Send send::send_src0_grf => Documented(cite::SEND),
             Send send::send_eot_src_g112_g127 => Documented(cite::SEND_EOT),
             Send send::send_dst_src_overlap_r127 => Documented(cite::SEND_R127),
+            Send send::send_desc_bits_30_29_zero => Conservative(cite::SEND_DESC_30_29),
             Send send::send_mlen_range => Documented(cite::SEND_DESC),
             Send send::send_rlen_range => Documented(cite::SEND_DESC),
             Send send::send_payload_in_grf_range => Documented(cite::SEND_DESC),
@@ -436,6 +440,7 @@ rules! {
             Instruction flow::jmpi_simd1_nomask => Documented(cite::JMPI),
             Instruction flow::jmpi_operands => Documented(cite::JMPI),
             Instruction flow::brd_brc_dst_null => Documented(cite::BRD_BRC),
+            Instruction flow::brd_brc_src0_register => Conservative(cite::BRD_BRC_REGISTER),
             Instruction flow::call_src0_two_dwords => Documented(cite::CALL),
             Instruction flow::wait_src0_scalar => Documented(cite::WAIT),
         }

@@ -363,6 +363,54 @@ pub fn send_sfid_defined(c: &mut Checker<'_>) {
     }
 }
 
+/// The bits of an immediate descriptor (bits 30:0, without EOT) that no
+/// common field holds: bits 30:29 (`tables/desc_common.tbl`).
+const DESC_OUTSIDE_COMMON: u32 = crate::model::SEND_DESC_MASK
+    & !((desc_common::MLEN.mask()
+        | desc_common::RLEN.mask()
+        | desc_common::HEADER_PRESENT.mask()
+        | desc_common::FUNCTION_CONTROL.mask()) as u32);
+const _: () = assert!(DESC_OUTSIDE_COMMON == 0b11 << 29);
+
+/// Whether `p` reads descriptor bits 30:29 as zero: Ivy Bridge, Haswell
+/// and Broadwell ([`send_desc_bits_30_29_zero`]). Not Cherryview: Mesa's
+/// `elk_sampler_desc` quotes the Cherryview documents giving the sampling
+/// engine bit 29 (the top bit of its SIMD mode), so there the bits can
+/// belong to a shared function's descriptor; the comparison with Intel's
+/// decoder that found the gap names Ivy Bridge, Haswell and Broadwell only.
+#[inline(always)]
+pub(crate) const fn desc_bits_30_29_unread(p: Platform) -> bool {
+    !matches!(p, Platform::Chv)
+}
+
+/// An immediate descriptor with bits 30:29 set on a platform that reads
+/// them as zero ([`send_desc_bits_30_29_zero`]).
+#[inline(always)]
+pub(crate) const fn desc_bits_30_29_set(p: Platform, d: u32) -> bool {
+    desc_bits_30_29_unread(p) && d & DESC_OUTSIDE_COMMON != 0
+}
+
+/// Bits 30:29 of an immediate descriptor (instruction bits 126:125) are
+/// zero on Ivy Bridge, Haswell and Broadwell: they belong to no field of
+/// the descriptor there. Intel's decoder (GED's Gen7, Gen7.5 and Gen8
+/// models) reads them as zero, and Mesa writes and reads the descriptor
+/// as bits 28:0 (`elk_inst_set_send_desc` asserts the bits above are
+/// clear), so a word that sets them means something else to the tools
+/// than its bits say. Mesa's `elk_sampler_desc` places the sampler's
+/// return format at bit 30 from Gen8 on, which that assertion keeps from
+/// ever being emitted on Broadwell; the rule is conservative.
+pub fn send_desc_bits_30_29_zero(c: &mut Checker<'_>) {
+    let Some(d) = desc(c) else { return };
+    if desc_bits_30_29_set(c.p, d) {
+        let m = format!(
+            "message descriptor bits 30:29 hold {:#x}; {} reads them as zero (they belong to no descriptor field)",
+            (d & DESC_OUTSIDE_COMMON) >> DESC_OUTSIDE_COMMON.trailing_zeros(),
+            c.p
+        );
+        c.report(OperandId::Src(1), m);
+    }
+}
+
 /// Whether a SEND's src1 is a descriptor the hardware reads: an immediate
 /// or a directly addressed address register.
 #[inline(always)]

@@ -1,26 +1,61 @@
-//! Where the Mesa corpus is, for the tests that compare against it.
+//! Where the test data is: the Mesa corpus, and the bundled example that
+//! stands in for it.
 //!
 //! The corpus sits beside the checkout (`../shared/corpus/mesa`), not in
-//! the published crate. Without it, a corpus test prints a note and
-//! passes vacuously, so that `cargo test` of the unpacked crate passes on
-//! its own; with `GENEU_REQUIRE_CORPUS` set (as `.ci/run` sets it) an
-//! absent corpus fails the test instead.
+//! the repository or the published crate. Without it, a corpus test prints
+//! one note and passes ([`absent`]), or tests the same property on the
+//! bundled example kernel instead ([`mesa_else`], [`example_words`]), so
+//! that the README's test command passes in a clone on its own; with
+//! `GENEU_REQUIRE_CORPUS` set (as `.ci/run` sets it) an absent corpus fails
+//! the test instead.
+//!
+//! This file is the one home of that rule: the library's tests include it
+//! as `mod corpus;`, the command line's tests and unit tests (`cli/`) by
+//! `#[path]`.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The variable that makes an absent corpus an error.
 pub const REQUIRE: &str = "GENEU_REQUIRE_CORPUS";
 
-/// The corpus root (`…/shared/corpus/mesa`), or `None`, after a note, when
-/// it is absent and [`REQUIRE`] is not set.
+/// The checkout's root: the library's manifest directory, the parent of
+/// the command line's (`cli/`).
+pub fn checkout() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if env!("CARGO_PKG_NAME") == "geneu-cli" {
+        manifest.join("..")
+    } else {
+        manifest.to_path_buf()
+    }
+}
+
+/// Where the corpus is looked for (`…/shared/corpus/mesa`), whether or not
+/// it is there. Tests call [`mesa`] or [`absent`] first.
+pub fn dir() -> PathBuf {
+    checkout().join("../shared/corpus/mesa")
+}
+
+/// The corpus root, or `None`, after a note saying the test is skipped,
+/// when it is absent and [`REQUIRE`] is not set.
 ///
 /// # Panics
 ///
 /// When the corpus is absent and [`REQUIRE`] is set.
 #[track_caller]
 pub fn mesa() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mesa");
+    mesa_else("skipped")
+}
+
+/// [`mesa`], whose note says what the test does `instead` (as "tested on
+/// the bundled example instead").
+///
+/// # Panics
+///
+/// When the corpus is absent and [`REQUIRE`] is set.
+#[track_caller]
+pub fn mesa_else(instead: &str) -> Option<PathBuf> {
+    let dir = dir();
     if dir.is_dir() {
         return Some(dir);
     }
@@ -30,7 +65,10 @@ pub fn mesa() -> Option<PathBuf> {
         "{caller}: the corpus is not at {} and {REQUIRE} is set",
         dir.display()
     );
-    eprintln!("note: {caller}: skipped, the corpus is not at {}", dir.display());
+    // Straight to stderr, which the test harness does not capture (it
+    // captures `eprintln!`), so the note shows when the test passes.
+    let note = format!("note: {caller}: {instead}, the corpus is not at {}\n", dir.display());
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), note.as_bytes());
     None
 }
 
@@ -39,4 +77,35 @@ pub fn mesa() -> Option<PathBuf> {
 #[track_caller]
 pub fn absent() -> bool {
     mesa().is_none()
+}
+
+/// The bundled example kernel's text (`examples/kernel.asm`, Gen8, in
+/// Mesa's syntax as the disassembler prints it).
+pub fn example_asm() -> PathBuf {
+    checkout().join("examples/kernel.asm")
+}
+
+/// The bundled example kernel's words (`examples/kernel.hex`, in the
+/// corpus's `.expected` form).
+pub fn example_hex() -> PathBuf {
+    checkout().join("examples/kernel.hex")
+}
+
+/// The words of [`example_hex`].
+///
+/// # Panics
+///
+/// When the file is missing or not 16 hex bytes a line.
+pub fn example_words() -> Vec<[u8; 16]> {
+    let hex = std::fs::read_to_string(example_hex()).expect("examples/kernel.hex");
+    hex.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let bytes: Vec<u8> = l
+                .split_whitespace()
+                .map(|t| u8::from_str_radix(t, 16).expect("a hex byte"))
+                .collect();
+            bytes.try_into().expect("16 bytes a line")
+        })
+        .collect()
 }

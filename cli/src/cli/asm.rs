@@ -13,9 +13,9 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use geneu::compact::{compact_marked, compact_program, pieces, Piece, ProgramError, Rewritten};
+use geneu::compact::{compact_instructions, compact_program, pieces, Piece, ProgramError, Rewritten};
 use geneu::text::{AsmError, AsmErrorKind, AsmErrors, AsmOptions, Assembled, Assembler};
-use geneu::{Controls, Platform, Strictness};
+use geneu::{Instruction, Platform, Strictness};
 
 use super::asm_parallel;
 use super::json::{self, hex_bytes};
@@ -240,11 +240,10 @@ fn compact_listing(p: Platform, list: &[Assembled], how: Compaction) -> Result<R
     match how {
         Compaction::All => compact_program(p, &native),
         Compaction::Marked => {
-            let marked: Vec<bool> = list
-                .iter()
-                .map(|a| a.inst.controls.contains(Controls::COMPACTED))
-                .collect();
-            compact_marked(p, &native, &marked)
+            // The marks, and each compacted word's subregister index
+            // (`[subreg_index=..]`), ride on the instructions.
+            let insts: Vec<Instruction> = list.iter().map(|a| a.inst).collect();
+            compact_instructions(p, &native, &insts)
         }
     }
 }

@@ -265,25 +265,40 @@ pub fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
 }
 
+/// Where the test data is (the library's `tests/corpus/mod.rs`).
+#[cfg(test)]
+#[path = "../../../tests/corpus/mod.rs"]
+mod corpus;
+
 #[cfg(test)]
 mod tests {
     use super::super::disasm::parse_hex;
+    use super::corpus;
     use super::*;
     use geneu::text::program::{Program, TextOptions};
     use geneu::text::{assemble_listing, AsmErrors, AsmOptions};
     use geneu::Platform;
 
-    /// Every Gen8 corpus word, repeated to `n` instructions, as Mesa's
+    /// Every Gen8 corpus word (without the corpus, after a note, the
+    /// bundled example kernel's), repeated to `n` instructions, as Mesa's
     /// text (one program: its labels are unique).
     fn big_text(n: usize) -> String {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/mesa/gen8");
-        let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-        files.sort();
-        let words: Vec<u8> = files
-            .iter()
-            .filter(|f| f.extension().is_some_and(|e| e == "expected"))
-            .flat_map(|f| parse_hex(&std::fs::read(f).unwrap()).unwrap())
-            .collect();
+        static WORDS: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let words = WORDS.get_or_init(|| {
+            let Some(dir) = corpus::mesa_else("tested on the bundled example kernel instead") else {
+                return corpus::example_words().concat();
+            };
+            let mut files: Vec<_> = std::fs::read_dir(dir.join("gen8"))
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            files.sort();
+            files
+                .iter()
+                .filter(|f| f.extension().is_some_and(|e| e == "expected"))
+                .flat_map(|f| parse_hex(&std::fs::read(f).unwrap()).unwrap())
+                .collect()
+        });
         let bytes: Vec<u8> = words.iter().copied().cycle().take(16 * n).collect();
         let mut text = String::new();
         Program::decode(Platform::Gen8, &bytes)

@@ -1,15 +1,26 @@
 //! Running the real `geneu` binary, and corpus files, for the CLI tests.
+//!
+//! A test that reads the corpus starts with `if corpus_absent() { return; }`:
+//! the library's `tests/corpus/mod.rs` (included here) decides, so an
+//! absent corpus skips with a note, or fails under `GENEU_REQUIRE_CORPUS`.
 #![allow(dead_code)]
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
+#[path = "../../../tests/corpus/mod.rs"]
+pub mod corpus;
+
+/// Whether the corpus is absent, after a note (see `tests/corpus/mod.rs`).
+#[track_caller]
+pub fn corpus_absent() -> bool {
+    corpus::absent()
+}
+
+/// A file of the corpus (`gen8/mov.expected`).
 pub fn corpus(file: &str) -> PathBuf {
-    PathBuf::from(format!(
-        "{}/../../shared/corpus/mesa/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
+    corpus::dir().join(file)
 }
 
 pub fn corpus_text(file: &str) -> String {
