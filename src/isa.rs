@@ -294,6 +294,23 @@ pub(crate) const OWORD_BYTES: u32 = 16;
 /// Gen7 and Gen8 counts dwords (bytes 0-28).
 pub(crate) const THREE_SRC_SUBREG_BYTES: u32 = 4;
 
+/// Control register `cr0.0` bits the simulator honours (PRM Vol 2a,
+/// Control Register; Mesa's `brw_rnd_mode`, `BRW_CR0_*` and the denorm
+/// bits Mesa sets with `brw_float_controls`).
+pub mod cr0 {
+    /// The rounding-mode field, bits 5:4: 0 round to nearest even, 1 up
+    /// (toward +inf), 2 down (toward -inf), 3 toward zero.
+    pub const RND_MODE_SHIFT: u32 = 4;
+    /// The rounding-mode field's mask (after the shift).
+    pub const RND_MODE_MASK: u32 = 3;
+    /// Double precision denormals are kept (clear: flushed to zero).
+    pub const DP_DENORM_RETAIN: u32 = 1 << 6;
+    /// Single precision denormals are kept (clear: flushed to zero).
+    pub const SP_DENORM_RETAIN: u32 = 1 << 7;
+    /// Half precision denormals are kept (Gen8; clear: flushed to zero).
+    pub const HF_DENORM_RETAIN: u32 = 1 << 10;
+}
+
 /// The last flag register, `f1` (flag registers `f0` and `f1`).
 pub(crate) const FLAG_REG_LAST: u8 = 1;
 

@@ -285,6 +285,49 @@ enum Cmd {
         /// The extended descriptor (SFID and EOT).
         exdesc: Option<String>,
     },
+    /// Run a program in the simulator (geneu::sim) and print the registers
+    /// each thread changed.
+    ///
+    /// The program is raw binary, hex words or assembly text, native and
+    /// compacted instructions mixed. Without --dispatch one thread runs,
+    /// all 32 channels enabled, every register zero but those --grf sets.
+    /// A dispatch description (JSON, see the README) gives the surfaces of
+    /// the binding table, flat memory, the threads (a grid of thread groups
+    /// with their r0 headers, or a list) and the files that receive the
+    /// surfaces, memory, URB and render target writes after the run. Exit
+    /// status: 0 when every thread ended; 1 when a thread met an error (a
+    /// step limit, a jump between instructions, a message that is not
+    /// modelled: printed with its offset); 2 for unreadable input.
+    #[command(
+        after_help = "Examples:\n  geneu run --gen bdw examples/fill.asm --dispatch examples/fill.json\n  \
+                            geneu run --gen hsw kernel.hex --grf g2=1,2,3,4,5,6,7,8 --grf 'g3=0.5,1.5:f' --trace"
+    )]
+    Run {
+        #[command(flatten)]
+        gen: Gen,
+        #[command(flatten)]
+        input: InputKind,
+        /// Set registers of every thread before the run: gN[.S]=V,V,...[:TYPE]
+        /// (TYPE ub b uw w ud d uq q hf f df, default ud; S counts elements
+        /// of TYPE; values run on into the next registers). Repeatable.
+        #[arg(long = "grf", value_name = "SETTING")]
+        grf: Vec<String>,
+        /// A dispatch description (JSON).
+        #[arg(long, value_name = "FILE")]
+        dispatch: Option<String>,
+        /// The most instructions a thread may execute.
+        #[arg(long, default_value_t = 1_000_000)]
+        steps: u64,
+        /// Print every executed instruction: offset, channels, text and the
+        /// registers it changed.
+        #[arg(long)]
+        trace: bool,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+        /// Program file; `-` or none reads stdin.
+        file: Option<String>,
+    },
     /// List the bit-range tables and their fields, or print the Rust
     /// source generated from them.
     #[command(after_help = "Example:\n  geneu tables desc_urb_gen8")]
@@ -375,6 +418,27 @@ fn main() -> ExitCode {
             exdesc,
         } => cli::desc::desc(gen.platform, sfid.as_deref(), &desc, exdesc.as_deref(), json),
         Cmd::Tables { name, source } => cli::fields::tables(name.as_deref(), source),
+        Cmd::Run {
+            gen,
+            input,
+            grf,
+            dispatch,
+            steps,
+            trace,
+            json,
+            file,
+        } => cli::run::run(
+            gen.platform,
+            &cli::run::RunArgs {
+                path: file.as_deref(),
+                input: input.input(),
+                grf: &grf,
+                dispatch: dispatch.as_deref(),
+                steps,
+                trace,
+                json,
+            },
+        ),
     };
     match r {
         Ok(code) => code,

@@ -8,41 +8,14 @@
 //! program or between instructions (the offset named on stderr); 2 for
 //! unreadable or malformed input.
 
-use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use geneu::cfg::Cfg;
 use geneu::compact::decode_stream;
-use geneu::text::{assemble_listing, AsmOptions};
 use geneu::{DecodeError, Platform};
 
-use super::asm::{display_name, write_error};
-use super::disasm::parse_hex;
-use super::{emit, looks_like_hex, read_input, CliError, Input, SourceLines};
-
-/// The program's bytes from the input, or the message and exit status of
-/// assembly text that does not assemble.
-fn program_bytes(p: Platform, path: Option<&str>, input: Input) -> Result<Result<Vec<u8>, String>, CliError> {
-    let raw = read_input(path)?;
-    let text = std::str::from_utf8(&raw).ok().filter(|t| !t.contains('\0'));
-    Ok(Ok(match (input, text) {
-        (Input::Bin, _) | (Input::Auto, None) => raw,
-        (Input::Hex, _) => parse_hex(&raw)?,
-        (Input::Auto, Some(t)) if looks_like_hex(t) => parse_hex(&raw)?,
-        (Input::Auto, Some(t)) => match assemble_listing(p, t, AsmOptions::UNCHECKED) {
-            Ok(list) => list.iter().flat_map(|a| a.word).collect(),
-            Err(errs) => {
-                let (file, lines) = (display_name(path), SourceLines::new(t));
-                let mut msg = String::new();
-                for e in &errs.0 {
-                    write_error(&mut msg, file, &lines, e);
-                }
-                let _ = write!(msg, "geneu: {} error(s); no graph", errs.0.len());
-                return Ok(Err(msg));
-            }
-        },
-    }))
-}
+use super::asm::display_name;
+use super::{emit, program_bytes, CliError, Input};
 
 /// Runs `cfg`.
 pub fn cfg(p: Platform, path: Option<&str>, input: Input) -> Result<ExitCode, CliError> {

@@ -9,6 +9,7 @@ pub mod disasm;
 pub mod fields;
 pub mod json;
 mod record;
+pub mod run;
 
 use geneu::compact::{pieces, Piece, COMPACT_BYTES};
 
@@ -238,4 +239,35 @@ pub fn looks_like_hex(text: &str) -> bool {
         any = true;
     }
     any
+}
+
+/// The program's bytes from the input, read as `check` reads it: raw
+/// binary, hex words, or assembly text (assembled unchecked: running and
+/// graphs need only the words). The outer error is the command line's;
+/// the inner one the message of assembly text that does not assemble.
+pub fn program_bytes(
+    p: geneu::Platform,
+    path: Option<&str>,
+    input: Input,
+) -> Result<Result<Vec<u8>, String>, CliError> {
+    use std::fmt::Write as _;
+    let raw = read_input(path)?;
+    let text = std::str::from_utf8(&raw).ok().filter(|t| !t.contains('\0'));
+    Ok(Ok(match (input, text) {
+        (Input::Bin, _) | (Input::Auto, None) => raw,
+        (Input::Hex, _) => disasm::parse_hex(&raw)?,
+        (Input::Auto, Some(t)) if looks_like_hex(t) => disasm::parse_hex(&raw)?,
+        (Input::Auto, Some(t)) => match geneu::text::assemble_listing(p, t, geneu::text::AsmOptions::UNCHECKED) {
+            Ok(list) => list.iter().flat_map(|a| a.word).collect(),
+            Err(errs) => {
+                let (file, lines) = (asm::display_name(path), SourceLines::new(t));
+                let mut msg = String::new();
+                for e in &errs.0 {
+                    asm::write_error(&mut msg, file, &lines, e);
+                }
+                let _ = write!(msg, "geneu: {} error(s)", errs.0.len());
+                return Ok(Err(msg));
+            }
+        },
+    }))
 }

@@ -31,18 +31,16 @@ mod tests;
 
 /// What the core hands a shared function: everything the hardware's message
 /// carries, with the payload registers already read from the register file.
-#[allow(dead_code)] // filled in by the core
 pub(crate) struct MessageCall<'a> {
     /// The platform.
     pub platform: Platform,
     /// Byte offset of the SEND (for errors).
     pub offset: u32,
-    /// The shared function (from the extended descriptor on Gen7/8).
+    /// The shared function (the extended descriptor's only field on Gen7
+    /// and Gen8 beside EOT, which is [`MessageCall::eot`]).
     pub sfid: Sfid,
     /// The message descriptor (immediate, or read from a0.0).
     pub desc: u32,
-    /// The extended message descriptor.
-    pub exdesc: u32,
     /// The instruction's execution size in channels.
     pub exec_size: u32,
     /// The channels enabled for this instruction (bit n is channel n), after
@@ -60,7 +58,6 @@ pub(crate) struct MessageCall<'a> {
 }
 
 /// What a message gives back.
-#[allow(dead_code)]
 pub(crate) struct MessageReply {
     /// Exactly `rlen` registers, written to the destination and on.
     pub regs: alloc::vec::Vec<[u8; 32]>,
@@ -87,7 +84,6 @@ const SIMD4X2_SLOTS: usize = 2;
 const SIMD4X2_DWORDS: usize = OWORD / DW;
 
 /// Carries out one message.
-#[allow(dead_code)]
 pub(crate) fn execute(call: &MessageCall<'_>, mem: &mut Memory) -> Result<MessageReply, SimError> {
     let sfid = call.sfid.hw();
     let message = Message::decode_typed(call.platform, sfid, call.desc).map_err(|error| match error {

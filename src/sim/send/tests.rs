@@ -38,7 +38,6 @@ fn run(p: Platform, m: Message, payload: &[[u8; 32]], mask: u32, mem: &mut Memor
         offset: 0x40,
         sfid: Sfid::from_hw(m.sfid()).unwrap(),
         desc: m.desc().unwrap(),
-        exdesc: 0,
         exec_size: if mask > 0xff { 16 } else { 8 },
         channel_mask: mask,
         payload,
@@ -1231,7 +1230,6 @@ fn lengths_surfaces_and_unmodelled_messages_are_typed_errors() {
         offset: 8,
         sfid: Sfid::DataCache1,
         desc: 0x0210_4000,
-        exdesc: 0,
         exec_size: 8,
         channel_mask: 0xff,
         payload: &[reg([0; 8])],
@@ -1304,7 +1302,7 @@ mod props {
             let payload = if seed % 3 == 0 { &payload[..] } else { &payload[..mlen.min(payload.len())] };
             let mut mem = memory(seed);
             let call = MessageCall {
-                platform, offset: 0, sfid, desc, exdesc: 0, exec_size: 16, channel_mask: mask,
+                platform, offset: 0, sfid, desc, exec_size: 16, channel_mask: mask,
                 payload, thread: u32::from(seed), group: mask, eot: seed & 1 == 1,
             };
             if let Ok(r) = execute(&call, &mut mem) {
@@ -1335,7 +1333,6 @@ mod props {
                 offset: 0,
                 sfid,
                 desc,
-                exdesc: 0,
                 exec_size: 16,
                 channel_mask: mask,
                 payload: &payload,

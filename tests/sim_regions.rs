@@ -1,0 +1,395 @@
+//! Operand addressing against hand-computed element addresses: align1
+//! regions, compressed SIMD16, indirect (a0 + imm, VxH, Vx1), align16
+//! swizzles and write masks, vector immediates, quarter control, NoMask,
+//! the predicate controls, and Ivy Bridge's DF execution size.
+
+// Channel-indexed loops compare arrays channel by channel.
+#![allow(clippy::needless_range_loop)]
+
+mod sim_common;
+
+use geneu::build::{g, imm_ud, imm_uv, imm_v, imm_vf, indirect, swz, Builder, Chan::*, PredCtrl, Predicate, State};
+use geneu::sim::Thread;
+use geneu::{AccessMode, Addr, Dst, ExecSize, Instruction, Opcode, Platform, RegFile, Region, Src, Type, WriteMask};
+use sim_common::*;
+
+const PLATFORMS: [Platform; 3] = [Platform::Gen7, Platform::Gen75, Platform::Gen8];
+
+/// A thread whose every dword holds its own byte address in the register
+/// file: a UD read returns the address it read.
+fn tagged() -> Thread {
+    let mut t = Thread::new();
+    for a in (0..4096u32).step_by(4) {
+        t.write_ud((a / 32) as u8, a % 32, a);
+    }
+    t
+}
+
+#[test]
+fn align1_regions_read_the_elements_the_formula_names() {
+    // base + (i / width) * vstride + (i % width) * hstride, in elements.
+    let cases: [(u8, u32, u32, u32, [u32; 8]); 4] = [
+        (4, 4, 2, 1, [0, 1, 4, 5, 8, 9, 12, 13]),
+        (3, 0, 4, 1, [0, 1, 2, 3, 0, 1, 2, 3]),
+        (3, 0, 1, 0, [0; 8]),
+        (4, 8, 4, 2, [0, 2, 4, 6, 8, 10, 12, 14]),
+    ];
+    for p in PLATFORMS {
+        for (reg, v, w, h, elems) in cases {
+            let mut t = tagged();
+            let mut b = Builder::new(p);
+            b.mov(g(20).ud(), g(reg).ud().subreg(1).unwrap().stride(v, w, h).unwrap())
+                .unwrap();
+            run_to_end(b, &mut t);
+            let base = u32::from(reg) * 32 + 4;
+            assert_eq!(
+                t.read_ud8(20).unwrap(),
+                elems.map(|e| base + e * 4),
+                "{p} <{v};{w},{h}>"
+            );
+        }
+    }
+}
+
+#[test]
+fn compressed_simd16_reads_and_writes_two_registers() {
+    for p in PLATFORMS {
+        let mut t = tagged();
+        let mut b = Builder::new(p);
+        b.state_mut().exec_size = ExecSize::S16;
+        b.mov(g(20).ud(), g(4).ud()).unwrap();
+        // A scalar source stays one element for both halves.
+        b.add(g(22).ud(), g(6).ud().subreg(3).unwrap().vec1(), imm_ud(0))
+            .unwrap();
+        run_to_end(b, &mut t);
+        assert_eq!(
+            t.read_ud8(20).unwrap(),
+            core::array::from_fn(|k| 128 + 4 * k as u32),
+            "{p} first half from g4"
+        );
+        assert_eq!(
+            t.read_ud8(21).unwrap(),
+            core::array::from_fn(|k| 160 + 4 * k as u32),
+            "{p} second half from g5"
+        );
+        assert_eq!(t.read_ud8(22).unwrap(), [6 * 32 + 12; 8]);
+        assert_eq!(t.read_ud8(23).unwrap(), [6 * 32 + 12; 8]);
+    }
+}
+
+#[test]
+fn destination_strides() {
+    for p in PLATFORMS {
+        let mut t = Thread::new();
+        let mut b = Builder::new(p);
+        b.mov(g(20).uw().stride(16, 8, 2).unwrap(), imm_ud(0xabcd)).unwrap();
+        run_to_end(b, &mut t);
+        // Stride 2 words: the low word of each dword.
+        assert_eq!(t.read_ud8(20).unwrap(), [0xabcd; 8], "{p}");
+    }
+}
+
+#[test]
+fn indirect_operands_add_the_address_register() {
+    for p in PLATFORMS {
+        let mut t = tagged();
+        t.set_a0(0, 5 * 32 + 8);
+        let mut b = Builder::new(p);
+        b.mov(g(20).ud(), indirect(0, 4).unwrap().ud()).unwrap();
+        run_to_end(b, &mut t);
+        assert_eq!(
+            t.read_ud8(20).unwrap(),
+            core::array::from_fn(|k| 172 + 4 * k as u32),
+            "{p}"
+        );
+    }
+}
+
+/// `mov(8) g20<1>:UD g[a0.0]<width,hstride>:UD` with a VxH region, built
+/// by hand (the builder has no VxH region).
+fn vxh(p: Platform, width: u32, hstride: u32) -> Vec<u8> {
+    let mut i = Instruction::new(Opcode::Mov, ExecSize::S8);
+    i.dst = Dst::grf(20, 0, Type::UD);
+    let r = Region::new(0, width, hstride).unwrap();
+    i.src[0] = Src {
+        file: RegFile::Grf,
+        ty: Type::UD,
+        addr: Addr::Indirect { subnr: 0, imm: 0 },
+        region: Region {
+            vstride: geneu::isa::region::VSTRIDE_VXH,
+            ..r
+        },
+        ..Src::ZERO
+    };
+    geneu::encode_unchecked(p, &i).unwrap().to_vec()
+}
+
+#[test]
+fn vxh_and_vx1_take_one_address_register_a_row() {
+    for p in PLATFORMS {
+        let addrs: [u16; 8] = [300, 4, 1000, 64, 2048, 96, 4092, 0];
+        // Vx1: each channel its own address register.
+        let mut t = tagged();
+        for (k, &a) in addrs.iter().enumerate() {
+            t.set_a0(k as u8, a);
+        }
+        run_traced(p, &vxh(p, 1, 0), &mut t).unwrap();
+        assert_eq!(t.read_ud8(20).unwrap(), addrs.map(u32::from), "{p} Vx1");
+        // VxH, rows of two: a0.0, a0.0+4, a0.1, a0.1+4, ...
+        let mut t = tagged();
+        for (k, &a) in addrs.iter().enumerate().take(4) {
+            t.set_a0(k as u8, a);
+        }
+        run_traced(p, &vxh(p, 2, 1), &mut t).unwrap();
+        let want: [u32; 8] = core::array::from_fn(|k| u32::from(addrs[k / 2]) + 4 * (k % 2) as u32);
+        assert_eq!(t.read_ud8(20).unwrap(), want, "{p} VxH");
+        // An address outside the register file is an error, not a panic.
+        let mut t = tagged();
+        t.set_a0(0, 4094);
+        let e = run_traced(p, &vxh(p, 1, 0), &mut t).unwrap_err();
+        assert!(
+            matches!(e, geneu::sim::SimError::RegisterOutOfRange { operand: "src0", .. }),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn align16_swizzles_and_write_masks() {
+    for p in PLATFORMS {
+        let mut t = tagged();
+        let mut b = Builder::new(p);
+        b.set_state(State::default().align16());
+        b.mov(g(20).ud(), g(4).ud().swizzle(swz(W, Z, Y, X))).unwrap();
+        b.mov(
+            g(21).ud().writemask(WriteMask::X | WriteMask::Z),
+            g(6).ud().swizzle(swz(Y, Y, Y, Y)),
+        )
+        .unwrap();
+        run_to_end(b, &mut t);
+        // Channel i: group i/4, component swizzle[i%4].
+        let want: [u32; 8] = core::array::from_fn(|i| 128 + 16 * (i as u32 / 4) + 4 * (3 - i as u32 % 4));
+        assert_eq!(t.read_ud8(20).unwrap(), want, "{p} swizzle");
+        let want: [u32; 8] = core::array::from_fn(|i| {
+            if i % 2 == 0 {
+                192 + 16 * (i as u32 / 4) + 4
+            } else {
+                21 * 32 + 4 * i as u32 // untouched: its own tag
+            }
+        });
+        assert_eq!(t.read_ud8(21).unwrap(), want, "{p} write mask");
+    }
+}
+
+#[test]
+fn vector_immediates_give_one_element_a_channel() {
+    for p in PLATFORMS {
+        let mut t = Thread::new();
+        let mut b = Builder::new(p);
+        let v = [-8i8, -1, 0, 1, 2, 3, 7, -3];
+        b.mov(g(20).w(), imm_v(v).unwrap()).unwrap();
+        b.mov(g(21).uw(), imm_uv([0, 1, 2, 3, 15, 14, 13, 12]).unwrap())
+            .unwrap();
+        let f = [0.0f32, 1.0, 0.5, -2.0];
+        b.mov(g(22), imm_vf(f).unwrap()).unwrap();
+        run_to_end(b, &mut t);
+        let words = |t: &Thread, r: u8| -> [u16; 8] {
+            core::array::from_fn(|k| t.reg(r).map(|b| u16::from_le_bytes([b[2 * k], b[2 * k + 1]])).unwrap())
+        };
+        assert_eq!(words(&t, 20), v.map(|x| x as i16 as u16), "{p} V");
+        assert_eq!(words(&t, 21), [0, 1, 2, 3, 15, 14, 13, 12], "{p} UV");
+        assert_eq!(
+            t.read_ud8(22).unwrap(),
+            core::array::from_fn(|i| f[i % 4].to_bits()),
+            "{p} VF"
+        );
+    }
+}
+
+#[test]
+fn quarter_control_dispatch_mask_nomask_and_flags() {
+    for p in PLATFORMS {
+        let mut t = Thread::new();
+        t.set_dispatch_mask(0x0f0f);
+        t.set_flag(0, 0x3300);
+        let mut b = Builder::new(p);
+        // 2Q: channels 8-15, of which the dispatch enables 8-11.
+        b.set_state(State::default().group(8).unwrap());
+        b.mov(g(20).ud(), imm_ud(1)).unwrap();
+        // Predicated on f0.0 bits 8-15 (0x33): channels 8, 9, 12, 13; with the mask: 8, 9.
+        b.set_state(State::default().group(8).unwrap().predicated(Predicate::normal(0, 0)));
+        b.mov(g(21).ud(), imm_ud(2)).unwrap();
+        // NoMask ignores the dispatch mask, not the predicate.
+        b.set_state(
+            State::default()
+                .group(8)
+                .unwrap()
+                .no_mask()
+                .predicated(Predicate::normal(0, 0)),
+        );
+        b.mov(g(22).ud(), imm_ud(3)).unwrap();
+        run_to_end(b, &mut t);
+        assert_eq!(t.read_ud8(20).unwrap(), [1, 1, 1, 1, 0, 0, 0, 0], "{p}");
+        assert_eq!(t.read_ud8(21).unwrap(), [2, 2, 0, 0, 0, 0, 0, 0], "{p}");
+        assert_eq!(t.read_ud8(22).unwrap(), [3, 3, 0, 0, 3, 3, 0, 0], "{p}");
+    }
+}
+
+#[test]
+fn any_and_all_predicates_combine_groups_of_flags() {
+    let flags: u32 = 0b1111_0001_0011_0000;
+    for p in PLATFORMS {
+        for (ctrl, group, all) in [
+            (PredCtrl::Any2h, 2, false),
+            (PredCtrl::All2h, 2, true),
+            (PredCtrl::Any4h, 4, false),
+            (PredCtrl::All4h, 4, true),
+            (PredCtrl::Any8h, 8, false),
+            (PredCtrl::All8h, 8, true),
+            (PredCtrl::Any16h, 16, false),
+            (PredCtrl::All16h, 16, true),
+        ] {
+            for invert in [false, true] {
+                let mut t = Thread::new();
+                t.set_flag(0, flags);
+                let mut b = Builder::new(p);
+                let mut pr = Predicate::normal(0, 0).with(ctrl);
+                pr.invert = invert;
+                b.set_state(State::default().simd(ExecSize::S16).predicated(pr));
+                b.mov(g(20).ud(), imm_ud(1)).unwrap();
+                run_to_end(b, &mut t);
+                let got: Vec<u32> = (0..16u32)
+                    .map(|k| t.read_ud(20 + (k / 8) as u8, (k % 8) * 4).unwrap())
+                    .collect();
+                let want: Vec<u32> = (0..16u32)
+                    .map(|k| {
+                        let base = k - k % group;
+                        let bits = (base..base + group).map(|c| flags >> c & 1 == 1);
+                        let v = if all {
+                            bits.clone().all(|b| b)
+                        } else {
+                            bits.clone().any(|b| b)
+                        };
+                        u32::from(v != invert)
+                    })
+                    .collect();
+                assert_eq!(got, want, "{p} {ctrl:?} inverted {invert}");
+            }
+        }
+    }
+}
+
+#[test]
+fn align16_replicated_predicates() {
+    let flags: u32 = 0b0110_1001;
+    for p in PLATFORMS {
+        for (ctrl, comp) in [(PredCtrl::X, 0), (PredCtrl::Y, 1), (PredCtrl::Z, 2), (PredCtrl::W, 3)] {
+            let mut t = Thread::new();
+            t.set_flag(0, flags);
+            let mut b = Builder::new(p);
+            b.set_state(
+                State::default()
+                    .align16()
+                    .predicated(Predicate::normal(0, 0).with(ctrl)),
+            );
+            b.mov(g(20).ud(), imm_ud(1)).unwrap();
+            run_to_end(b, &mut t);
+            let want: [u32; 8] = core::array::from_fn(|k| flags >> (k - k % 4 + comp) & 1);
+            assert_eq!(t.read_ud8(20).unwrap(), want, "{p} {ctrl:?}");
+        }
+    }
+}
+
+#[test]
+fn ivy_bridge_df_counts_32_bit_channels_and_haswell_does_not() {
+    // add(8) g10<2>:DF g4<8;8,2>:DF g6<8;8,2>:DF on Ivy Bridge: the
+    // execution size and every region parameter count 32-bit halves, so
+    // 4 doubles are added; DF channel k takes execution-mask channels 2k
+    // and 2k+1.
+    let a = [1.5f64, -2.25, 1e300, 3.0];
+    let c = [0.25f64, 4.0, 1e300, -3.0];
+    for p in [Platform::Gen7, Platform::Gen75] {
+        let mut t = ieee_thread();
+        for k in 0..4u32 {
+            let (x, y) = (a[k as usize].to_bits(), c[k as usize].to_bits());
+            t.write_ud(4, 8 * k, x as u32);
+            t.write_ud(4, 8 * k + 4, (x >> 32) as u32);
+            t.write_ud(6, 8 * k, y as u32);
+            t.write_ud(6, 8 * k + 4, (y >> 32) as u32);
+        }
+        t.write_ud8(11, [0x5555_5555; 8]);
+        let mut i = Instruction::new(Opcode::Add, ExecSize::S8);
+        let (h, r) = if p == Platform::Gen7 {
+            (2, Region::new(8, 8, 2).unwrap())
+        } else {
+            (1, Region::new(4, 4, 1).unwrap())
+        };
+        i.dst = Dst::grf(10, 0, Type::DF).with_hstride(h).unwrap();
+        i.src[0] = Src::grf(4, 0, Type::DF, r);
+        i.src[1] = Src::grf(6, 0, Type::DF, r);
+        let bytes = geneu::encode_unchecked(p, &i).unwrap();
+        t.set_dispatch_mask(0xff);
+        run_traced(p, &bytes, &mut t).unwrap();
+        for k in 0..4u32 {
+            let got = u64::from(t.read_ud(10, 8 * k).unwrap()) | u64::from(t.read_ud(10, 8 * k + 4).unwrap()) << 32;
+            assert_eq!(f64::from_bits(got), a[k as usize] + c[k as usize], "{p} {k}");
+        }
+        if p == Platform::Gen7 {
+            assert_eq!(t.read_ud8(11).unwrap(), [0x5555_5555; 8], "IVB: 4 doubles only");
+        } else {
+            assert_ne!(t.read_ud8(11).unwrap(), [0x5555_5555; 8], "HSW: 8 doubles");
+        }
+    }
+    // IVB: DF channel 1 runs on execution channels 2 and 3.
+    let p = Platform::Gen7;
+    let mut i = Instruction::new(Opcode::Mov, ExecSize::S8);
+    i.dst = Dst::grf(10, 0, Type::DF).with_hstride(2).unwrap();
+    i.src[0] = Src::grf(4, 0, Type::DF, Region::new(8, 8, 2).unwrap());
+    let bytes = geneu::encode_unchecked(p, &i).unwrap();
+    let mut t = tagged();
+    t.set_dispatch_mask(0b0000_0100);
+    run_traced(p, &bytes, &mut t).unwrap();
+    assert_eq!(
+        t.read_ud8(10).unwrap(),
+        [320, 324, 128 + 8, 128 + 12, 336, 340, 344, 348]
+    );
+    let _ = AccessMode::Align1;
+}
+
+#[test]
+fn address_and_flag_registers_as_operands() {
+    for p in PLATFORMS {
+        let mut t = tagged();
+        t.write_ud(2, 0, 7 * 32 + 16);
+        let mut b = Builder::new(p);
+        // a0.0 = g2.0 (a byte address), then a read through it.
+        b.set_state(State::default().simd(ExecSize::S1).no_mask());
+        b.mov(geneu::build::addr(0).uw().vec1(), g(2).uw().vec1()).unwrap();
+        b.mov(geneu::build::flag(0, 1).uw().vec1(), imm_ud(0xbeef).into_uw())
+            .unwrap();
+        b.set_state(State::default());
+        b.mov(g(20).ud(), indirect(0, 0).unwrap().ud()).unwrap();
+        b.set_state(State::default().simd(ExecSize::S1).no_mask());
+        b.mov(g(21).ud().vec1(), geneu::build::flag(0, 0).ud().vec1()).unwrap();
+        run_to_end(b, &mut t);
+        assert_eq!(t.a0(0), 7 * 32 + 16, "{p}");
+        assert_eq!(
+            t.read_ud8(20).unwrap(),
+            core::array::from_fn(|k| 240 + 4 * k as u32),
+            "{p}"
+        );
+        assert_eq!(t.flag(0), 0xbeef_0000, "{p}");
+        assert_eq!(t.read_ud(21, 0), Some(0xbeef_0000), "{p}");
+    }
+}
+
+/// `imm_ud` as a UW immediate of the same low bits.
+trait IntoUw {
+    fn into_uw(self) -> geneu::build::Imm;
+}
+
+impl IntoUw for geneu::build::Imm {
+    fn into_uw(self) -> geneu::build::Imm {
+        geneu::build::imm_uw(self.bits() as u16)
+    }
+}
