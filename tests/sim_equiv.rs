@@ -53,3 +53,19 @@ fn generated_programs_have_their_forms() {
     assert!(made.iter().all(|&n| n >= 30), "programs per platform: {made:?}");
     assert!(insts >= 300 * 8, "{insts} instructions in all");
 }
+
+/// Every form of a generated program runs in the simulator as the program
+/// does (the check of the `sim_equiv` fuzz target), on every platform; and
+/// the programs run to their end of thread (forms that all fail alike
+/// would be equivalent without saying much).
+#[test]
+fn equivalent_forms_run_alike() {
+    let (mut ran, mut ended) = (0, 0);
+    for seed in 0..400 {
+        if let Some(r) = geneu::check::sim::check_equiv(&data(seed)) {
+            ran += 1;
+            ended += u32::from(r.error.is_none());
+        }
+    }
+    assert!(ran >= 300 && ended == ran, "{ended} of {ran} programs ran to their end");
+}

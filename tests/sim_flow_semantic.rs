@@ -198,7 +198,6 @@ fn check_prog(pf: Platform, simd: ExecSize, p: &Prog, rng: &mut Rng, dispatch: u
 /// scalar evaluation computes: SIMD8 and SIMD16, every platform, all
 /// channels dispatched or some.
 #[test]
-#[ignore = "needs geneu::sim::run (semantic_common::machine::run)"]
 fn random_programs_run_as_each_channels_scalar_code() {
     let mut failures = Vec::new();
     for seed in 1..400u64 {

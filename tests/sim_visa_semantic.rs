@@ -631,7 +631,6 @@ fn check_case(c: &SemCase) -> Result<(), String> {
 /// The lowered instructions compute, in the simulator, what the vISA
 /// specification says, byte for byte, on every platform.
 #[test]
-#[ignore = "needs geneu::sim::run (semantic_common::machine::run)"]
 fn lowered_instructions_compute_what_the_spec_says() {
     let mut cov = Coverage::default();
     let mut failures = Vec::new();
@@ -733,7 +732,6 @@ fn surface(rng: &mut Rng) -> semantic_common::visa_ref::RefSurface {
 /// specification's pseudo-code gives on the same texels: every channel
 /// combination, predicates, mask controls, in and out of bounds.
 #[test]
-#[ignore = "needs geneu::sim::run (semantic_common::machine::run_with)"]
 fn gather4_typed_reads_what_the_spec_says() {
     use semantic_common::visa_ref::gather4_typed;
     let (mut cases, mut failures) = (0, Vec::new());

@@ -22,6 +22,7 @@
 //! | `descriptor_roundtrip` | [`msg::fuzz_check`] | its own doc |
 //! | `visa_lower` | [`visa_lower`] | [`visa_input`] |
 //! | `compact_roundtrip` | [`compact_roundtrip`] | its own doc |
+//! | `sim_equiv` | [`sim::check_equiv`] | [`sim::arbitrary_program`] |
 //!
 //! Each function states one property of the library and **panics when the
 //! property is violated**; on inputs where it holds it returns normally.

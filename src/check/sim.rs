@@ -6,9 +6,9 @@
 //! builder (ALU instructions of several types and regions, conditional
 //! modifiers, predication, extended math, nested if/else/endif, an
 //! end-of-thread message); [`forms`] gives its equivalent forms; and
-//! [`check_equiv_with`] runs every form with a given runner (the
-//! simulator) from the same registers and panics when their results
-//! differ.
+//! [`check_equiv`] runs every form in the simulator from the same
+//! registers and panics when their results differ, or when the simulator
+//! panics ([`check_equiv_with`] takes the runner).
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -337,4 +337,42 @@ pub fn check_equiv_with(
         }
     }
     first.map(|(_, r)| r)
+}
+
+/// [`check_equiv_with`] with [`crate::sim::run`]: each form runs from the
+/// program's registers (g2-g39 as generated, the rest zero) and dispatch
+/// mask, with an empty memory and a step limit.
+///
+/// Returns the program's own result, as [`check_equiv_with`] does.
+///
+/// # Panics
+///
+/// Panics when two forms' results differ, or when the simulator panics.
+pub fn check_equiv(data: &[u8]) -> Option<RunResult> {
+    use crate::sim::{Memory, Program, RunOptions, Thread};
+    check_equiv_with(data, |p, bytes, prog| {
+        let mut t = Thread::new();
+        for (k, r) in prog.regs.iter().enumerate() {
+            if let Some(d) = t.reg_mut(FIRST_REG.saturating_add(k as u8)) {
+                *d = *r;
+            }
+        }
+        t.set_dispatch_mask(prog.dispatch);
+        let opts = RunOptions {
+            step_limit: 10_000,
+            ..RunOptions::default()
+        };
+        let error = match Program::new(p, bytes) {
+            Ok(program) => crate::sim::run(&program, &mut t, &mut Memory::default(), &opts)
+                .err()
+                .map(|e| alloc::format!("{:?}", core::mem::discriminant(&e))),
+            Err(e) => Some(alloc::format!("{e}")),
+        };
+        RunResult {
+            grf: t.grf().to_vec(),
+            flags: [t.flag(0), t.flag(1)],
+            a0: core::array::from_fn(|k| t.a0(k as u8)),
+            error,
+        }
+    })
 }

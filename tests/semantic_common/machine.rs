@@ -116,8 +116,42 @@ pub fn run_with(
     to_end: bool,
     surfaces: &[(u8, RefSurface)],
 ) -> Result<(), String> {
-    let _ = (p, program, m, to_end, surfaces);
-    Err("geneu::sim::run is not on main yet".into())
+    use geneu::isa::cr0;
+    use geneu::sim::{Memory, Program, RunOptions, Surface, SurfaceFormat, Thread};
+    let prog = Program::new(p, program).map_err(|e| e.to_string())?;
+    let mut t = Thread::new();
+    t.grf_mut().copy_from_slice(&m.grf);
+    for (k, &w) in m.a0.iter().enumerate() {
+        t.set_a0(k as u8, w);
+    }
+    for (k, &f) in m.flags.iter().enumerate() {
+        t.set_flag(k as u8, f);
+    }
+    t.set_dispatch_mask(m.dispatch);
+    t.set_cr0(cr0::SP_DENORM_RETAIN | cr0::DP_DENORM_RETAIN | cr0::HF_DENORM_RETAIN);
+    let mut mem = Memory::default();
+    for (bti, s) in surfaces {
+        let mut img =
+            Surface::image_2d(SurfaceFormat::R32G32B32A32Uint, s.width, s.height).map_err(|e| e.to_string())?;
+        for y in 0..s.height {
+            for x in 0..s.width {
+                img.set_texel(i64::from(x), i64::from(y), s.texels[(y * s.width + x) as usize]);
+            }
+        }
+        mem.bind(*bti, img);
+    }
+    let mut opts = RunOptions::default();
+    opts.end_at_program_end = to_end;
+    opts.step_limit = 100_000;
+    let r = geneu::sim::run(&prog, &mut t, &mut mem, &opts);
+    m.grf.copy_from_slice(t.grf());
+    for (k, w) in m.a0.iter_mut().enumerate() {
+        *w = t.a0(k as u8);
+    }
+    for (k, f) in m.flags.iter_mut().enumerate() {
+        *f = t.flag(k as u8);
+    }
+    r.map(|_| ()).map_err(|e| e.to_string())
 }
 
 /// [`run_with`], ending with an end of thread, without surfaces.
