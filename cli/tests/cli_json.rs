@@ -247,7 +247,16 @@ fn hex_lines(b: &[u8], sizes: &[usize]) -> String {
 #[test]
 fn every_json_output_has_its_documented_form() {
     let s = schema();
-    for cmd in ["fields", "diff", "desc", "disasm", "asm", "check", "check --list-rules"] {
+    for cmd in [
+        "fields",
+        "diff",
+        "desc",
+        "disasm",
+        "asm",
+        "check",
+        "check --list-rules",
+        "run",
+    ] {
         assert!(s.sections.contains_key(cmd), "JSON.md documents `{cmd}`");
     }
     // A compacted mov, a mov that breaks a rule (native), an undecodable
@@ -341,6 +350,17 @@ fn every_json_output_has_its_documented_form() {
             b("01 02 03\n"),
         ),
         ("check --list-rules", vec!["check", "--list-rules", "--json"], vec![]),
+        (
+            "run",
+            vec!["run", "--gen", "bdw", "--json", "--trace", "--grf", "g3=1,2"],
+            b("add(8) g2<1>D g3<8,8,1>D g4<8,8,1>D { align1 1Q };\n"),
+        ),
+        (
+            "run",
+            vec!["run", "--gen", "bdw", "--json", "--steps", "2"],
+            b("jmpi(1) -16D { align1 WE_all 1N };\n"),
+        ),
+        ("run", vec!["run", "--gen", "bdw", "--json", "--bin"], vec![0; 4]),
     ];
     let used = run_all(&s, &runs);
     let _ = std::fs::remove_file(&hex_file);

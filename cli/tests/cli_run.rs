@@ -42,7 +42,7 @@ fn fill_kernel_writes_three_times_each_index() {
         .collect();
     let expect: Vec<u32> = (0..32).map(|i| 3 * i).collect();
     assert_eq!(words, expect);
-    assert_eq!(out.matches("EndOfThread").count(), 4, "{out}");
+    assert_eq!(out.matches("end_of_thread").count(), 4, "{out}");
 }
 
 #[test]

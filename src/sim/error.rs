@@ -134,3 +134,44 @@ pub enum SimError {
         what: &'static str,
     },
 }
+
+impl SimError {
+    /// A stable snake_case name of the variant (the `kind` of the command
+    /// line's JSON); a decode or descriptor error gives its own kind.
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            SimError::Decode { error, .. } => error.kind(),
+            SimError::StepLimit { .. } => "step_limit",
+            SimError::BadJump { .. } => "branch_target",
+            SimError::RanOffEnd { .. } => "ran_off_end",
+            SimError::RegisterOutOfRange { .. } => "register_out_of_range",
+            SimError::Message { error, .. } => error.kind(),
+            SimError::UnmodelledMessage { .. } => "unmodelled_message",
+            SimError::Unsupported { .. } => "unsupported",
+            SimError::Length { .. } => "message_length",
+            SimError::UnboundSurface { .. } => "unbound_surface",
+            SimError::Format { .. } => "surface_format",
+            SimError::Unmapped { .. } => "unmapped_address",
+            SimError::Payload { .. } => "message_payload",
+        }
+    }
+
+    /// The byte offset of the instruction that met the error.
+    pub const fn offset(&self) -> u32 {
+        match *self {
+            SimError::Decode { offset, .. }
+            | SimError::StepLimit { offset, .. }
+            | SimError::BadJump { offset, .. }
+            | SimError::RanOffEnd { offset }
+            | SimError::RegisterOutOfRange { offset, .. }
+            | SimError::Message { offset, .. }
+            | SimError::UnmodelledMessage { offset, .. }
+            | SimError::Unsupported { offset, .. }
+            | SimError::Length { offset, .. }
+            | SimError::UnboundSurface { offset, .. }
+            | SimError::Format { offset, .. }
+            | SimError::Unmapped { offset, .. }
+            | SimError::Payload { offset, .. } => offset,
+        }
+    }
+}

@@ -220,13 +220,14 @@ impl Lower<'_> {
         let op = a.opcode;
         // Instructions printed without options (NOP) show their access mode
         // only through an align16 predicate control.
+        // (The predicate first: most instructions have none, and the
+        // options compare field by field.)
         let a16 = a.opts.align16
-            || (a.opts == Options::default()
-                && a.pred.is_some_and(|p| match (p.raw, p.suffix) {
-                    (Some((_, a16)), _) => a16,
-                    (None, Some((s, _))) => matches!(s, "x" | "y" | "z" | "w"),
-                    _ => false,
-                }));
+            || (a.pred.is_some_and(|p| match (p.raw, p.suffix) {
+                (Some((_, a16)), _) => a16,
+                (None, Some((s, _))) => matches!(s, "x" | "y" | "z" | "w"),
+                _ => false,
+            }) && a.opts == Options::default());
         let o = &a.opts;
         let access_mode = if a16 { AccessMode::Align16 } else { AccessMode::Align1 };
         let thread_control = ThreadControl::from_hw(o.thread)

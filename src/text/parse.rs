@@ -380,13 +380,13 @@ impl<'a> Parser<'a> {
                     // Labels are rare: the name is taken as text only here.
                     let name = c.ident_here().map_or("", |(name, _)| name);
                     look.advance(1);
-                    self.c = look;
+                    self.c.catch_up(&look);
                     return Some(Some((name, start)));
                 }
             }
             match self.instruction(&mut c, start, head, inst) {
                 Ok(()) => {
-                    self.c = c;
+                    self.c.catch_up(&c);
                     return Some(None);
                 }
                 Err(e) => {
@@ -802,41 +802,35 @@ impl<'a> Parser<'a> {
         let Some(send) = ops.send_slots() else {
             return Ok(());
         };
-        self.scan_operand(c, true, &mut send.dst)?;
-        self.scan_operand(c, false, &mut send.src0)?;
+        self.scan_dst_src(c, &mut send.dst, &mut send.src0)?;
         // The descriptor, a number, or else a register descriptor first.
         let mut look = *c;
         let neg = look.eat(b'-');
         let pos = look.at();
-        let value = match look.number_here() {
-            Some((value, end)) => {
-                look.advance_to(end);
-                *c = look;
-                send.src1 = None;
-                value
+        if let Some((value, end)) = look.number_here() {
+            look.advance_to(end);
+            c.catch_up(&look);
+            send.src1 = None;
+            send.desc = Num {
+                value: if neg { value.wrapping_neg() } else { value },
+                pos,
+            };
+        } else {
+            self.scan_operand(c, false, send.src1.insert(Operand::EMPTY))?;
+            let neg = c.eat(b'-');
+            let n = self.scan_number(c, "the message descriptor (a number such as 0x02280300)")?;
+            send.desc = n;
+            if neg {
+                send.desc.value = n.value.wrapping_neg();
             }
-            None => {
-                self.scan_operand(c, false, send.src1.insert(Operand::EMPTY))?;
-                let neg = c.eat(b'-');
-                let n = self.scan_number(c, "the message descriptor (a number such as 0x02280300)")?;
-                send.desc = n;
-                if neg {
-                    send.desc.value = n.value.wrapping_neg();
-                }
-                send.sfid = self.scan_sfid(c)?;
-                return self.msg_desc(c);
-            }
-        };
-        send.desc = Num {
-            value: if neg { value.wrapping_neg() } else { value },
-            pos,
-        };
+        }
         send.sfid = self.scan_sfid(c)?;
         self.msg_desc(c)
     }
 
     /// `MsgDesc:` and the free-form description after it, up to the `{`,
     /// `;` or line end, if they stand where `c` stands.
+    #[inline(always)]
     fn msg_desc(&self, c: &mut Scanner<'a>) -> PResult<()> {
         if let Some(end) = c.word_here("MsgDesc") {
             c.advance_to(end);
@@ -853,6 +847,7 @@ impl<'a> Parser<'a> {
     /// A shared function's name where `c` stands: one word, or one of
     /// [`multi_word_sfid`]'s (`dp data 1`), or Mesa's `*** invalid SFID
     /// value N`.
+    #[inline(always)]
     fn scan_sfid(&mut self, c: &mut Scanner<'a>) -> PResult<u8> {
         const WHAT: &str = "a shared function (null, math, sampler, gateway, dp_sampler, render, urb, thread_spawner, vme, const, data, pixel interp, dp data 1, cre)";
         if c.byte() == Some(b'*') {
@@ -1127,44 +1122,68 @@ impl<'a> Parser<'a> {
             pos: open,
             ..Region::EMPTY
         };
-        loop {
+        // The count is kept here and stored once.
+        let mut n = 0u8;
+        let done = loop {
             let at = c.at();
-            let Some(slot) = r.vals.get_mut(usize::from(r.n)) else {
-                return Err(self.unexpected_at(*c, "`>` closing the region"));
+            let Some(slot) = r.vals.get_mut(usize::from(n)) else {
+                break Err(self.unexpected_at(*c, "`>` closing the region"));
             };
-            match c.byte() {
-                Some(b'*') if r.n < 2 => {
-                    let (words, what): (&[&str], _) = if r.n == 0 && !r.vxh {
-                        (&["vert", "stride"], "`*** invalid vert stride value N`")
-                    } else {
-                        (&["width"], "`*** invalid width value N`")
-                    };
-                    // The marker's words are read as tokens.
-                    self.resume(*c);
-                    let marker = self
-                        .invalid_marker(words, &[], what)
-                        .and_then(|(n, _)| self.nibble(n).map(|_| n));
-                    *c = self.scanner();
-                    *slot = marker?;
-                    r.raw |= 1 << r.n;
+            if let Some((value, end)) = c.number_here() {
+                // Taken without what follows: `,`, `;` or `>`, and after
+                // `,` or `;` a digit, are looked for directly.
+                c.take(end);
+                *slot = Num { value, pos: at };
+            } else {
+                match c.byte() {
+                    Some(b'*') if n < 2 => {
+                        let (words, what): (&[&str], _) = if n == 0 && !r.vxh {
+                            (&["vert", "stride"], "`*** invalid vert stride value N`")
+                        } else {
+                            (&["width"], "`*** invalid width value N`")
+                        };
+                        // The marker's words are read as tokens.
+                        self.resume(*c);
+                        let marker = self
+                            .invalid_marker(words, &[], what)
+                            .and_then(|(m, _)| self.nibble(m).map(|_| m));
+                        *c = self.scanner();
+                        match marker {
+                            Ok(m) => *slot = m,
+                            Err(e) => break Err(e),
+                        }
+                        r.raw |= 1 << n;
+                    }
+                    Some(b'V') if n == 0 && c.word_here("VxH").is_some() => {
+                        c.advance(3);
+                        r.vxh = true;
+                        slot.pos = at;
+                    }
+                    _ => break Err(self.unexpected_at(*c, "a region value")),
                 }
-                Some(b'V') if r.n == 0 && c.word_here("VxH").is_some() => {
-                    c.advance(3);
-                    r.vxh = true;
-                    slot.pos = at;
-                }
-                _ => *slot = self.scan_number(c, "a region value")?,
             }
-            r.n += 1;
-            match c.byte() {
+            n += 1;
+            let mut b = c.raw_byte();
+            if !matches!(b, Some(b',' | b';' | b'>')) {
+                c.settle();
+                b = c.byte();
+            }
+            match b {
                 Some(b'>') => {
                     c.advance(1);
-                    return Ok(());
+                    break Ok(());
                 }
-                Some(b',' | b';') => c.advance(1),
-                _ => return Err(self.unexpected_at(*c, "`,` or `>` in the region")),
+                Some(b',' | b';') => {
+                    c.take(c.index() + 1);
+                    if !c.raw_byte().is_some_and(|b| b.is_ascii_digit()) {
+                        c.settle();
+                    }
+                }
+                _ => break Err(self.unexpected_at(*c, "`,` or `>` in the region")),
             }
-        }
+        };
+        r.n = n;
+        done
     }
 
     /// [`Parser::scan_region`] at the current token.
@@ -1268,7 +1287,18 @@ impl<'a> Parser<'a> {
         // stored and reloaded at each piece.
         let mut s = *c;
         let r = self.scan_operand_in(&mut s, dst, o);
-        *c = s;
+        c.catch_up(&s);
+        r
+    }
+
+    /// A destination and a source, as [`Parser::scan_operand`] reads them,
+    /// through one local copy of the cursor (and one call).
+    fn scan_dst_src(&mut self, c: &mut Scanner<'a>, dst: &mut Operand, src: &mut Operand) -> PResult<()> {
+        let mut s = *c;
+        let r = self
+            .scan_operand_in(&mut s, true, dst)
+            .and_then(|()| self.scan_operand_in(&mut s, false, src));
+        c.catch_up(&s);
         r
     }
 
@@ -1299,8 +1329,7 @@ impl<'a> Parser<'a> {
             o.base = Base::Imm { value, neg: o.neg };
             o.neg = false;
             o.region = None;
-            o.ty = Some(self.scan_type(c)?);
-            return Ok(());
+            return self.scan_type(c, &mut o.ty);
         }
         // A direct register's name and where it ends; `None` for an
         // indirect address, read here.
@@ -1320,7 +1349,7 @@ impl<'a> Parser<'a> {
                     // Rare: read on a copy, so that `c` stays local.
                     let mut look = *c;
                     let base = self.scan_indirect(&mut look);
-                    *c = look;
+                    c.catch_up(&look);
                     o.base = base?;
                     None
                 } else {
@@ -1343,7 +1372,7 @@ impl<'a> Parser<'a> {
                 let pos = look.at();
                 if let Some((value, end)) = look.number_here() {
                     look.advance_to(end);
-                    *c = look;
+                    c.catch_up(&look);
                     sub = Some(Num { value, pos });
                 }
             }
@@ -1384,8 +1413,7 @@ impl<'a> Parser<'a> {
                 return Ok(());
             }
         }
-        o.ty = Some(self.scan_type(c)?);
-        Ok(())
+        self.scan_type(c, &mut o.ty)
     }
 
     /// A number where `c` stands (`what` names it in an error).
@@ -1403,14 +1431,15 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// A type name where `c` stands.
+    /// A type name where `c` stands, written into `ty` (in place).
     #[inline(always)]
-    fn scan_type(&self, c: &mut Scanner<'a>) -> PResult<(Type, Pos)> {
+    fn scan_type(&self, c: &mut Scanner<'a>, ty: &mut Option<(Type, Pos)>) -> PResult<()> {
         let pos = c.at();
         if let Some((text, end)) = c.ident_bytes_here() {
-            if let Some(Some(ty)) = type_by_bytes(text) {
+            if let Some(Some(t)) = type_by_bytes(text) {
                 c.advance_to(end);
-                return Ok((ty, pos));
+                *ty = Some((t, pos));
+                return Ok(());
             }
         }
         Err(self.not_a_type(*c))

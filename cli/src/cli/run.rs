@@ -11,12 +11,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use geneu::sim::{
-    run_dispatch, Change, Dispatch, Loc, Memory, Outcome, Program, RunOptions, Surface, SurfaceFormat, Thread,
+    run_dispatch, Change, Dispatch, End, Loc, Memory, Outcome, Program, RunOptions, Surface, SurfaceFormat, Thread,
 };
 use geneu::Platform;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-use super::{emit, program_bytes, CliError, Input};
+use super::{emit, json, program_bytes, CliError, Input};
 
 /// What `run` was asked to do.
 pub struct RunArgs<'a> {
@@ -437,6 +437,78 @@ fn trace_text(p: Platform, thread: usize, o: &Outcome, out: &mut String) {
     }
 }
 
+/// The document `run --json` prints.
+#[derive(Serialize)]
+struct RunJson<'a> {
+    platform: &'static str,
+    file: &'a str,
+    threads: Vec<ThreadJson>,
+    /// Errors of the program as a whole (a truncated last instruction);
+    /// a thread's own error is in its `error`.
+    errors: Vec<json::Error>,
+}
+
+/// One thread of `run --json`.
+#[derive(Serialize)]
+struct ThreadJson {
+    thread: usize,
+    group: u32,
+    /// `end_of_thread` or `program_end`; `null` when the thread did not end.
+    end: Option<&'static str>,
+    steps: Option<u64>,
+    changed: Vec<RegJson>,
+    trace: Vec<TraceJson>,
+    error: Option<json::Error>,
+}
+
+/// A register the run changed: its bytes after the run.
+#[derive(Serialize)]
+struct RegJson {
+    register: String,
+    bytes: String,
+}
+
+/// One executed instruction.
+#[derive(Serialize)]
+struct TraceJson {
+    offset: u32,
+    text: String,
+    channels: u32,
+    changes: Vec<ChangeJson>,
+}
+
+/// One register byte an instruction changed.
+#[derive(Serialize)]
+struct ChangeJson {
+    register: String,
+    byte: u8,
+    old: u8,
+    new: u8,
+}
+
+/// How a thread ended, in the JSON's words.
+fn end_name(e: End) -> &'static str {
+    match e {
+        End::EndOfThread => "end_of_thread",
+        _ => "program_end",
+    }
+}
+
+/// The registers `after` holds differently from `before`.
+fn changed_json(before: &Thread, after: &Thread) -> Vec<RegJson> {
+    before
+        .grf()
+        .chunks(32)
+        .zip(after.grf().chunks(32))
+        .enumerate()
+        .filter(|(_, (x, y))| x != y)
+        .map(|(n, (_, y))| RegJson {
+            register: format!("g{n}"),
+            bytes: json::hex_bytes(y),
+        })
+        .collect()
+}
+
 /// Runs `run`.
 pub fn run(p: Platform, args: &RunArgs<'_>) -> Result<ExitCode, CliError> {
     let bytes = match program_bytes(p, args.path, args.input)? {
@@ -449,7 +521,21 @@ pub fn run(p: Platform, args: &RunArgs<'_>) -> Result<ExitCode, CliError> {
     let prog = match Program::new(p, &bytes) {
         Ok(prog) => prog,
         Err(e) => {
-            eprintln!("geneu: {e}");
+            let file = super::asm::display_name(args.path);
+            if args.json {
+                let at = json::At::offset(e.offset() as usize).with_file(file);
+                emit(&json::document(
+                    "run",
+                    &RunJson {
+                        platform: json::platform(p),
+                        file,
+                        threads: Vec::new(),
+                        errors: vec![json::Error::new(e.kind(), &e, at)],
+                    },
+                ))?;
+            } else {
+                eprintln!("{file}: error: {e}");
+            }
             return Ok(ExitCode::from(1));
         }
     };
@@ -484,76 +570,73 @@ pub fn run(p: Platform, args: &RunArgs<'_>) -> Result<ExitCode, CliError> {
         Err(_) => &[],
     };
     if args.json {
-        let threads: Vec<serde_json::Value> = dispatch
+        let file = super::asm::display_name(args.path);
+        let threads = dispatch
             .threads()
             .iter()
             .enumerate()
             .map(|(k, t)| {
                 let o = outcomes.get(k);
-                let changed: Vec<serde_json::Value> = before
-                    .get(k)
-                    .map(|b| {
-                        b.grf()
-                            .chunks(32)
-                            .zip(t.thread.grf().chunks(32))
-                            .enumerate()
-                            .filter(|(_, (x, y))| x != y)
-                            .map(|(n, (_, y))| {
-                                let dwords: Vec<u32> = y.chunks(4).map(dword).collect();
-                                serde_json::json!({ "register": format!("g{n}"), "ud": dwords })
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                let trace: Vec<serde_json::Value> = o
-                    .map(|o| {
+                let error = match &result {
+                    Err(e) if e.thread as usize == k => Some(json::Error::new(
+                        e.error.kind(),
+                        &e.error,
+                        json::At::offset(e.error.offset() as usize).with_file(file),
+                    )),
+                    _ => None,
+                };
+                ThreadJson {
+                    thread: k,
+                    group: t.group,
+                    end: o.map(|o| end_name(o.end)),
+                    steps: o.map(|o| o.steps),
+                    changed: before.get(k).map_or_else(Vec::new, |b| changed_json(b, &t.thread)),
+                    trace: o.map_or_else(Vec::new, |o| {
                         o.trace
                             .iter()
-                            .map(|e| {
-                                serde_json::json!({
-                                    "offset": e.offset,
-                                    "text": e.instruction.display(p).to_string(),
-                                    "channels": e.channels,
-                                    "changes": e.changes.iter().map(|c| {
-                                        let (r, _) = loc_name(c.at);
-                                        let byte = match c.at { Loc::Grf { byte, .. } | Loc::Arf { byte, .. } => byte, _ => 0 };
-                                        serde_json::json!({ "register": r, "byte": byte, "old": c.old, "new": c.new })
-                                    }).collect::<Vec<_>>(),
-                                })
+                            .map(|e| TraceJson {
+                                offset: e.offset,
+                                text: e.instruction.display(p).to_string(),
+                                channels: e.channels,
+                                changes: e
+                                    .changes
+                                    .iter()
+                                    .map(|c| {
+                                        let (register, byte) = loc_name(c.at);
+                                        ChangeJson {
+                                            register,
+                                            byte,
+                                            old: c.old,
+                                            new: c.new,
+                                        }
+                                    })
+                                    .collect(),
                             })
                             .collect()
-                    })
-                    .unwrap_or_default();
-                serde_json::json!({
-                    "thread": k,
-                    "group": t.group,
-                    "steps": o.map(|o| o.steps),
-                    "changed": changed,
-                    "trace": trace,
-                })
+                    }),
+                    error,
+                }
             })
             .collect();
-        let error = result
-            .as_ref()
-            .err()
-            .map(|e| serde_json::json!({ "kind": "sim", "message": e.to_string(), "at": { "thread": e.thread } }));
-        let doc = serde_json::json!({
-            "schema": 1,
-            "command": "run",
-            "platform": p.name(),
-            "threads": threads,
-            "error": error,
-        });
-        out = serde_json::to_string_pretty(&doc).unwrap_or_default();
-        out.push('\n');
+        out = json::document(
+            "run",
+            &RunJson {
+                platform: json::platform(p),
+                file,
+                threads,
+                errors: Vec::new(),
+            },
+        );
     } else {
         for (k, t) in dispatch.threads().iter().enumerate() {
             if let Some(o) = outcomes.get(k) {
                 trace_text(p, k, o, &mut out);
                 let _ = writeln!(
                     out,
-                    "thread {k} (group {}): {} instructions, {:?}",
-                    t.group, o.steps, o.end
+                    "thread {k} (group {}): {} instructions, {}",
+                    t.group,
+                    o.steps,
+                    end_name(o.end)
                 );
             } else {
                 let _ = writeln!(out, "thread {k} (group {}):", t.group);
