@@ -9,7 +9,9 @@
 //!   of whole instructions and fuzzer inputs;
 //! - [`msg`]: the message-descriptor property and its byte reader;
 //! - [`text`]: the disassembler's and assembler's properties of one word;
-//! - [`visa`]: structured vISA lowering cases.
+//! - [`visa`]: structured vISA lowering cases;
+//! - [`sim`]: generated programs and their equivalent forms (compacted,
+//!   disassembled and assembled again), for the simulator's equivalence.
 //!
 //! | fuzz target | check | input |
 //! |---|---|---|
@@ -20,6 +22,7 @@
 //! | `descriptor_roundtrip` | [`msg::fuzz_check`] | its own doc |
 //! | `visa_lower` | [`visa_lower`] | [`visa_input`] |
 //! | `compact_roundtrip` | [`compact_roundtrip`] | its own doc |
+//! | `sim_equiv` | [`sim::check_equiv`] | [`sim::arbitrary_program`] |
 //!
 //! Each function states one property of the library and **panics when the
 //! property is violated**; on inputs where it holds it returns normally.
@@ -33,6 +36,7 @@
 #![allow(clippy::panic)]
 
 pub mod msg;
+pub mod sim;
 pub mod text;
 pub mod visa;
 
