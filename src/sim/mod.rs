@@ -680,6 +680,8 @@ fn send(
     } else {
         geo.rel(active)
     } & pred;
+    // The message sees its slots (relative to the first channel); the
+    // trace the absolute channels.
     let channel_mask = geo.abs(en);
     let sfid = inst.sfid().ok_or(SimError::UnmodelledMessage {
         offset,
@@ -721,7 +723,7 @@ fn send(
         sfid,
         desc,
         exec_size: inst.exec_size.channels(),
-        channel_mask,
+        channel_mask: en,
         payload: payload.get(..mlen).unwrap_or(&[]),
         thread: t.thread_id,
         group: t.group_id,

@@ -43,8 +43,10 @@ pub(crate) struct MessageCall<'a> {
     pub desc: u32,
     /// The instruction's execution size in channels.
     pub exec_size: u32,
-    /// The channels enabled for this instruction (bit n is channel n), after
-    /// the execution mask, predication and NoMask.
+    /// The message's enabled slots, after the execution mask, predication
+    /// and NoMask: bit n is slot n, the instruction's channel n counted
+    /// from its first channel (a SIMD8 SEND at quarter 2Q has channels
+    /// 8-15 as slots 0-7), as the shared functions see them.
     pub channel_mask: u32,
     /// The `mlen` payload registers, starting at src0's register.
     pub payload: &'a [[u8; 32]],
