@@ -111,6 +111,11 @@ enum Cmd {
         /// 16-byte native word, branch offsets moved to match.
         #[arg(long)]
         uncompact: bool,
+        /// The assembly syntax: Mesa's (default) or Intel's IGA (as
+        /// `iga64 -d` prints it; --check, --print-offset and
+        /// --print-bytes apply to Mesa's).
+        #[arg(long, value_enum, default_value_t = cli::disasm::Syntax::Mesa)]
+        syntax: cli::disasm::Syntax,
         /// Input file; `-` or none reads stdin.
         file: Option<String>,
     },
@@ -309,12 +314,21 @@ fn main() -> ExitCode {
             print_offset,
             print_bytes,
             uncompact,
+            syntax,
             file,
         } => {
             let opts = TextOptions::with_check(check)
                 .with_offset(print_offset)
                 .with_bytes(print_bytes);
-            cli::disasm::disasm(gen.platform, file.as_deref(), input.input(), json, uncompact, opts)
+            cli::disasm::disasm(
+                gen.platform,
+                file.as_deref(),
+                input.input(),
+                json,
+                uncompact,
+                opts,
+                syntax,
+            )
         }
         Cmd::Asm {
             gen,

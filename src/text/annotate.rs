@@ -40,12 +40,26 @@ fn differences(
     inst: &Instruction,
     plain: impl FnOnce(&mut String) -> core::fmt::Result,
 ) -> Option<String> {
-    let w = crate::codec::encode_word(p, inst).ok()?;
     // What the text alone assembles to.
     let mut text = String::new();
     plain(&mut text).ok()?;
     let words = super::assemble_words_with(p, &text, super::AsmOptions::UNCHECKED).ok()?;
     let base = Word::from_bytes(*words.first()?);
+    items(p, inst, base)
+}
+
+/// The annotation of `inst` against the instruction `base` its text
+/// stands for in some dialect (IGA's syntax: [`super::iga`]), or `None`
+/// when their words agree.
+pub(crate) fn diff(p: Platform, inst: &Instruction, base: &Instruction) -> Option<String> {
+    let base = crate::codec::encode_word(p, base).ok()?;
+    items(p, inst, base)
+}
+
+/// The items of the annotation of `inst`, whose text stands for the word
+/// `base`.
+fn items(p: Platform, inst: &Instruction, base: Word) -> Option<String> {
+    let w = crate::codec::encode_word(p, inst).ok()?;
     let mut left = w.0 ^ base.0;
     if left == 0 {
         return None;

@@ -10,6 +10,7 @@ pub(crate) mod cfmt;
 pub mod disasm;
 mod error;
 mod hidden;
+pub mod iga;
 pub(crate) mod lex;
 mod lower;
 pub mod names;

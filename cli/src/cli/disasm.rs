@@ -143,6 +143,15 @@ fn put(out: &mut impl std::io::Write, text: &str) -> Result<bool, CliError> {
     }
 }
 
+/// The assembly syntax `disasm` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Syntax {
+    /// Mesa's (`brw_disasm.c`).
+    Mesa,
+    /// Intel's IGA (`iga64 -d`).
+    Iga,
+}
+
 /// Runs `disasm`.
 pub fn disasm(
     p: Platform,
@@ -151,6 +160,7 @@ pub fn disasm(
     json: bool,
     uncompact: bool,
     opts: TextOptions,
+    syntax: Syntax,
 ) -> Result<ExitCode, CliError> {
     let check = opts.check;
     let raw = read_input(path)?;
@@ -196,6 +206,14 @@ pub fn disasm(
             return Ok(ExitCode::SUCCESS);
         }
         bad
+    } else if syntax == Syntax::Iga {
+        let mut buf = String::with_capacity(bytes.len() * 8);
+        let sum = geneu::text::iga::write_program(&mut buf, p, &bytes, true)
+            .map_err(|_| CliError::Hex("formatting failed".into()))?;
+        if !put(&mut out, &buf)? {
+            return Ok(ExitCode::SUCCESS);
+        }
+        sum.undecodable > 0
     } else {
         // The text goes out a chunk at a time, printed into one buffer.
         let mut text = ProgramText::new(p, &bytes, opts);

@@ -45,5 +45,10 @@ pub(crate) struct MessageReply {
 /// Carries out one message.
 #[allow(dead_code)]
 pub(crate) fn execute(call: &MessageCall<'_>, _mem: &mut Memory) -> Result<MessageReply, SimError> {
-    Err(SimError::UnmodelledMessage { offset: call.offset, sfid: call.sfid.hw(), msg_type: 0, what: "any" })
+    Err(SimError::UnmodelledMessage {
+        offset: call.offset,
+        sfid: call.sfid.hw(),
+        msg_type: 0,
+        what: "any",
+    })
 }

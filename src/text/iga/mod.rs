@@ -1,0 +1,181 @@
+//! IGA's syntax: disassembly as Intel's assembler `iga64` (IGA 1.1.0,
+//! intel-graphics-compiler `visa/iga`) prints it, beside Mesa's syntax
+//! ([`crate::text::Disasm`]).
+//!
+//! [`IgaDisasm`] prints one instruction; [`write_program`] prints a whole
+//! binary with IGA's block labels (`L<offset>:` at offset 0, at every
+//! branch target, and after every branch and every SEND with EOT).
+//! Haswell and Broadwell/Cherryview print as `iga64 -p=7p5` / `-p=8`
+//! do; Ivy Bridge, which IGA does not model, prints by the same rules.
+//!
+//! # Line layout
+//!
+//! ```text
+//! (W&~f0.1.any4h) op.fn (8|M8)  (lt)f0.0  dst  src0  src1  src2  {Opt,Opt} [field=value ...] // comment
+//! ```
+//!
+//! Columns are padded as IGA pads them (see the `print` module); trailing
+//! spaces are IGA's too.
+//!
+//! # The field annotation
+//!
+//! A word that IGA's assembler would not produce from its own text (for
+//! example most words Mesa's compiler emits: a SEND's src0 region, which
+//! IGA leaves zero, or src1's type field beside an immediate) prints with
+//! the fields where it differs from what IGA's assembler encodes from
+//! the text:
+//!
+//! ```text
+//! send (8|M0)              null:f   r123:f  0x26            0x0A080017           {EOT} [src0_hstride=0x1 src0_width=0x3 src0_vstride=0x8] // wr:5h+0, rd:0; hdc.urb; urb dword write
+//! ```
+//!
+//! Placement: after the options block (after the last operand or SEND
+//! descriptor when there is none), one space, `[`, items separated by one
+//! space, `]`; then the ` // ` comment if any. Each item is `name=0xHEX`
+//! with `name` a field of the word's layout table (as `geneu fields`
+//! lists them) or `bits_HI_LO`, exactly as in Mesa's syntax (see
+//! `crate::text` and its `hidden` module, which reads them). A reader
+//! builds the word from the text as IGA's assembler does
+//! ([`iga_canonical`]) and then writes these fields. Words IGA's encoder
+//! produces print without it.
+
+mod float;
+mod print;
+
+use core::fmt::{self, Write};
+
+use alloc::string::String;
+
+use crate::model::*;
+
+pub use canon::iga_canonical;
+
+mod canon;
+mod msg;
+
+/// One instruction in IGA's syntax: `Display` prints it as `iga64 -d`
+/// does (no final newline).
+///
+/// Branch operands print as labels `L<byte offset>`: the target counted
+/// from the instruction's own offset ([`IgaDisasm::at`], 0 unless set).
+#[derive(Clone, Copy, Debug)]
+pub struct IgaDisasm<'a> {
+    platform: Platform,
+    inst: &'a Instruction,
+    pc: i64,
+    annotate: bool,
+}
+
+impl<'a> IgaDisasm<'a> {
+    /// An instruction on a platform, at byte offset 0.
+    pub fn new(platform: Platform, inst: &'a Instruction) -> Self {
+        IgaDisasm {
+            platform,
+            inst,
+            pc: 0,
+            annotate: true,
+        }
+    }
+
+    /// The instruction's byte offset in its program (for branch labels).
+    #[must_use]
+    pub fn at(mut self, offset: u64) -> Self {
+        self.pc = i64::try_from(offset).unwrap_or(i64::MAX);
+        self
+    }
+
+    /// IGA's text only, without the field annotation.
+    #[must_use]
+    pub fn without_annotation(mut self) -> Self {
+        self.annotate = false;
+        self
+    }
+
+    /// Writes the text to any writer.
+    pub fn write_to<W: Write + ?Sized>(&self, out: &mut W) -> fmt::Result {
+        let pr = print::Printer {
+            p: self.platform,
+            i: self.inst,
+            pc: self.pc,
+        };
+        let mut o = print::Cols::new(out);
+        pr.body(&mut o)?;
+        pr.options(&mut o)?;
+        if self.annotate {
+            if let Some(a) = canon::annotation(self.platform, self.inst) {
+                out.write_str(" [")?;
+                out.write_str(&a)?;
+                out.write_str("]")?;
+            }
+        }
+        if self.inst.opcode.is_send() {
+            out.write_str(" // ")?;
+            msg::write_comment(out, self.platform, self.inst)?;
+        }
+        Ok(())
+    }
+
+    /// The text as a string.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        // Writing to a String does not fail.
+        let _ = self.write_to(&mut s);
+        s
+    }
+}
+
+impl fmt::Display for IgaDisasm<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
+    }
+}
+
+/// Writes a whole binary in IGA's syntax: `L<offset>:` lines where IGA
+/// starts a block, one line per instruction, and a comment line for a
+/// word that does not decode; each instruction with its field annotation
+/// when `annotate` (without it, the text is IGA's own). Returns the
+/// counts.
+pub fn write_program<W: Write + ?Sized>(
+    out: &mut W,
+    p: Platform,
+    bytes: &[u8],
+    annotate: bool,
+) -> Result<crate::text::program::Summary, fmt::Error> {
+    let prog = crate::text::program::Program::decode(p, bytes);
+    let len = prog.byte_len();
+    let mut sum = crate::text::program::Summary::default();
+    // A block starts at 0, at every branch target (the labels Mesa's
+    // printer finds), and after every branch and EOT.
+    let mut block_start = true;
+    for e in prog.entries() {
+        if block_start || e.label.is_some() {
+            print::write_label(out, e.offset as i64)?;
+            out.write_str(":\n")?;
+        }
+        match e.inst {
+            Ok(i) => {
+                let d = IgaDisasm::new(p, i).at(e.offset);
+                if annotate { d } else { d.without_annotation() }.write_to(out)?;
+                out.write_str("\n")?;
+                sum.instructions += 1;
+                block_start = ends_block(i);
+            }
+            Err(err) => {
+                crate::text::program::write_undecodable(out, e.word, err)?;
+                out.write_str("\n")?;
+                sum.undecodable += 1;
+                block_start = false;
+            }
+        }
+    }
+    if block_start || prog.labels().get(len).is_some() {
+        print::write_label(out, len as i64)?;
+        out.write_str(":\n")?;
+    }
+    Ok(sum)
+}
+
+/// Whether IGA ends a block after `i`: a branch, or a SEND with EOT.
+fn ends_block(i: &Instruction) -> bool {
+    i.opcode.is_branch() || i.eot()
+}

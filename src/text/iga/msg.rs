@@ -1,0 +1,124 @@
+//! IGA's end-of-line comment of a SEND: payload lengths, the shared
+//! function, and what the message is (`wr:5h+0, rd:0; hdc.urb; urb dword
+//! write`).
+
+use core::fmt::{self, Write};
+
+use crate::model::*;
+
+use super::print::sfid_name;
+
+/// Writes the comment after `// `.
+pub(crate) fn write_comment<W: Write + ?Sized>(out: &mut W, p: Platform, i: &Instruction) -> fmt::Result {
+    let sfid = i.cond_modifier & 0xf;
+    match i.send_desc() {
+        Some(d) => {
+            let mlen = d >> 25 & 0xf;
+            let rlen = d >> 20 & 0x1f;
+            let header = d >> 19 & 1 == 1;
+            write!(
+                out,
+                "wr:{mlen}{}+0, rd:{rlen}; {}",
+                if header { "h" } else { "" },
+                sfid_name(sfid)
+            )?;
+            describe(out, p, i, sfid, d)
+        }
+        None => {
+            let sub = match i.src[1].addr {
+                Addr::Direct { subnr, .. } | Addr::Indirect { subnr, .. } => subnr,
+            };
+            write!(out, "wr:a0.{sub}[28:25]+0, rd:a0.{sub}[24:20]; {}", sfid_name(sfid))
+        }
+    }
+}
+
+/// `; <what the message is>`, where IGA describes it (URB and sampler
+/// messages so far; the others print the shared function alone).
+fn describe<W: Write + ?Sized>(out: &mut W, p: Platform, _i: &Instruction, sfid: u8, d: u32) -> fmt::Result {
+    match sfid {
+        6 if p.is_gen8() => {
+            let what = match d & 0xf {
+                7 if d >> 15 & 1 == 1 => "urb dword masked write",
+                7 => "urb dword write",
+                8 => "urb dword read",
+                _ => return Ok(()),
+            };
+            out.write_str("; ")?;
+            out.write_str(what)?;
+            if d >> 17 & 1 == 1 {
+                out.write_str(" with per-slot offset enabled")?;
+            }
+            Ok(())
+        }
+        2 => {
+            let simd = match d >> 17 & 3 {
+                1 => "simd8",
+                2 => "simd16",
+                _ => return Ok(()),
+            };
+            let Some(name) = sampler_message(d >> 12 & 0x1f) else {
+                return Ok(());
+            };
+            write!(out, "; {simd} {name} using sampler index {}", d >> 8 & 0xf)
+        }
+        // Scratch block messages of the data cache.
+        10 if d >> 18 & 1 == 1 => {
+            let dir = if d >> 17 & 1 == 1 { "write" } else { "read" };
+            write!(out, "; hword scratch block {dir} x{}", 1u32 << (d >> 12 & 3))
+        }
+        // The constant cache's oword block read.
+        9 if d >> 14 & 0xf == 0 => {
+            let n = match d >> 8 & 7 {
+                2 => 2,
+                3 => 4,
+                4 => 8,
+                _ => 1,
+            };
+            write!(out, "; constant oword block read x{n}")
+        }
+        // IGA names no pixel interpolator message.
+        11 => out.write_str("; ?"),
+        // Render target write.
+        5 if d >> 14 & 0xf == 12 => {
+            let simd = match d >> 8 & 7 {
+                0 => "SIMD16",
+                1 => "replicated SIMD16",
+                3 => "of high SIMD8",
+                4 => "SIMD8",
+                _ => return Ok(()),
+            };
+            let precision = if d >> 30 & 1 == 1 { "half" } else { "full" };
+            write!(out, "; {precision}-precision render target write {simd}")?;
+            if d >> 12 & 1 == 1 {
+                out.write_str("; last render target")?;
+            }
+            write!(out, " to surface {}", d & 0xff)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// IGA's names of the sampler's message types (descriptor bits 16:12).
+fn sampler_message(t: u32) -> Option<&'static str> {
+    Some(match t {
+        0 => "sample",
+        1 => "sample+LOD bias",
+        2 => "sample override LOD",
+        3 => "sample compare",
+        4 => "sample gradient",
+        5 => "sample compare+LOD bias",
+        6 => "sample compare+override LOD",
+        7 => "sample load",
+        8 => "sample gather4",
+        10 => "sample res info",
+        11 => "sample info",
+        16 => "sample gather4+compare",
+        17 => "sample gather4+pixel offset",
+        18 => "sample gather4 pixel offset+compare",
+        20 => "sample derivatives+compare",
+        29 => "sample load mcs auxiliary data",
+        30 => "sample load multi-sample",
+        _ => return None,
+    })
+}

@@ -1,0 +1,678 @@
+//! The IGA-syntax printer: one instruction as `iga64 -d` prints it.
+//!
+//! Columns follow IGA's `BasicFormatter`: each column has a preferred
+//! width; a column that overflows runs up a debt that the padding of the
+//! later columns of the line pays back. Some text does not count towards
+//! a column at all (IGA writes immediates, labels and SEND descriptors
+//! past its counter): [`Cols::raw`]. The widths are IGA's
+//! `ColumnPreferences`, which `COLUMNS` names.
+
+use core::fmt::{self, Write};
+
+use crate::isa::arf;
+use crate::isa::region::VSTRIDE_VXH;
+use crate::isa::PRED_CONTROL_NONE;
+use crate::model::*;
+
+/// IGA's preferred column widths (`ColumnPreferences`).
+struct Columns {
+    predication: usize,
+    op_exec: usize,
+    flag_mod: usize,
+    dst: usize,
+    src: usize,
+    send_dst: usize,
+    send_src: usize,
+    send_desc: usize,
+}
+
+const COLUMNS: Columns = Columns {
+    predication: 7,
+    op_exec: 13,
+    flag_mod: 9,
+    dst: 12,
+    src: 16,
+    send_dst: 7,
+    send_src: 6,
+    send_desc: 10,
+};
+
+/// Spaces for padding, in one piece.
+const SPACES: &str = "                                                                ";
+
+/// A writer with IGA's column accounting.
+pub(crate) struct Cols<'w, W: Write + ?Sized> {
+    out: &'w mut W,
+    /// The open column's preferred width, if one is open.
+    cap: Option<usize>,
+    /// Counted characters written in the open column.
+    size: usize,
+    /// Overflow of earlier columns not yet paid back.
+    debt: usize,
+}
+
+impl<'w, W: Write + ?Sized> Cols<'w, W> {
+    pub(crate) fn new(out: &'w mut W) -> Self {
+        Cols {
+            out,
+            cap: None,
+            size: 0,
+            debt: 0,
+        }
+    }
+
+    /// Text that counts towards the column.
+    #[inline]
+    fn s(&mut self, t: &str) -> fmt::Result {
+        self.size += t.len();
+        self.out.write_str(t)
+    }
+
+    /// Text that IGA writes past its column counter.
+    #[inline]
+    fn raw(&mut self, t: &str) -> fmt::Result {
+        self.out.write_str(t)
+    }
+
+    /// A counted decimal number.
+    fn dec(&mut self, v: u64) -> fmt::Result {
+        crate::decimal::write_dec(self, v)
+    }
+
+    /// `n` counted spaces.
+    fn spaces(&mut self, mut n: usize) -> fmt::Result {
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            self.s(SPACES.get(..k).unwrap_or(""))?;
+            n -= k;
+        }
+        Ok(())
+    }
+
+    fn start(&mut self, width: usize) {
+        self.cap = Some(width);
+        self.size = 0;
+    }
+
+    fn finish(&mut self) -> fmt::Result {
+        let cap = self.cap.take().unwrap_or(0);
+        if self.size <= cap {
+            let mut pad = cap - self.size;
+            let pay = self.debt.min(pad);
+            pad -= pay;
+            self.debt -= pay;
+            self.spaces(pad)?;
+        } else {
+            self.debt += self.size - cap;
+        }
+        self.size = 0;
+        Ok(())
+    }
+}
+
+impl<W: Write + ?Sized> Write for Cols<'_, W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.s(s)
+    }
+}
+
+/// A writer that does not count (for [`Cols::raw`] numbers).
+struct Raw<'a, 'w, W: Write + ?Sized>(&'a mut Cols<'w, W>);
+
+impl<W: Write + ?Sized> Write for Raw<'_, '_, W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.raw(s)
+    }
+}
+
+/// IGA's `fmtHex`: `0x` and uppercase digits, zero-padded to `width`.
+pub(crate) fn write_hex<W: Write + ?Sized>(o: &mut W, v: u64, width: usize) -> fmt::Result {
+    write!(o, "0x{v:0width$X}")
+}
+
+/// IGA's name of a type.
+pub(crate) const fn type_name(t: Type) -> &'static str {
+    match t {
+        Type::UD => ":ud",
+        Type::D => ":d",
+        Type::UW => ":uw",
+        Type::W => ":w",
+        Type::UB => ":ub",
+        Type::B => ":b",
+        Type::DF => ":df",
+        Type::F => ":f",
+        Type::UQ => ":uq",
+        Type::Q => ":q",
+        Type::HF => ":hf",
+        Type::V => ":v",
+        Type::UV => ":uv",
+        Type::VF => ":vf",
+    }
+}
+
+/// IGA's name of a conditional modifier (flag modifier).
+pub(crate) const fn cond_name(c: CondMod) -> &'static str {
+    match c {
+        CondMod::None => "",
+        CondMod::Z => "eq",
+        CondMod::Nz => "ne",
+        CondMod::G => "gt",
+        CondMod::Ge => "ge",
+        CondMod::L => "lt",
+        CondMod::Le => "le",
+        CondMod::R => "r",
+        CondMod::O => "ov",
+        CondMod::U => "un",
+    }
+}
+
+/// IGA's name of a math function (`math.inv`).
+pub(crate) const fn math_name(f: MathFunction) -> &'static str {
+    match f {
+        MathFunction::None => "",
+        MathFunction::Inv => "inv",
+        MathFunction::Log => "log",
+        MathFunction::Exp => "exp",
+        MathFunction::Sqrt => "sqt",
+        MathFunction::Rsq => "rsqt",
+        MathFunction::Sin => "sin",
+        MathFunction::Cos => "cos",
+        MathFunction::Fdiv => "fdiv",
+        MathFunction::Pow => "pow",
+        MathFunction::IntDivQuotientAndRemainder => "idiv",
+        MathFunction::IntDivQuotient => "iqot",
+        MathFunction::IntDivRemainder => "irem",
+        MathFunction::Invm => "invm",
+        MathFunction::Rsqrtm => "rsqtm",
+    }
+}
+
+/// IGA's name of a shared function, as its SEND comment writes it.
+pub(crate) const fn sfid_name(s: u8) -> &'static str {
+    match s {
+        0 => "null",
+        2 => "sampler",
+        3 => "gateway",
+        4 => "hdc.sampler",
+        5 => "hdc.rc",
+        6 => "hdc.urb",
+        7 => "spawner",
+        8 => "vme",
+        9 => "hdc.ccdp",
+        10 => "hdc.dc0",
+        11 => "pi",
+        12 => "hdc.dc1",
+        13 => "cre",
+        _ => "?",
+    }
+}
+
+/// An architecture register class as IGA names it: name, whether the
+/// number prints (when zero), whether the subregister prints (when zero).
+struct ArfInfo {
+    name: &'static str,
+    numbered: bool,
+    subregs: bool,
+}
+
+const fn arf_info(nr: u8) -> ArfInfo {
+    let (name, numbered, subregs) = match arf::class(nr) {
+        arf::NULL => ("null", false, false),
+        arf::ADDRESS => ("a", true, true),
+        arf::ACC => ("acc", true, true),
+        arf::FLAG => ("f", true, true),
+        arf::MASK => ("ce", false, true),
+        arf::MASK_STACK => ("ms", true, true),
+        arf::MASK_STACK_DEPTH => ("sp", true, true),
+        arf::STATE => ("sr", true, true),
+        arf::CONTROL => ("cr", true, true),
+        arf::NOTIFICATION => ("n", true, true),
+        arf::IP => ("ip", false, false),
+        arf::TDR => ("tdr", true, true),
+        arf::TIMESTAMP => ("tm", true, true),
+        0xd0 => ("fc", true, true),
+        _ => ("dbg", true, true),
+    };
+    ArfInfo {
+        name,
+        numbered,
+        subregs,
+    }
+}
+
+/// The branch target of a jump of `raw` platform units from the
+/// instruction at byte `pc`.
+pub(crate) fn target(p: Platform, pc: i64, raw: i32) -> i64 {
+    pc.saturating_add(i64::from(raw) * p.branch_unit_bytes())
+}
+
+/// `L<offset>` (`L_N<offset>` before the program), as IGA names a label.
+pub(crate) fn write_label<W: Write + ?Sized>(o: &mut W, t: i64) -> fmt::Result {
+    if t < 0 {
+        write!(o, "L_N{}", t.unsigned_abs())
+    } else {
+        write!(o, "L{t}")
+    }
+}
+
+/// Whether IGA's text shows no execution size for the opcode.
+const fn implicit_exec(op: Opcode) -> bool {
+    matches!(op, Opcode::Nop | Opcode::Illegal | Opcode::Wait)
+}
+
+/// The branches whose operands IGA prints as labels: (JIP, UIP).
+pub(crate) fn label_operands(p: Platform, op: Opcode) -> (bool, bool) {
+    (crate::canon::shows_jip(op), crate::canon::shows_uip(p, op))
+}
+
+/// The state of printing one instruction.
+pub(crate) struct Printer<'a> {
+    pub(crate) p: Platform,
+    pub(crate) i: &'a Instruction,
+    /// The instruction's byte offset, for branch labels.
+    pub(crate) pc: i64,
+}
+
+impl Printer<'_> {
+    /// The flag register: Gen7's 3-source instructions keep it in src1's
+    /// swizzle bits as Mesa reads it; IGA reads the 3-source flag fields.
+    fn flag(&self) -> FlagReg {
+        self.i.flag
+    }
+
+    fn flag_text<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>) -> fmt::Result {
+        let f = self.flag();
+        o.s("f")?;
+        o.dec(f.nr.into())?;
+        o.s(".")?;
+        o.dec(f.subnr.into())
+    }
+
+    /// The line up to (not including) the options block and comment.
+    pub(crate) fn body<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>) -> fmt::Result {
+        let i = self.i;
+        let op = i.opcode;
+        // Predication and NoMask.
+        o.start(COLUMNS.predication);
+        let pred = i.pred_control != PRED_CONTROL_NONE;
+        let nomask = i.controls.contains(Controls::WE_ALL);
+        if nomask || pred {
+            o.s("(")?;
+            if nomask {
+                o.s("W")?;
+                if pred {
+                    o.s("&")?;
+                }
+            }
+            if pred {
+                if i.controls.contains(Controls::PRED_INV) {
+                    o.s("~")?;
+                }
+                self.flag_text(o)?;
+                match PredCtrl::from_hw(i.access_mode, i.pred_control) {
+                    Some(PredCtrl::Normal) | None => {}
+                    Some(c) => {
+                        o.s(".")?;
+                        o.s(c.name())?;
+                    }
+                }
+            }
+            o.s(")")?;
+        }
+        o.finish()?;
+        o.s(" ")?;
+        // Mnemonic and execution size.
+        o.start(COLUMNS.op_exec);
+        o.s(op.name())?;
+        if op == Opcode::Math {
+            if let Some(f) = MathFunction::from_hw(i.cond_modifier) {
+                o.s(".")?;
+                o.s(math_name(f))?;
+            }
+        } else if self.p.is_gen8()
+            && matches!(op, Opcode::If | Opcode::Else | Opcode::Goto)
+            && i.controls.contains(Controls::ACC_WR)
+        {
+            o.s(".b")?;
+        }
+        o.s(" ")?;
+        if !implicit_exec(op) {
+            o.s("(")?;
+            o.dec(i.exec_size.channels().into())?;
+            o.s("|M")?;
+            o.dec(i.first_channel().into())?;
+            o.s(")")?;
+        }
+        o.finish()?;
+        o.s(" ")?;
+        // Flag modifier.
+        o.start(COLUMNS.flag_mod);
+        let send = op.is_send();
+        if !send && op != Opcode::Math && i.cond_modifier != 0 && op.form().has_cond_modifier_field() {
+            if let Some(c) = CondMod::from_hw(i.cond_modifier) {
+                o.s("(")?;
+                o.s(cond_name(c))?;
+                o.s(")")?;
+                self.flag_text(o)?;
+            }
+        }
+        o.finish()?;
+        self.operands(o)
+    }
+
+    fn operands<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>) -> fmt::Result {
+        let i = self.i;
+        let p = self.p;
+        let op = i.opcode;
+        let (jip, uip) = label_operands(p, op);
+        if jip {
+            // No destination: its column stays empty.
+            o.spaces(COLUMNS.dst)?;
+            o.s("  ")?;
+            o.start(COLUMNS.src);
+            write_label(&mut Raw(o), target(p, self.pc, i.jip(p).unwrap_or(0)))?;
+            o.finish()?;
+            o.s("  ")?;
+            o.start(COLUMNS.src);
+            if uip {
+                write_label(&mut Raw(o), target(p, self.pc, i.uip(p).unwrap_or(0)))?;
+            }
+            return o.finish();
+        }
+        if matches!(op.form(), crate::isa::Form::Nullary) && op != Opcode::Wait {
+            return Ok(());
+        }
+        if op == Opcode::Wait {
+            o.spaces(COLUMNS.dst)?;
+            o.s("  ")?;
+            self.src(o, 0, COLUMNS.src)?;
+            o.start(COLUMNS.src);
+            return o.finish();
+        }
+        if op.is_send() {
+            return self.send(o);
+        }
+        if op.is_three_src() {
+            o.s("  ")?;
+            self.dst(o, COLUMNS.dst)?;
+            for k in 0..3 {
+                o.s("  ")?;
+                self.src3(o, k)?;
+            }
+            return Ok(());
+        }
+        let nsrc = match i.math_function() {
+            Some(f) if op == Opcode::Math => f.num_srcs(),
+            _ => crate::canon::shown_sources(op),
+        };
+        o.s("  ")?;
+        self.dst(o, COLUMNS.dst)?;
+        if nsrc >= 1 {
+            o.s("  ")?;
+            self.src(o, 0, COLUMNS.src)?;
+        }
+        if nsrc >= 2 {
+            o.s("  ")?;
+            self.src(o, 1, COLUMNS.src)?;
+        } else {
+            o.start(COLUMNS.src);
+            o.finish()?;
+        }
+        Ok(())
+    }
+
+    /// A register name, number and subregister (`r12.3`, `null`, `acc0.0`).
+    fn reg<W: Write + ?Sized>(o: &mut Cols<'_, W>, file: RegFile, nr: u8, sub: u32, show_sub: bool) -> fmt::Result {
+        let subregs = match file {
+            RegFile::Arf => {
+                let a = arf_info(nr);
+                o.s(a.name)?;
+                let n = nr & arf::NUMBER_MAX;
+                if n != 0 || a.numbered {
+                    o.dec(n.into())?;
+                }
+                a.subregs
+            }
+            _ => {
+                o.s("r")?;
+                o.dec(nr.into())?;
+                true
+            }
+        };
+        if (show_sub && subregs) || sub != 0 {
+            o.s(".")?;
+            o.dec(sub.into())?;
+        }
+        Ok(())
+    }
+
+    /// `r[a0.S,IMM]`.
+    fn indirect<W: Write + ?Sized>(o: &mut Cols<'_, W>, subnr: u8, imm: i16) -> fmt::Result {
+        o.s("r[a0.")?;
+        o.dec(subnr.into())?;
+        if imm != 0 {
+            o.s(",")?;
+            let mut r = Raw(o);
+            write!(r, "{imm}")?;
+        }
+        o.s("]")
+    }
+
+    fn dst<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>, width: usize) -> fmt::Result {
+        let i = self.i;
+        let d = &i.dst;
+        o.start(width);
+        if i.controls.contains(Controls::SATURATE) {
+            o.s("(sat)")?;
+        }
+        match d.addr {
+            Addr::Direct { nr, subnr } => {
+                Self::reg(o, d.file, nr, u32::from(subnr) / d.ty.size(), true)?;
+            }
+            Addr::Indirect { subnr, imm } => Self::indirect(o, subnr, imm)?,
+        }
+        let h = if i.access_mode == AccessMode::Align16 {
+            1
+        } else {
+            d.hstride_elems()
+        };
+        o.s("<")?;
+        o.dec(h.into())?;
+        o.s(">")?;
+        o.s(type_name(d.ty))?;
+        o.finish()
+    }
+
+    fn mods<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>, m: SrcMods) -> fmt::Result {
+        if m.contains(SrcMods::NEGATE) {
+            o.s(if self.p.is_gen8() && self.i.opcode.is_logic() {
+                "~"
+            } else {
+                "-"
+            })?;
+        }
+        if m.contains(SrcMods::ABS) {
+            o.s("(abs)")?;
+        }
+        Ok(())
+    }
+
+    fn region<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>, s: &Src) -> fmt::Result {
+        if self.i.access_mode == AccessMode::Align16 {
+            // IGA reads an align16 operand as the align1 region it
+            // stands for.
+            return o.s("<1;1,0>");
+        }
+        let r = s.region;
+        let w = r.width_elems().unwrap_or(0);
+        let h = r.hstride_elems();
+        o.s("<")?;
+        if r.vstride != VSTRIDE_VXH {
+            o.dec(r.vstride_elems().unwrap_or(0).into())?;
+            o.s(";")?;
+        }
+        o.dec(w.into())?;
+        o.s(",")?;
+        o.dec(h.into())?;
+        o.s(">")
+    }
+
+    fn src<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>, k: usize, width: usize) -> fmt::Result {
+        let Some(s) = self.i.src.get(k) else {
+            return Ok(());
+        };
+        o.start(width);
+        if s.is_imm() {
+            self.imm(o, s.ty)?;
+        } else {
+            self.mods(o, s.mods)?;
+            match s.addr {
+                Addr::Direct { nr, subnr } => Self::reg(o, s.file, nr, u32::from(subnr) / s.ty.size(), true)?,
+                Addr::Indirect { subnr, imm } => Self::indirect(o, subnr, imm)?,
+            }
+            self.region(o, s)?;
+        }
+        o.s(type_name(s.ty))?;
+        o.finish()
+    }
+
+    /// Bits 127:64 of the word, for 64-bit immediates.
+    fn imm64(&self) -> u64 {
+        if self.p.is_gen8() {
+            self.i.imm
+        } else {
+            crate::codec::encode_word(self.p, self.i).map_or(self.i.imm & 0xffff_ffff, |w| (w.0 >> 64) as u64)
+        }
+    }
+
+    fn imm<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>, ty: Type) -> fmt::Result {
+        let ud = self.i.imm as u32;
+        let mut r = Raw(o);
+        match ty {
+            Type::B => write!(r, "{}", ud as u8 as i8),
+            Type::W => write!(r, "{}", ud as u16 as i16),
+            Type::D => write!(r, "{}", ud as i32),
+            Type::Q => write!(r, "{}", self.imm64() as i64),
+            Type::UB => write_hex(&mut r, u64::from(ud as u8), 0),
+            Type::UW => write_hex(&mut r, u64::from(ud as u16), 0),
+            Type::UD | Type::V | Type::UV | Type::VF => write_hex(&mut r, ud.into(), 0),
+            Type::UQ => write_hex(&mut r, self.imm64(), 0),
+            Type::F => super::float::write_f32(&mut r, ud),
+            Type::DF => super::float::write_f64(&mut r, self.imm64()),
+            Type::HF => super::float::write_f16(&mut r, ud as u16),
+        }
+    }
+
+    /// A 3-source operand: IGA's align1 view of the align16 operand
+    /// (`<2;1>` or the replicated `<0;0>`; src2 `<1>` or `<0>`).
+    fn src3<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>, k: usize) -> fmt::Result {
+        let Some(s) = self.i.src.get(k) else {
+            return Ok(());
+        };
+        o.start(COLUMNS.src);
+        self.mods(o, s.mods)?;
+        let (nr, subnr) = match s.addr {
+            Addr::Direct { nr, subnr } => (nr, subnr),
+            Addr::Indirect { .. } => (0, 0),
+        };
+        Self::reg(o, RegFile::Grf, nr, u32::from(subnr) / s.ty.size(), true)?;
+        let scalar = s.region == Region::SCALAR;
+        o.s(match (k, scalar) {
+            (2, true) => "<0>",
+            (2, false) => "<1>",
+            (_, true) => "<0;0>",
+            (_, false) => "<2;1>",
+        })?;
+        o.s(type_name(s.ty))?;
+        o.finish()
+    }
+
+    /// SEND: destination and payload register without region, and the
+    /// two descriptors.
+    fn send<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>) -> fmt::Result {
+        let i = self.i;
+        o.s("  ")?;
+        o.start(COLUMNS.send_dst);
+        match i.dst.addr {
+            Addr::Direct { nr, subnr } => Self::reg(o, i.dst.file, nr, u32::from(subnr) / i.dst.ty.size(), false)?,
+            Addr::Indirect { subnr, imm } => Self::indirect(o, subnr, imm)?,
+        }
+        // Haswell's model has no implicit destination type for SEND.
+        if i.dst.ty != Type::UD || !self.p.is_gen8() {
+            o.s(type_name(i.dst.ty))?;
+        }
+        o.finish()?;
+        o.s("  ")?;
+        let s0 = &i.src[0];
+        o.start(COLUMNS.send_src);
+        match s0.addr {
+            Addr::Direct { nr, subnr } => Self::reg(o, s0.file, nr, u32::from(subnr) / s0.ty.size(), false)?,
+            Addr::Indirect { subnr, imm } => Self::indirect(o, subnr, imm)?,
+        }
+        if s0.ty != Type::UD {
+            o.s(type_name(s0.ty))?;
+        }
+        o.finish()?;
+        o.s("  ")?;
+        o.start(COLUMNS.send_desc);
+        write_hex(&mut Raw(o), ex_desc(i).into(), 0)?;
+        o.finish()?;
+        o.s("  ")?;
+        o.start(COLUMNS.send_desc);
+        match i.send_desc() {
+            Some(d) => write_hex(&mut Raw(o), d.into(), 8)?,
+            None => {
+                o.s("a")?;
+                let sub = match i.src[1].addr {
+                    Addr::Direct { subnr, .. } => subnr,
+                    Addr::Indirect { subnr, .. } => subnr,
+                };
+                let nr = match i.src[1].addr {
+                    Addr::Direct { nr, .. } => nr & arf::NUMBER_MAX,
+                    Addr::Indirect { .. } => 0,
+                };
+                o.dec(nr.into())?;
+                o.s(".")?;
+                o.dec(sub.into())?;
+            }
+        }
+        o.finish()
+    }
+
+    /// The options block ` {...}`, if any option is set.
+    pub(crate) fn options<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>) -> fmt::Result {
+        let i = self.i;
+        let c = i.controls;
+        let op = i.opcode;
+        let branch_ctrl = self.p.is_gen8() && matches!(op, Opcode::If | Opcode::Else | Opcode::Goto);
+        let opts: [(bool, &str); 8] = [
+            (c.contains(Controls::ACC_WR) && !branch_ctrl && !op.is_send(), "AccWrEn"),
+            (i.thread_control == ThreadControl::Atomic, "Atomic"),
+            (c.contains(Controls::BREAKPOINT), "Breakpoint"),
+            (c.contains(Controls::COMPACTED), "Compacted"),
+            (i.eot(), "EOT"),
+            (c.contains(Controls::NO_DD_CHECK), "NoDDChk"),
+            (c.contains(Controls::NO_DD_CLEAR), "NoDDClr"),
+            (i.thread_control == ThreadControl::Switch, "Switch"),
+        ];
+        let mut first = true;
+        for (on, name) in opts {
+            if !on {
+                continue;
+            }
+            o.raw(if first { " {" } else { "," })?;
+            first = false;
+            o.raw(name)?;
+        }
+        if !first {
+            o.raw("}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The extended descriptor as IGA shows it: the shared function in bits
+/// 3:0 and EOT in bit 5.
+pub(crate) fn ex_desc(i: &Instruction) -> u32 {
+    u32::from(i.cond_modifier & 0xf) | u32::from(i.eot()) << 5
+}
