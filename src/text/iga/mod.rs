@@ -52,6 +52,9 @@ pub use canon::iga_canonical;
 
 mod canon;
 mod msg;
+mod parse;
+
+pub use parse::{assemble_iga, assemble_iga_words};
 
 /// One instruction in IGA's syntax: `Display` prints it as `iga64 -d`
 /// does (no final newline).

@@ -209,13 +209,13 @@ pub(crate) const fn sfid_name(s: u8) -> &'static str {
 
 /// An architecture register class as IGA names it: name, whether the
 /// number prints (when zero), whether the subregister prints (when zero).
-struct ArfInfo {
-    name: &'static str,
-    numbered: bool,
-    subregs: bool,
+pub(crate) struct ArfInfo {
+    pub(crate) name: &'static str,
+    pub(crate) numbered: bool,
+    pub(crate) subregs: bool,
 }
 
-const fn arf_info(nr: u8) -> ArfInfo {
+pub(crate) const fn arf_info(nr: u8) -> ArfInfo {
     let (name, numbered, subregs) = match arf::class(nr) {
         arf::NULL => ("null", false, false),
         arf::ADDRESS => ("a", true, true),
@@ -256,7 +256,7 @@ pub(crate) fn write_label<W: Write + ?Sized>(o: &mut W, t: i64) -> fmt::Result {
 }
 
 /// Whether IGA's text shows no execution size for the opcode.
-const fn implicit_exec(op: Opcode) -> bool {
+pub(crate) const fn implicit_exec(op: Opcode) -> bool {
     matches!(op, Opcode::Nop | Opcode::Illegal | Opcode::Wait)
 }
 
