@@ -25,7 +25,14 @@ fn hex_line(l: &str) -> Option<[u8; 16]> {
 fn names(dir: &Path, suffix: &str) -> Vec<String> {
     let mut v: Vec<String> = fs::read_dir(dir)
         .unwrap()
-        .filter_map(|e| e.unwrap().file_name().into_string().unwrap().strip_suffix(suffix).map(str::to_owned))
+        .filter_map(|e| {
+            e.unwrap()
+                .file_name()
+                .into_string()
+                .unwrap()
+                .strip_suffix(suffix)
+                .map(str::to_owned)
+        })
         .collect();
     v.sort();
     v
@@ -116,7 +123,11 @@ fn annotated_iga_text_is_lossless() {
         return;
     };
     let mut failures = Vec::new();
-    for (gen, p) in [("gen7", Platform::Gen7), ("gen7.5", Platform::Gen75), ("gen8", Platform::Gen8)] {
+    for (gen, p) in [
+        ("gen7", Platform::Gen7),
+        ("gen7.5", Platform::Gen75),
+        ("gen8", Platform::Gen8),
+    ] {
         let dir = mesa.join(gen);
         let (mut n, mut ok) = (0, 0);
         for name in names(&dir, ".expected") {

@@ -61,6 +61,31 @@ pub fn iga_canonical(p: Platform, i: &Instruction) -> Instruction {
 fn with_defaults(p: Platform, i: &Instruction, d: &Defaults) -> Instruction {
     let mut c = *i;
     let op = c.opcode;
+    // Align16 operands IGA reads as align1 ones (every two-source form,
+    // SEND and flow control included); then the fields the text does not
+    // show get Mesa's values (the reader builds the same from the text),
+    // and IGA's own where they differ, below.
+    if !op.is_three_src() && c.access_mode == AccessMode::Align16 {
+        c.access_mode = AccessMode::Align1;
+        c.dst.hstride = HSTRIDE_1;
+        c.dst.writemask = WriteMask::XYZW;
+        let n = usize::from(c.num_srcs()).min(2);
+        for (k, s) in c.src.iter_mut().take(2).enumerate() {
+            // Unread sources and immediates keep no region (align16's
+            // implied width and stride included).
+            s.region = if k < n && !s.is_imm() {
+                d.a16_src_region
+            } else {
+                Region {
+                    vstride: s.region.vstride,
+                    width: 0,
+                    hstride: 0,
+                }
+            };
+            s.swizzle = Swizzle(0);
+        }
+    }
+    crate::canon::canonicalize(p, &mut c);
     if op.is_three_src() {
         for s in &mut c.src {
             if s.region == Region::SCALAR {
@@ -97,27 +122,6 @@ fn with_defaults(p: Platform, i: &Instruction, d: &Defaults) -> Instruction {
     }
     if op.is_branch() {
         return c;
-    }
-    // Align16 operands IGA reads as align1 ones.
-    if c.access_mode == AccessMode::Align16 {
-        c.access_mode = AccessMode::Align1;
-        c.dst.hstride = HSTRIDE_1;
-        c.dst.writemask = WriteMask::XYZW;
-        let n = usize::from(c.num_srcs()).min(2);
-        for (k, s) in c.src.iter_mut().take(2).enumerate() {
-            // Unread sources and immediates keep no region (align16's
-            // implied width and stride included).
-            s.region = if k < n && !s.is_imm() {
-                d.a16_src_region
-            } else {
-                Region {
-                    vstride: s.region.vstride,
-                    width: 0,
-                    hstride: 0,
-                }
-            };
-            s.swizzle = Swizzle(0);
-        }
     }
     // Subregisters print in units of the type: a rounded one is lost.
     round_dst(&mut c.dst);

@@ -283,7 +283,11 @@ impl<'a> Reader<'a> {
                 let at = c.i;
                 let neg = c.eat(b'-');
                 let v = c.number("an address offset")?;
-                let v = if neg { -i64::try_from(v).unwrap_or(i64::MAX) } else { i64::try_from(v).unwrap_or(i64::MAX) };
+                let v = if neg {
+                    -i64::try_from(v).unwrap_or(i64::MAX)
+                } else {
+                    i64::try_from(v).unwrap_or(i64::MAX)
+                };
                 imm = i16::try_from(v).map_err(|_| {
                     (
                         at,
@@ -345,7 +349,10 @@ impl<'a> Reader<'a> {
         c.expect(b':', "`:` and the operand's type")?;
         let at = c.i;
         let name = c.ident().unwrap_or("");
-        type_named(name).map_or_else(|| unexpected(at, name, "a type (ud, d, uw, w, ub, b, f, df, hf, q, uq, v, uv, vf)"), Ok)
+        type_named(name).map_or_else(
+            || unexpected(at, name, "a type (ud, d, uw, w, ub, b, f, df, hf, q, uq, v, uv, vf)"),
+            Ok,
+        )
     }
 
     fn opt_ty(&self, c: &mut Cur<'a>) -> R<Option<Type>> {
@@ -407,7 +414,13 @@ impl<'a> Reader<'a> {
                 vstride: crate::isa::region::VSTRIDE_VXH,
                 ..r
             }),
-            _ => return invalid(at, "region", "a source region is <vstride;width,hstride> or <width,hstride>"),
+            _ => {
+                return invalid(
+                    at,
+                    "region",
+                    "a source region is <vstride;width,hstride> or <width,hstride>",
+                )
+            }
         };
         r.map_or_else(|| invalid(at, "region", "a stride or width with no encoding"), Ok)
     }
@@ -433,7 +446,10 @@ impl<'a> Reader<'a> {
             let x: f64 = if let Some(rest) = body.strip_prefix("qnan(").or_else(|| body.strip_prefix("snan(")) {
                 let quiet = body.starts_with('q');
                 let payload = rest.strip_suffix(')').unwrap_or("");
-                let payload = payload.strip_prefix("0x").or_else(|| payload.strip_prefix("0X")).unwrap_or(payload);
+                let payload = payload
+                    .strip_prefix("0x")
+                    .or_else(|| payload.strip_prefix("0X"))
+                    .unwrap_or(payload);
                 let pl = u64::from_str_radix(payload, 16).or_else(|_| bad())?;
                 let (exp, qbit, sign) = match ty {
                     Type::DF => (0x7ffu64 << 52, 1u64 << 51, 1u64 << 63),
@@ -695,7 +711,13 @@ impl<'a> Reader<'a> {
             return Err((mat, AsmErrorKind::UnknownOpcode(name.into())));
         };
         if !op.exists_on(p) {
-            return Err((mat, AsmErrorKind::NotOnPlatform { opcode: op, platform: p }));
+            return Err((
+                mat,
+                AsmErrorKind::NotOnPlatform {
+                    opcode: op,
+                    platform: p,
+                },
+            ));
         }
         i.opcode = op;
         if c.peek() == Some(b'.') {
@@ -734,14 +756,26 @@ impl<'a> Reader<'a> {
                     return unexpected(mat, c.found(), "a channel offset (M0, M8, M16, M24, ...)");
                 }
                 let m = c.number("a channel offset")?;
-                // An offset the execution size cannot start at (`(8|M4)`)
-                // is encoded as IGA's encoder does: rounded down to a
-                // multiple of the execution size (iga64 -p=7p5 writes
-                // `(8|M4)` with the nibble control clear).
-                let es = i.exec_size.channels();
-                let ok = u32::try_from(m).is_ok_and(|m| i.set_first_channel(m) || i.set_first_channel(m - m % es));
+                let ok = u32::try_from(m).is_ok_and(|m| {
+                    i.set_first_channel(m) || {
+                        // An offset the execution size cannot start at
+                        // (`(8|M4)`): IGA's encoder writes its quarter and
+                        // nibble controls all the same.
+                        let fits = m % crate::isa::NIBBLE_CHANNELS == 0 && m < 32;
+                        if fits {
+                            i.qtr_control = (m / crate::isa::QUARTER_CHANNELS) as u8;
+                            i.controls
+                                .set(Controls::NIB_CTRL, (m / crate::isa::NIBBLE_CHANNELS) % 2 == 1);
+                        }
+                        fits
+                    }
+                });
                 if !ok {
-                    return invalid(mat, "channel offset", "not a start this execution size can have on this platform");
+                    return invalid(
+                        mat,
+                        "channel offset",
+                        "not a start this execution size can have on this platform",
+                    );
                 }
             }
             c.expect(b')', "`)` after the execution size")?;
@@ -795,7 +829,11 @@ impl<'a> Reader<'a> {
             let ctrl = match pred_ctrl {
                 None => PredCtrl::Normal,
                 Some((name, cat)) => name.parse::<PredCtrl>().or_else(|_| {
-                    unexpected(cat, name, "a predicate control (anyv, allv, any2h, all2h, ..., x, y, z, w)")
+                    unexpected(
+                        cat,
+                        name,
+                        "a predicate control (anyv, allv, any2h, all2h, ..., x, y, z, w)",
+                    )
                 })?,
             };
             if !i.set_pred_ctrl(Some(ctrl)) {
@@ -825,13 +863,11 @@ impl<'a> Reader<'a> {
                     "NoDDChk" => i.controls |= Controls::NO_DD_CHECK,
                     "NoDDClr" => i.controls |= Controls::NO_DD_CLEAR,
                     "NoMask" => i.controls |= Controls::WE_ALL,
-                    _ => {
-                        return unexpected(
-                            oat,
-                            name,
-                            "an option (AccWrEn, Atomic, Breakpoint, Compacted, NoCompact, EOT, NoDDChk, NoDDClr, Switch)",
-                        )
-                    }
+                    _ => return unexpected(
+                        oat,
+                        name,
+                        "an option (AccWrEn, Atomic, Breakpoint, Compacted, NoCompact, EOT, NoDDChk, NoDDClr, Switch)",
+                    ),
                 }
                 if c.eat(b'}') {
                     break;
@@ -881,7 +917,11 @@ impl<'a> Reader<'a> {
         }
         c.ws();
         if c.i < c.end && c.peek() != Some(b';') {
-            return unexpected(c.i, c.found(), "the end of the instruction (or `{options}`, `[fields]`, `//`)");
+            return unexpected(
+                c.i,
+                c.found(),
+                "the end of the instruction (or `{options}`, `[fields]`, `//`)",
+            );
         }
         Ok(parsed)
     }
@@ -899,7 +939,20 @@ impl<'a> Reader<'a> {
             return Ok(());
         }
         if op == Opcode::Wait {
+            // The notification register is read and written: the
+            // destination is src0's register (Mesa's canonical form then
+            // repeats it in src0).
             self.src(c, i, 0)?;
+            let s0 = i.src[0];
+            if !s0.is_imm() {
+                i.dst = Dst {
+                    file: s0.file,
+                    ty: s0.ty,
+                    addr: s0.addr,
+                    hstride: 1,
+                    writemask: WriteMask::XYZW,
+                };
+            }
             return Ok(());
         }
         if matches!(op.form(), crate::isa::Form::Nullary) {
@@ -1008,7 +1061,11 @@ impl<'a> Reader<'a> {
                 return invalid(dat, "descriptor", "a descriptor is 32 bits");
             };
             if d & !crate::model::SEND_DESC_MASK != 0 {
-                return invalid(dat, "descriptor", "bit 31 is EOT, written in the extended descriptor or {EOT}");
+                return invalid(
+                    dat,
+                    "descriptor",
+                    "bit 31 is EOT, written in the extended descriptor or {EOT}",
+                );
             }
             i.src[1] = Src::imm(Type::UD);
             i.imm = u64::from(d);
@@ -1075,7 +1132,10 @@ fn f32_to_f16(x: f32) -> u16 {
 
 /// A line's end and the start of its `//` comment (or its end).
 fn line_bounds(b: &[u8], start: usize) -> (usize, usize) {
-    let end = b.get(start..).and_then(|r| r.iter().position(|&c| c == b'\n')).map_or(b.len(), |k| start + k);
+    let end = b
+        .get(start..)
+        .and_then(|r| r.iter().position(|&c| c == b'\n'))
+        .map_or(b.len(), |k| start + k);
     let mut code = end;
     let mut k = start;
     while k + 1 < end {
@@ -1141,7 +1201,13 @@ fn blank_block_comments(src: &str) -> Result<Option<String>, usize> {
 pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Assembled>, AsmErrors> {
     let blanked = match blank_block_comments(src) {
         Ok(b) => b,
-        Err(at) => return Err(AsmErrors(alloc::vec![error(src, at, AsmErrorKind::UnterminatedComment)])),
+        Err(at) => {
+            return Err(AsmErrors(alloc::vec![error(
+                src,
+                at,
+                AsmErrorKind::UnterminatedComment
+            )]))
+        }
     };
     let text: &str = blanked.as_deref().unwrap_or(src);
     let rd = Reader {
@@ -1218,7 +1284,11 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
                 Jump::Bytes(v, at) => {
                     let unit = p.branch_unit_bytes();
                     if v % unit != 0 {
-                        return Err(error(src, at, AsmErrorKind::Jump("a jump offset is a whole number of instructions' units")));
+                        return Err(error(
+                            src,
+                            at,
+                            AsmErrorKind::Jump("a jump offset is a whole number of instructions' units"),
+                        ));
                     }
                     (crate::build::flow::fits(p, v / unit), at)
                 }
