@@ -87,9 +87,14 @@ fn with_defaults(p: Platform, i: &Instruction, d: &Defaults) -> Instruction {
     }
     crate::canon::canonicalize(p, &mut c);
     if op.is_three_src() {
+        // The text shows `<2;1>` (all channels in order) or the scalar
+        // `<0;0>`, and writes every channel of the destination.
+        c.dst.writemask = WriteMask::XYZW;
         for s in &mut c.src {
             if s.region == Region::SCALAR {
                 s.swizzle = d.ternary_scalar_swizzle;
+            } else {
+                s.swizzle = Swizzle::XYZW;
             }
         }
         return c;
