@@ -167,6 +167,29 @@ enum Cmd {
         /// `compaction`).
         #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "all")]
         compact: Option<cli::asm::Compaction>,
+        /// The text's syntax: Mesa's or Intel's IGA (`iga64 -a`'s input,
+        /// `disasm --syntax iga`'s output). Without it, a file whose start
+        /// shows IGA's forms (`(8|M0)`, `<1>:f`) is read as IGA's;
+        /// standard input as Mesa's.
+        #[arg(long, value_enum)]
+        syntax: Option<cli::disasm::Syntax>,
+        /// Output file; `-` or none writes stdout.
+        #[arg(short = 'o', long = "output")]
+        output: Option<String>,
+        /// Input file; `-` or none reads stdin.
+        file: Option<String>,
+    },
+    /// Convert assembly text from one syntax to the other (Mesa's ⇄
+    /// IGA's), instruction by instruction, keeping the bytes: the text
+    /// (either syntax, detected) is assembled without checking the rules
+    /// and its words printed in the syntax asked for, with the field
+    /// annotation where that syntax does not show a field.
+    Convert {
+        #[command(flatten)]
+        gen: Gen,
+        /// The syntax to write.
+        #[arg(long, value_enum)]
+        to: cli::disasm::Syntax,
         /// Output file; `-` or none writes stdout.
         #[arg(short = 'o', long = "output")]
         output: Option<String>,
@@ -337,6 +360,7 @@ fn main() -> ExitCode {
             lenient,
             unchecked,
             compact,
+            syntax,
             output,
             file,
         } => {
@@ -355,6 +379,7 @@ fn main() -> ExitCode {
                     strictness,
                     compact,
                     output.as_deref(),
+                    syntax,
                 )
             }
         }
@@ -379,6 +404,9 @@ fn main() -> ExitCode {
             }),
             (false, None) => Err(cli::CliError::Usage("check needs --gen G".into())),
         },
+        Cmd::Convert { gen, to, output, file } => {
+            cli::asm::convert(gen.platform, file.as_deref(), to, output.as_deref())
+        }
         Cmd::Cfg { gen, input, file } => cli::cfg::cfg(gen.platform, file.as_deref(), input.input()),
         Cmd::Diff { gen, json, hex } => cli::fields::diff(gen.platform, &hex, json),
         Cmd::Desc {

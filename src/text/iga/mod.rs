@@ -54,7 +54,7 @@ mod canon;
 mod msg;
 mod parse;
 
-pub use parse::{assemble_iga, assemble_iga_words};
+pub use parse::{assemble_iga, assemble_iga_words, looks_like_iga};
 
 /// One instruction in IGA's syntax: `Display` prints it as `iga64 -d`
 /// does (no final newline).

@@ -1372,6 +1372,20 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
     }
 }
 
+/// Whether `src` looks like IGA's syntax rather than Mesa's: a line with
+/// an IGA execution size and channel offset (`(8|M0)`) or an IGA operand
+/// type after a region (`<1>:f`, `<8;8,1>:d`); Mesa's syntax has neither.
+/// Looks at the first 64 KiB.
+pub fn looks_like_iga(src: &str) -> bool {
+    let b = src.as_bytes();
+    let b = b.get(..b.len().min(1 << 16)).unwrap_or(b);
+    b.windows(3).any(|w| match w {
+        [b'|', b'M', d] => d.is_ascii_digit(),
+        [b'>', b':', t] => t.is_ascii_lowercase(),
+        _ => false,
+    })
+}
+
 /// [`assemble_iga`], giving the 16-byte words only.
 pub fn assemble_iga_words(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<[u8; 16]>, AsmErrors> {
     assemble_iga(p, src, opts).map(|v| v.into_iter().map(|a| a.word).collect())
