@@ -56,7 +56,7 @@ fn iga_asm(gen: &str, p: Platform, failures: &mut Vec<String>) -> (usize, usize)
             .lines()
             .filter(|l| {
                 let t = l.trim();
-                !t.is_empty() && !t.starts_with("//") && !(t.ends_with(':') && !t.contains(' '))
+                !t.is_empty() && !t.starts_with("//") && (!t.ends_with(':') || t.contains(' '))
             })
             .collect();
         let mut push_fail = |k: usize, l: &str, e: &str, got: String| {
