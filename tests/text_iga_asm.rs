@@ -159,3 +159,94 @@ fn annotated_iga_text_is_lossless() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Bytes from a hex line as `iga64 -a` writes them.
+fn iga64(hex: &str) -> [u8; 16] {
+    hex_line(hex).unwrap()
+}
+
+fn one(p: Platform, text: &str) -> [u8; 16] {
+    let w = assemble_iga_words(p, text, AsmOptions::UNCHECKED).unwrap_or_else(|e| panic!("{text}: {e}"));
+    assert_eq!(w.len(), 1, "{text}");
+    w[0]
+}
+
+/// What users write by hand, as IGA's parser reads it, against the bytes
+/// `iga64 -a` gave for the printed form (corpus `gen8/add.iga.expected`,
+/// `gen8/cmp.iga.expected`).
+#[test]
+fn hand_written_forms_read_as_iga_reads_them() {
+    let p = Platform::Gen8;
+    let add = iga64("40 00 60 00 e8 0a 80 2f e0 00 8d 0e 01 00 00 00");
+    for text in [
+        "add (8|M0)               r124.0<1>:f   r7.0<8;8,1>:d     1:d",
+        // No channel offset: M0. No destination region: <1>.
+        "add (8) r124.0:f r7.0<8;8,1>:d 1:d",
+        // IGA's alternative type names, a hex immediate, spacing, comments.
+        "  add (8|M0) r124<1>:f32 r7<8;8,1>:s32 0x1:s32 // one\n",
+        "/* block\n comment */ add (8|M0) r124.0<1>:f r7.0<8;8,1>:d /* here */ 1:d",
+        // Labels before the instruction, on its line or the one before.
+        "start: add (8|M0) r124.0<1>:f r7.0<8;8,1>:d 1:d",
+        "start:\n  add (8|M0) r124.0<1>:f r7.0<8;8,1>:d 1:d",
+    ] {
+        assert_eq!(one(p, text), add, "{text}");
+    }
+    // IGA's legacy flag-modifier names.
+    let cmp = "cmp (16|M0)   (eq)f0.0   null<1>:d     r2.0<8;8,1>:d     0:d               {Switch}";
+    let legacy = "cmp (16|M0) (z)f0.0 null<1>:d r2.0<8;8,1>:d 0:d {Switch}";
+    assert_eq!(one(p, cmp), one(p, legacy));
+    let ze = "cmp (16|M0) (ze)f0.0 null<1>:d r2.0<8;8,1>:d 0:d {Switch}";
+    assert_eq!(one(p, cmp), one(p, ze));
+}
+
+/// User labels, IGA's offset labels and byte offsets give the same jumps
+/// (corpus `gen8/if.iga`: `iga64 -a`'s bytes for its first two lines).
+#[test]
+fn labels_and_offsets() {
+    let p = Platform::Gen8;
+    let first = iga64("22 00 61 00 00 0e 00 20 50 00 00 00 20 00 00 00");
+    let second = iga64("22 00 71 00 00 0e 00 20 40 00 00 00 10 00 00 00");
+    let iga_text =
+        "L0:\n(f0.0)  if (8|M0)  L32  L80\nL16:\n(~f0.0) if (8|M0)  L32  L80\nL32:\n nop\n nop\n nop\nL80:\n nop\n";
+    let user = "(f0.0)  if (8|M0)  else_part  done\n(~f0.0) if (8|M0) else_part done\nelse_part:\n nop\n nop\n nop\ndone: nop\n";
+    let bytes = "(f0.0)  if (8|M0)  32  80\n(~f0.0) if (8|M0) 16 64\n nop\n nop\n nop\n nop\n";
+    for text in [iga_text, user, bytes] {
+        let w = assemble_iga_words(p, text, AsmOptions::UNCHECKED).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(w.len(), 6, "{text}");
+        assert_eq!((w[0], w[1]), (first, second), "{text}");
+    }
+}
+
+/// Errors carry the line and column of what is wrong.
+#[test]
+fn errors_have_lines_and_columns() {
+    let p = Platform::Gen8;
+    let cases: [(&str, (u32, u32), &str); 7] = [
+        ("add (8|M0) r1.0<1>:f r2.0<8;8,1>:zz 1:f", (1, 34), "unexpected_token"),
+        ("nop\n  frob (8|M0) r1:f", (2, 3), "unknown_opcode"),
+        ("  add (6|M0) r1.0<1>:f r2.0<8;8,1>:f 1:f", (1, 8), "bad_exec_size"),
+        ("(f0.0) if (8|M0) nowhere nowhere", (1, 18), "unknown_label"),
+        ("a: nop\n a: nop", (2, 2), "duplicate_label"),
+        ("nop /* open", (1, 5), "unterminated_comment"),
+        (
+            "(f0.0) add (8|M0) (eq)f0.1 r1.0<1>:f r2.0<8;8,1>:f 1.0:f",
+            (1, 23),
+            "flag_mismatch",
+        ),
+    ];
+    for (text, (line, column), kind) in cases {
+        let e = assemble_iga(p, text, AsmOptions::UNCHECKED).unwrap_err();
+        let e = &e.0[0];
+        assert_eq!((e.line, e.column, e.kind.kind()), (line, column, kind), "{text}: {e}");
+    }
+}
+
+/// `{Compacted}` marks the instruction; its word stays the native one.
+#[test]
+fn compacted_option() {
+    let p = Platform::Gen8;
+    let plain = "add (8|M0) r124.0<1>:f r7.0<8;8,1>:d 1:d";
+    let a = assemble_iga(p, &format!("{plain} {{Compacted}}"), AsmOptions::UNCHECKED).unwrap();
+    assert!(a[0].inst.controls.contains(geneu::Controls::COMPACTED));
+    assert_eq!(a[0].word, one(p, plain));
+}

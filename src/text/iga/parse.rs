@@ -50,6 +50,9 @@ struct Parsed<'a> {
     uip: Option<Jump<'a>>,
     raw: Option<Vec<(RawField, u64)>>,
     at: usize,
+    /// The line (from 1) and the offset of its first byte.
+    line: u32,
+    line_start: usize,
 }
 
 type R<T> = Result<T, (usize, AsmErrorKind)>;
@@ -238,6 +241,29 @@ fn arf_class(name: &str) -> Option<u8> {
     (0u8..16).map(|k| k << 4).find(|&c| arf_info(c).name == name)
 }
 
+/// Up to three region numbers.
+#[derive(Default)]
+struct Nums {
+    v: [u64; 3],
+    len: usize,
+}
+
+impl Nums {
+    fn push(&mut self, x: u64) -> bool {
+        match self.v.get_mut(self.len) {
+            Some(slot) => {
+                *slot = x;
+                self.len += 1;
+                true
+            }
+            None => false,
+        }
+    }
+    fn as_slice(&self) -> &[u64] {
+        self.v.get(..self.len).unwrap_or(&[])
+    }
+}
+
 /// A register as written: file, number, subregister (in elements), or an
 /// indirect address.
 enum Reg {
@@ -380,16 +406,20 @@ impl<'a> Reader<'a> {
     }
 
     /// A region `<v;w,h>`, `<w,h>` (VxH) or `<h>` as numbers.
-    fn region_nums(&self, c: &mut Cur<'a>) -> R<Option<(usize, Vec<u64>, bool)>> {
+    fn region_nums(&self, c: &mut Cur<'a>) -> R<Option<(usize, Nums, bool)>> {
         c.ws();
         let at = c.i;
         if !c.eat(b'<') {
             return Ok(None);
         }
-        let mut v = Vec::with_capacity(3);
+        let mut v = Nums::default();
         let mut semi = false;
         loop {
-            v.push(c.number("a region number")?);
+            let nat = c.i;
+            let x = c.number("a region number")?;
+            if !v.push(x) {
+                return invalid(nat, "region", "a region has at most three numbers");
+            }
             if c.eat(b';') {
                 semi = true;
                 continue;
@@ -821,6 +851,8 @@ impl<'a> Reader<'a> {
             uip: None,
             raw: None,
             at,
+            line: 0,
+            line_start: 0,
         };
         self.operands(c, &mut parsed)?;
         let i = &mut parsed.inst;
@@ -1148,21 +1180,37 @@ fn line_bounds(b: &[u8], start: usize) -> (usize, usize) {
     (end, code)
 }
 
-/// The 1-based line and column of byte `at` of `src`.
-fn line_col(src: &str, at: usize) -> (u32, u32) {
-    let before = src.get(..at.min(src.len())).unwrap_or("");
-    let line = before.bytes().filter(|&c| c == b'\n').count() + 1;
-    let start = before.rfind('\n').map_or(0, |k| k + 1);
-    let col = before.get(start..).map_or(0, |s| s.chars().count()) + 1;
-    (
-        u32::try_from(line).unwrap_or(u32::MAX),
-        u32::try_from(col).unwrap_or(u32::MAX),
-    )
+/// The column (from 1, in characters) of byte `at` on the line that
+/// starts at byte `start`.
+fn column(src: &str, start: usize, at: usize) -> u32 {
+    let n = src.get(start..at).map_or(0, |s| s.chars().count());
+    u32::try_from(n + 1).unwrap_or(u32::MAX)
 }
 
-fn error(src: &str, at: usize, kind: AsmErrorKind) -> AsmError {
-    let (line, column) = line_col(src, at);
-    AsmError { line, column, kind }
+/// Errors at byte offsets given their lines and columns, in one pass over
+/// the text (sorted by offset).
+fn located(src: &str, mut errs: Vec<(usize, AsmErrorKind)>) -> AsmErrors {
+    errs.sort_by_key(|e| e.0);
+    let mut out = Vec::with_capacity(errs.len());
+    let (mut line, mut start, mut scanned) = (1u32, 0usize, 0usize);
+    let b = src.as_bytes();
+    for (at, kind) in errs {
+        let at = at.min(b.len());
+        for (k, &c) in b.get(scanned..at).into_iter().flatten().enumerate() {
+            if c == b'\n' {
+                line = line.saturating_add(1);
+                start = scanned + k + 1;
+            }
+        }
+        scanned = scanned.max(at);
+        out.push(AsmError {
+            line,
+            column: column(src, start, at),
+            kind,
+        });
+    }
+    out.dedup();
+    AsmErrors(out)
 }
 
 /// `/* ... */` comments replaced by spaces (newlines kept), so that
@@ -1201,13 +1249,7 @@ fn blank_block_comments(src: &str) -> Result<Option<String>, usize> {
 pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Assembled>, AsmErrors> {
     let blanked = match blank_block_comments(src) {
         Ok(b) => b,
-        Err(at) => {
-            return Err(AsmErrors(alloc::vec![error(
-                src,
-                at,
-                AsmErrorKind::UnterminatedComment
-            )]))
-        }
+        Err(at) => return Err(located(src, alloc::vec![(at, AsmErrorKind::UnterminatedComment)])),
     };
     let text: &str = blanked.as_deref().unwrap_or(src);
     let rd = Reader {
@@ -1219,7 +1261,9 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
     let mut insts: Vec<Parsed<'_>> = Vec::new();
     let mut labels: Vec<(&str, usize, usize)> = Vec::new();
     let mut start = 0;
+    let mut line = 0u32;
     while start <= b.len() {
+        line = line.saturating_add(1);
         let (end, code) = line_bounds(b, start);
         let mut c = Cur {
             src: text,
@@ -1254,9 +1298,13 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
                 }
             }
             match rd.inst(&mut c) {
-                Ok(pd) => insts.push(pd),
-                Err((at, kind)) => {
-                    errors.push(error(src, at, kind));
+                Ok(mut pd) => {
+                    pd.line = line;
+                    pd.line_start = start;
+                    insts.push(pd);
+                }
+                Err(e) => {
+                    errors.push(e);
                     c.i = c.end;
                 }
             }
@@ -1272,20 +1320,19 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
     for w in sorted.windows(2) {
         if let [a, b2] = w {
             if a.0 == b2.0 {
-                errors.push(error(src, b2.2, AsmErrorKind::DuplicateLabel(b2.0.into())));
+                errors.push((b2.2, AsmErrorKind::DuplicateLabel(b2.0.into())));
             }
         }
     }
     let mut out = Vec::with_capacity(insts.len());
     for (idx, pd) in insts.into_iter().enumerate() {
         let mut i = pd.inst;
-        let target = |j: &Jump<'_>| -> Result<i64, AsmError> {
+        let target = |j: &Jump<'_>| -> R<i64> {
             let (r, at) = match *j {
                 Jump::Bytes(v, at) => {
                     let unit = p.branch_unit_bytes();
                     if v % unit != 0 {
-                        return Err(error(
-                            src,
+                        return Err((
                             at,
                             AsmErrorKind::Jump("a jump offset is a whole number of instructions' units"),
                         ));
@@ -1308,18 +1355,17 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
                                 let here = i64::try_from(idx).unwrap_or(i64::MAX).saturating_mul(16);
                                 let d = off.saturating_sub(here);
                                 if d % 16 != 0 {
-                                    return Err(error(src, at, AsmErrorKind::UnknownLabel(name.into())));
+                                    return Err((at, AsmErrorKind::UnknownLabel(name.into())));
                                 }
                                 (crate::build::flow::units(p, d / 16), at)
                             }
-                            None => return Err(error(src, at, AsmErrorKind::UnknownLabel(name.into()))),
+                            None => return Err((at, AsmErrorKind::UnknownLabel(name.into()))),
                         },
                     }
                 }
             };
             r.map_err(|e| {
-                error(
-                    src,
+                (
                     at,
                     AsmErrorKind::OutOfRange {
                         what: "jump offset",
@@ -1351,24 +1397,21 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
         let mut warnings = crate::error::Violations::default();
         match encode_raw(p, &mut i, pd.raw.as_deref(), opts, &mut warnings) {
             Ok(w) => {
-                let (line, column) = line_col(src, pd.at);
                 out.push(Assembled {
-                    line,
-                    column,
+                    line: pd.line,
+                    column: column(text, pd.line_start, pd.at),
                     inst: i,
                     word: w.to_bytes(),
                     warnings,
                 });
             }
-            Err(kind) => errors.push(error(src, pd.at, kind)),
+            Err(kind) => errors.push((pd.at, kind)),
         }
     }
     if errors.is_empty() {
         Ok(out)
     } else {
-        errors.sort_by_key(|e| (e.line, e.column));
-        errors.dedup();
-        Err(AsmErrors(errors))
+        Err(located(src, errors))
     }
 }
 
