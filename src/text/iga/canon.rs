@@ -52,103 +52,276 @@ pub(crate) const IGA: Defaults = Defaults {
 };
 
 /// The instruction IGA's assembler builds from the IGA-syntax text of
-/// `i` (the text without annotation): the reader of IGA's syntax builds
-/// this from the text, then applies the annotation's fields.
+/// `i` (the text without annotation): the fields the text shows, copied
+/// from `i`, and [`IGA`]'s values (or, for the operands IGA's syntax
+/// hides as Mesa's does, [`crate::canon`]'s) everywhere else. It depends
+/// only on the text (a test checks this over random words), so the
+/// reader of IGA's syntax builds the same instruction from the text and
+/// then applies the annotation's fields.
 pub fn iga_canonical(p: Platform, i: &Instruction) -> Instruction {
     with_defaults(p, i, &IGA)
 }
 
+/// The controls the text shows whatever the opcode.
+const SHOWN_CONTROLS: Controls = Controls::WE_ALL
+    .union(Controls::BREAKPOINT)
+    .union(Controls::COMPACTED)
+    .union(Controls::NO_DD_CLEAR)
+    .union(Controls::NO_DD_CHECK);
+
 fn with_defaults(p: Platform, i: &Instruction, d: &Defaults) -> Instruction {
-    let mut c = *i;
-    let op = c.opcode;
-    // Align16 operands IGA reads as align1 ones (every two-source form,
-    // SEND and flow control included); then the fields the text does not
-    // show get Mesa's values (the reader builds the same from the text),
-    // and IGA's own where they differ, below.
-    if !op.is_three_src() && c.access_mode == AccessMode::Align16 {
-        c.access_mode = AccessMode::Align1;
-        c.dst.hstride = HSTRIDE_1;
-        c.dst.writemask = WriteMask::XYZW;
-        let n = usize::from(c.num_srcs()).min(2);
-        for (k, s) in c.src.iter_mut().take(2).enumerate() {
-            // Unread sources and immediates keep no region (align16's
-            // implied width and stride included).
-            s.region = if k < n && !s.is_imm() {
-                d.a16_src_region
-            } else {
-                Region {
-                    vstride: s.region.vstride,
-                    width: 0,
-                    hstride: 0,
-                }
-            };
-            s.swizzle = Swizzle(0);
-        }
+    use super::print::{implicit_exec, no_operands, shown_cond, shown_srcs};
+    let op = i.opcode;
+    let mut c = Instruction::new(op, ExecSize::S1);
+    // The header.
+    let mut controls = i.controls & SHOWN_CONTROLS;
+    if !implicit_exec(op) {
+        c.exec_size = i.exec_size;
+        c.qtr_control = i.qtr_control;
+        controls |= i.controls & Controls::NIB_CTRL;
     }
-    crate::canon::canonicalize(p, &mut c);
+    c.thread_control = i.thread_control;
+    if !op.is_send() {
+        controls |= i.controls & Controls::ACC_WR;
+    }
+    if i.pred_control != crate::isa::PRED_CONTROL_NONE {
+        controls |= i.controls & Controls::PRED_INV;
+        let mode = super::print::text_mode(op);
+        c.pred_control = match PredCtrl::from_hw(mode, i.pred_control) {
+            Some(PredCtrl::Reserved(_)) | None => PredCtrl::Normal.hw(mode).unwrap_or(1),
+            Some(_) => i.pred_control,
+        };
+        c.flag = i.flag;
+    }
+    if shown_cond(i).is_some() {
+        c.cond_modifier = i.cond_modifier;
+        c.flag = i.flag;
+    }
+    if op.is_send() {
+        c.cond_modifier = i.cond_modifier;
+    }
+    if op == Opcode::Math {
+        c.cond_modifier = match i.math_function() {
+            Some(_) => i.cond_modifier,
+            None => MathFunction::None.hw(),
+        };
+    }
+    let shows_dst =
+        !op.is_send() && !no_operands(op) && !crate::canon::shows_jip(op) && op != Opcode::Wait && op != Opcode::Jmpi;
+    if shows_dst {
+        controls |= i.controls & Controls::SATURATE;
+    }
+    c.controls = controls;
+
     if op.is_three_src() {
-        // The text shows `<2;1>` (all channels in order) or the scalar
-        // `<0;0>`, and writes every channel of the destination.
-        c.dst.writemask = WriteMask::XYZW;
-        for s in &mut c.src {
-            if s.region == Region::SCALAR {
-                s.swizzle = d.ternary_scalar_swizzle;
-            } else {
-                s.swizzle = Swizzle::XYZW;
+        c.access_mode = AccessMode::Align16;
+        c.dst = Dst {
+            hstride: HSTRIDE_1,
+            writemask: WriteMask::XYZW,
+            ..i.dst
+        };
+        round_dst(&mut c.dst);
+        for k in 0..3 {
+            let s = &i.src[k];
+            let mut t = Src {
+                region: if s.region == Region::SCALAR {
+                    Region::SCALAR
+                } else {
+                    Region {
+                        vstride: crate::isa::region::VSTRIDE_4,
+                        width: crate::isa::region::WIDTH_4,
+                        hstride: HSTRIDE_1,
+                    }
+                },
+                swizzle: d.ternary_scalar_swizzle,
+                ..*s
+            };
+            round_src(&mut t);
+            c.src[k] = t;
+        }
+        return c;
+    }
+    if no_operands(op) || crate::canon::shows_jip(op) || op == Opcode::Jmpi {
+        // Operands as Mesa's syntax hides or shows them (the jumps, and
+        // jmpi's source, stay as the word has them).
+        let mut m = c;
+        m.dst = i.dst;
+        m.src = i.src;
+        m.imm = i.imm;
+        crate::canon::canonicalize(p, &mut m);
+        c.dst = m.dst;
+        c.src = m.src;
+        c.imm = m.imm;
+        c.flag = if c.pred_control != 0 || shown_cond(i).is_some() {
+            i.flag
+        } else {
+            FlagReg::default()
+        };
+        if op == Opcode::Jmpi && !i.src[1].is_imm() {
+            let mut unused = 0;
+            c.src[1] = shown_src(i, 1, d, &mut unused);
+        }
+        if crate::canon::shows_jip(op) {
+            c.dst.ty = d.branch_dst_type;
+            if !p.is_gen8() {
+                // The jumps sit in DW3: src0 is typed as an immediate.
+                c.src[0] = Src::imm(d.gen7_branch_src0_type);
+                c.src[1] = Src::ZERO;
+            } else if !crate::canon::shows_uip(p, op) {
+                // One jump: IGA writes it as src1's immediate (src1's file
+                // and type sit in bits 95:64, the payload's high half).
+                use crate::word::fields::gen8_native as f;
+                c.src[0] = Src::ZERO;
+                let ty = u64::from(d.gen8_branch_src1_type.imm_hw(p).unwrap_or(0));
+                let src1 =
+                    u64::from(RegFile::Imm.hw()) << (f::SRC1_REG_FILE_LO - 64) | ty << (f::SRC1_REG_TYPE_LO - 64);
+                let jip = u64::from(u32::MAX) << Instruction::GEN8_JIP_SHIFT;
+                c.imm = c.imm & jip | src1 << Instruction::GEN8_UIP_SHIFT;
             }
         }
         return c;
     }
-    if op.is_send() {
-        c.src[0].region = d.send_src0_region;
-        return c;
-    }
-    if crate::canon::shows_jip(op) {
-        c.dst.ty = d.branch_dst_type;
-        if !p.is_gen8() {
-            // The jumps sit in DW3: src0 is typed as an immediate.
-            c.src[0] = Src::imm(d.gen7_branch_src0_type);
-            c.src[1] = Src::ZERO;
-        } else if !crate::canon::shows_uip(p, op) {
-            // One jump: IGA writes it as src1's immediate (src1's file
-            // and type sit in bits 95:64, the payload's high half).
-            use crate::word::fields::gen8_native as f;
-            c.src[0] = Src::ZERO;
-            let ty = u64::from(d.gen8_branch_src1_type.imm_hw(p).unwrap_or(0));
-            let src1 = u64::from(RegFile::Imm.hw()) << (f::SRC1_REG_FILE_LO - 64) | ty << (f::SRC1_REG_TYPE_LO - 64);
-            let jip = u64::from(u32::MAX) << Instruction::GEN8_JIP_SHIFT;
-            c.imm = c.imm & jip | src1 << Instruction::GEN8_UIP_SHIFT;
-        }
-        return c;
-    }
     if op == Opcode::Wait {
-        c.src[1] = d.unread_src1;
-        return c;
-    }
-    if op.is_branch() {
-        return c;
-    }
-    // Subregisters print in units of the type: a rounded one is lost.
-    round_dst(&mut c.dst);
-    for s in &mut c.src[..2] {
-        round_src(s);
-    }
-    let unary_math = op == Opcode::Math && c.math_function().is_some_and(|f| f.num_srcs() == 1);
-    if unary_math || (c.src[0].is_imm() && op.num_srcs() == 1) {
-        if unary_math {
-            c.src[1] = Src {
-                file: c.src[1].file,
-                ..d.unread_src1
-            };
+        // IGA writes the notification register to the destination too.
+        let t = shown_src(i, 0, d, &mut c.imm);
+        c.src[0] = t;
+        c.dst = if t.is_imm() {
+            Dst::null()
         } else {
-            c.src[1].ty = d.unread_src1.ty;
-        }
+            Dst {
+                file: t.file,
+                ty: t.ty,
+                addr: t.addr,
+                hstride: HSTRIDE_1,
+                writemask: WriteMask::XYZW,
+            }
+        };
+        return c;
     }
-    let _ = p;
+    if op.is_send() {
+        c.dst = Dst {
+            hstride: HSTRIDE_1,
+            writemask: WriteMask::XYZW,
+            ..i.dst
+        };
+        round_dst(&mut c.dst);
+        if i.src[0].is_imm() {
+            // The payload as an immediate (a word no compiler writes):
+            // the descriptor's place is the immediate's.
+            c.src[0] = shown_src(i, 0, d, &mut c.imm);
+            c.src[1] = Src::ZERO;
+            // The text shows the value's bits, and EOT (the dword's top
+            // bit).
+            let t = i.src[0].ty;
+            let eot = i.imm & 0x8000_0000;
+            c.imm = match t.size() {
+                8 => i.imm,
+                2 if !t.is_vector_imm() => i.imm & 0xffff | eot,
+                1 => i.imm & 0xff | eot,
+                _ => i.imm & 0xffff_ffff,
+            };
+            return c;
+        }
+        let mut s0 = Src {
+            region: d.send_src0_region,
+            mods: SrcMods::empty(),
+            swizzle: Swizzle(0),
+            ..i.src[0]
+        };
+        round_src(&mut s0);
+        c.src[0] = s0;
+        let eot = u64::from(i.eot()) << crate::model::SEND_EOT_BIT;
+        match i.send_desc() {
+            Some(desc) => {
+                c.src[1] = Src::imm(Type::UD);
+                c.imm = u64::from(desc) | eot;
+            }
+            None => {
+                let (nr, subnr) = match i.src[1].addr {
+                    Addr::Direct { nr, subnr } => (nr, subnr),
+                    Addr::Indirect { subnr, .. } => (crate::isa::arf::ADDRESS, subnr),
+                };
+                c.src[1] = Src {
+                    file: RegFile::Arf,
+                    ty: Type::UD,
+                    addr: Addr::Direct {
+                        nr: crate::isa::arf::ADDRESS | nr & crate::isa::arf::NUMBER_MAX,
+                        subnr,
+                    },
+                    region: Region::SCALAR,
+                    ..Src::ZERO
+                };
+                c.imm = eot;
+            }
+        }
+        return c;
+    }
+    // The ALU form (and call, calla, ret): destination and the sources
+    // the text shows; IGA reads align16 operands as align1 ones.
+    let a16 = i.access_mode == AccessMode::Align16;
+    c.dst = Dst {
+        hstride: if a16 { HSTRIDE_1 } else { i.dst.hstride },
+        writemask: WriteMask::XYZW,
+        ..i.dst
+    };
+    round_dst(&mut c.dst);
+    let n = shown_srcs(i).min(2);
+    for k in 0..n {
+        let s = &i.src[k];
+        c.src[k] = shown_src(i, k, d, &mut c.imm);
+    }
     c
 }
 
+/// Source `k` of an ALU-form instruction as the text shows it (an
+/// immediate's value goes to `imm`): a register beside an immediate src0
+/// keeps only its file and type, an immediate its value's shown bits (a
+/// 16-bit one in both halves of the dword), a register its register,
+/// modifiers, align1 region and type.
+fn shown_src(i: &Instruction, k: usize, d: &Defaults, imm: &mut u64) -> Src {
+    let Some(s) = i.src.get(k) else {
+        return Src::ZERO;
+    };
+    if super::print::beside_imm(i, k) {
+        return Src {
+            file: s.file,
+            ty: s.ty,
+            ..Src::ZERO
+        };
+    }
+    if s.is_imm() {
+        let t = s.ty;
+        *imm = match t.size() {
+            8 => i.imm,
+            2 if !t.is_vector_imm() => {
+                let v = i.imm & 0xffff;
+                v | v << 16
+            }
+            1 => i.imm & 0xff,
+            _ => i.imm & 0xffff_ffff,
+        };
+        return Src::imm(t);
+    }
+    let mut t = Src {
+        swizzle: Swizzle(0),
+        region: if i.access_mode == AccessMode::Align16 {
+            d.a16_src_region
+        } else {
+            super::print::shown_region(s.region)
+        },
+        ..*s
+    };
+    round_src(&mut t);
+    t
+}
+
+/// A direct destination's subregister as the text shows it: in units of
+/// the type.
 fn round_dst(d: &mut Dst) {
+    if let Addr::Indirect { .. } = d.addr {
+        // `r[a0.N,IMM]` names no register file: IGA's is the GRF.
+        d.file = RegFile::Grf;
+    }
     if let Addr::Direct { nr, subnr } = d.addr {
         let size = d.ty.size() as u8;
         d.addr = Addr::Direct {
@@ -158,9 +331,10 @@ fn round_dst(d: &mut Dst) {
     }
 }
 
+/// A direct source's subregister as the text shows it.
 fn round_src(s: &mut Src) {
-    if s.is_imm() {
-        return;
+    if let Addr::Indirect { .. } = s.addr {
+        s.file = RegFile::Grf;
     }
     if let Addr::Direct { nr, subnr } = s.addr {
         let size = s.ty.size() as u8;

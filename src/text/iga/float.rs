@@ -149,6 +149,6 @@ mod tests {
         assert_eq!(f(f32::INFINITY), "inf");
         // Needs more than six digits: scientific with six after the point.
         assert_eq!(f(0.1 + 1e-7), "1.000001e-01");
-        assert_eq!(f(f32::from_bits(0xffbf_ffe0)), "-qnan(0x3FFFE0)");
+        assert_eq!(f(f32::from_bits(0xffff_ffe0)), "-qnan(0x3FFFE0)");
     }
 }

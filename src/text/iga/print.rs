@@ -231,6 +231,7 @@ pub(crate) const fn arf_info(nr: u8) -> ArfInfo {
         arf::TDR => ("tdr", true, true),
         arf::TIMESTAMP => ("tm", true, true),
         0xd0 => ("fc", true, true),
+        0xe0 => ("arf14_", true, true),
         _ => ("dbg", true, true),
     };
     ArfInfo {
@@ -258,6 +259,71 @@ pub(crate) fn write_label<W: Write + ?Sized>(o: &mut W, t: i64) -> fmt::Result {
 /// Whether IGA's text shows no execution size for the opcode.
 pub(crate) const fn implicit_exec(op: Opcode) -> bool {
     matches!(op, Opcode::Nop | Opcode::Illegal | Opcode::Wait)
+}
+
+/// Whether the text shows no operand at all: the opcodes without
+/// operands, and the branches other than those whose jumps print as
+/// labels (`brd`, `brc`, `goto`, `join`, as Mesa's syntax does).
+pub(crate) fn no_operands(op: Opcode) -> bool {
+    (matches!(op.form(), crate::isa::Form::Nullary) && op != Opcode::Wait)
+        || (op.is_branch() && !crate::canon::shows_jip(op))
+}
+
+/// The conditional modifier the text shows (as a flag modifier), if any:
+/// not on SEND (shared function) or MATH (function), nor on opcodes
+/// without the field, nor an undefined code.
+pub(crate) fn shown_cond(i: &Instruction) -> Option<CondMod> {
+    let op = i.opcode;
+    if op.is_send() || op == Opcode::Math || !op.form().has_cond_modifier_field() || no_operands(op) {
+        return None;
+    }
+    match CondMod::from_hw(i.cond_modifier) {
+        Some(CondMod::None) | None => None,
+        c => c,
+    }
+}
+
+/// The access mode IGA's text stands for: align16 for 3-source
+/// instructions (the only form they have here), align1 for the others
+/// (IGA reads align16 operands as align1 ones).
+pub(crate) fn text_mode(op: Opcode) -> AccessMode {
+    if op.is_three_src() {
+        AccessMode::Align16
+    } else {
+        AccessMode::Align1
+    }
+}
+
+/// Whether source `k` is a register source that keeps only its file and
+/// type: beside an immediate src0, and Haswell's `dim` (whose immediate
+/// fills bits 127:64).
+pub(crate) fn beside_imm(i: &Instruction, k: usize) -> bool {
+    let dim = i.opcode == Opcode::Dim && k < 2 && i.src.get(k).is_some_and(|s| !s.is_imm());
+    dim || (k == 1 && i.src[0].is_imm() && !i.src[1].is_imm() && i.opcode != Opcode::Jmpi)
+}
+
+/// A source region as the text shows it: an undefined vertical stride
+/// code as 0, an undefined width code as 1 (IGA's syntax has no text for
+/// them; the annotation keeps the word's code).
+pub(crate) fn shown_region(r: Region) -> Region {
+    use crate::isa::region::{vstride_defined, width_defined, VSTRIDE_0, WIDTH_1};
+    Region {
+        vstride: if r.vstride == VSTRIDE_VXH || vstride_defined(r.vstride) {
+            r.vstride
+        } else {
+            VSTRIDE_0
+        },
+        width: if width_defined(r.width) { r.width } else { WIDTH_1 },
+        hstride: r.hstride,
+    }
+}
+
+/// How many sources the ALU form of the text shows (MATH: by function).
+pub(crate) fn shown_srcs(i: &Instruction) -> usize {
+    usize::from(match i.math_function() {
+        Some(f) if i.opcode == Opcode::Math && f != MathFunction::None => f.num_srcs(),
+        _ => crate::canon::shown_sources(i.opcode),
+    })
 }
 
 /// The branches whose operands IGA prints as labels: (JIP, UIP).
@@ -309,8 +375,8 @@ impl Printer<'_> {
                     o.s("~")?;
                 }
                 self.flag_text(o)?;
-                match PredCtrl::from_hw(i.access_mode, i.pred_control) {
-                    Some(PredCtrl::Normal) | None => {}
+                match PredCtrl::from_hw(text_mode(op), i.pred_control) {
+                    Some(PredCtrl::Normal | PredCtrl::Reserved(_)) | None => {}
                     Some(c) => {
                         o.s(".")?;
                         o.s(c.name())?;
@@ -325,9 +391,12 @@ impl Printer<'_> {
         o.start(COLUMNS.op_exec);
         o.s(op.name())?;
         if op == Opcode::Math {
-            if let Some(f) = MathFunction::from_hw(i.cond_modifier) {
-                o.s(".")?;
-                o.s(math_name(f))?;
+            match MathFunction::from_hw(i.cond_modifier) {
+                Some(MathFunction::None) | None => {}
+                Some(f) => {
+                    o.s(".")?;
+                    o.s(math_name(f))?;
+                }
             }
         } else if self.p.is_gen8()
             && matches!(op, Opcode::If | Opcode::Else | Opcode::Goto)
@@ -347,14 +416,11 @@ impl Printer<'_> {
         o.s(" ")?;
         // Flag modifier.
         o.start(COLUMNS.flag_mod);
-        let send = op.is_send();
-        if !send && op != Opcode::Math && i.cond_modifier != 0 && op.form().has_cond_modifier_field() {
-            if let Some(c) = CondMod::from_hw(i.cond_modifier) {
-                o.s("(")?;
-                o.s(cond_name(c))?;
-                o.s(")")?;
-                self.flag_text(o)?;
-            }
+        if let Some(c) = shown_cond(i) {
+            o.s("(")?;
+            o.s(cond_name(c))?;
+            o.s(")")?;
+            self.flag_text(o)?;
         }
         o.finish()?;
         self.operands(o)
@@ -379,8 +445,14 @@ impl Printer<'_> {
             }
             return o.finish();
         }
-        if matches!(op.form(), crate::isa::Form::Nullary) && op != Opcode::Wait {
+        if no_operands(op) {
             return Ok(());
+        }
+        if op == Opcode::Jmpi {
+            // The jump is the only operand IGA shows (src1 in the word).
+            o.spaces(COLUMNS.dst)?;
+            o.s("  ")?;
+            return self.src(o, 1, COLUMNS.src);
         }
         if op == Opcode::Wait {
             o.spaces(COLUMNS.dst)?;
@@ -401,10 +473,7 @@ impl Printer<'_> {
             }
             return Ok(());
         }
-        let nsrc = match i.math_function() {
-            Some(f) if op == Opcode::Math => f.num_srcs(),
-            _ => crate::canon::shown_sources(op),
-        };
+        let nsrc = shown_srcs(i);
         o.s("  ")?;
         self.dst(o, COLUMNS.dst)?;
         if nsrc >= 1 {
@@ -503,8 +572,12 @@ impl Printer<'_> {
             // stands for.
             return o.s("<1;1,0>");
         }
-        let r = s.region;
-        let w = r.width_elems().unwrap_or(0);
+        Self::region_a1(o, s.region)
+    }
+
+    fn region_a1<W: Write + ?Sized>(o: &mut Cols<'_, W>, r: Region) -> fmt::Result {
+        let r = shown_region(r);
+        let w = r.width_elems().unwrap_or(1);
         let h = r.hstride_elems();
         o.s("<")?;
         if r.vstride != VSTRIDE_VXH {
@@ -524,6 +597,16 @@ impl Printer<'_> {
         o.start(width);
         if s.is_imm() {
             self.imm(o, s.ty)?;
+        } else if beside_imm(self.i, k) {
+            // Only the file and type are in the word (the immediate fills
+            // the rest): the register and region print as zero.
+            let z = Src {
+                file: s.file,
+                ty: s.ty,
+                ..Src::ZERO
+            };
+            Self::reg(o, z.file, 0, 0, true)?;
+            Self::region_a1(o, z.region)?;
         } else {
             self.mods(o, s.mods)?;
             match s.addr {
@@ -604,15 +687,20 @@ impl Printer<'_> {
         o.finish()?;
         o.s("  ")?;
         let s0 = &i.src[0];
-        o.start(COLUMNS.send_src);
-        match s0.addr {
-            Addr::Direct { nr, subnr } => Self::reg(o, s0.file, nr, u32::from(subnr) / s0.ty.size(), false)?,
-            Addr::Indirect { subnr, imm } => Self::indirect(o, subnr, imm)?,
+        if s0.is_imm() {
+            // A word no compiler writes: the payload as an immediate.
+            self.src(o, 0, COLUMNS.send_src)?;
+        } else {
+            o.start(COLUMNS.send_src);
+            match s0.addr {
+                Addr::Direct { nr, subnr } => Self::reg(o, s0.file, nr, u32::from(subnr) / s0.ty.size(), false)?,
+                Addr::Indirect { subnr, imm } => Self::indirect(o, subnr, imm)?,
+            }
+            if s0.ty != Type::UD {
+                o.s(type_name(s0.ty))?;
+            }
+            o.finish()?;
         }
-        if s0.ty != Type::UD {
-            o.s(type_name(s0.ty))?;
-        }
-        o.finish()?;
         o.s("  ")?;
         o.start(COLUMNS.send_desc);
         write_hex(&mut Raw(o), ex_desc(i).into(), 0)?;
