@@ -287,6 +287,10 @@ impl<'a> Reader<'a> {
         while j < c.end && c.b.get(j).is_some_and(|x| x.is_ascii_alphabetic()) {
             j += 1;
         }
+        // IGA's name of ARF class 14 has digits and `_` in it (`arf14_3`).
+        if c.src.get(s..s + 6) == Some("arf14_") {
+            j = s + 6;
+        }
         let letters = c.src.get(s..j).unwrap_or("");
         let mut k = j;
         while k < c.end && c.b.get(k).is_some_and(u8::is_ascii_digit) {
@@ -329,6 +333,19 @@ impl<'a> Reader<'a> {
             return Ok(Some(Reg::Indirect { subnr, imm }));
         }
         let digits = c.src.get(j..k).unwrap_or("");
+        // GRF numbers past 127 name no register, but the field holds them
+        // (IGA warns and encodes them).
+        let named = letters == "r" || arf_class(letters).is_some();
+        if named && !digits.is_empty() && digits.parse::<u8>().is_err() {
+            return Err((
+                j,
+                AsmErrorKind::OutOfRange {
+                    what: "register number",
+                    value: digits.parse().unwrap_or(i64::MAX),
+                    range: "0 to 255",
+                },
+            ));
+        }
         let n: Option<u8> = if digits.is_empty() { None } else { digits.parse().ok() };
         let (file, nr) = if letters == "r" {
             let Some(n) = n else { return Ok(None) };
@@ -350,16 +367,6 @@ impl<'a> Reader<'a> {
             }
             (RegFile::Arf, class | n)
         };
-        if digits.len() > 3 || (file == RegFile::Grf && digits.parse::<u16>().map_or(true, |v| v > 127)) {
-            return Err((
-                j,
-                AsmErrorKind::OutOfRange {
-                    what: "register number",
-                    value: digits.parse().unwrap_or(i64::MAX),
-                    range: "0 to 127",
-                },
-            ));
-        }
         c.i = k;
         let sub = if c.peek() == Some(b'.') && c.peek_at(1).is_some_and(|x| x.is_ascii_digit()) {
             c.i += 1;
@@ -768,8 +775,6 @@ impl<'a> Reader<'a> {
             } else {
                 return unexpected(sat, sub, "a math function after `math.`, or `.b` on if/else/goto");
             }
-        } else if op == Opcode::Math {
-            return unexpected(c.i, c.found(), "`.` and the math function");
         }
         // Execution size and channel offset.
         c.ws();
@@ -868,13 +873,17 @@ impl<'a> Reader<'a> {
                     )
                 })?,
             };
-            if !i.set_pred_ctrl(Some(ctrl)) {
-                // An align16 control on an instruction IGA shows as align1
-                // (its annotation sets the access mode): the code as is.
-                match ctrl.hw(AccessMode::Align16) {
+            // The code in the access mode the text stands for (align16
+            // for 3-source instructions, align1 otherwise); an align16
+            // control on another instruction is kept as its code (its
+            // annotation sets the access mode).
+            let mode = super::print::text_mode(i.opcode);
+            match ctrl.hw(mode) {
+                Some(code) => i.pred_control = code,
+                None => match ctrl.hw(AccessMode::Align16) {
                     Some(code) if pd_annotated(c) => i.pred_control = code,
                     _ => return invalid(fat, "predicate control", "not one of this access mode's"),
-                }
+                },
             }
         }
         // Options.
@@ -911,7 +920,7 @@ impl<'a> Reader<'a> {
             if !i.opcode.is_send() {
                 return invalid(at, "EOT", "only a SEND ends the thread");
             }
-            i.imm |= 1 << crate::model::SEND_EOT_BIT;
+            set_eot(i);
         }
         // The field annotation.
         if c.eat(b'[') {
@@ -987,8 +996,12 @@ impl<'a> Reader<'a> {
             }
             return Ok(());
         }
-        if matches!(op.form(), crate::isa::Form::Nullary) {
+        if super::print::no_operands(op) {
             return Ok(());
+        }
+        if op == Opcode::Jmpi {
+            // The jump (src1 in the word) is the only operand shown.
+            return self.src(c, i, 1);
         }
         if op.is_send() {
             return self.send(c, i);
@@ -1001,12 +1014,9 @@ impl<'a> Reader<'a> {
             }
             return Ok(());
         }
-        let nsrc = match i.math_function() {
-            Some(f) if op == Opcode::Math => f.num_srcs(),
-            _ => crate::canon::shown_sources(op),
-        };
+        let nsrc = super::print::shown_srcs(i);
         self.dst(c, i)?;
-        for k in 0..usize::from(nsrc) {
+        for k in 0..nsrc {
             self.src(c, i, k)?;
         }
         if op == Opcode::Math && nsrc == 1 {
@@ -1038,19 +1048,22 @@ impl<'a> Reader<'a> {
         };
         c.ws();
         let at = c.i;
-        let Some(r) = self.reg(c)? else {
-            return unexpected(at, c.found(), "the payload register");
-        };
-        let ty = self.opt_ty(c)?.unwrap_or(Type::UD);
-        let (file, addr) = Self::addr(&r, ty, at)?;
-        i.src[0] = Src {
-            file,
-            ty,
-            addr,
-            region: Region::new(8, 8, 1).unwrap_or(Region::SCALAR),
-            swizzle: Swizzle(0),
-            mods: SrcMods::empty(),
-        };
+        match self.reg(c)? {
+            Some(r) => {
+                let ty = self.opt_ty(c)?.unwrap_or(Type::UD);
+                let (file, addr) = Self::addr(&r, ty, at)?;
+                i.src[0] = Src {
+                    file,
+                    ty,
+                    addr,
+                    region: Region::new(8, 8, 1).unwrap_or(Region::SCALAR),
+                    swizzle: Swizzle(0),
+                    mods: SrcMods::empty(),
+                };
+            }
+            // The payload as an immediate (a word no compiler writes).
+            None => self.src(c, i, 0)?,
+        }
         c.ws();
         let xat = c.i;
         let ex = c.number("the extended descriptor")?;
@@ -1099,11 +1112,14 @@ impl<'a> Reader<'a> {
                     "bit 31 is EOT, written in the extended descriptor or {EOT}",
                 );
             }
-            i.src[1] = Src::imm(Type::UD);
-            i.imm = u64::from(d);
+            // Beside an immediate payload the dword is the immediate's.
+            if !i.src[0].is_imm() {
+                i.src[1] = Src::imm(Type::UD);
+                i.imm = u64::from(d);
+            }
         }
         if ex & 0x20 != 0 {
-            i.imm |= 1 << crate::model::SEND_EOT_BIT;
+            set_eot(i);
         }
         Ok(())
     }
@@ -1120,6 +1136,14 @@ fn offset_label(name: &str) -> Option<i64> {
     }
     let v: i64 = digits.parse().ok()?;
     Some(if neg { -v } else { v })
+}
+
+/// Sets a SEND's EOT: bit 127 of the word, which is bit 31 of the
+/// immediate payload, or bit 63 beside a 64-bit immediate payload (see
+/// [`Instruction::eot`]).
+fn set_eot(i: &mut Instruction) {
+    let wide = i.src[0].is_imm() && i.src[0].ty.is_64bit();
+    i.imm |= 1 << (crate::model::SEND_EOT_BIT + if wide { 32 } else { 0 });
 }
 
 /// Whether the rest of the line holds a field annotation `[...]`.
@@ -1354,10 +1378,11 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
                             Some(off) => {
                                 let here = i64::try_from(idx).unwrap_or(i64::MAX).saturating_mul(16);
                                 let d = off.saturating_sub(here);
-                                if d % 16 != 0 {
+                                let unit = p.branch_unit_bytes();
+                                if d % unit != 0 {
                                     return Err((at, AsmErrorKind::UnknownLabel(name.into())));
                                 }
-                                (crate::build::flow::units(p, d / 16), at)
+                                (crate::build::flow::fits(p, d / unit), at)
                             }
                             None => return Err((at, AsmErrorKind::UnknownLabel(name.into()))),
                         },
@@ -1391,7 +1416,6 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
             crate::build::flow::set_uip(p, &mut i, u);
         }
         let compacted = i.controls & Controls::COMPACTED;
-        crate::canon::canonicalize(p, &mut i);
         let mut i = super::iga_canonical(p, &i);
         i.controls |= compacted;
         let mut warnings = crate::error::Violations::default();
