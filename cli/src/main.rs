@@ -268,6 +268,10 @@ enum Cmd {
         /// Print every rule: id, basis, phase, family and citation.
         #[arg(long)]
         list_rules: bool,
+        /// The syntax of assembly text: Mesa's or Intel's IGA; without
+        /// it, detected (IGA's `(8|M0)`, `<1>:f` forms).
+        #[arg(long, value_enum)]
+        syntax: Option<cli::disasm::Syntax>,
         /// Input file; `-` or none reads stdin.
         file: Option<String>,
     },
@@ -391,6 +395,7 @@ fn main() -> ExitCode {
             skips,
             strict,
             list_rules,
+            syntax,
             file,
         } => match (list_rules, platform) {
             (true, _) => cli::check::list_rules(json),
@@ -399,7 +404,12 @@ fn main() -> ExitCode {
                     p,
                     file.as_deref(),
                     input.input(),
-                    &cli::check::CheckOptions { json, strict, filter },
+                    &cli::check::CheckOptions {
+                        json,
+                        strict,
+                        filter,
+                        syntax,
+                    },
                 )
             }),
             (false, None) => Err(cli::CliError::Usage("check needs --gen G".into())),

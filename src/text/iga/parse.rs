@@ -149,32 +149,36 @@ impl<'a> Cur<'a> {
     fn number(&mut self, what: &'static str) -> R<u64> {
         self.ws();
         let s = self.i;
-        let (radix, start) = if self.peek() == Some(b'0') && matches!(self.peek_at(1), Some(b'x' | b'X')) {
-            (16, s + 2)
-        } else {
-            (10, s)
-        };
-        let mut j = start;
-        while j < self.end && self.b.get(j).is_some_and(|c| c.is_ascii_hexdigit()) {
-            j += 1;
+        let hex = self.peek() == Some(b'0') && matches!(self.peek_at(1), Some(b'x' | b'X'));
+        let start = if hex { s + 2 } else { s };
+        let digits = self.b.get(start..self.end).unwrap_or(&[]);
+        let mut v: u64 = 0;
+        let mut big = false;
+        let mut n = 0;
+        for &c in digits {
+            let d = match c {
+                b'0'..=b'9' => c - b'0',
+                b'a'..=b'f' if hex => c - b'a' + 10,
+                b'A'..=b'F' if hex => c - b'A' + 10,
+                _ => break,
+            };
+            let (m, o1) = v.overflowing_mul(if hex { 16 } else { 10 });
+            let (a, o2) = m.overflowing_add(u64::from(d));
+            big |= o1 || o2;
+            v = a;
+            n += 1;
         }
-        let text = self.src.get(start..j).unwrap_or("");
-        if text.is_empty() {
+        let j = start + n;
+        if n == 0 {
             return unexpected(s, self.found(), what);
         }
-        let v = u64::from_str_radix(text, radix).map_err(|_| {
-            if text.bytes().all(|c| c.is_ascii_digit()) || radix == 16 {
-                (s, AsmErrorKind::NumberTooLarge(self.src.get(s..j).unwrap_or("").into()))
-            } else {
-                (
-                    s,
-                    AsmErrorKind::Unexpected {
-                        found: alloc::format!("`{text}`"),
-                        expected: what,
-                    },
-                )
-            }
-        })?;
+        // A number runs into letters: not a number (`12ab`, `0x1g`).
+        if self.b.get(j).is_some_and(|&c| is_ident(c)) && j < self.end {
+            return unexpected(s, self.found(), what);
+        }
+        if big {
+            return Err((s, AsmErrorKind::NumberTooLarge(self.src.get(s..j).unwrap_or("").into())));
+        }
         self.i = j;
         Ok(v)
     }
@@ -197,8 +201,23 @@ impl<'a> Cur<'a> {
 
 /// IGA's type names, and the alternative ones its parser accepts.
 fn type_named(s: &str) -> Option<Type> {
-    if let Some(t) = Type::ALL.iter().copied().find(|&t| type_name(t).get(1..) == Some(s)) {
-        return Some(t);
+    // IGA's names are Mesa's suffixes in lower case.
+    if let [a, rest @ ..] = s.as_bytes() {
+        let mut up = [a.to_ascii_uppercase(), 0];
+        let name: &[u8] = match rest {
+            [] => up.get(..1).unwrap_or(&[]),
+            [b] => {
+                up[1] = b.to_ascii_uppercase();
+                &up
+            }
+            _ => &[],
+        };
+        if let Some(Some(t)) = crate::text::names::type_by_bytes(name) {
+            // The same name as the printer's (`type_name`).
+            if type_name(t).get(1..) == Some(s) {
+                return Some(t);
+            }
+        }
     }
     Some(match s {
         "u8" => Type::UB,
@@ -238,6 +257,9 @@ fn cond_named(s: &str) -> Option<CondMod> {
 
 /// An architecture register's class from IGA's name of it.
 fn arf_class(name: &str) -> Option<u8> {
+    if name.is_empty() {
+        return None;
+    }
     (0u8..16).map(|k| k << 4).find(|&c| arf_info(c).name == name)
 }
 
@@ -274,7 +296,9 @@ enum Reg {
 /// The reader's state for one text.
 struct Reader<'a> {
     p: Platform,
-    text: core::marker::PhantomData<&'a str>,
+    /// The annotation fields found so far, by opcode and name (a text
+    /// names the same few fields again and again).
+    fields: core::cell::RefCell<Vec<(Opcode, &'a str, RawField)>>,
 }
 
 impl<'a> Reader<'a> {
@@ -691,6 +715,19 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The annotation field `name` of the layout of `op`'s words.
+    fn field(&self, op: Opcode, name: &'a str) -> Option<RawField> {
+        let mut cache = self.fields.borrow_mut();
+        if let Some(&(_, _, f)) = cache.iter().find(|(o, n, _)| *o == op && *n == name) {
+            return Some(f);
+        }
+        let f = RawField::by_name(self.p, op, name)?;
+        if cache.len() < 64 {
+            cache.push((op, name, f));
+        }
+        Some(f)
+    }
+
     /// A jump target: a label or a byte offset.
     fn jump(&self, c: &mut Cur<'a>) -> R<Jump<'a>> {
         c.ws();
@@ -744,7 +781,8 @@ impl<'a> Reader<'a> {
         let Some(name) = c.ident() else {
             return unexpected(mat, c.found(), "an opcode (mov, add, send, ...) or a `LABEL:`");
         };
-        let Some(op) = Opcode::ALL.iter().copied().find(|o| o.name() == name) else {
+        // IGA's mnemonics are Mesa's (the opcode table's names).
+        let Some(op) = crate::text::names::opcode_by_name(name) else {
             return Err((mat, AsmErrorKind::UnknownOpcode(name.into())));
         };
         if !op.exists_on(p) {
@@ -932,7 +970,7 @@ impl<'a> Reader<'a> {
                 }
                 let fat = c.i;
                 let name = c.ident().unwrap_or("");
-                let Some(f) = RawField::by_name(self.p, i.opcode, name) else {
+                let Some(f) = self.field(i.opcode, name) else {
                     return invalid(
                         fat,
                         "field annotation",
@@ -1188,20 +1226,17 @@ fn f32_to_f16(x: f32) -> u16 {
 
 /// A line's end and the start of its `//` comment (or its end).
 fn line_bounds(b: &[u8], start: usize) -> (usize, usize) {
-    let end = b
-        .get(start..)
-        .and_then(|r| r.iter().position(|&c| c == b'\n'))
-        .map_or(b.len(), |k| start + k);
-    let mut code = end;
-    let mut k = start;
-    while k + 1 < end {
-        if b.get(k) == Some(&b'/') && b.get(k + 1) == Some(&b'/') {
-            code = k;
-            break;
+    let rest = b.get(start..).unwrap_or(&[]);
+    let end = memchr::memchr(b'\n', rest).map_or(b.len(), |k| start + k);
+    let line = b.get(start..end).unwrap_or(&[]);
+    let mut from = 0;
+    while let Some(k) = line.get(from..).and_then(|r| memchr::memchr(b'/', r)) {
+        if line.get(from + k + 1) == Some(&b'/') {
+            return (end, start + from + k);
         }
-        k += 1;
+        from += k + 1;
     }
-    (end, code)
+    (end, end)
 }
 
 /// The column (from 1, in characters) of byte `at` on the line that
@@ -1278,7 +1313,7 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
     let text: &str = blanked.as_deref().unwrap_or(src);
     let rd = Reader {
         p,
-        text: core::marker::PhantomData,
+        fields: core::cell::RefCell::new(Vec::new()),
     };
     let b = text.as_bytes();
     let mut errors = Vec::new();
