@@ -407,10 +407,18 @@ pub fn gen(t: &Table, out: &mut String) {
         let ranges: Vec<String> = f.frags.iter().map(|(h, l)| format!("{h}:{l}")).collect();
         let frags: Vec<String> = f.frags.iter().map(|(h, l)| format!("({h}, {l})")).collect();
         let aliases: Vec<String> = f.aliases.iter().map(|a| format!("{a:?}")).collect();
+        let bits: u128 = f
+            .frags
+            .iter()
+            .map(|&(h, l)| {
+                let n = h - l + 1;
+                (if n >= 128 { u128::MAX } else { (1u128 << n) - 1 }) << l
+            })
+            .fold(0, |m, b| m | b);
         let _ = writeln!(out, "    /// `{}`: bits {}.", f.name, ranges.join(", "));
         let _ = writeln!(
             out,
-            "    pub const {upper}: FieldInfo = FieldInfo {{ name: {:?}, frags: &[{}], width: {width}, aliases: &[{}] }};",
+            "    pub const {upper}: FieldInfo = FieldInfo {{ name: {:?}, frags: &[{}], width: {width}, aliases: &[{}], bits: {bits:#x} }};",
             f.name,
             frags.join(", "),
             aliases.join(", ")

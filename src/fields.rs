@@ -242,35 +242,40 @@ fn meaning(p: Platform, name: &str, raw: u64, w: &Word) -> String {
 /// Works on any word, also one that does not decode: the layout is chosen
 /// from the opcode and access-mode bits alone.
 pub fn describe(p: Platform, w: Word) -> Vec<FieldRow> {
+    view_fields(p, w)
+        .map(|f| {
+            let raw = f.get(w.0);
+            FieldRow {
+                field: f,
+                raw,
+                meaning: meaning(p, f.name, raw, &w),
+            }
+        })
+        .collect()
+}
+
+/// The fields [`describe`] shows for `w`, in its order, without their
+/// meanings (for the text's field annotation, which needs only the
+/// fields).
+pub(crate) fn view_fields(p: Platform, w: Word) -> impl Iterator<Item = &'static FieldInfo> {
+    view_fields_in(p, w, u128::MAX)
+}
+
+/// [`view_fields`] that cover some bit of `mask` (the others skipped
+/// before their use is judged).
+pub(crate) fn view_fields_in(p: Platform, w: Word, mask: u128) -> impl Iterator<Item = &'static FieldInfo> {
     // The opcode field is bits 6:0 on every layout.
     const _: () = assert!(gen7_native::OPCODE.mask() == gen8_native::OPCODE.mask());
     let op = Opcode::from_hw(p, gen8_native::opcode(&w));
     let three = op.is_some_and(|o| o.is_three_src());
     let branch = op.is_some_and(|o| o.is_branch());
-    let [table, _] = layout(p, op);
-    let mut rows = Vec::new();
-    for &f in table {
-        if !three && !native_field_used(f.name, &w, p) {
-            continue;
-        }
-        let raw = f.get(w.0);
-        rows.push(FieldRow {
-            field: f,
-            raw,
-            meaning: meaning(p, f.name, raw, &w),
-        });
-    }
-    if branch && !three {
-        for &f in layout(p, op)[1] {
-            let raw = f.get(w.0);
-            rows.push(FieldRow {
-                field: f,
-                raw,
-                meaning: meaning(p, f.name, raw, &w),
-            });
-        }
-    }
-    rows
+    let [table, flow] = layout(p, op);
+    let flow: &'static [&'static FieldInfo] = if branch && !three { flow } else { &[] };
+    table
+        .iter()
+        .copied()
+        .filter(move |f| f.mask() & mask != 0 && (three || native_field_used(f.name, &w, p)))
+        .chain(flow.iter().copied().filter(move |f| f.mask() & mask != 0))
 }
 
 /// The tables of the layout of a word with opcode `op` (read from bits

@@ -80,6 +80,8 @@ pub struct FieldInfo {
     pub width: u32,
     /// Fields declared to share bits with this one.
     pub aliases: &'static [&'static str],
+    /// The bits it covers (the union of `frags`, computed by the build).
+    pub bits: u128,
 }
 
 impl FieldInfo {
@@ -95,18 +97,9 @@ impl FieldInfo {
     }
 
     /// The mask of the bits the field occupies.
-    #[allow(clippy::indexing_slicing)] // i < len by the loop condition
+    #[inline]
     pub const fn mask(&self) -> u128 {
-        let mut m = 0u128;
-        let mut i = 0;
-        while i < self.frags.len() {
-            let (hi, lo) = self.frags[i];
-            let n = hi - lo + 1;
-            let ones = if n >= 128 { u128::MAX } else { (1u128 << n) - 1 };
-            m |= ones << lo;
-            i += 1;
-        }
-        m
+        self.bits
     }
 }
 
@@ -154,4 +147,22 @@ pub const TABLES: &[(&str, &[&FieldInfo])] = fields::TABLES;
 #[allow(clippy::all, missing_docs)]
 pub mod fields {
     include!(concat!(env!("OUT_DIR"), "/fields.rs"));
+}
+
+#[cfg(test)]
+mod tests {
+    /// The build's `bits` of every field is the union of its fragments.
+    #[test]
+    fn field_bits_are_the_union_of_the_fragments() {
+        for (_, table) in super::TABLES {
+            for f in table.iter() {
+                let mut m = 0u128;
+                for &(hi, lo) in f.frags {
+                    let n = hi - lo + 1;
+                    m |= (if n >= 128 { u128::MAX } else { (1u128 << n) - 1 }) << lo;
+                }
+                assert_eq!(f.bits, m, "{}", f.name);
+            }
+        }
+    }
 }

@@ -234,3 +234,52 @@ fn empty_input_prints_nothing() {
     let (code, out, err) = geneu(&["disasm", "--gen", "bdw"], b"");
     assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
 }
+
+/// `--syntax iga` prints `iga64`'s own text of the Mesa words of
+/// `gen8/add` (`../iga/gen8/add.iga`), with the field annotation on
+/// exactly the words `iga64 -a` does not give back from that text
+/// (`add.iga.expected`).
+#[test]
+fn syntax_iga_prints_iga64_text_annotating_the_words_it_would_not_encode() {
+    let path = corpus("gen8/add.expected");
+    let (code, out, err) = geneu(
+        &[
+            "disasm",
+            "--gen",
+            "bdw",
+            "--syntax",
+            "iga",
+            "--hex",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    let iga = std::fs::read_to_string(corpus("../iga/gen8/add.iga")).unwrap();
+    let assembled = std::fs::read_to_string(corpus("../iga/gen8/add.iga.expected")).unwrap();
+    let mesa: Vec<&str> = corpus_text("gen8/add.expected").leak().lines().collect();
+    let got: Vec<&str> = out.lines().collect();
+    let want: Vec<&str> = iga.lines().collect();
+    assert_eq!(got.len(), want.len());
+    let (mut word, mut annotated) = (0, 0);
+    for (g, w) in got.iter().zip(&want) {
+        // The annotation: ` [...]` after the operands and options.
+        let (plain, note) = match (g.rfind(" ["), g.ends_with(']')) {
+            (Some(k), true) => (&g[..k], true),
+            _ => (*g, false),
+        };
+        assert_eq!(plain.trim_end(), w.trim_end());
+        if w.ends_with(':') {
+            assert!(!note, "a label line: {g}");
+            continue;
+        }
+        let same = mesa[word]
+            .split_whitespace()
+            .eq(assembled.lines().nth(word).unwrap().split_whitespace());
+        assert_eq!(note, !same, "word {}: {g}", word + 1);
+        annotated += usize::from(note);
+        word += 1;
+    }
+    assert_eq!(word, mesa.len());
+    assert!(annotated > 0);
+}

@@ -66,17 +66,17 @@ fn items(p: Platform, inst: &Instruction, base: Word) -> Option<String> {
     }
     let mut items: Vec<RawField> = Vec::new();
     // The fields the word's view uses first, then any field of its layout.
-    let rows = crate::fields::describe(p, w);
     let [table, flow] = crate::fields::layout(p, Some(inst.opcode));
-    let candidates = rows
-        .iter()
-        .map(|r| r.field)
+    let candidates = crate::fields::view_fields_in(p, w, left)
         .chain(table.iter().copied())
         .chain(flow.iter().copied());
     for f in candidates {
+        if left == 0 {
+            break;
+        }
         let rf = RawField::Named(f);
         // Only a name the reader finds as this same field.
-        if rf.mask() & left != 0 && RawField::by_name(p, inst.opcode, f.name) == Some(rf) && f.width <= 64 {
+        if rf.mask() & left != 0 && f.width <= 64 && first_of_name(p, inst.opcode, f) {
             items.push(rf);
             left &= !rf.mask();
         }
@@ -96,4 +96,19 @@ fn items(p: Platform, inst: &Instruction, base: Word) -> Option<String> {
         rf.write(&mut out, w.0);
     }
     Some(out)
+}
+
+/// Whether `f` is the field the reader finds by its name
+/// (`RawField::by_name`): the first of that name in the layout. Walks the
+/// layout only up to `f`.
+fn first_of_name(p: Platform, op: Opcode, f: &'static crate::word::FieldInfo) -> bool {
+    for g in crate::fields::layout(p, Some(op)).into_iter().flatten() {
+        if core::ptr::eq(*g, f) {
+            return true;
+        }
+        if g.name == f.name {
+            return false;
+        }
+    }
+    false
 }

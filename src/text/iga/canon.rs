@@ -16,11 +16,8 @@ use crate::model::*;
 pub(crate) struct Defaults {
     /// A SEND's src0 region (IGA shows no region on SEND operands).
     pub(crate) send_src0_region: Region,
-    /// src1's type beside an immediate src0 of a one-source instruction,
-    /// and src1 of a one-source MATH function.
-    pub(crate) unread_src1: Src,
-    /// The swizzle of a replicated (scalar) 3-source operand.
-    pub(crate) ternary_scalar_swizzle: Swizzle,
+    /// The swizzle of a 3-source operand (IGA's text shows none).
+    pub(crate) ternary_swizzle: Swizzle,
     /// The destination type of the flow-control instructions IGA writes
     /// without operand types.
     pub(crate) branch_dst_type: Type,
@@ -39,8 +36,7 @@ pub(crate) const IGA: Defaults = Defaults {
         width: 0,
         hstride: 0,
     },
-    unread_src1: Src::ZERO,
-    ternary_scalar_swizzle: Swizzle::XYZW,
+    ternary_swizzle: Swizzle::XYZW,
     branch_dst_type: Type::UD,
     a16_src_region: Region {
         vstride: crate::isa::region::VSTRIDE_1,
@@ -53,7 +49,7 @@ pub(crate) const IGA: Defaults = Defaults {
 
 /// The instruction IGA's assembler builds from the IGA-syntax text of
 /// `i` (the text without annotation): the fields the text shows, copied
-/// from `i`, and [`IGA`]'s values (or, for the operands IGA's syntax
+/// from `i`, and IGA's values (or, for the operands IGA's syntax
 /// hides as Mesa's does, [`crate::canon`]'s) everywhere else. It depends
 /// only on the text (a test checks this over random words), so the
 /// reader of IGA's syntax builds the same instruction from the text and
@@ -121,8 +117,7 @@ fn with_defaults(p: Platform, i: &Instruction, d: &Defaults) -> Instruction {
             ..i.dst
         };
         round_dst(&mut c.dst);
-        for k in 0..3 {
-            let s = &i.src[k];
+        for (t_out, s) in c.src.iter_mut().zip(&i.src) {
             let mut t = Src {
                 region: if s.region == Region::SCALAR {
                     Region::SCALAR
@@ -133,11 +128,11 @@ fn with_defaults(p: Platform, i: &Instruction, d: &Defaults) -> Instruction {
                         hstride: HSTRIDE_1,
                     }
                 },
-                swizzle: d.ternary_scalar_swizzle,
+                swizzle: d.ternary_swizzle,
                 ..*s
             };
             round_src(&mut t);
-            c.src[k] = t;
+            *t_out = t;
         }
         return c;
     }
@@ -266,10 +261,11 @@ fn with_defaults(p: Platform, i: &Instruction, d: &Defaults) -> Instruction {
     };
     round_dst(&mut c.dst);
     let n = shown_srcs(i).min(2);
-    for k in 0..n {
-        let s = &i.src[k];
-        c.src[k] = shown_src(i, k, d, &mut c.imm);
+    let mut imm = c.imm;
+    for (k, t) in c.src.iter_mut().enumerate().take(n) {
+        *t = shown_src(i, k, d, &mut imm);
     }
+    c.imm = imm;
     c
 }
 

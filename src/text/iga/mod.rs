@@ -31,18 +31,41 @@
 //! the text:
 //!
 //! ```text
-//! send (8|M0)              null:f   r123:f  0x26            0x0A080017           {EOT} [src0_hstride=0x1 src0_width=0x3 src0_vstride=0x8] // wr:5h+0, rd:0; hdc.urb; urb dword write
+//! send (8|M0)              null:f   r123:f  0x26            0x0A080017           {EOT} [src0_hstride=0x1 src0_width=0x3 src0_vstride=0x4] // wr:5h+0, rd:0; hdc.urb; urb dword write
 //! ```
 //!
-//! Placement: after the options block (after the last operand or SEND
-//! descriptor when there is none), one space, `[`, items separated by one
-//! space, `]`; then the ` // ` comment if any. Each item is `name=0xHEX`
-//! with `name` a field of the word's layout table (as `geneu fields`
-//! lists them) or `bits_HI_LO`, exactly as in Mesa's syntax (see
-//! `crate::text` and its `hidden` module, which reads them). A reader
-//! builds the word from the text as IGA's assembler does
-//! ([`iga_canonical`]) and then writes these fields. Words IGA's encoder
-//! produces print without it.
+//! Placement, for a reader: the annotation is the last `[`…`]` of the
+//! line before its ` // ` comment (no other part of IGA's text has a `[`
+//! after the operands: indirect operands `r[a0.N,IMM]` come before).
+//! It follows the options block `{…}` if there is one, else the last
+//! operand or SEND descriptor and that column's padding, after one space
+//! (so: one or more spaces, `[`). Items are separated by one space; each
+//! is `name=0xHEX`, `name` a field of the word's layout table as `geneu
+//! fields` lists it (the first field of that name in the layout, native
+//! or 3-source table before the flow-control one) or `bits_HI_LO` for
+//! bits no field names, exactly as in Mesa's syntax (`crate::text`,
+//! whose `hidden` module reads them). The text without annotation
+//! stands for [`iga_canonical`] of the instruction: the fields the text
+//! shows, IGA's values for the others. A reader builds that instruction
+//! from the text, encodes it, and then writes these fields: the word
+//! printed. Words IGA's encoder produces (equal to their
+//! [`iga_canonical`]) print without annotation.
+//!
+//! What the text shows, in short (`iga_canonical` is the exact rule):
+//! opcode, math function, execution size and channel offset (not for
+//! `nop`, `illegal`, `wait`), NoMask, predicate (flag, inversion,
+//! control), flag modifier and its flag, saturation, the options shown,
+//! destination and sources (register file, number, subregister in units
+//! of the type, indirect address, align1 region, type, modifiers,
+//! immediates), 3-source regions as replicated or not, SEND destination
+//! and payload register and type, shared function, EOT and descriptor,
+//! branch targets. Everything else — align16 access mode, swizzles and
+//! write masks, SEND regions, hidden operands of branches, `wait`'s
+//! destination, unread sources — takes IGA's value.
+//!
+//! Branch targets print as `L<byte offset>` labels counted from the
+//! instruction's own offset ([`IgaDisasm::at`]); a target before the
+//! program is `L_N<bytes>`.
 
 mod float;
 mod print;

@@ -68,15 +68,26 @@ fn describe<W: Write + ?Sized>(out: &mut W, p: Platform, _i: &Instruction, sfid:
             write!(out, "; hword scratch block {dir} x{}", 1u32 << (d >> 12 & 3))
         }
         // The constant cache's oword block read.
-        9 if d >> 14 & 0xf == 0 => {
-            let n = match d >> 8 & 7 {
-                2 => 2,
-                3 => 4,
-                4 => 8,
-                _ => 1,
-            };
-            write!(out, "; constant oword block read x{n}")
+        9 if d >> 14 & 0xf == 0 => write!(out, "; constant oword block read x{}", owords(d)),
+        // The data cache's oword block write and memory fence.
+        10 if d >> 14 & 0xf == 8 => write!(out, "; oword block write x{}", owords(d)),
+        10 if d >> 14 & 0xf == 7 => {
+            out.write_str("; ")?;
+            // Commit enable: the fence returns a write once it is done.
+            if d >> 13 & 1 == 1 {
+                out.write_str("synchronized ")?;
+            }
+            // Surface 0xFE is shared local memory.
+            out.write_str(if d & 0xff == 0xfe {
+                "SLM fence"
+            } else {
+                "global fence flushing"
+            })
         }
+        // The thread spawner's end of thread.
+        7 if d >> 4 & 1 == 1 => out.write_str("; end of thread"),
+        // Data cache 1: untyped and typed surface and atomic messages.
+        12 => dc1(out, d),
         // IGA names no pixel interpolator message.
         11 => out.write_str("; ?"),
         // Render target write.
@@ -99,6 +110,82 @@ fn describe<W: Write + ?Sized>(out: &mut W, p: Platform, _i: &Instruction, sfid:
     }
 }
 
+/// Data cache 1 (Haswell on): descriptor bits 17:14 give the message,
+/// bits 13:8 its control.
+fn dc1<W: Write + ?Sized>(out: &mut W, d: u32) -> fmt::Result {
+    let ctl = d >> 8 & 0x3f;
+    let mlen = d >> 25 & 0xf;
+    match d >> 14 & 0xf {
+        t @ (1 | 9) => {
+            let dir = if t == 1 { "read" } else { "write" };
+            write!(out, "; untyped surface {dir} with {}", channels(ctl))
+        }
+        2 => match atomic_name(ctl & 0xf) {
+            Some(a) => write!(out, "; untyped atomic int32 {a}"),
+            None => Ok(()),
+        },
+        6 => match atomic_name(ctl & 0xf) {
+            Some(a) if ctl & 0x10 != 0 => write!(out, "; typed_sgh atomic 32-bit integer (slot group high) {a}"),
+            Some(a) => write!(out, "; typed atomic 32-bit integer {a}"),
+            None => Ok(()),
+        },
+        t @ (5 | 13) => {
+            let dir = if t == 5 { "read" } else { "write" };
+            let high = if ctl & 0x20 != 0 { " (high slot group)" } else { "" };
+            let ch = channels(ctl);
+            // The coordinates as IGA lists them: one per payload
+            // register of a read; a write of one channel as well, and
+            // none it can name for wider data.
+            let coords = match (t, ch.len(), mlen) {
+                (5, _, 2) | (13, 1, 2) => "u,v",
+                (5, _, 3) | (13, 1, 3) => "u,v,r",
+                (5, _, 4) | (13, 1, 4) => "u,v,r,lod",
+                _ => "???",
+            };
+            write!(out, "; typed surface {dir}{high} with {ch}; {coords}")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The channels a surface message's mask (bits 3:0, set for a disabled
+/// channel) leaves enabled: `x`, `xy`, `xyz`, `xyzw`, ….
+fn channels(ctl: u32) -> &'static str {
+    const NAMES: [&str; 16] = [
+        "xyzw", "yzw", "xzw", "zw", "xyw", "yw", "xw", "w", "xyz", "yz", "xz", "z", "xy", "y", "x", "",
+    ];
+    NAMES.get((ctl & 0xf) as usize).copied().unwrap_or("")
+}
+
+/// IGA's names of the atomic operations (descriptor bits 11:8).
+fn atomic_name(op: u32) -> Option<&'static str> {
+    Some(match op {
+        1 => "logical AND",
+        2 => "logical OR",
+        3 => "logical XOR",
+        4 => "store",
+        5 => "integer increment",
+        6 => "integer decrement",
+        7 => "integer add",
+        10 => "signed-integer max",
+        11 => "signed-integer min",
+        12 => "unsigned-integer max",
+        13 => "unsigned-integer min",
+        14 => "integer compare and swap",
+        _ => return None,
+    })
+}
+
+/// The block size of an oword block message (bits 10:8), in owords.
+fn owords(d: u32) -> u32 {
+    match d >> 8 & 7 {
+        2 => 2,
+        3 => 4,
+        4 => 8,
+        _ => 1,
+    }
+}
+
 /// IGA's names of the sampler's message types (descriptor bits 16:12).
 fn sampler_message(t: u32) -> Option<&'static str> {
     Some(match t {
@@ -111,6 +198,7 @@ fn sampler_message(t: u32) -> Option<&'static str> {
         6 => "sample compare+override LOD",
         7 => "sample load",
         8 => "sample gather4",
+        9 => "sample override lod",
         10 => "sample res info",
         11 => "sample info",
         16 => "sample gather4+compare",
