@@ -167,16 +167,21 @@ pub fn asm(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Whether the input (a file's first 64 KiB; standard input is not
-/// looked at, and read as Mesa's unless `--syntax iga`) is IGA's syntax.
+/// Whether the input (a regular file's first 64 KiB; standard input and
+/// pipes are not looked at, and are read as Mesa's unless `--syntax
+/// iga`) is IGA's syntax. A file that cannot be read is left to the
+/// reading that reports it.
 fn peek_iga(path: Option<&str>) -> Result<bool, CliError> {
     use std::io::Read;
     let Some(f) = path.filter(|f| *f != "-") else {
         return Ok(false);
     };
+    if !std::fs::metadata(f).is_ok_and(|m| m.is_file()) {
+        return Ok(false);
+    }
     let mut buf = Vec::with_capacity(1 << 16);
-    std::fs::File::open(f)?.take(1 << 16).read_to_end(&mut buf)?;
-    Ok(geneu::text::iga::looks_like_iga(&String::from_utf8_lossy(&buf)))
+    let read = std::fs::File::open(f).and_then(|h| h.take(1 << 16).read_to_end(&mut buf));
+    Ok(read.is_ok() && geneu::text::iga::looks_like_iga(&String::from_utf8_lossy(&buf)))
 }
 
 /// Runs `convert`: assembles the text (either syntax, detected) and
