@@ -170,7 +170,8 @@ enum Cmd {
         /// The text's syntax: Mesa's or Intel's IGA (`iga64 -a`'s input,
         /// `disasm --syntax iga`'s output). Without it, a file whose start
         /// shows IGA's forms (`(8|M0)`, `<1>:f`) is read as IGA's;
-        /// standard input as Mesa's.
+        /// standard input and pipes as Mesa's (with --json, whose text is
+        /// read whole, they are detected too).
         #[arg(long, value_enum)]
         syntax: Option<cli::disasm::Syntax>,
         /// Output file; `-` or none writes stdout.
@@ -374,7 +375,14 @@ fn main() -> ExitCode {
                 _ => Strictness::Strict,
             };
             if json {
-                cli::asm::asm_json(gen.platform, file.as_deref(), strictness, compact, output.as_deref())
+                cli::asm::asm_json(
+                    gen.platform,
+                    file.as_deref(),
+                    strictness,
+                    compact,
+                    output.as_deref(),
+                    syntax,
+                )
             } else {
                 cli::asm::asm(
                     gen.platform,

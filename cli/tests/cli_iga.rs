@@ -85,3 +85,21 @@ fn check_reads_iga_text() {
     );
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn asm_json_detects_iga_from_stdin() {
+    let text = b"L0:\n(W)     mov (8|M0)               r1.0<1>:ud    r2.0<8;8,1>:ud\n";
+    let (code, out, err) = geneu(&["asm", "--gen", "bdw", "--json"], text);
+    assert_eq!(code, 0, "{err}");
+    let mesa = b"mov(8) g1<1>UD g2<8,8,1>UD { align1 WE_all 1Q };\n";
+    let (code, want, err) = geneu(&["asm", "--gen", "bdw", "--json"], mesa);
+    assert_eq!(code, 0, "{err}");
+    // The same word (the documents differ only in where the text is).
+    let bytes = |doc: &str| {
+        doc.split("\"bytes\"")
+            .nth(1)
+            .map(|s| s.split('"').nth(1).unwrap_or("").to_owned())
+    };
+    assert_eq!(bytes(&out), bytes(&want), "{out}\n{want}");
+    assert!(bytes(&out).is_some_and(|b| !b.is_empty()), "{out}");
+}

@@ -431,11 +431,22 @@ pub fn asm_json(
     strictness: Strictness,
     compact: Option<Compaction>,
     output: Option<&str>,
+    syntax: Option<Syntax>,
 ) -> Result<ExitCode, CliError> {
     let opts = options(strictness);
     let file = display_name(path);
     let src = read_text(path)?;
-    let result = geneu::text::assemble_listing(p, &src, opts);
+    // The whole text is read here: IGA's syntax is detected from it
+    // (standard input included).
+    let iga = match syntax {
+        Some(s) => s == Syntax::Iga,
+        None => geneu::text::iga::looks_like_iga(&src),
+    };
+    let result = if iga {
+        geneu::text::iga::assemble_iga(p, &src, opts)
+    } else {
+        geneu::text::assemble_listing(p, &src, opts)
+    };
     let mut doc = AsmJson {
         platform: json::platform(p),
         file,
