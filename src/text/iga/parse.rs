@@ -579,10 +579,9 @@ impl<'a> Reader<'a> {
             let region = self.region(c, default)?;
             let ty = self.ty(c)?;
             let (file, addr) = Self::addr(&r, ty, at)?;
-            let s = i
-                .src
-                .get_mut(k)
-                .ok_or_else(|| (at, AsmErrorKind::Jump("no such source")))?;
+            let Some(s) = i.src.get_mut(k) else {
+                return invalid(at, "source", "no such source");
+            };
             *s = Src {
                 file,
                 ty,
