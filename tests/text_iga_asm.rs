@@ -191,6 +191,12 @@ fn hand_written_forms_read_as_iga_reads_them() {
     ] {
         assert_eq!(one(p, text), add, "{text}");
     }
+    // IGA's indirect forms with `+`/`-` (iga64's `r[a0.0,96]`).
+    let ind = one(p, "(W)     mov (1|M0)               r5.0<1>:d     r[a0.0,96]<0;1,0>:d");
+    assert_eq!(one(p, "(W) mov (1|M0) r5.0<1>:d r[a0.0 + 96]<0;1,0>:d"), ind);
+    let neg = one(p, "(W) mov (1|M0) r5.0<1>:d r[a0.0,-96]<0;1,0>:d");
+    assert_eq!(one(p, "(W) mov (1|M0) r5.0<1>:d r[a0.0 - 96]<0;1,0>:d"), neg);
+    assert_ne!(ind, neg);
     // IGA's legacy flag-modifier names.
     let cmp = "cmp (16|M0)   (eq)f0.0   null<1>:d     r2.0<8;8,1>:d     0:d               {Switch}";
     let legacy = "cmp (16|M0) (z)f0.0 null<1>:d r2.0<8;8,1>:d 0:d {Switch}";

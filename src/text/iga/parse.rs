@@ -332,9 +332,15 @@ impl<'a> Reader<'a> {
             c.expect(b'.', "`.` and the address subregister")?;
             let subnr = c.small("address subregister", 15, "0 to 15")?;
             let mut imm = 0i16;
-            if c.eat(b',') {
+            // `r[a0.1,16]`, `r[a0.1,-16]`, and IGA's `r[a0.1 + 16]`,
+            // `r[a0.1 - 16]`.
+            let sep = c.eat(b',');
+            if sep || matches!(c.peek(), Some(b'+' | b'-')) {
                 c.ws();
                 let at = c.i;
+                if !sep {
+                    c.eat(b'+');
+                }
                 let neg = c.eat(b'-');
                 let v = c.number("an address offset")?;
                 let v = if neg {
