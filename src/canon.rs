@@ -590,6 +590,46 @@ fn zero_dst(a16: bool) -> Dst {
     }
 }
 
+/// The values IGA's assembler (Intel's `iga64`) gives the fields IGA's
+/// syntax does not show, as data beside Mesa's above: the IGA dialect of
+/// the text layer (`text::iga`) builds its canonical form from the fields
+/// its text shows and these values (its walk lives with the text, which
+/// decides what is shown; for the operands both syntaxes hide it reuses
+/// [`canonicalize`]).
+pub(crate) struct IgaDefaults {
+    /// A SEND's src0 region (IGA shows no region on SEND operands).
+    pub(crate) send_src0_region: Region,
+    /// The swizzle of a 3-source operand (IGA's text shows none).
+    pub(crate) ternary_swizzle: Swizzle,
+    /// The destination type of the flow-control instructions IGA writes
+    /// without operand types.
+    pub(crate) branch_dst_type: Type,
+    /// An align16 source converted to align1 (`<1;1,0>`).
+    pub(crate) a16_src_region: Region,
+    /// The immediate type of a Gen7/7.5 branch's src0 (its jumps in DW3).
+    pub(crate) gen7_branch_src0_type: Type,
+    /// The immediate type of a Gen8 one-jump branch's src1 (its JIP).
+    pub(crate) gen8_branch_src1_type: Type,
+}
+
+/// IGA 1.1.0's values (from what `iga64 -a` encodes of its own text).
+pub(crate) const IGA: IgaDefaults = IgaDefaults {
+    send_src0_region: Region {
+        vstride: 0,
+        width: 0,
+        hstride: 0,
+    },
+    ternary_swizzle: Swizzle::XYZW,
+    branch_dst_type: Type::UD,
+    a16_src_region: Region {
+        vstride: crate::isa::region::VSTRIDE_1,
+        width: crate::isa::region::WIDTH_1,
+        hstride: crate::isa::region::HSTRIDE_0,
+    },
+    gen7_branch_src0_type: Type::W,
+    gen8_branch_src1_type: Type::D,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -119,6 +119,23 @@ pub fn hex_pair(b: u8) -> &'static str {
     pair(HEX_PAIRS, b.into())
 }
 
+/// Writes `0x` and `v` in hexadecimal, zero-padded to at least `width`
+/// digits (at least one), in upper or lower case.
+pub fn write_hex<W: Write + ?Sized>(out: &mut W, v: u64, width: usize, upper: bool) -> fmt::Result {
+    let digits = ((64 - v.leading_zeros() as usize).div_ceil(4)).max(width).clamp(1, 16);
+    let mut buf = [0u8; 18];
+    buf[0] = b'0';
+    buf[1] = b'x';
+    let base = if upper { b'A' } else { b'a' };
+    for k in 0..digits {
+        let n = ((v >> (4 * (digits - 1 - k))) & 0xf) as u8;
+        if let Some(b) = buf.get_mut(2 + k) {
+            *b = if n < 10 { b'0' + n } else { base + n - 10 };
+        }
+    }
+    out.write_str(core::str::from_utf8(buf.get(..2 + digits).unwrap_or(b"0x0")).unwrap_or("0x0"))
+}
+
 /// The ASCII digit of `d` (below 10).
 #[inline(always)]
 fn digit(d: u64) -> char {
@@ -181,6 +198,20 @@ mod tests {
             let mut s = String::new();
             super::write_dec(&mut s, v).unwrap();
             assert_eq!(s, alloc::format!("{v}"));
+        }
+    }
+
+    #[test]
+    fn hex_matches_core_fmt() {
+        for v in [0u64, 1, 0xf, 0x10, 0xabc, 0x0a08_0017, 0xdead_beef, 1 << 63, u64::MAX] {
+            for width in [0usize, 1, 4, 8, 16] {
+                let (mut lo, mut up) = (String::new(), String::new());
+                super::write_hex(&mut lo, v, width, false).unwrap();
+                super::write_hex(&mut up, v, width, true).unwrap();
+                let w = width.max(1);
+                assert_eq!(lo, alloc::format!("0x{v:0w$x}"));
+                assert_eq!(up, alloc::format!("0x{v:0w$X}"));
+            }
         }
     }
 }

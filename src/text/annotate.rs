@@ -4,7 +4,6 @@
 //! the disassembler, which passes in its own annotation-free text.
 
 use alloc::string::String;
-use alloc::vec::Vec;
 
 use super::hidden::RawField;
 use crate::model::*;
@@ -48,25 +47,60 @@ fn differences(
     items(p, inst, base)
 }
 
-/// The annotation of `inst` against the instruction `base` its text
-/// stands for in some dialect (IGA's syntax: [`super::iga`]), or `None`
-/// when their words agree.
-pub(crate) fn diff(p: Platform, inst: &Instruction, base: &Instruction) -> Option<String> {
-    let base = crate::codec::encode_word(p, base).ok()?;
-    items(p, inst, base)
+/// Writes the annotation of `inst` against the instruction `base` its
+/// text stands for in some dialect (IGA's syntax: [`super::iga`]) as
+/// `prefix`, the items and `]`; writes nothing when their words agree or
+/// either does not encode.
+pub(crate) fn write_diff<W: core::fmt::Write + ?Sized>(
+    out: &mut W,
+    p: Platform,
+    inst: &Instruction,
+    base: &Instruction,
+    prefix: &str,
+) -> core::fmt::Result {
+    let (Ok(w), Ok(b)) = (crate::codec::encode_word(p, inst), crate::codec::encode_word(p, base)) else {
+        return Ok(());
+    };
+    if w == b {
+        return Ok(());
+    }
+    out.write_str(prefix)?;
+    write_items(out, p, inst.opcode, w, b)?;
+    out.write_str("]")
 }
 
 /// The items of the annotation of `inst`, whose text stands for the word
 /// `base`.
 fn items(p: Platform, inst: &Instruction, base: Word) -> Option<String> {
     let w = crate::codec::encode_word(p, inst).ok()?;
-    let mut left = w.0 ^ base.0;
-    if left == 0 {
+    if w == base {
         return None;
     }
-    let mut items: Vec<RawField> = Vec::new();
-    // The fields the word's view uses first, then any field of its layout.
-    let [table, flow] = crate::fields::layout(p, Some(inst.opcode));
+    let mut out = String::new();
+    write_items(&mut out, p, inst.opcode, w, base).ok()?;
+    Some(out)
+}
+
+/// Writes the items where word `w` differs from `base`, separated by
+/// spaces: the fields the word's view uses first, then any field of its
+/// layout, then bit ranges no field names.
+fn write_items<W: core::fmt::Write + ?Sized>(
+    out: &mut W,
+    p: Platform,
+    op: Opcode,
+    w: Word,
+    base: Word,
+) -> core::fmt::Result {
+    let mut left = w.0 ^ base.0;
+    let mut first = true;
+    let mut item = |out: &mut W, rf: RawField| {
+        if !first {
+            out.write_str(" ")?;
+        }
+        first = false;
+        rf.write(out, w.0)
+    };
+    let [table, flow] = crate::fields::layout(p, Some(op));
     let candidates = crate::fields::view_fields_in(p, w, left)
         .chain(table.iter().copied())
         .chain(flow.iter().copied());
@@ -76,8 +110,8 @@ fn items(p: Platform, inst: &Instruction, base: Word) -> Option<String> {
         }
         let rf = RawField::Named(f);
         // Only a name the reader finds as this same field.
-        if rf.mask() & left != 0 && f.width <= 64 && first_of_name(p, inst.opcode, f) {
-            items.push(rf);
+        if rf.mask() & left != 0 && f.width <= 64 && first_of_name(p, op, f) {
+            item(out, rf)?;
             left &= !rf.mask();
         }
     }
@@ -85,30 +119,20 @@ fn items(p: Platform, inst: &Instruction, base: Word) -> Option<String> {
         let lo = left.trailing_zeros();
         let run = (left >> lo).trailing_ones().min(64);
         let rf = RawField::Bits(lo + run - 1, lo);
-        items.push(rf);
+        item(out, rf)?;
         left &= !rf.mask();
     }
-    let mut out = String::new();
-    for (k, rf) in items.iter().enumerate() {
-        if k > 0 {
-            out.push(' ');
-        }
-        rf.write(&mut out, w.0);
-    }
-    Some(out)
+    Ok(())
 }
 
 /// Whether `f` is the field the reader finds by its name
-/// (`RawField::by_name`): the first of that name in the layout. Walks the
-/// layout only up to `f`.
+/// (`RawField::by_name`): the first of that name in the layout. Names are
+/// unique within a table (the build checks), so only a field of the
+/// flow-control table can be shadowed, by a native one of its name.
 fn first_of_name(p: Platform, op: Opcode, f: &'static crate::word::FieldInfo) -> bool {
-    for g in crate::fields::layout(p, Some(op)).into_iter().flatten() {
-        if core::ptr::eq(*g, f) {
-            return true;
-        }
-        if g.name == f.name {
-            return false;
-        }
+    let [table, flow] = crate::fields::layout(p, Some(op));
+    if !flow.iter().any(|g| core::ptr::eq(*g, f)) {
+        return true;
     }
-    false
+    !table.iter().any(|g| g.name == f.name)
 }

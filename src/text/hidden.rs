@@ -18,8 +18,6 @@
 //! word that decodes. Only the fields that differ from what the text alone
 //! assembles to are listed.
 
-use alloc::string::String;
-
 use crate::model::*;
 use crate::word::FieldInfo;
 
@@ -88,13 +86,19 @@ impl RawField {
     }
 
     /// Writes `name=0xvalue` for word `w`.
-    pub(crate) fn write(self, out: &mut String, w: u128) {
-        use core::fmt::Write;
+    pub(crate) fn write<W: core::fmt::Write + ?Sized>(self, out: &mut W, w: u128) -> core::fmt::Result {
+        use crate::decimal::{write_dec, write_hex};
         let v = self.get(w);
-        // Writing to a String does not fail.
-        let _ = match self {
-            RawField::Named(f) => write!(out, "{}={v:#x}", f.name),
-            RawField::Bits(hi, lo) => write!(out, "bits_{hi}_{lo}={v:#x}"),
-        };
+        match self {
+            RawField::Named(f) => out.write_str(f.name)?,
+            RawField::Bits(hi, lo) => {
+                out.write_str("bits_")?;
+                write_dec(out, hi.into())?;
+                out.write_str("_")?;
+                write_dec(out, lo.into())?;
+            }
+        }
+        out.write_str("=")?;
+        write_hex(out, v, 1, false)
     }
 }

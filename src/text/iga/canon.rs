@@ -1,51 +1,17 @@
 //! What IGA's assembler encodes from IGA-syntax text: the fields the
 //! text shows as they are, and IGA's own values for the fields it does
-//! not show ([`IGA`], the dialect's defaults as data).
+//! not show (`crate::canon::IGA`, the dialect's defaults as data, beside
+//! Mesa's in `crate::canon`).
 //!
-//! Mesa's defaults live in [`crate::canon`]; the fields differ between
+//! The fields differ between
 //! the two syntaxes, and so do the values (IGA leaves a SEND's src0
 //! region zero where Mesa writes `<8;8,1>`, and src1's type clear beside
 //! an immediate where Mesa copies the immediate's type).
 
-use alloc::string::String;
-
 use crate::isa::region::HSTRIDE_1;
 use crate::model::*;
 
-/// The values IGA's assembler gives the fields its syntax does not show.
-pub(crate) struct Defaults {
-    /// A SEND's src0 region (IGA shows no region on SEND operands).
-    pub(crate) send_src0_region: Region,
-    /// The swizzle of a 3-source operand (IGA's text shows none).
-    pub(crate) ternary_swizzle: Swizzle,
-    /// The destination type of the flow-control instructions IGA writes
-    /// without operand types.
-    pub(crate) branch_dst_type: Type,
-    /// An align16 source converted to align1 (`<1;1,0>`).
-    pub(crate) a16_src_region: Region,
-    /// The immediate type of a Gen7/7.5 branch's src0 (its jumps in DW3).
-    pub(crate) gen7_branch_src0_type: Type,
-    /// The immediate type of a Gen8 one-jump branch's src1 (its JIP).
-    pub(crate) gen8_branch_src1_type: Type,
-}
-
-/// IGA 1.1.0's values (from what `iga64 -a` encodes of its own text).
-pub(crate) const IGA: Defaults = Defaults {
-    send_src0_region: Region {
-        vstride: 0,
-        width: 0,
-        hstride: 0,
-    },
-    ternary_swizzle: Swizzle::XYZW,
-    branch_dst_type: Type::UD,
-    a16_src_region: Region {
-        vstride: crate::isa::region::VSTRIDE_1,
-        width: crate::isa::region::WIDTH_1,
-        hstride: crate::isa::region::HSTRIDE_0,
-    },
-    gen7_branch_src0_type: Type::W,
-    gen8_branch_src1_type: Type::D,
-};
+use crate::canon::{IgaDefaults as Defaults, IGA};
 
 /// The instruction IGA's assembler builds from the IGA-syntax text of
 /// `i` (the text without annotation): the fields the text shows, copied
@@ -341,12 +307,16 @@ fn round_src(s: &mut Src) {
     }
 }
 
-/// The annotation of `i`: the fields where its word differs from
-/// [`iga_canonical`]'s, or `None`.
-pub(crate) fn annotation(p: Platform, i: &Instruction) -> Option<String> {
+/// Writes ` [annotation]` of `i` (see the module documentation), or
+/// nothing when `i` is what its text stands for.
+pub(crate) fn write_annotation<W: core::fmt::Write + ?Sized>(
+    out: &mut W,
+    p: Platform,
+    i: &Instruction,
+) -> core::fmt::Result {
     let base = iga_canonical(p, i);
     if base == *i {
-        return None;
+        return Ok(());
     }
-    crate::text::annotate::diff(p, i, &base)
+    crate::text::annotate::write_diff(out, p, i, &base, " [")
 }

@@ -133,11 +133,7 @@ impl<'a> IgaDisasm<'a> {
         pr.body(&mut o)?;
         pr.options(&mut o)?;
         if self.annotate {
-            if let Some(a) = canon::annotation(self.platform, self.inst) {
-                out.write_str(" [")?;
-                out.write_str(&a)?;
-                out.write_str("]")?;
-            }
+            canon::write_annotation(out, self.platform, self.inst)?;
         }
         if self.inst.opcode.is_send() {
             out.write_str(" // ")?;
@@ -206,7 +202,10 @@ pub fn write_program<W: Write + ?Sized>(
     Ok(sum)
 }
 
-/// Whether IGA ends a block after `i`: a branch, or a SEND with EOT.
+/// Whether IGA ends a block after `i`: an instruction of IGA's `JUMP_*`
+/// formats (the branches, `jmpi`, `call`, `calla`, `ret`), or a SEND with
+/// EOT.
 fn ends_block(i: &Instruction) -> bool {
-    i.opcode.is_branch() || i.eot()
+    use crate::isa::Form;
+    i.opcode.is_branch() || matches!(i.opcode.form(), Form::Jump | Form::Call | Form::Return) || i.eot()
 }

@@ -127,7 +127,7 @@ impl<W: Write + ?Sized> Write for Raw<'_, '_, W> {
 
 /// IGA's `fmtHex`: `0x` and uppercase digits, zero-padded to `width`.
 pub(crate) fn write_hex<W: Write + ?Sized>(o: &mut W, v: u64, width: usize) -> fmt::Result {
-    write!(o, "0x{v:0width$X}")
+    crate::decimal::write_hex(o, v, width, true)
 }
 
 /// IGA's name of a type.
@@ -249,11 +249,8 @@ pub(crate) fn target(p: Platform, pc: i64, raw: i32) -> i64 {
 
 /// `L<offset>` (`L_N<offset>` before the program), as IGA names a label.
 pub(crate) fn write_label<W: Write + ?Sized>(o: &mut W, t: i64) -> fmt::Result {
-    if t < 0 {
-        write!(o, "L_N{}", t.unsigned_abs())
-    } else {
-        write!(o, "L{t}")
-    }
+    o.write_str(if t < 0 { "L_N" } else { "L" })?;
+    crate::decimal::write_dec(o, t.unsigned_abs())
 }
 
 /// Whether IGA's text shows no execution size for the opcode.
