@@ -76,6 +76,23 @@ fn bench(c: &mut Criterion) {
                 .len()
         })
     });
+    // The same words in IGA's syntax (annotated, so the bytes are the
+    // same), read back side by side with Mesa's.
+    let mut iga = String::new();
+    geneu::text::iga::write_program(&mut iga, p, &bytes, true).unwrap();
+    assert_eq!(
+        geneu::text::iga::assemble_iga_words(p, &iga, AsmOptions::UNCHECKED)
+            .unwrap()
+            .len() as u64,
+        n
+    );
+    g.bench_function("asm_gen8_iga_unchecked", |b| {
+        b.iter(|| {
+            geneu::text::iga::assemble_iga_words(p, std::hint::black_box(&iga), AsmOptions::UNCHECKED)
+                .unwrap()
+                .len()
+        })
+    });
     g.finish();
 }
 

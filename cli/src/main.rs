@@ -167,6 +167,30 @@ enum Cmd {
         /// `compaction`).
         #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "all")]
         compact: Option<cli::asm::Compaction>,
+        /// The text's syntax: Mesa's or Intel's IGA (`iga64 -a`'s input,
+        /// `disasm --syntax iga`'s output). Without it, a file whose start
+        /// shows IGA's forms (`(8|M0)`, `<1>:f`) is read as IGA's;
+        /// standard input and pipes as Mesa's (with --json, whose text is
+        /// read whole, they are detected too).
+        #[arg(long, value_enum)]
+        syntax: Option<cli::disasm::Syntax>,
+        /// Output file; `-` or none writes stdout.
+        #[arg(short = 'o', long = "output")]
+        output: Option<String>,
+        /// Input file; `-` or none reads stdin.
+        file: Option<String>,
+    },
+    /// Convert assembly text from one syntax to the other (Mesa's ⇄
+    /// IGA's), instruction by instruction, keeping the bytes: the text
+    /// (either syntax, detected) is assembled without checking the rules
+    /// and its words printed in the syntax asked for, with the field
+    /// annotation where that syntax does not show a field.
+    Convert {
+        #[command(flatten)]
+        gen: Gen,
+        /// The syntax to write.
+        #[arg(long, value_enum)]
+        to: cli::disasm::Syntax,
         /// Output file; `-` or none writes stdout.
         #[arg(short = 'o', long = "output")]
         output: Option<String>,
@@ -245,6 +269,10 @@ enum Cmd {
         /// Print every rule: id, basis, phase, family and citation.
         #[arg(long)]
         list_rules: bool,
+        /// The syntax of assembly text: Mesa's or Intel's IGA; without
+        /// it, detected (IGA's `(8|M0)`, `<1>:f` forms).
+        #[arg(long, value_enum)]
+        syntax: Option<cli::disasm::Syntax>,
         /// Input file; `-` or none reads stdin.
         file: Option<String>,
     },
@@ -380,6 +408,7 @@ fn main() -> ExitCode {
             lenient,
             unchecked,
             compact,
+            syntax,
             output,
             file,
         } => {
@@ -389,7 +418,14 @@ fn main() -> ExitCode {
                 _ => Strictness::Strict,
             };
             if json {
-                cli::asm::asm_json(gen.platform, file.as_deref(), strictness, compact, output.as_deref())
+                cli::asm::asm_json(
+                    gen.platform,
+                    file.as_deref(),
+                    strictness,
+                    compact,
+                    output.as_deref(),
+                    syntax,
+                )
             } else {
                 cli::asm::asm(
                     gen.platform,
@@ -398,6 +434,7 @@ fn main() -> ExitCode {
                     strictness,
                     compact,
                     output.as_deref(),
+                    syntax,
                 )
             }
         }
@@ -409,6 +446,7 @@ fn main() -> ExitCode {
             skips,
             strict,
             list_rules,
+            syntax,
             file,
         } => match (list_rules, platform) {
             (true, _) => cli::check::list_rules(json),
@@ -417,11 +455,19 @@ fn main() -> ExitCode {
                     p,
                     file.as_deref(),
                     input.input(),
-                    &cli::check::CheckOptions { json, strict, filter },
+                    &cli::check::CheckOptions {
+                        json,
+                        strict,
+                        filter,
+                        syntax,
+                    },
                 )
             }),
             (false, None) => Err(cli::CliError::Usage("check needs --gen G".into())),
         },
+        Cmd::Convert { gen, to, output, file } => {
+            cli::asm::convert(gen.platform, file.as_deref(), to, output.as_deref())
+        }
         Cmd::Cfg { gen, input, file } => cli::cfg::cfg(gen.platform, file.as_deref(), input.input()),
         Cmd::Diff { gen, json, hex } => cli::fields::diff(gen.platform, &hex, json),
         Cmd::Desc {

@@ -18,6 +18,7 @@ use geneu::text::{AsmError, AsmErrorKind, AsmErrors, AsmOptions, Assembled, Asse
 use geneu::{Instruction, Platform, Strictness};
 
 use super::asm_parallel;
+use super::disasm::Syntax;
 use super::json::{self, hex_bytes};
 use super::record::format_record;
 pub use super::record::OutType;
@@ -112,13 +113,20 @@ pub fn asm(
     strictness: Strictness,
     compact: Option<Compaction>,
     output: Option<&str>,
+    syntax: Option<Syntax>,
 ) -> Result<ExitCode, CliError> {
     let opts = options(strictness);
+    // IGA's syntax (asked for, or detected from the text's start) is
+    // assembled whole, on one thread.
+    let iga = match syntax {
+        Some(s) => s == Syntax::Iga,
+        None => peek_iga(path)?,
+    };
     // The warnings of a lenient assembly are reported at their lines: the
     // text is assembled whole, on one thread (the regions of the
     // parallel path keep lines only for errors).
-    if compact == Some(Compaction::Marked) || strictness == Strictness::Lenient {
-        return asm_listing(p, path, ty, opts, compact, output);
+    if iga || compact == Some(Compaction::Marked) || strictness == Strictness::Lenient {
+        return asm_listing(p, path, ty, opts, compact, output, iga);
     }
     let compact = compact.is_some();
     let mut src = None;
@@ -156,6 +164,56 @@ pub fn asm(
         .chain(out.slices())
         .chain(std::iter::once(footer));
     write_output(output, parts)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Whether the input (a regular file's first 64 KiB; standard input and
+/// pipes are not looked at, and are read as Mesa's unless `--syntax
+/// iga`) is IGA's syntax. A file that cannot be read is left to the
+/// reading that reports it.
+fn peek_iga(path: Option<&str>) -> Result<bool, CliError> {
+    use std::io::Read;
+    let Some(f) = path.filter(|f| *f != "-") else {
+        return Ok(false);
+    };
+    if !std::fs::metadata(f).is_ok_and(|m| m.is_file()) {
+        return Ok(false);
+    }
+    let mut buf = Vec::with_capacity(1 << 16);
+    let read = std::fs::File::open(f).and_then(|h| h.take(1 << 16).read_to_end(&mut buf));
+    Ok(read.is_ok() && geneu::text::iga::looks_like_iga(&String::from_utf8_lossy(&buf)))
+}
+
+/// Runs `convert`: assembles the text (either syntax, detected) and
+/// prints the words in the other syntax (`to`), annotated where the
+/// target syntax does not show a field, so that the bytes are kept.
+pub fn convert(p: Platform, path: Option<&str>, to: Syntax, output: Option<&str>) -> Result<ExitCode, CliError> {
+    let src = read_text(path)?;
+    let list = if geneu::text::iga::looks_like_iga(&src) {
+        geneu::text::iga::assemble_iga(p, &src, AsmOptions::UNCHECKED)
+    } else {
+        geneu::text::assemble_listing(p, &src, AsmOptions::UNCHECKED)
+    };
+    let list = match list {
+        Ok(l) => l,
+        Err(errs) => return Ok(report_errors(path, &src, &errs)),
+    };
+    let bytes: Vec<u8> = list.iter().flat_map(|a| a.word).collect();
+    let mut text = String::with_capacity(bytes.len() * 8);
+    match to {
+        Syntax::Iga => {
+            geneu::text::iga::write_program(&mut text, p, &bytes, true)
+                .map_err(|_| CliError::Hex("formatting failed".into()))?;
+        }
+        Syntax::Mesa => {
+            let mut t = geneu::text::program::ProgramText::new(p, &bytes, geneu::text::program::TextOptions::default());
+            while t
+                .write_next(&mut text, 1 << 12)
+                .map_err(|_| CliError::Hex("formatting failed".into()))?
+            {}
+        }
+    }
+    write_output(output, [text.as_bytes()])?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -267,9 +325,15 @@ fn asm_listing(
     opts: AsmOptions,
     compact: Option<Compaction>,
     output: Option<&str>,
+    iga: bool,
 ) -> Result<ExitCode, CliError> {
     let src = read_text(path)?;
-    let list = match geneu::text::assemble_listing(p, &src, opts) {
+    let list = if iga {
+        geneu::text::iga::assemble_iga(p, &src, opts)
+    } else {
+        geneu::text::assemble_listing(p, &src, opts)
+    };
+    let list = match list {
         Ok(list) => list,
         Err(errs) => return Ok(report_errors(path, &src, &errs)),
     };
@@ -366,11 +430,22 @@ pub fn asm_json(
     strictness: Strictness,
     compact: Option<Compaction>,
     output: Option<&str>,
+    syntax: Option<Syntax>,
 ) -> Result<ExitCode, CliError> {
     let opts = options(strictness);
     let file = display_name(path);
     let src = read_text(path)?;
-    let result = geneu::text::assemble_listing(p, &src, opts);
+    // The whole text is read here: IGA's syntax is detected from it
+    // (standard input included).
+    let iga = match syntax {
+        Some(s) => s == Syntax::Iga,
+        None => geneu::text::iga::looks_like_iga(&src),
+    };
+    let result = if iga {
+        geneu::text::iga::assemble_iga(p, &src, opts)
+    } else {
+        geneu::text::assemble_listing(p, &src, opts)
+    };
     let mut doc = AsmJson {
         platform: json::platform(p),
         file,

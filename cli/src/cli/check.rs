@@ -62,6 +62,8 @@ pub struct CheckOptions {
     pub strict: bool,
     /// The rules reported.
     pub filter: RuleFilter,
+    /// The syntax of assembly text: Mesa's, IGA's, or (`None`) detected.
+    pub syntax: Option<super::disasm::Syntax>,
 }
 
 /// Report accumulated for the whole input.
@@ -273,7 +275,16 @@ impl<'o> Report<'o> {
 }
 
 fn check_text<'a>(p: Platform, file: &'a str, src: &str, rep: &mut Report<'a>) -> Result<(), Fail> {
-    let listing = assemble_listing(p, src, AsmOptions::UNCHECKED).map_err(|errs| {
+    let iga = match rep.opts.syntax {
+        Some(s) => s == super::disasm::Syntax::Iga,
+        None => geneu::text::iga::looks_like_iga(src),
+    };
+    let listing = if iga {
+        geneu::text::iga::assemble_iga(p, src, AsmOptions::UNCHECKED)
+    } else {
+        assemble_listing(p, src, AsmOptions::UNCHECKED)
+    };
+    let listing = listing.map_err(|errs| {
         let lines = SourceLines::new(src);
         let mut msg = String::new();
         for e in &errs.0 {

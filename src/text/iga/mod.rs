@@ -8,6 +8,11 @@
 //! Haswell and Broadwell/Cherryview print as `iga64 -p=7p5` / `-p=8`
 //! do; Ivy Bridge, which IGA does not model, prints by the same rules.
 //!
+//! [`assemble_iga`] reads the syntax back (the `parse` module): what the
+//! printer prints, with its annotation, gives back every word that
+//! decodes; text written by hand for `iga64 -a` gives the bytes `iga64
+//! -a` gives. [`looks_like_iga`] tells the two syntaxes apart.
+//!
 //! # Line layout
 //!
 //! ```text
@@ -75,6 +80,9 @@ pub use canon::iga_canonical;
 
 mod canon;
 mod msg;
+mod parse;
+
+pub use parse::{assemble_iga, assemble_iga_words, looks_like_iga};
 
 /// One instruction in IGA's syntax: `Display` prints it as `iga64 -d`
 /// does (no final newline).

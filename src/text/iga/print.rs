@@ -209,13 +209,13 @@ pub(crate) const fn sfid_name(s: u8) -> &'static str {
 
 /// An architecture register class as IGA names it: name, whether the
 /// number prints (when zero), whether the subregister prints (when zero).
-struct ArfInfo {
-    name: &'static str,
-    numbered: bool,
-    subregs: bool,
+pub(crate) struct ArfInfo {
+    pub(crate) name: &'static str,
+    pub(crate) numbered: bool,
+    pub(crate) subregs: bool,
 }
 
-const fn arf_info(nr: u8) -> ArfInfo {
+pub(crate) const fn arf_info(nr: u8) -> ArfInfo {
     let (name, numbered, subregs) = match arf::class(nr) {
         arf::NULL => ("null", false, false),
         arf::ADDRESS => ("a", true, true),

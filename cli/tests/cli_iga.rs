@@ -1,0 +1,105 @@
+//! IGA's syntax on the command line: `asm` detects it (or `--syntax iga`
+//! asks for it) and gives `iga64 -a`'s bytes; `convert` turns Mesa's
+//! syntax into IGA's and back keeping the bytes; `check` reads it.
+
+mod cli_common;
+use cli_common::*;
+
+/// The IGA corpus directory, or `None` (after a note) when absent.
+fn iga_corpus() -> Option<std::path::PathBuf> {
+    let dir = corpus("../iga");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("GENEU_REQUIRE_CORPUS").is_none(),
+        "the corpus is not at {} and GENEU_REQUIRE_CORPUS is set",
+        dir.display()
+    );
+    eprintln!("note: skipped, the corpus is not at {}", dir.display());
+    None
+}
+
+#[test]
+fn asm_detects_iga_and_gives_iga64s_bytes() {
+    let Some(dir) = iga_corpus() else { return };
+    let iga = dir.join("gen8/add.iga");
+    let want = std::fs::read_to_string(dir.join("gen8/add.iga.expected")).unwrap();
+    let (code, out, err) = geneu(&["asm", "--gen", "bdw", iga.to_str().unwrap()], b"");
+    assert_eq!((code, out.as_str()), (0, want.as_str()), "{err}");
+    // Standard input is Mesa's syntax unless asked.
+    let text = std::fs::read(&iga).unwrap();
+    let (code, out, err) = geneu(&["asm", "--gen", "bdw", "--syntax", "iga"], &text);
+    assert_eq!((code, out.as_str()), (0, want.as_str()), "{err}");
+    let (code, _, _) = geneu(&["asm", "--gen", "bdw", "--syntax", "mesa"], &text);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn convert_keeps_the_bytes_both_ways() {
+    if iga_corpus().is_none() {
+        return;
+    }
+    for (gen, p) in [("gen7.5", "hsw"), ("gen8", "bdw")] {
+        for name in ["send", "if", "mad", "mov"] {
+            let asm = corpus(&format!("{gen}/{name}.asm"));
+            if !asm.exists() {
+                continue;
+            }
+            let want = corpus_text(&format!("{gen}/{name}.expected"));
+            let (code, iga, err) = geneu(&["convert", "--gen", p, "--to", "iga", asm.to_str().unwrap()], b"");
+            assert_eq!(code, 0, "{gen}/{name}: {err}");
+            let (code, out, err) = geneu(&["asm", "--gen", p, "--unchecked", "--syntax", "iga"], iga.as_bytes());
+            assert_eq!((code, out.as_str()), (0, want.as_str()), "{gen}/{name} via IGA: {err}");
+            let (code, mesa, err) = geneu(&["convert", "--gen", p, "--to", "mesa"], iga.as_bytes());
+            assert_eq!(code, 0, "{gen}/{name}: {err}");
+            let (code, out, err) = geneu(&["asm", "--gen", p, "--unchecked"], mesa.as_bytes());
+            assert_eq!(
+                (code, out.as_str()),
+                (0, want.as_str()),
+                "{gen}/{name} back to Mesa: {err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn errors_name_file_line_and_column() {
+    let src = temp_file(
+        "bad.iga",
+        b"  add (8|M0) r1.0<1>:f r2.0<8;8,1>:f 1.0:f\n  add (8|M0) r1.0<1>:f r2.0<8;8,1>:zz 1.0:f\n",
+    );
+    let (code, out, err) = geneu(&["asm", "--gen", "bdw", src.to_str().unwrap()], b"");
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("bad.iga:2:36: error: unexpected `zz`"), "{err}");
+}
+
+#[test]
+fn check_reads_iga_text() {
+    let src = temp_file("ok.iga", b"(W) mov (8|M0) r1.0<1>:ud r2.0<8;8,1>:ud\n");
+    let (code, _, err) = geneu(&["check", "--gen", "bdw", src.to_str().unwrap()], b"");
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = geneu(
+        &["check", "--gen", "bdw", "--syntax", "mesa", src.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn asm_json_detects_iga_from_stdin() {
+    let text = b"L0:\n(W)     mov (8|M0)               r1.0<1>:ud    r2.0<8;8,1>:ud\n";
+    let (code, out, err) = geneu(&["asm", "--gen", "bdw", "--json"], text);
+    assert_eq!(code, 0, "{err}");
+    let mesa = b"mov(8) g1<1>UD g2<8,8,1>UD { align1 WE_all 1Q };\n";
+    let (code, want, err) = geneu(&["asm", "--gen", "bdw", "--json"], mesa);
+    assert_eq!(code, 0, "{err}");
+    // The same word (the documents differ only in where the text is).
+    let bytes = |doc: &str| {
+        doc.split("\"bytes\"")
+            .nth(1)
+            .map(|s| s.split('"').nth(1).unwrap_or("").to_owned())
+    };
+    assert_eq!(bytes(&out), bytes(&want), "{out}\n{want}");
+    assert!(bytes(&out).is_some_and(|b| !b.is_empty()), "{out}");
+}

@@ -1,0 +1,1523 @@
+//! The IGA-syntax reader (assembler): text as `iga64 -d` prints it (and
+//! as users write it for `iga64 -a`) → [`Instruction`]s → words.
+//!
+//! One line holds one instruction (or labels, or nothing):
+//!
+//! ```text
+//! LABEL:
+//! (W&~f0.1.any4h) op.fn (8|M8)  (lt)f0.0  dst  src0  src1  src2  {Opt,Opt} [field=value ...] // comment
+//! ```
+//!
+//! What the text shows is taken from it; the fields it does not show get
+//! IGA's values: first Mesa's canonical ones ([`crate::canon::canonicalize`],
+//! the one home of the shared rules), then IGA's own where they differ
+//! ([`super::iga_canonical`], IGA's defaults as data). The field annotation
+//! `[name=value ...]` (see the module doc of [`super`]) is then written
+//! into the word, so the annotated text of any word that decodes gives
+//! back its bytes.
+//!
+//! Besides what the printer prints, the reader takes what IGA's parser
+//! (`KernelParser.cpp`) accepts that users write by hand: an execution
+//! size without `|M0` (`(8)`), no execution size on `nop`, `illegal` and
+//! `wait`, a destination without `<1>`, a flag modifier without its flag
+//! (`f0.0`), IGA's legacy modifier names (`z`, `e`, `l`, `g`, `o`, `u`,
+//! `ze`, `nz`), its alternative type names (`u32`, `s16`, `f32`, ...),
+//! user labels (`loop_head:`), numeric branch offsets (bytes from the
+//! branch, as IGA's `jmpi 32` reads them), `{Compacted}`, `{NoCompact}`,
+//! and `/* ... */` comments.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::print::{arf_info, cond_name, implicit_exec, math_name, type_name};
+use crate::isa::arf;
+use crate::model::*;
+use crate::text::hidden::RawField;
+use crate::text::lower::encode_raw;
+use crate::text::{AsmError, AsmErrorKind, AsmErrors, AsmOptions, Assembled};
+
+/// A jump target as written: a label or a byte offset.
+#[derive(Clone, Debug)]
+enum Jump<'a> {
+    Label(&'a str, usize),
+    Bytes(i64, usize),
+}
+
+/// One parsed instruction, waiting for its labels.
+struct Parsed<'a> {
+    inst: Instruction,
+    jip: Option<Jump<'a>>,
+    uip: Option<Jump<'a>>,
+    raw: Option<Vec<(RawField, u64)>>,
+    at: usize,
+    /// The line (from 1) and the offset of its first byte.
+    line: u32,
+    line_start: usize,
+}
+
+type R<T> = Result<T, (usize, AsmErrorKind)>;
+
+fn unexpected<T>(at: usize, found: &str, expected: &'static str) -> R<T> {
+    Err((
+        at,
+        AsmErrorKind::Unexpected {
+            found: if found.is_empty() {
+                String::from("end of line")
+            } else {
+                alloc::format!("`{found}`")
+            },
+            expected,
+        },
+    ))
+}
+
+fn invalid<T>(at: usize, what: &'static str, why: &'static str) -> R<T> {
+    Err((at, AsmErrorKind::Invalid { what, why }))
+}
+
+/// A cursor over one line (offsets are into the whole text).
+struct Cur<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    i: usize,
+    end: usize,
+}
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+impl<'a> Cur<'a> {
+    fn peek(&self) -> Option<u8> {
+        if self.i < self.end {
+            self.b.get(self.i).copied()
+        } else {
+            None
+        }
+    }
+    fn peek_at(&self, k: usize) -> Option<u8> {
+        if self.i + k < self.end {
+            self.b.get(self.i + k).copied()
+        } else {
+            None
+        }
+    }
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\r')) {
+            self.i += 1;
+        }
+    }
+    fn eat(&mut self, c: u8) -> bool {
+        self.ws();
+        if self.peek() == Some(c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+    /// The text of the next token, for an error.
+    fn found(&self) -> &'a str {
+        let mut j = self.i;
+        while j < self.end && self.b.get(j).is_some_and(|&c| is_ident(c) || c == b'.') {
+            j += 1;
+        }
+        if j == self.i && self.i < self.end {
+            j += 1;
+            while !self.src.is_char_boundary(j) {
+                j += 1;
+            }
+        }
+        self.src.get(self.i..j).unwrap_or("")
+    }
+    fn expect(&mut self, c: u8, what: &'static str) -> R<()> {
+        if self.eat(c) {
+            Ok(())
+        } else {
+            unexpected(self.i, self.found(), what)
+        }
+    }
+    fn ident(&mut self) -> Option<&'a str> {
+        self.ws();
+        let s = self.i;
+        while self.peek().is_some_and(is_ident) {
+            self.i += 1;
+        }
+        (self.i > s).then(|| self.src.get(s..self.i).unwrap_or(""))
+    }
+    /// An unsigned decimal or `0x` hexadecimal number.
+    fn number(&mut self, what: &'static str) -> R<u64> {
+        self.ws();
+        let s = self.i;
+        let hex = self.peek() == Some(b'0') && matches!(self.peek_at(1), Some(b'x' | b'X'));
+        let start = if hex { s + 2 } else { s };
+        let digits = self.b.get(start..self.end).unwrap_or(&[]);
+        let mut v: u64 = 0;
+        let mut big = false;
+        let mut n = 0;
+        for &c in digits {
+            let d = match c {
+                b'0'..=b'9' => c - b'0',
+                b'a'..=b'f' if hex => c - b'a' + 10,
+                b'A'..=b'F' if hex => c - b'A' + 10,
+                _ => break,
+            };
+            let (m, o1) = v.overflowing_mul(if hex { 16 } else { 10 });
+            let (a, o2) = m.overflowing_add(u64::from(d));
+            big |= o1 || o2;
+            v = a;
+            n += 1;
+        }
+        let j = start + n;
+        if n == 0 {
+            return unexpected(s, self.found(), what);
+        }
+        // A number runs into letters: not a number (`12ab`, `0x1g`).
+        if self.b.get(j).is_some_and(|&c| is_ident(c)) && j < self.end {
+            return unexpected(s, self.found(), what);
+        }
+        if big {
+            return Err((s, AsmErrorKind::NumberTooLarge(self.src.get(s..j).unwrap_or("").into())));
+        }
+        self.i = j;
+        Ok(v)
+    }
+    fn small(&mut self, what: &'static str, max: u64, range: &'static str) -> R<u8> {
+        let at = self.i;
+        let v = self.number(what)?;
+        if v > max {
+            return Err((
+                at,
+                AsmErrorKind::OutOfRange {
+                    what,
+                    value: i64::try_from(v).unwrap_or(i64::MAX),
+                    range,
+                },
+            ));
+        }
+        Ok(v as u8)
+    }
+}
+
+/// IGA's type names, and the alternative ones its parser accepts.
+fn type_named(s: &str) -> Option<Type> {
+    // IGA's names are Mesa's suffixes in lower case.
+    if let [a, rest @ ..] = s.as_bytes() {
+        let mut up = [a.to_ascii_uppercase(), 0];
+        let name: &[u8] = match rest {
+            [] => up.get(..1).unwrap_or(&[]),
+            [b] => {
+                up[1] = b.to_ascii_uppercase();
+                &up
+            }
+            _ => &[],
+        };
+        if let Some(Some(t)) = crate::text::names::type_by_bytes(name) {
+            // The same name as the printer's (`type_name`).
+            if type_name(t).get(1..) == Some(s) {
+                return Some(t);
+            }
+        }
+    }
+    Some(match s {
+        "u8" => Type::UB,
+        "u16" => Type::UW,
+        "u32" => Type::UD,
+        "u64" => Type::UQ,
+        "s8" => Type::B,
+        "s16" => Type::W,
+        "s32" => Type::D,
+        "s64" => Type::Q,
+        "f16" => Type::HF,
+        "f32" => Type::F,
+        "f64" => Type::DF,
+        _ => return None,
+    })
+}
+
+/// A flag modifier's name (IGA's and its legacy ones).
+fn cond_named(s: &str) -> Option<CondMod> {
+    if let Some(c) = CondMod::ALL
+        .iter()
+        .copied()
+        .find(|&c| c != CondMod::None && cond_name(c) == s)
+    {
+        return Some(c);
+    }
+    Some(match s {
+        "ze" | "z" | "e" => CondMod::Z,
+        "nz" => CondMod::Nz,
+        "l" => CondMod::L,
+        "g" => CondMod::G,
+        "o" => CondMod::O,
+        "u" => CondMod::U,
+        _ => return None,
+    })
+}
+
+/// An architecture register's class from IGA's name of it.
+fn arf_class(name: &str) -> Option<u8> {
+    if name.is_empty() {
+        return None;
+    }
+    (0u8..16).map(|k| k << 4).find(|&c| arf_info(c).name == name)
+}
+
+/// Up to three region numbers.
+#[derive(Default)]
+struct Nums {
+    v: [u64; 3],
+    len: usize,
+}
+
+impl Nums {
+    fn push(&mut self, x: u64) -> bool {
+        match self.v.get_mut(self.len) {
+            Some(slot) => {
+                *slot = x;
+                self.len += 1;
+                true
+            }
+            None => false,
+        }
+    }
+    fn as_slice(&self) -> &[u64] {
+        self.v.get(..self.len).unwrap_or(&[])
+    }
+}
+
+/// A register as written: file, number, subregister (in elements), or an
+/// indirect address.
+enum Reg {
+    Direct { file: RegFile, nr: u8, sub: Option<u8> },
+    Indirect { subnr: u8, imm: i16 },
+}
+
+/// The reader's state for one text.
+struct Reader<'a> {
+    p: Platform,
+    /// The annotation fields found so far, by opcode and name (a text
+    /// names the same few fields again and again).
+    fields: core::cell::RefCell<Vec<(Opcode, &'a str, RawField)>>,
+}
+
+impl<'a> Reader<'a> {
+    /// A register name at the cursor, if one is there (`r12`, `r12.3`,
+    /// `null`, `a0.2`, `r[a0.1,16]`); `None` leaves the cursor.
+    fn reg(&self, c: &mut Cur<'a>) -> R<Option<Reg>> {
+        c.ws();
+        let s = c.i;
+        let mut j = s;
+        while j < c.end && c.b.get(j).is_some_and(|x| x.is_ascii_alphabetic()) {
+            j += 1;
+        }
+        // IGA's name of ARF class 14 has digits and `_` in it (`arf14_3`).
+        if c.src.get(s..s + 6) == Some("arf14_") {
+            j = s + 6;
+        }
+        let letters = c.src.get(s..j).unwrap_or("");
+        let mut k = j;
+        while k < c.end && c.b.get(k).is_some_and(u8::is_ascii_digit) {
+            k += 1;
+        }
+        if k < c.end && c.b.get(k).is_some_and(|&x| is_ident(x)) {
+            return Ok(None);
+        }
+        if letters == "r" && j == k && c.b.get(j) == Some(&b'[') && j < c.end {
+            c.i = j + 1;
+            let a = c.ident().unwrap_or("");
+            if a != "a0" {
+                return unexpected(c.i, a, "`a0` (an address register)");
+            }
+            c.expect(b'.', "`.` and the address subregister")?;
+            let subnr = c.small("address subregister", 15, "0 to 15")?;
+            let mut imm = 0i16;
+            // `r[a0.1,16]`, `r[a0.1,-16]`, and IGA's `r[a0.1 + 16]`,
+            // `r[a0.1 - 16]`.
+            let sep = c.eat(b',');
+            if sep || matches!(c.peek(), Some(b'+' | b'-')) {
+                c.ws();
+                let at = c.i;
+                if !sep {
+                    c.eat(b'+');
+                }
+                let neg = c.eat(b'-');
+                let v = c.number("an address offset")?;
+                let v = if neg {
+                    -i64::try_from(v).unwrap_or(i64::MAX)
+                } else {
+                    i64::try_from(v).unwrap_or(i64::MAX)
+                };
+                imm = i16::try_from(v).map_err(|_| {
+                    (
+                        at,
+                        AsmErrorKind::OutOfRange {
+                            what: "address offset",
+                            value: v,
+                            range: "-512 to 511",
+                        },
+                    )
+                })?;
+            }
+            c.expect(b']', "`]`")?;
+            return Ok(Some(Reg::Indirect { subnr, imm }));
+        }
+        let digits = c.src.get(j..k).unwrap_or("");
+        // GRF numbers past 127 name no register, but the field holds them
+        // (IGA warns and encodes them).
+        let named = letters == "r" || arf_class(letters).is_some();
+        if named && !digits.is_empty() && digits.parse::<u8>().is_err() {
+            return Err((
+                j,
+                AsmErrorKind::OutOfRange {
+                    what: "register number",
+                    value: digits.parse().unwrap_or(i64::MAX),
+                    range: "0 to 255",
+                },
+            ));
+        }
+        let n: Option<u8> = if digits.is_empty() { None } else { digits.parse().ok() };
+        let (file, nr) = if letters == "r" {
+            let Some(n) = n else { return Ok(None) };
+            (RegFile::Grf, n)
+        } else {
+            let Some(class) = arf_class(letters) else {
+                return Ok(None);
+            };
+            let n = n.unwrap_or(0);
+            if n > arf::NUMBER_MAX {
+                return Err((
+                    j,
+                    AsmErrorKind::OutOfRange {
+                        what: "register number",
+                        value: n.into(),
+                        range: "0 to 15",
+                    },
+                ));
+            }
+            (RegFile::Arf, class | n)
+        };
+        c.i = k;
+        let sub = if c.peek() == Some(b'.') && c.peek_at(1).is_some_and(|x| x.is_ascii_digit()) {
+            c.i += 1;
+            Some(c.small("subregister", 31, "0 to 31")?)
+        } else {
+            None
+        };
+        Ok(Some(Reg::Direct { file, nr, sub }))
+    }
+
+    /// `:type`.
+    fn ty(&self, c: &mut Cur<'a>) -> R<Type> {
+        c.expect(b':', "`:` and the operand's type")?;
+        let at = c.i;
+        let name = c.ident().unwrap_or("");
+        type_named(name).map_or_else(
+            || unexpected(at, name, "a type (ud, d, uw, w, ub, b, f, df, hf, q, uq, v, uv, vf)"),
+            Ok,
+        )
+    }
+
+    fn opt_ty(&self, c: &mut Cur<'a>) -> R<Option<Type>> {
+        c.ws();
+        if c.peek() == Some(b':') {
+            self.ty(c).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// A register's address with its subregister in bytes.
+    fn addr(r: &Reg, ty: Type, at: usize) -> R<(RegFile, Addr)> {
+        match *r {
+            Reg::Direct { file, nr, sub } => {
+                let bytes = u32::from(sub.unwrap_or(0)) * ty.size();
+                let subnr = u8::try_from(bytes).ok().filter(|&b| b < 32);
+                let Some(subnr) = subnr else {
+                    return invalid(at, "subregister", "past the end of the register for this type");
+                };
+                Ok((file, Addr::Direct { nr, subnr }))
+            }
+            Reg::Indirect { subnr, imm } => Ok((RegFile::Grf, Addr::Indirect { subnr, imm })),
+        }
+    }
+
+    /// A region `<v;w,h>`, `<w,h>` (VxH) or `<h>` as numbers.
+    fn region_nums(&self, c: &mut Cur<'a>) -> R<Option<(usize, Nums, bool)>> {
+        c.ws();
+        let at = c.i;
+        if !c.eat(b'<') {
+            return Ok(None);
+        }
+        let mut v = Nums::default();
+        let mut semi = false;
+        loop {
+            let nat = c.i;
+            let x = c.number("a region number")?;
+            if !v.push(x) {
+                return invalid(nat, "region", "a region has at most three numbers");
+            }
+            if c.eat(b';') {
+                semi = true;
+                continue;
+            }
+            if c.eat(b',') {
+                continue;
+            }
+            c.expect(b'>', "`>`, `;` or `,` in the region")?;
+            break;
+        }
+        Ok(Some((at, v, semi)))
+    }
+
+    fn region(&self, c: &mut Cur<'a>, default: Region) -> R<Region> {
+        let Some((at, v, semi)) = self.region_nums(c)? else {
+            return Ok(default);
+        };
+        let n = |x: u64| u32::try_from(x).unwrap_or(u32::MAX);
+        let r = match (v.as_slice(), semi) {
+            ([vs, w, h], true) => Region::new(n(*vs), n(*w), n(*h)),
+            ([w, h], false) => Region::new(0, n(*w), n(*h)).map(|r| Region {
+                vstride: crate::isa::region::VSTRIDE_VXH,
+                ..r
+            }),
+            _ => {
+                return invalid(
+                    at,
+                    "region",
+                    "a source region is <vstride;width,hstride> or <width,hstride>",
+                )
+            }
+        };
+        r.map_or_else(|| invalid(at, "region", "a stride or width with no encoding"), Ok)
+    }
+
+    /// An immediate's value given its text and type.
+    fn imm_value(&self, text: &str, at: usize, ty: Type) -> R<u64> {
+        let bad = || -> R<u64> { unexpected(at, text, "a number that fits the immediate's type") };
+        let (neg, body) = match text.strip_prefix('-') {
+            Some(b) => (true, b),
+            None => (false, text.strip_prefix('+').unwrap_or(text)),
+        };
+        let hex = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X"));
+        if ty.is_float() {
+            if let Some(h) = hex {
+                let v = u64::from_str_radix(h, 16).or_else(|_| bad())?;
+                let sign = match ty {
+                    Type::DF => 1u64 << 63,
+                    Type::F => 1 << 31,
+                    _ => 1 << 15,
+                };
+                return Ok(if neg { v ^ sign } else { v });
+            }
+            let x: f64 = if let Some(rest) = body.strip_prefix("qnan(").or_else(|| body.strip_prefix("snan(")) {
+                let quiet = body.starts_with('q');
+                let payload = rest.strip_suffix(')').unwrap_or("");
+                let payload = payload
+                    .strip_prefix("0x")
+                    .or_else(|| payload.strip_prefix("0X"))
+                    .unwrap_or(payload);
+                let pl = u64::from_str_radix(payload, 16).or_else(|_| bad())?;
+                let (exp, qbit, sign) = match ty {
+                    Type::DF => (0x7ffu64 << 52, 1u64 << 51, 1u64 << 63),
+                    Type::F => (0xffu64 << 23, 1 << 22, 1 << 31),
+                    _ => (0x1fu64 << 10, 1 << 9, 1 << 15),
+                };
+                if pl >= qbit || (!quiet && pl == 0) {
+                    return bad();
+                }
+                return Ok(exp | if quiet { qbit } else { 0 } | pl | if neg { sign } else { 0 });
+            } else if body == "inf" {
+                f64::INFINITY
+            } else {
+                body.parse::<f64>().or_else(|_| bad().map(|_| 0.0))?
+            };
+            let x = if neg { -x } else { x };
+            return Ok(match ty {
+                Type::DF => x.to_bits(),
+                Type::F => u64::from((x as f32).to_bits()),
+                _ => u64::from(f32_to_f16(x as f32)),
+            });
+        }
+        let mag = match hex {
+            Some(h) => u64::from_str_radix(h, 16),
+            None => body.parse::<u64>(),
+        }
+        .or_else(|_| bad())?;
+        let v = if neg { mag.wrapping_neg() } else { mag };
+        // Vector immediates are 32 bits whatever their element size.
+        let bits = if ty.is_vector_imm() { 32 } else { ty.size() * 8 };
+        // Fits as signed or as unsigned in the type's width.
+        if bits < 64 {
+            let fits = if neg {
+                mag <= 1u64 << (bits - 1)
+            } else {
+                mag >> bits == 0
+            };
+            if !fits && !ty.is_vector_imm() {
+                return bad();
+            }
+            return Ok(v & ((1u64 << bits) - 1));
+        }
+        Ok(v)
+    }
+
+    /// A source operand (not of a 3-source instruction): a register with
+    /// its modifiers, region and type, or an immediate.
+    fn src(&self, c: &mut Cur<'a>, i: &mut Instruction, k: usize) -> R<()> {
+        c.ws();
+        let at = c.i;
+        let mut mods = SrcMods::empty();
+        let save = c.i;
+        if c.eat(b'-') || c.eat(b'~') {
+            mods |= SrcMods::NEGATE;
+        }
+        if c.peek() == Some(b'(') && c.src.get(c.i..c.i + 5) == Some("(abs)") {
+            c.i += 5;
+            mods |= SrcMods::ABS;
+        }
+        if let Some(r) = self.reg(c)? {
+            let default = if i.exec_size == ExecSize::S1 {
+                Region::SCALAR
+            } else {
+                Region::new(1, 1, 0).unwrap_or(Region::SCALAR)
+            };
+            let region = self.region(c, default)?;
+            let ty = self.ty(c)?;
+            let (file, addr) = Self::addr(&r, ty, at)?;
+            let Some(s) = i.src.get_mut(k) else {
+                return invalid(at, "source", "no such source");
+            };
+            *s = Src {
+                file,
+                ty,
+                addr,
+                region,
+                swizzle: Swizzle(0),
+                mods,
+            };
+            return Ok(());
+        }
+        // An immediate: the text up to its type.
+        c.i = save;
+        let s = c.i;
+        while c.peek().is_some_and(|x| x != b':' && x != b' ' && x != b'\t') {
+            c.i += 1;
+        }
+        let text = c.src.get(s..c.i).unwrap_or("");
+        if text.is_empty() {
+            return unexpected(s, c.found(), "a source operand (register or immediate)");
+        }
+        let ty = self.ty(c)?;
+        let v = self.imm_value(text, s, ty)?;
+        i.imm = v;
+        if let Some(src) = i.src.get_mut(k) {
+            *src = Src::imm(ty);
+        }
+        Ok(())
+    }
+
+    /// A 3-source operand: `r6.1<0;0>:f`, `r21.0<2;1>:f`, src2 `<1>`/`<0>`.
+    fn src3(&self, c: &mut Cur<'a>, i: &mut Instruction, k: usize) -> R<()> {
+        c.ws();
+        let at = c.i;
+        let mut mods = SrcMods::empty();
+        if c.eat(b'-') {
+            mods |= SrcMods::NEGATE;
+        }
+        if c.src.get(c.i..c.i + 5) == Some("(abs)") {
+            c.i += 5;
+            mods |= SrcMods::ABS;
+        }
+        let Some(r) = self.reg(c)? else {
+            return unexpected(at, c.found(), "a register (3-source operands are GRFs)");
+        };
+        let scalar = match self.region_nums(c)? {
+            None => false,
+            Some((_, v, _)) => match v.as_slice() {
+                [0, 0] | [0] => true,
+                [2, 1] | [1] => false,
+                _ => return invalid(at, "region", "a 3-source region is <2;1> or <0;0> (src2: <1> or <0>)"),
+            },
+        };
+        let ty = self.ty(c)?;
+        let (file, addr) = Self::addr(&r, ty, at)?;
+        if file != RegFile::Grf || matches!(addr, Addr::Indirect { .. }) {
+            return invalid(at, "3-source operand", "a 3-source operand is a direct GRF");
+        }
+        let region = if scalar {
+            Region::SCALAR
+        } else {
+            Region::new(4, 4, 1).unwrap_or(Region::SCALAR)
+        };
+        if let Some(s) = i.src.get_mut(k) {
+            *s = Src {
+                file,
+                ty,
+                addr,
+                region,
+                swizzle: Swizzle::XYZW,
+                mods,
+            };
+        }
+        Ok(())
+    }
+
+    /// The destination: `(sat)`, register, `<h>`, `:type`.
+    fn dst(&self, c: &mut Cur<'a>, i: &mut Instruction) -> R<()> {
+        c.ws();
+        let at = c.i;
+        if c.src.get(c.i..c.i + 5) == Some("(sat)") {
+            c.i += 5;
+            i.controls |= Controls::SATURATE;
+        }
+        let Some(r) = self.reg(c)? else {
+            return unexpected(c.i, c.found(), "a destination register");
+        };
+        let h = match self.region_nums(c)? {
+            None => 1,
+            Some((rat, v, _)) => match v.as_slice() {
+                [h] => *h,
+                _ => return invalid(rat, "region", "a destination region is <hstride>"),
+            },
+        };
+        let ty = self.ty(c)?;
+        let (file, addr) = Self::addr(&r, ty, at)?;
+        let d = Dst {
+            file,
+            ty,
+            addr,
+            hstride: 1,
+            writemask: WriteMask::XYZW,
+        };
+        i.dst = d.with_hstride(u32::try_from(h).unwrap_or(3)).map_or_else(
+            || invalid(at, "destination stride", "the horizontal stride is 0, 1, 2 or 4"),
+            Ok,
+        )?;
+        Ok(())
+    }
+
+    /// A flag register `fN.M`.
+    fn flag(&self, c: &mut Cur<'a>) -> R<FlagReg> {
+        c.ws();
+        let at = c.i;
+        match self.reg(c)? {
+            Some(Reg::Direct {
+                file: RegFile::Arf,
+                nr,
+                sub,
+            }) if arf::class(nr) == arf::FLAG => {
+                let sub = sub.unwrap_or(0);
+                if sub > crate::isa::FLAG_SUBREG_LAST {
+                    return invalid(at, "flag register", "the subregister is 0 or 1");
+                }
+                Ok(FlagReg {
+                    nr: nr & arf::NUMBER_MAX,
+                    subnr: sub,
+                })
+            }
+            _ => {
+                c.i = at;
+                unexpected(at, c.found(), "a flag register (f0.0, f0.1, f1.0, f1.1)")
+            }
+        }
+    }
+
+    /// The annotation field `name` of the layout of `op`'s words.
+    fn field(&self, op: Opcode, name: &'a str) -> Option<RawField> {
+        let mut cache = self.fields.borrow_mut();
+        if let Some(&(_, _, f)) = cache.iter().find(|(o, n, _)| *o == op && *n == name) {
+            return Some(f);
+        }
+        let f = RawField::by_name(self.p, op, name)?;
+        if cache.len() < 64 {
+            cache.push((op, name, f));
+        }
+        Some(f)
+    }
+
+    /// A jump target: a label or a byte offset.
+    fn jump(&self, c: &mut Cur<'a>) -> R<Jump<'a>> {
+        c.ws();
+        let at = c.i;
+        if c.peek().is_some_and(|x| x == b'-' || x.is_ascii_digit()) {
+            let neg = c.eat(b'-');
+            let v = i64::try_from(c.number("a jump offset")?).unwrap_or(i64::MAX);
+            return Ok(Jump::Bytes(if neg { -v } else { v }, at));
+        }
+        match c.ident() {
+            Some(l) if l.as_bytes().first().is_some_and(|x| !x.is_ascii_digit()) => Ok(Jump::Label(l, at)),
+            _ => unexpected(at, c.found(), "a label or a jump offset"),
+        }
+    }
+
+    /// One instruction from the cursor to the end of its line.
+    fn inst(&self, c: &mut Cur<'a>) -> R<Parsed<'a>> {
+        let p = self.p;
+        c.ws();
+        let at = c.i;
+        let mut i = Instruction::new(Opcode::Nop, ExecSize::S1);
+        // Predication and NoMask.
+        let mut pred: Option<(FlagReg, usize)> = None;
+        let mut pred_ctrl: Option<(&str, usize)> = None;
+        if c.eat(b'(') {
+            c.ws();
+            if c.peek() == Some(b'W') && !c.peek_at(1).is_some_and(is_ident) {
+                c.i += 1;
+                i.controls |= Controls::WE_ALL;
+                if !c.eat(b'&') {
+                    c.expect(b')', "`)` or `&` after `W`")?;
+                }
+            }
+            if !i.controls.contains(Controls::WE_ALL) || c.b.get(c.i.wrapping_sub(1)) == Some(&b'&') {
+                if c.eat(b'~') {
+                    i.controls |= Controls::PRED_INV;
+                }
+                c.ws();
+                let fat = c.i;
+                pred = Some((self.flag(c)?, fat));
+                if c.eat(b'.') {
+                    let cat = c.i;
+                    pred_ctrl = Some((c.ident().unwrap_or(""), cat));
+                }
+                c.expect(b')', "`)` after the predicate")?;
+            }
+        }
+        // Mnemonic.
+        c.ws();
+        let mat = c.i;
+        let Some(name) = c.ident() else {
+            return unexpected(mat, c.found(), "an opcode (mov, add, send, ...) or a `LABEL:`");
+        };
+        // IGA's mnemonics are Mesa's (the opcode table's names).
+        let Some(op) = crate::text::names::opcode_by_name(name) else {
+            return Err((mat, AsmErrorKind::UnknownOpcode(name.into())));
+        };
+        if !op.exists_on(p) {
+            return Err((
+                mat,
+                AsmErrorKind::NotOnPlatform {
+                    opcode: op,
+                    platform: p,
+                },
+            ));
+        }
+        i.opcode = op;
+        if c.peek() == Some(b'.') {
+            c.i += 1;
+            let sat = c.i;
+            let sub = c.ident().unwrap_or("");
+            if op == Opcode::Math {
+                let f = MathFunction::ALL
+                    .iter()
+                    .copied()
+                    .find(|&f| f != MathFunction::None && math_name(f) == sub);
+                let Some(f) = f else {
+                    return unexpected(sat, sub, "a math function (inv, log, exp, sqt, rsqt, sin, cos, pow, fdiv, idiv, iqot, irem, invm, rsqtm)");
+                };
+                i.cond_modifier = f.hw();
+            } else if sub == "b" && p.is_gen8() && matches!(op, Opcode::If | Opcode::Else | Opcode::Goto) {
+                i.controls |= Controls::ACC_WR;
+            } else {
+                return unexpected(sat, sub, "a math function after `math.`, or `.b` on if/else/goto");
+            }
+        }
+        // Execution size and channel offset.
+        c.ws();
+        if c.peek() == Some(b'(') && c.peek_at(1).is_some_and(|x| x.is_ascii_digit()) {
+            c.i += 1;
+            let eat = c.i;
+            let n = c.number("an execution size")?;
+            let es = u32::try_from(n).ok().and_then(ExecSize::from_channels);
+            i.exec_size = es.ok_or((eat, AsmErrorKind::BadExecSize(n)))?;
+            if c.eat(b'|') {
+                c.ws();
+                let mat = c.i;
+                if !c.eat(b'M') {
+                    return unexpected(mat, c.found(), "a channel offset (M0, M8, M16, M24, ...)");
+                }
+                let m = c.number("a channel offset")?;
+                let ok = u32::try_from(m).is_ok_and(|m| {
+                    i.set_first_channel(m) || {
+                        // An offset the execution size cannot start at
+                        // (`(8|M4)`): IGA's encoder writes its quarter and
+                        // nibble controls all the same.
+                        let fits = m % crate::isa::NIBBLE_CHANNELS == 0 && m < 32;
+                        if fits {
+                            i.qtr_control = (m / crate::isa::QUARTER_CHANNELS) as u8;
+                            i.controls
+                                .set(Controls::NIB_CTRL, (m / crate::isa::NIBBLE_CHANNELS) % 2 == 1);
+                        }
+                        fits
+                    }
+                });
+                if !ok {
+                    return invalid(
+                        mat,
+                        "channel offset",
+                        "not a start this execution size can have on this platform",
+                    );
+                }
+            }
+            c.expect(b')', "`)` after the execution size")?;
+        } else if !implicit_exec(op) {
+            return unexpected(c.i, c.found(), "`(` and the execution size, as in `(8|M0)`");
+        }
+        // Flag modifier.
+        c.ws();
+        let mut cmod_flag: Option<(FlagReg, usize)> = None;
+        if c.peek() == Some(b'(') && !op.is_send() && op != Opcode::Math {
+            let save = c.i;
+            c.i += 1;
+            let cat = c.i;
+            let name = c.ident().unwrap_or("");
+            if let (Some(cm), true) = (cond_named(name), c.eat(b')')) {
+                i.cond_modifier = cm.hw();
+                c.ws();
+                if c.peek() == Some(b'f') {
+                    let fat = c.i;
+                    cmod_flag = Some((self.flag(c)?, fat));
+                }
+                let _ = cat;
+            } else {
+                c.i = save;
+            }
+        }
+        match (pred, cmod_flag) {
+            (Some((a, _)), Some((b, bat))) if a != b => {
+                return Err((
+                    bat,
+                    AsmErrorKind::FlagMismatch {
+                        pred: (a.nr, a.subnr),
+                        cmod: (b.nr, b.subnr),
+                    },
+                ))
+            }
+            (Some((f, _)), _) | (None, Some((f, _))) => i.flag = f,
+            _ => {}
+        }
+        let mut parsed = Parsed {
+            inst: i,
+            jip: None,
+            uip: None,
+            raw: None,
+            at,
+            line: 0,
+            line_start: 0,
+        };
+        self.operands(c, &mut parsed)?;
+        let i = &mut parsed.inst;
+        if let Some((f, fat)) = pred {
+            let _ = f;
+            let ctrl = match pred_ctrl {
+                None => PredCtrl::Normal,
+                Some((name, cat)) => name.parse::<PredCtrl>().or_else(|_| {
+                    unexpected(
+                        cat,
+                        name,
+                        "a predicate control (anyv, allv, any2h, all2h, ..., x, y, z, w)",
+                    )
+                })?,
+            };
+            // The code in the access mode the text stands for (align16
+            // for 3-source instructions, align1 otherwise); an align16
+            // control on another instruction is kept as its code (its
+            // annotation sets the access mode).
+            let mode = super::print::text_mode(i.opcode);
+            match ctrl.hw(mode) {
+                Some(code) => i.pred_control = code,
+                None => match ctrl.hw(AccessMode::Align16) {
+                    Some(code) if pd_annotated(c) => i.pred_control = code,
+                    _ => return invalid(fat, "predicate control", "not one of this access mode's"),
+                },
+            }
+        }
+        // Options.
+        let mut eot = false;
+        if c.eat(b'{') {
+            loop {
+                c.ws();
+                let oat = c.i;
+                let name = c.ident().unwrap_or("");
+                match name {
+                    "AccWrEn" => i.controls |= Controls::ACC_WR,
+                    "Atomic" => i.thread_control = ThreadControl::Atomic,
+                    "Switch" => i.thread_control = ThreadControl::Switch,
+                    "Breakpoint" => i.controls |= Controls::BREAKPOINT,
+                    "Compacted" => i.controls |= Controls::COMPACTED,
+                    "NoCompact" => {}
+                    "EOT" => eot = true,
+                    "NoDDChk" => i.controls |= Controls::NO_DD_CHECK,
+                    "NoDDClr" => i.controls |= Controls::NO_DD_CLEAR,
+                    "NoMask" => i.controls |= Controls::WE_ALL,
+                    _ => return unexpected(
+                        oat,
+                        name,
+                        "an option (AccWrEn, Atomic, Breakpoint, Compacted, NoCompact, EOT, NoDDChk, NoDDClr, Switch)",
+                    ),
+                }
+                if c.eat(b'}') {
+                    break;
+                }
+                c.expect(b',', "`,` or `}` in the options")?;
+            }
+        }
+        if eot {
+            if !i.opcode.is_send() {
+                return invalid(at, "EOT", "only a SEND ends the thread");
+            }
+            set_eot(i);
+        }
+        // The field annotation.
+        if c.eat(b'[') {
+            let mut raw = Vec::new();
+            loop {
+                c.ws();
+                if c.eat(b']') {
+                    break;
+                }
+                let fat = c.i;
+                let name = c.ident().unwrap_or("");
+                let Some(f) = self.field(i.opcode, name) else {
+                    return invalid(
+                        fat,
+                        "field annotation",
+                        "no field of this name in the instruction's layout (see `geneu fields`), nor `bits_HI_LO`",
+                    );
+                };
+                c.expect(b'=', "`=` and the field's value")?;
+                let vat = c.i;
+                let v = c.number("the field's value")?;
+                if f.width() < 64 && v >> f.width() != 0 {
+                    return Err((
+                        vat,
+                        AsmErrorKind::OutOfRange {
+                            what: "field value",
+                            value: i64::try_from(v).unwrap_or(i64::MAX),
+                            range: "the field's width",
+                        },
+                    ));
+                }
+                raw.push((f, v));
+            }
+            parsed.raw = Some(raw);
+        }
+        c.ws();
+        if c.i < c.end && c.peek() != Some(b';') {
+            return unexpected(
+                c.i,
+                c.found(),
+                "the end of the instruction (or `{options}`, `[fields]`, `//`)",
+            );
+        }
+        Ok(parsed)
+    }
+
+    fn operands(&self, c: &mut Cur<'a>, pd: &mut Parsed<'a>) -> R<()> {
+        let p = self.p;
+        let i = &mut pd.inst;
+        let op = i.opcode;
+        if crate::canon::shows_jip(op) {
+            i.dst.ty = Type::UD;
+            pd.jip = Some(self.jump(c)?);
+            if crate::canon::shows_uip(p, op) {
+                pd.uip = Some(self.jump(c)?);
+            }
+            return Ok(());
+        }
+        if op == Opcode::Wait {
+            // The notification register is read and written: the
+            // destination is src0's register (Mesa's canonical form then
+            // repeats it in src0).
+            self.src(c, i, 0)?;
+            let s0 = i.src[0];
+            if !s0.is_imm() {
+                i.dst = Dst {
+                    file: s0.file,
+                    ty: s0.ty,
+                    addr: s0.addr,
+                    hstride: 1,
+                    writemask: WriteMask::XYZW,
+                };
+            }
+            return Ok(());
+        }
+        if super::print::no_operands(op) {
+            return Ok(());
+        }
+        if op == Opcode::Jmpi {
+            // The jump (src1 in the word) is the only operand shown.
+            return self.src(c, i, 1);
+        }
+        if op.is_send() {
+            return self.send(c, i);
+        }
+        if op.is_three_src() {
+            i.access_mode = AccessMode::Align16;
+            self.dst(c, i)?;
+            for k in 0..3 {
+                self.src3(c, i, k)?;
+            }
+            return Ok(());
+        }
+        let nsrc = super::print::shown_srcs(i);
+        self.dst(c, i)?;
+        for k in 0..nsrc {
+            self.src(c, i, k)?;
+        }
+        if op == Opcode::Math && nsrc == 1 {
+            // Mesa's one-source math reads src1 as null<8;8,1>F.
+            i.src[1] = Src {
+                ty: Type::F,
+                region: Region::new(8, 8, 1).unwrap_or(Region::SCALAR),
+                ..Src::ZERO
+            };
+        }
+        Ok(())
+    }
+
+    /// SEND: destination, payload, extended descriptor, descriptor.
+    fn send(&self, c: &mut Cur<'a>, i: &mut Instruction) -> R<()> {
+        c.ws();
+        let at = c.i;
+        let Some(r) = self.reg(c)? else {
+            return unexpected(at, c.found(), "a destination register");
+        };
+        let ty = self.opt_ty(c)?.unwrap_or(Type::UD);
+        let (file, addr) = Self::addr(&r, ty, at)?;
+        i.dst = Dst {
+            file,
+            ty,
+            addr,
+            hstride: 1,
+            writemask: WriteMask::XYZW,
+        };
+        c.ws();
+        let at = c.i;
+        match self.reg(c)? {
+            Some(r) => {
+                let ty = self.opt_ty(c)?.unwrap_or(Type::UD);
+                let (file, addr) = Self::addr(&r, ty, at)?;
+                i.src[0] = Src {
+                    file,
+                    ty,
+                    addr,
+                    region: Region::new(8, 8, 1).unwrap_or(Region::SCALAR),
+                    swizzle: Swizzle(0),
+                    mods: SrcMods::empty(),
+                };
+            }
+            // The payload as an immediate (a word no compiler writes).
+            None => self.src(c, i, 0)?,
+        }
+        c.ws();
+        let xat = c.i;
+        let ex = c.number("the extended descriptor")?;
+        if ex & !0x2f != 0 {
+            return invalid(
+                xat,
+                "extended descriptor",
+                "Gen7/Gen8 keep only the shared function (bits 3:0) and EOT (bit 5)",
+            );
+        }
+        i.cond_modifier = (ex & 0xf) as u8;
+        c.ws();
+        let dat = c.i;
+        if c.peek() == Some(b'a') {
+            let Some(Reg::Direct {
+                file: RegFile::Arf,
+                nr,
+                sub,
+            }) = self.reg(c)?
+            else {
+                return unexpected(dat, c.found(), "a descriptor (a number or a0.N)");
+            };
+            if arf::class(nr) != arf::ADDRESS {
+                return unexpected(dat, c.found(), "a descriptor (a number or a0.N)");
+            }
+            i.src[1] = Src {
+                file: RegFile::Arf,
+                ty: Type::UD,
+                addr: Addr::Direct {
+                    nr,
+                    subnr: sub.unwrap_or(0),
+                },
+                region: Region::SCALAR,
+                swizzle: Swizzle(0),
+                mods: SrcMods::empty(),
+            };
+        } else {
+            let d = c.number("the descriptor")?;
+            let Ok(d) = u32::try_from(d) else {
+                return invalid(dat, "descriptor", "a descriptor is 32 bits");
+            };
+            if d & !crate::model::SEND_DESC_MASK != 0 {
+                return invalid(
+                    dat,
+                    "descriptor",
+                    "bit 31 is EOT, written in the extended descriptor or {EOT}",
+                );
+            }
+            // Beside an immediate payload the dword is the immediate's.
+            if !i.src[0].is_imm() {
+                i.src[1] = Src::imm(Type::UD);
+                i.imm = u64::from(d);
+            }
+        }
+        if ex & 0x20 != 0 {
+            set_eot(i);
+        }
+        Ok(())
+    }
+}
+
+/// The byte offset an IGA label name stands for: `L16` → 16, `L_N32` → -32.
+fn offset_label(name: &str) -> Option<i64> {
+    let (neg, digits) = match name.strip_prefix("L_N") {
+        Some(d) => (true, d),
+        None => (false, name.strip_prefix('L')?),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let v: i64 = digits.parse().ok()?;
+    Some(if neg { -v } else { v })
+}
+
+/// Sets a SEND's EOT: bit 127 of the word, which is bit 31 of the
+/// immediate payload, or bit 63 beside a 64-bit immediate payload (see
+/// [`Instruction::eot`]).
+fn set_eot(i: &mut Instruction) {
+    let wide = i.src[0].is_imm() && i.src[0].ty.is_64bit();
+    i.imm |= 1 << (crate::model::SEND_EOT_BIT + if wide { 32 } else { 0 });
+}
+
+/// Whether the rest of the line holds a field annotation `[...]`.
+fn pd_annotated(c: &Cur<'_>) -> bool {
+    c.src.get(c.i..c.end).is_some_and(|r| r.contains('['))
+}
+
+/// The nearest half-precision value of `x` (round to nearest even).
+fn f32_to_f16(x: f32) -> u16 {
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let exp = ((b >> 23) & 0xff) as i32;
+    let man = b & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if man != 0 { 0x200 | (man >> 13) as u16 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    // The value's 24-bit significand, shifted to f16's 10 fraction bits.
+    let (sig, shift) = if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        ((man | 0x80_0000), (14 - e) as u32)
+    } else {
+        (man, 13u32)
+    };
+    let half = 1u32 << (shift - 1);
+    let mut m = sig >> shift;
+    let rest = sig & ((1 << shift) - 1);
+    if rest > half || (rest == half && m & 1 == 1) {
+        m += 1;
+    }
+    if e <= 0 {
+        return sign | m as u16;
+    }
+    // A carry out of the fraction moves to the exponent, as it should.
+    sign | (((e as u32) << 10) + m) as u16
+}
+
+/// A line's end and the start of its `//` comment (or its end).
+fn line_bounds(b: &[u8], start: usize) -> (usize, usize) {
+    let rest = b.get(start..).unwrap_or(&[]);
+    let end = memchr::memchr(b'\n', rest).map_or(b.len(), |k| start + k);
+    let line = b.get(start..end).unwrap_or(&[]);
+    let mut from = 0;
+    while let Some(k) = line.get(from..).and_then(|r| memchr::memchr(b'/', r)) {
+        if line.get(from + k + 1) == Some(&b'/') {
+            return (end, start + from + k);
+        }
+        from += k + 1;
+    }
+    (end, end)
+}
+
+/// The column (from 1, in characters) of byte `at` on the line that
+/// starts at byte `start`.
+fn column(src: &str, start: usize, at: usize) -> u32 {
+    let n = src.get(start..at).map_or(0, |s| s.chars().count());
+    u32::try_from(n + 1).unwrap_or(u32::MAX)
+}
+
+/// Errors at byte offsets given their lines and columns, in one pass over
+/// the text (sorted by offset).
+fn located(src: &str, mut errs: Vec<(usize, AsmErrorKind)>) -> AsmErrors {
+    errs.sort_by_key(|e| e.0);
+    let mut out = Vec::with_capacity(errs.len());
+    let (mut line, mut start, mut scanned) = (1u32, 0usize, 0usize);
+    let b = src.as_bytes();
+    for (at, kind) in errs {
+        let at = at.min(b.len());
+        for (k, &c) in b.get(scanned..at).into_iter().flatten().enumerate() {
+            if c == b'\n' {
+                line = line.saturating_add(1);
+                start = scanned + k + 1;
+            }
+        }
+        scanned = scanned.max(at);
+        out.push(AsmError {
+            line,
+            column: column(src, start, at),
+            kind,
+        });
+    }
+    out.dedup();
+    AsmErrors(out)
+}
+
+/// `/* ... */` comments replaced by spaces (newlines kept), so that
+/// offsets, lines and columns stay those of the text; `Err` with the
+/// offset of an unterminated one.
+fn blank_block_comments(src: &str) -> Result<Option<String>, usize> {
+    if !src.contains("/*") {
+        return Ok(None);
+    }
+    let mut out: Vec<u8> = src.as_bytes().to_vec();
+    let mut k = 0;
+    while let Some(s) = src.get(k..).and_then(|r| r.find("/*")) {
+        let s = k + s;
+        let Some(e) = src.get(s + 2..).and_then(|r| r.find("*/")) else {
+            return Err(s);
+        };
+        let e = s + 2 + e + 2;
+        for c in out.get_mut(s..e).into_iter().flatten() {
+            if *c != b'\n' {
+                *c = b' ';
+            }
+        }
+        k = e;
+    }
+    Ok(String::from_utf8(out).ok())
+}
+
+/// Assembles IGA-syntax text for `p`: every instruction with its line,
+/// column and word, or every error (each with its line and column).
+///
+/// Labels (`NAME:`) may stand on their own line or before an
+/// instruction; branch operands name them (or give a byte offset from the
+/// branch). `{Compacted}` marks the instruction [`Controls::COMPACTED`];
+/// its word stays the native one, as in Mesa's syntax (compaction is
+/// [`crate::compact::compact_program`]).
+pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Assembled>, AsmErrors> {
+    let blanked = match blank_block_comments(src) {
+        Ok(b) => b,
+        Err(at) => return Err(located(src, alloc::vec![(at, AsmErrorKind::UnterminatedComment)])),
+    };
+    let text: &str = blanked.as_deref().unwrap_or(src);
+    let rd = Reader {
+        p,
+        fields: core::cell::RefCell::new(Vec::new()),
+    };
+    let b = text.as_bytes();
+    let mut errors = Vec::new();
+    let mut insts: Vec<Parsed<'_>> = Vec::new();
+    let mut labels: Vec<(&str, usize, usize)> = Vec::new();
+    let mut start = 0;
+    let mut line = 0u32;
+    while start <= b.len() {
+        line = line.saturating_add(1);
+        let (end, code) = line_bounds(b, start);
+        let mut c = Cur {
+            src: text,
+            b,
+            i: start,
+            end: code,
+        };
+        // Labels, then at most one instruction (`;` may separate more).
+        loop {
+            c.ws();
+            if c.i >= c.end {
+                break;
+            }
+            if c.peek() == Some(b';') {
+                c.i += 1;
+                continue;
+            }
+            let s = c.i;
+            if c.peek().is_some_and(|x| is_ident(x) && !x.is_ascii_digit()) {
+                let mut j = s;
+                while j < c.end && b.get(j).is_some_and(|&x| is_ident(x)) {
+                    j += 1;
+                }
+                let mut k = j;
+                while k < c.end && matches!(b.get(k), Some(b' ' | b'\t')) {
+                    k += 1;
+                }
+                if b.get(k) == Some(&b':') && k < c.end {
+                    labels.push((text.get(s..j).unwrap_or(""), insts.len(), s));
+                    c.i = k + 1;
+                    continue;
+                }
+            }
+            match rd.inst(&mut c) {
+                Ok(mut pd) => {
+                    pd.line = line;
+                    pd.line_start = start;
+                    insts.push(pd);
+                }
+                Err(e) => {
+                    errors.push(e);
+                    c.i = c.end;
+                }
+            }
+        }
+        if end >= b.len() {
+            break;
+        }
+        start = end + 1;
+    }
+    // Labels: defined once each.
+    let mut sorted = labels.clone();
+    sorted.sort_by(|a, b| a.0.cmp(b.0).then(a.2.cmp(&b.2)));
+    for w in sorted.windows(2) {
+        if let [a, b2] = w {
+            if a.0 == b2.0 {
+                errors.push((b2.2, AsmErrorKind::DuplicateLabel(b2.0.into())));
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(insts.len());
+    for (idx, pd) in insts.into_iter().enumerate() {
+        let mut i = pd.inst;
+        let target = |j: &Jump<'_>| -> R<i64> {
+            let (r, at) = match *j {
+                Jump::Bytes(v, at) => {
+                    let unit = p.branch_unit_bytes();
+                    if v % unit != 0 {
+                        return Err((
+                            at,
+                            AsmErrorKind::Jump("a jump offset is a whole number of instructions' units"),
+                        ));
+                    }
+                    (crate::build::flow::fits(p, v / unit), at)
+                }
+                Jump::Label(name, at) => {
+                    let k = sorted.partition_point(|l| l.0 < name);
+                    match sorted.get(k) {
+                        Some(l) if l.0 == name => {
+                            let d = i64::try_from(l.1).unwrap_or(i64::MAX) - i64::try_from(idx).unwrap_or(0);
+                            (crate::build::flow::units(p, d), at)
+                        }
+                        // IGA names its labels after byte offsets in the
+                        // program: an undefined `L<n>` (`L_N<n>` before
+                        // the start) is that offset, so that a line
+                        // disassembled alone reads back.
+                        _ => match offset_label(name) {
+                            Some(off) => {
+                                let here = i64::try_from(idx).unwrap_or(i64::MAX).saturating_mul(16);
+                                let d = off.saturating_sub(here);
+                                let unit = p.branch_unit_bytes();
+                                if d % unit != 0 {
+                                    return Err((at, AsmErrorKind::UnknownLabel(name.into())));
+                                }
+                                (crate::build::flow::fits(p, d / unit), at)
+                            }
+                            None => return Err((at, AsmErrorKind::UnknownLabel(name.into()))),
+                        },
+                    }
+                }
+            };
+            r.map_err(|e| {
+                (
+                    at,
+                    AsmErrorKind::OutOfRange {
+                        what: "jump offset",
+                        value: e.offset,
+                        range: e.range,
+                    },
+                )
+            })
+        };
+        let jip = pd.jip.as_ref().map(target).transpose();
+        let uip = pd.uip.as_ref().map(target).transpose();
+        let (jip, uip) = match (jip, uip) {
+            (Ok(j), Ok(u)) => (j, u),
+            (Err(e), _) | (_, Err(e)) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        if let Some(j) = jip {
+            crate::build::flow::set_jip(p, &mut i, j);
+        }
+        if let Some(u) = uip {
+            crate::build::flow::set_uip(p, &mut i, u);
+        }
+        let compacted = i.controls & Controls::COMPACTED;
+        let mut i = super::iga_canonical(p, &i);
+        i.controls |= compacted;
+        let mut warnings = crate::error::Violations::default();
+        match encode_raw(p, &mut i, pd.raw.as_deref(), opts, &mut warnings) {
+            Ok(w) => {
+                out.push(Assembled {
+                    line: pd.line,
+                    column: column(text, pd.line_start, pd.at),
+                    inst: i,
+                    word: w.to_bytes(),
+                    warnings,
+                });
+            }
+            Err(kind) => errors.push((pd.at, kind)),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(located(src, errors))
+    }
+}
+
+/// Whether `src` looks like IGA's syntax rather than Mesa's: a line with
+/// an IGA execution size and channel offset (`(8|M0)`) or an IGA operand
+/// type after a region (`<1>:f`, `<8;8,1>:d`); Mesa's syntax has neither.
+/// Looks at the first 64 KiB.
+pub fn looks_like_iga(src: &str) -> bool {
+    let b = src.as_bytes();
+    let b = b.get(..b.len().min(1 << 16)).unwrap_or(b);
+    b.windows(3).any(|w| match w {
+        [b'|', b'M', d] => d.is_ascii_digit(),
+        [b'>', b':', t] => t.is_ascii_lowercase(),
+        _ => false,
+    })
+}
+
+/// [`assemble_iga`], giving the 16-byte words only.
+pub fn assemble_iga_words(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<[u8; 16]>, AsmErrors> {
+    assemble_iga(p, src, opts).map(|v| v.into_iter().map(|a| a.word).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::f32_to_f16;
+
+    /// Against the half-precision decoding (`cfmt::half_value`), an
+    /// independent reading of the format: every finite half maps back to
+    /// its own bits.
+    #[test]
+    fn halves_read_back() {
+        for h in 0u16..=0xffff {
+            let x = crate::text::cfmt::half_value(h);
+            if x.is_nan() {
+                continue;
+            }
+            assert_eq!(f32_to_f16(x), h, "{h:#06x} {x}");
+        }
+        assert_eq!(f32_to_f16(1.0), 0x3c00);
+        assert_eq!(f32_to_f16(65520.0), 0x7c00);
+    }
+}

@@ -1,0 +1,326 @@
+//! The IGA-syntax reader against Intel's assembler: every instruction line
+//! of `../shared/corpus/iga/<gen>/<name>.iga` (`iga64 -d`'s text of the
+//! Mesa words, see its README) assembled by geneu must give the bytes
+//! `iga64 -a` gave for it (`.iga.expected`); and the annotated IGA text
+//! of every Mesa corpus word must give back that word (lossless).
+
+mod corpus;
+
+use std::fs;
+use std::path::Path;
+
+use geneu::text::iga::{assemble_iga, assemble_iga_words, IgaDisasm};
+use geneu::text::AsmOptions;
+use geneu::{codec, Platform};
+
+fn hex_line(l: &str) -> Option<[u8; 16]> {
+    let v: Vec<u8> = l
+        .split_whitespace()
+        .map(|b| u8::from_str_radix(b, 16))
+        .collect::<Result<_, _>>()
+        .ok()?;
+    v.try_into().ok()
+}
+
+fn names(dir: &Path, suffix: &str) -> Vec<String> {
+    let mut v: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            e.unwrap()
+                .file_name()
+                .into_string()
+                .unwrap()
+                .strip_suffix(suffix)
+                .map(str::to_owned)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// (instruction lines `iga64 -a` assembled, lines geneu gives the same
+/// bytes for) on one platform; differences go to `failures`.
+fn iga_asm(gen: &str, p: Platform, failures: &mut Vec<String>) -> (usize, usize) {
+    let Some(mesa) = corpus::mesa() else {
+        return (0, 0);
+    };
+    let dir = mesa.join("../iga").join(gen);
+    let (mut n, mut ok) = (0, 0);
+    for name in names(&dir, ".iga") {
+        let text = fs::read_to_string(dir.join(format!("{name}.iga"))).unwrap();
+        let expected_text = fs::read_to_string(dir.join(format!("{name}.iga.expected"))).unwrap();
+        let expected: Vec<&str> = expected_text.lines().collect();
+        let whole = text.lines().next() == Some("L0:");
+        // (line text, expected line) for each instruction line.
+        let inst_lines: Vec<&str> = text
+            .lines()
+            .filter(|l| {
+                let t = l.trim();
+                !t.is_empty() && !t.starts_with("//") && (!t.ends_with(':') || t.contains(' '))
+            })
+            .collect();
+        let mut push_fail = |k: usize, l: &str, e: &str, got: String| {
+            if failures.len() < 40 {
+                failures.push(format!("{gen}/{name}:{k}: {l}\n   iga64: {e}\n   geneu: {got}"));
+            }
+        };
+        if whole {
+            let got = match assemble_iga_words(p, &text, AsmOptions::UNCHECKED) {
+                Ok(w) => w,
+                Err(e) => {
+                    n += inst_lines.len();
+                    push_fail(0, "(whole file)", "", e.to_string());
+                    continue;
+                }
+            };
+            assert_eq!(got.len(), inst_lines.len(), "{gen}/{name}");
+            for (k, (l, g)) in inst_lines.iter().zip(&got).enumerate() {
+                let e = expected.get(k).copied().unwrap_or("");
+                let Some(ew) = hex_line(e) else { continue };
+                n += 1;
+                if ew == *g {
+                    ok += 1;
+                } else {
+                    push_fail(k, l, e, hex(g));
+                }
+            }
+        } else {
+            let all: Vec<&str> = text.lines().collect();
+            for (k, l) in all.iter().enumerate() {
+                let e = expected.get(k).copied().unwrap_or("");
+                let Some(ew) = hex_line(e) else { continue };
+                n += 1;
+                match assemble_iga_words(p, l, AsmOptions::UNCHECKED) {
+                    Ok(w) if w.first() == Some(&ew) => ok += 1,
+                    Ok(w) => push_fail(k, l, e, w.first().map(hex).unwrap_or_default()),
+                    Err(err) => push_fail(k, l, e, err.to_string()),
+                }
+            }
+        }
+    }
+    (n, ok)
+}
+
+fn hex(w: &[u8; 16]) -> String {
+    w.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn iga_text_assembles_as_iga64_does() {
+    let mut failures = Vec::new();
+    for (gen, p) in [("gen7.5", Platform::Gen75), ("gen8", Platform::Gen8)] {
+        let (n, ok) = iga_asm(gen, p, &mut failures);
+        eprintln!("{gen}: {ok} of {n} instruction lines give iga64 -a's bytes");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Disassembly in IGA's syntax with the field annotation, then assembly,
+/// gives back every Mesa corpus word that decodes.
+#[test]
+fn annotated_iga_text_is_lossless() {
+    let Some(mesa) = corpus::mesa() else {
+        return;
+    };
+    let mut failures = Vec::new();
+    for (gen, p) in [
+        ("gen7", Platform::Gen7),
+        ("gen7.5", Platform::Gen75),
+        ("gen8", Platform::Gen8),
+    ] {
+        let dir = mesa.join(gen);
+        let (mut n, mut ok) = (0, 0);
+        for name in names(&dir, ".expected") {
+            let text = fs::read_to_string(dir.join(format!("{name}.expected"))).unwrap();
+            for w in text.lines().filter_map(hex_line) {
+                let Ok(i) = codec::decode(p, &w) else { continue };
+                n += 1;
+                let t = IgaDisasm::new(p, &i).to_text();
+                match assemble_iga(p, &t, AsmOptions::UNCHECKED) {
+                    Ok(a) if a.len() == 1 && a[0].word == w => ok += 1,
+                    Ok(a) => {
+                        if failures.len() < 40 {
+                            failures.push(format!(
+                                "{gen}/{name}: {t}\n   word:  {}\n   geneu: {}",
+                                hex(&w),
+                                a.first().map(|a| hex(&a.word)).unwrap_or_default()
+                            ))
+                        }
+                    }
+                    Err(e) => {
+                        if failures.len() < 40 {
+                            failures.push(format!("{gen}/{name}: {t}\n   {e}"))
+                        }
+                    }
+                }
+            }
+        }
+        eprintln!("{gen}: {ok} of {n} words read back from their annotated IGA text");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Bytes from a hex line as `iga64 -a` writes them.
+fn iga64(hex: &str) -> [u8; 16] {
+    hex_line(hex).unwrap()
+}
+
+fn one(p: Platform, text: &str) -> [u8; 16] {
+    let w = assemble_iga_words(p, text, AsmOptions::UNCHECKED).unwrap_or_else(|e| panic!("{text}: {e}"));
+    assert_eq!(w.len(), 1, "{text}");
+    w[0]
+}
+
+/// What users write by hand, as IGA's parser reads it, against the bytes
+/// `iga64 -a` gave for the printed form (corpus `gen8/add.iga.expected`,
+/// `gen8/cmp.iga.expected`).
+#[test]
+fn hand_written_forms_read_as_iga_reads_them() {
+    let p = Platform::Gen8;
+    let add = iga64("40 00 60 00 e8 0a 80 2f e0 00 8d 0e 01 00 00 00");
+    for text in [
+        "add (8|M0)               r124.0<1>:f   r7.0<8;8,1>:d     1:d",
+        // No channel offset: M0. No destination region: <1>.
+        "add (8) r124.0:f r7.0<8;8,1>:d 1:d",
+        // IGA's alternative type names, a hex immediate, spacing, comments.
+        "  add (8|M0) r124<1>:f32 r7<8;8,1>:s32 0x1:s32 // one\n",
+        "/* block\n comment */ add (8|M0) r124.0<1>:f r7.0<8;8,1>:d /* here */ 1:d",
+        // Labels before the instruction, on its line or the one before.
+        "start: add (8|M0) r124.0<1>:f r7.0<8;8,1>:d 1:d",
+        "start:\n  add (8|M0) r124.0<1>:f r7.0<8;8,1>:d 1:d",
+    ] {
+        assert_eq!(one(p, text), add, "{text}");
+    }
+    // IGA's indirect forms with `+`/`-` (iga64's `r[a0.0,96]`).
+    let ind = one(p, "(W)     mov (1|M0)               r5.0<1>:d     r[a0.0,96]<0;1,0>:d");
+    assert_eq!(one(p, "(W) mov (1|M0) r5.0<1>:d r[a0.0 + 96]<0;1,0>:d"), ind);
+    let neg = one(p, "(W) mov (1|M0) r5.0<1>:d r[a0.0,-96]<0;1,0>:d");
+    assert_eq!(one(p, "(W) mov (1|M0) r5.0<1>:d r[a0.0 - 96]<0;1,0>:d"), neg);
+    assert_ne!(ind, neg);
+    // IGA's legacy flag-modifier names.
+    let cmp = "cmp (16|M0)   (eq)f0.0   null<1>:d     r2.0<8;8,1>:d     0:d               {Switch}";
+    let legacy = "cmp (16|M0) (z)f0.0 null<1>:d r2.0<8;8,1>:d 0:d {Switch}";
+    assert_eq!(one(p, cmp), one(p, legacy));
+    let ze = "cmp (16|M0) (ze)f0.0 null<1>:d r2.0<8;8,1>:d 0:d {Switch}";
+    assert_eq!(one(p, cmp), one(p, ze));
+}
+
+/// User labels, IGA's offset labels and byte offsets give the same jumps
+/// (corpus `gen8/if.iga`: `iga64 -a`'s bytes for its first two lines).
+#[test]
+fn labels_and_offsets() {
+    let p = Platform::Gen8;
+    let first = iga64("22 00 61 00 00 0e 00 20 50 00 00 00 20 00 00 00");
+    let second = iga64("22 00 71 00 00 0e 00 20 40 00 00 00 10 00 00 00");
+    let iga_text =
+        "L0:\n(f0.0)  if (8|M0)  L32  L80\nL16:\n(~f0.0) if (8|M0)  L32  L80\nL32:\n nop\n nop\n nop\nL80:\n nop\n";
+    let user = "(f0.0)  if (8|M0)  else_part  done\n(~f0.0) if (8|M0) else_part done\nelse_part:\n nop\n nop\n nop\ndone: nop\n";
+    let bytes = "(f0.0)  if (8|M0)  32  80\n(~f0.0) if (8|M0) 16 64\n nop\n nop\n nop\n nop\n";
+    for text in [iga_text, user, bytes] {
+        let w = assemble_iga_words(p, text, AsmOptions::UNCHECKED).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(w.len(), 6, "{text}");
+        assert_eq!((w[0], w[1]), (first, second), "{text}");
+    }
+}
+
+/// Errors carry the line and column of what is wrong.
+#[test]
+fn errors_have_lines_and_columns() {
+    let p = Platform::Gen8;
+    let cases: [(&str, (u32, u32), &str); 7] = [
+        ("add (8|M0) r1.0<1>:f r2.0<8;8,1>:zz 1:f", (1, 34), "unexpected_token"),
+        ("nop\n  frob (8|M0) r1:f", (2, 3), "unknown_opcode"),
+        ("  add (6|M0) r1.0<1>:f r2.0<8;8,1>:f 1:f", (1, 8), "bad_exec_size"),
+        ("(f0.0) if (8|M0) nowhere nowhere", (1, 18), "unknown_label"),
+        ("a: nop\n a: nop", (2, 2), "duplicate_label"),
+        ("nop /* open", (1, 5), "unterminated_comment"),
+        (
+            "(f0.0) add (8|M0) (eq)f0.1 r1.0<1>:f r2.0<8;8,1>:f 1.0:f",
+            (1, 23),
+            "flag_mismatch",
+        ),
+    ];
+    for (text, (line, column), kind) in cases {
+        let e = assemble_iga(p, text, AsmOptions::UNCHECKED).unwrap_err();
+        let e = &e.0[0];
+        assert_eq!((e.line, e.column, e.kind.kind()), (line, column, kind), "{text}: {e}");
+    }
+}
+
+/// `{Compacted}` marks the instruction; its word stays the native one.
+#[test]
+fn compacted_option() {
+    let p = Platform::Gen8;
+    let plain = "add (8|M0) r124.0<1>:f r7.0<8;8,1>:d 1:d";
+    let a = assemble_iga(p, &format!("{plain} {{Compacted}}"), AsmOptions::UNCHECKED).unwrap();
+    assert!(a[0].inst.controls.contains(geneu::Controls::COMPACTED));
+    assert_eq!(a[0].word, one(p, plain));
+}
+
+/// Lossless beyond the corpus: words from a random walk (a few bits
+/// flipped at a time, from an instruction of each form) that decode are
+/// printed in IGA's syntax with their annotation and read back; the
+/// bytes must be the word's own.
+#[test]
+fn random_words_read_back_from_annotated_iga_text() {
+    use geneu::codec::{decode_word, encode_word};
+    use geneu::{ExecSize, Instruction, Opcode, Word};
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for p in [Platform::Gen8, Platform::Gen75, Platform::Gen7] {
+        for op in [
+            Opcode::Add,
+            Opcode::Mov,
+            Opcode::Send,
+            Opcode::Mad,
+            Opcode::If,
+            Opcode::Math,
+            Opcode::Wait,
+            Opcode::Jmpi,
+        ] {
+            let Ok(mut at) = encode_word(p, &Instruction::new(op, ExecSize::S8)) else {
+                continue;
+            };
+            for _ in 0..5_000 {
+                let mut w = at.0;
+                for _ in 0..1 + next() % 3 {
+                    w ^= 1 << (next() % 128);
+                }
+                let Ok(i) = decode_word(p, Word(w)) else { continue };
+                at = Word(w);
+                // A 16-byte word with CmptCtrl set reads as one marked
+                // for compaction, whose word is the native one (as in
+                // Mesa's syntax).
+                if i.controls.contains(geneu::Controls::COMPACTED) {
+                    continue;
+                }
+                let Ok(back) = encode_word(p, &i) else { continue };
+                n += 1;
+                let t = IgaDisasm::new(p, &i).to_text();
+                let got = assemble_iga_words(p, &t, AsmOptions::UNCHECKED);
+                match got {
+                    Ok(v) if v.len() == 1 && v[0] == back.to_bytes() => {}
+                    Ok(v) => failures.push(format!(
+                        "{p:?} {t}\n   word:  {}\n   geneu: {}",
+                        hex(&back.to_bytes()),
+                        v.first().map(hex).unwrap_or_default()
+                    )),
+                    Err(e) => failures.push(format!("{p:?} {t}\n   {e}")),
+                }
+            }
+        }
+    }
+    let k = failures.len();
+    // One example of each kind of failure first.
+    failures.sort_by_key(|f| f.lines().nth(1).map(|l| l.get(..30).unwrap_or(l).to_owned()));
+    failures.dedup_by_key(|f| f.lines().nth(1).map(|l| l.get(..30).unwrap_or(l).to_owned()));
+    failures.truncate(30);
+    assert!(k == 0, "{k} of {n} words:\n{}", failures.join("\n"));
+}
