@@ -122,12 +122,7 @@ fn with_defaults(p: Platform, i: &Instruction, d: &Defaults) -> Instruction {
             let mut unused = 0;
             c.src[1] = shown_src(i, 1, d, &mut unused);
         }
-        if i.offsets_from_register() {
-            // `brd`/`brc` with their offsets in src0's register, which the
-            // text shows.
-            let mut unused = 0;
-            c.src[0] = shown_src(i, 0, d, &mut unused);
-        }
+
         if crate::canon::shows_jip(op) {
             c.dst.ty = d.branch_dst_type;
             if !p.is_gen8() {

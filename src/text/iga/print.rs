@@ -442,13 +442,6 @@ impl Printer<'_> {
             }
             return o.finish();
         }
-        if i.offsets_from_register() {
-            // `brd`/`brc` with their offsets in a register: that source
-            // is the operand (IGA's `JUMP_UNARY_REGIMM` / `JUMP_BINARY_BRC`).
-            o.spaces(COLUMNS.dst)?;
-            o.s("  ")?;
-            return self.src(o, 0, COLUMNS.src);
-        }
         if no_operands(op) {
             return Ok(());
         }
