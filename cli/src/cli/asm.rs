@@ -19,18 +19,11 @@ use geneu::{Instruction, Platform, Strictness};
 
 use super::asm_parallel;
 use super::disasm::Syntax;
+pub use super::display_name;
 use super::json::{self, hex_bytes};
 use super::record::format_record;
 pub use super::record::OutType;
 use super::{piece_bytes, read_input, write_output, CliError, SourceLines};
-
-/// The name shown for an input path in messages.
-pub fn display_name(path: Option<&str>) -> &str {
-    match path {
-        None | Some("-") => "<stdin>",
-        Some(p) => p,
-    }
-}
 
 /// Reads the input as UTF-8 text.
 pub fn read_text(path: Option<&str>) -> Result<String, CliError> {

@@ -14,7 +14,7 @@ use geneu::cfg::Cfg;
 use geneu::compact::decode_stream;
 use geneu::{DecodeError, Platform};
 
-use super::asm::display_name;
+use super::display_name;
 use super::{emit, program_bytes, CliError, Input};
 
 /// Runs `cfg`.

@@ -13,7 +13,7 @@ use geneu::text::program::{Program, ProgramText, TextOptions};
 use geneu::Platform;
 use serde::Serialize;
 
-use super::asm::display_name;
+use super::display_name;
 use super::json::{self, hex_bytes};
 use super::{looks_like_hex, parse_hex_text, piece_bytes, read_input, CliError, Input};
 

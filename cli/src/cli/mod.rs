@@ -47,6 +47,14 @@ impl<'a> SourceLines<'a> {
     }
 }
 
+/// The name shown for an input path in messages.
+pub fn display_name(path: Option<&str>) -> &str {
+    match path {
+        None | Some("-") => "<stdin>",
+        Some(p) => p,
+    }
+}
+
 /// Reads the whole input: a file, or stdin for `-` or no path.
 pub fn read_input(path: Option<&str>) -> Result<Vec<u8>, CliError> {
     use std::io::Read as _;
@@ -260,7 +268,7 @@ pub fn program_bytes(
         (Input::Auto, Some(t)) => match geneu::text::assemble_listing(p, t, geneu::text::AsmOptions::UNCHECKED) {
             Ok(list) => list.iter().flat_map(|a| a.word).collect(),
             Err(errs) => {
-                let (file, lines) = (asm::display_name(path), SourceLines::new(t));
+                let (file, lines) = (display_name(path), SourceLines::new(t));
                 let mut msg = String::new();
                 for e in &errs.0 {
                     asm::write_error(&mut msg, file, &lines, e);

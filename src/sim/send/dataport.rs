@@ -38,8 +38,9 @@
 
 use super::typed;
 use super::{
-    atomic, check_mlen, check_rlen, enabled, need_header, payload_error, pdw, preg, slot_dw, slot_qw, unmodelled,
-    MessageCall, MessageReply, Reply, Space, DW, GRF, GRF_DWORDS, HEADER_MASK_DW, OWORD, SIMD4X2_DWORDS, SIMD4X2_SLOTS,
+    atomic, check_mlen, check_rlen, enabled, enabled_channels, need_header, payload_error, pdw, preg, slot_dw, slot_qw,
+    unmodelled, MessageCall, MessageReply, Reply, Space, DW, GRF, GRF_DWORDS, HEADER_MASK_DW, OWORD, SIMD4X2_DWORDS,
+    SIMD4X2_SLOTS,
 };
 use crate::msg::{
     A64ScatteredSubtype, AtomicOp, Channels, Common, DataCache0, DataCache1, Dc0Op, Dc1Op, DpRead, DpReadOp,
@@ -469,11 +470,6 @@ fn untyped_write(
         }
     }
     Reply::new(0).done()
-}
-
-/// The indices (0 = R ... 3 = A) of the enabled channels, in order.
-pub(super) fn enabled_channels(channels: Channels) -> impl Iterator<Item = usize> {
-    (0..4).filter(move |c| channels.bits() >> c & 1 != 0)
 }
 
 #[allow(clippy::too_many_arguments)]

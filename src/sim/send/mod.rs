@@ -85,6 +85,11 @@ const HEADER_MASK_DW: usize = 7;
 const SIMD4X2_SLOTS: usize = 2;
 const SIMD4X2_DWORDS: usize = OWORD / DW;
 
+/// The indices (0 = R ... 3 = A) of the enabled channels, in order.
+pub(super) fn enabled_channels(channels: crate::msg::Channels) -> impl Iterator<Item = usize> {
+    (0..4).filter(move |c| channels.bits() >> c & 1 != 0)
+}
+
 /// Carries out one message.
 pub(crate) fn execute(call: &MessageCall<'_>, mem: &mut Memory) -> Result<MessageReply, SimError> {
     let sfid = call.sfid.hw();

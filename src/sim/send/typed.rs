@@ -14,7 +14,7 @@
 //! return zero, writes are dropped. SIMD4x2 (vec4) messages: see
 //! [`simd4x2`].
 
-use super::dataport::enabled_channels;
+use super::enabled_channels;
 use super::{
     atomic, check_rlen, enabled, need_header, pdw, slot_dw, unmodelled, MessageCall, MessageReply, Reply, GRF_DWORDS,
     HEADER_MASK_DW, SIMD4X2_DWORDS, SIMD4X2_SLOTS,

@@ -78,7 +78,7 @@ fn nan(out: &mut impl Write, negative: bool, quiet: bool, payload: u64) -> fmt::
         out.write_str("-")?;
     }
     out.write_str(if quiet { "qnan(" } else { "snan(" })?;
-    super::print::write_hex(out, payload, 0)?;
+    crate::decimal::write_hex(out, payload, 0, true)?;
     out.write_str(")")
 }
 
@@ -94,7 +94,7 @@ pub(crate) fn write_f32(out: &mut impl Write, bits: u32) -> fmt::Result {
     if decimal(out, f64::from(x), |y| (y as f32) == x)? {
         return Ok(());
     }
-    super::print::write_hex(out, bits.into(), 0)
+    crate::decimal::write_hex(out, bits.into(), 0, true)
 }
 
 /// A DF immediate given by its bits.
@@ -109,7 +109,7 @@ pub(crate) fn write_f64(out: &mut impl Write, bits: u64) -> fmt::Result {
     if decimal(out, x, |y| y == x)? {
         return Ok(());
     }
-    super::print::write_hex(out, bits, 0)
+    crate::decimal::write_hex(out, bits, 0, true)
 }
 
 /// An HF immediate given by its bits.
@@ -124,7 +124,7 @@ pub(crate) fn write_f16(out: &mut impl Write, bits: u16) -> fmt::Result {
     if decimal(out, f64::from(x), |y| (y as f32) == x)? {
         return Ok(());
     }
-    super::print::write_hex(out, bits.into(), 0)
+    crate::decimal::write_hex(out, bits.into(), 0, true)
 }
 
 #[cfg(test)]
