@@ -194,20 +194,28 @@ impl Ctx<'_> {
             .region
             .width_elems()
             .ok_or_else(|| self.unsupported("a reserved region width"))?;
-        let mut h = s.region.hstride_elems();
-        let (mut w, vx) = (w, s.region.is_vxh());
-        let mut v = if vx {
+        let h = s.region.hstride_elems();
+        let vx = s.region.is_vxh();
+        let v = if vx {
             0
         } else {
             s.region
                 .vstride_elems()
                 .ok_or_else(|| self.unsupported("a reserved vertical stride"))?
         };
-        if self.geo.ivb_df {
-            v /= 2;
-            w = (w / 2).max(1);
-            h /= 2;
-        }
+        // Ivy Bridge DF: the region counts 32-bit elements and the
+        // hardware runs two float channels a DF channel, so channel `i`
+        // starts at float channel 2i of the encoded region, in 4-byte
+        // steps (the IVB PRM's "regioning parameters ... are in terms of
+        // floats"). Mesa's elk generator doubles only ExecSize, Width and
+        // VertStride and asserts HorzStride 1, which makes a float pair
+        // adjacent; the PRM's wider wording (HorzStride twice too) is not
+        // what Mesa emits, and we follow Mesa.
+        let (i, size_i) = if self.geo.ivb_df {
+            (2 * i, size_i.min(4))
+        } else {
+            (i, size_i)
+        };
         let (row, col) = (i / w, i % w);
         match s.addr {
             Addr::Direct { nr, subnr } => Ok(reg_base(s.file, nr)
@@ -423,9 +431,14 @@ impl Ctx<'_> {
             }
             return Ok(Some(base + i64::from(i) * size_i));
         }
-        let mut h = d.hstride_elems();
+        let h = d.hstride_elems();
         if self.geo.ivb_df {
-            h = (h / 2).max(1);
+            // Float channel 2i, as for a source (see `src_addr`): a DF
+            // destination of HorzStride 1 is packed, and a narrower one
+            // lands every other float (Mesa's elk generator sets a DF-to-F
+            // destination's HorzStride to 1 because "IVB/BYT actually
+            // writes two F components per SIMD channel").
+            return Ok(Some(base + i64::from(2 * i) * i64::from(h) * size_i.min(4)));
         }
         Ok(Some(base + i64::from(i) * i64::from(h) * size_i))
     }
