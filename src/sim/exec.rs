@@ -282,7 +282,7 @@ impl Ctx<'_> {
         let raw = self.read_src_raw(k, i)?;
         let s = self.i.src.get(k).copied().unwrap_or_default();
         let v = self.convert_in(s.ty, raw, dom);
-        Ok(apply_mods(v, s.mods, dom, self.i.opcode.is_logic()))
+        Ok(apply_mods(v, s.mods, dom, self.i.opcode.is_logic(), s.ty == Type::UQ))
     }
 
     /// Converts raw bits of type `ty` to domain `dom`.
@@ -302,10 +302,10 @@ impl Ctx<'_> {
                     Type::VF => vf(raw as u8),
                     Type::DF => f64_to_f32(f64_in(f64::from_bits(raw), cr), 0.0, self.rnd()),
                     t => {
-                        let x = int_of(t, raw);
+                        let x = int_wide(t, raw);
                         let d = x as f64;
-                        let err = if d.is_finite() && (d as i128) != i128::from(x) {
-                            (i128::from(x) - d as i128).signum() as f64
+                        let err = if d.is_finite() && (d as i128) != x {
+                            (x - d as i128).signum() as f64
                         } else {
                             0.0
                         };
@@ -320,7 +320,7 @@ impl Ctx<'_> {
                     Type::F => f64::from(f32_in(f32::from_bits(raw as u32), cr)),
                     Type::HF => f64::from(hf_in(raw, cr, self.p)),
                     Type::VF => f64::from(vf(raw as u8)),
-                    t => int_of(t, raw) as f64,
+                    t => int_wide(t, raw) as f64,
                 };
                 f.to_bits()
             }
@@ -330,13 +330,14 @@ impl Ctx<'_> {
     /// Converts a domain value to raw bits of type `ty`, saturating when
     /// `sat` (to [0, 1] for a float type, to the type's range for an
     /// integer one; float-to-integer conversion always saturates and
-    /// rounds toward zero).
-    pub(crate) fn convert_out(&self, dom: Dom, v: u64, ty: Type, sat: bool) -> u64 {
+    /// rounds toward zero). An integer-domain value is unsigned 64-bit
+    /// when `unsigned` (a UQ computation: its bits, not an `i64`).
+    pub(crate) fn convert_out(&self, dom: Dom, v: u64, ty: Type, sat: bool, unsigned: bool) -> u64 {
         let cr = self.cr0();
         let rnd = self.rnd();
         if ty.is_int() {
             let x: i128 = match dom {
-                Dom::Int => i128::from(v as i64),
+                Dom::Int => int_dom(v, unsigned),
                 Dom::F32 => f_to_int(f64::from(f32::from_bits(v as u32))),
                 Dom::F64 => f_to_int(f64::from_bits(v)),
             };
@@ -347,13 +348,13 @@ impl Ctx<'_> {
         // Float destination.
         let f64v = match dom {
             Dom::Int => {
-                let x = v as i64;
+                let x = int_dom(v, unsigned);
                 match ty {
                     Type::DF => x as f64,
                     _ => {
                         let d = x as f64;
-                        let err = if d.is_finite() && (d as i128) != i128::from(x) {
-                            (i128::from(x) - d as i128).signum() as f64
+                        let err = if d.is_finite() && (d as i128) != x {
+                            (x - d as i128).signum() as f64
                         } else {
                             0.0
                         };
@@ -655,6 +656,26 @@ pub(crate) fn int_of(ty: Type, raw: u64) -> i64 {
     }
 }
 
+/// An integer type's value of raw bits, exact (a UQ from 2^63 up is not
+/// an `i64`).
+fn int_wide(ty: Type, raw: u64) -> i128 {
+    if ty == Type::UQ {
+        i128::from(raw)
+    } else {
+        i128::from(int_of(ty, raw))
+    }
+}
+
+/// An integer-domain value (`i64` bits), exact: as unsigned 64-bit when
+/// `unsigned`.
+fn int_dom(v: u64, unsigned: bool) -> i128 {
+    if unsigned {
+        i128::from(v)
+    } else {
+        i128::from(v as i64)
+    }
+}
+
 /// An integer type's range.
 fn int_range(ty: Type) -> (i128, i128) {
     match ty {
@@ -728,8 +749,9 @@ pub(crate) fn vf(b: u8) -> f32 {
 }
 
 /// Applies source modifiers in a domain (for logic opcodes negate is a
-/// bitwise not).
-fn apply_mods(v: u64, m: SrcMods, dom: Dom, logic: bool) -> u64 {
+/// bitwise not; the absolute value of an unsigned UQ, `unsigned`, is
+/// itself).
+fn apply_mods(v: u64, m: SrcMods, dom: Dom, logic: bool, unsigned: bool) -> u64 {
     if m.is_empty() {
         return v;
     }
@@ -743,7 +765,7 @@ fn apply_mods(v: u64, m: SrcMods, dom: Dom, logic: bool) -> u64 {
         }
         Dom::Int => {
             let mut x = v as i64;
-            if m.contains(SrcMods::ABS) {
+            if m.contains(SrcMods::ABS) && !unsigned {
                 x = x.wrapping_abs();
             }
             if m.contains(SrcMods::NEGATE) {
@@ -784,10 +806,11 @@ fn as_f64(dom: Dom, v: u64) -> f64 {
 }
 
 /// Whether `a cm b` holds (for compares; `b` is zero for the result
-/// conditions of other instructions).
-fn cond_holds(cm: CondMod, dom: Dom, a: u64, b: u64) -> bool {
+/// conditions of other instructions). Integer-domain values compare as
+/// unsigned 64-bit when `unsigned` (UQ operands).
+fn cond_holds(cm: CondMod, dom: Dom, a: u64, b: u64, unsigned: bool) -> bool {
     if dom == Dom::Int {
-        let (x, y) = (a as i64, b as i64);
+        let (x, y) = (int_dom(a, unsigned), int_dom(b, unsigned));
         return match cm {
             CondMod::Z => x == y,
             CondMod::Nz => x != y,
@@ -879,6 +902,9 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
     let math = i.math_function();
     let src_ty = |k: usize| i.src.get(k).map_or(Type::UD, |s| s.ty);
     let any = |f: &dyn Fn(Type) -> bool| (0..nsrc).any(|k| f(src_ty(k)));
+    // An integer computation on UQ operands holds unsigned 64-bit values
+    // (in `i64` bits): they compare and convert as unsigned.
+    let uq = any(&|t| t == Type::UQ);
     let mut dom = if any(&|t| t == Type::DF) {
         Dom::F64
     } else if any(&|t| t.is_float()) {
@@ -955,7 +981,7 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
                         // min/max: the number, where one is NaN.
                         fb.is_nan()
                     } else {
-                        cond_holds(c, dom, a, b)
+                        cond_holds(c, dom, a, b, uq)
                     }
                 } else {
                     true
@@ -968,7 +994,7 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
             Opcode::Csel => {
                 let c_ = cm.unwrap_or(CondMod::None);
                 Res {
-                    v: if cond_holds(c_, dom, c, 0) { a } else { b },
+                    v: if cond_holds(c_, dom, c, 0, uq) { a } else { b },
                     extra: None,
                 }
             }
@@ -1001,7 +1027,7 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
                     // src0 (alone) false (the min/max rule of SEL).
                     fb.is_nan()
                 } else {
-                    cond_holds(c_, dom, a, b)
+                    cond_holds(c_, dom, a, b, uq)
                 };
                 Res {
                     v: u64::from(hold),
@@ -1316,7 +1342,7 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
             let hold = r.v != 0;
             (if hold { mask_bits(dty.size()) } else { 0 }, u64::from(hold), None)
         } else {
-            let raw = ctx.convert_out(rdom, r.v, dty, sat);
+            let raw = ctx.convert_out(rdom, r.v, dty, sat, uq);
             // The condition is evaluated on the saturated result.
             let cv = ctx.convert_in(dty, raw, rdom);
             (raw, r.v, Some(cv))
@@ -1324,7 +1350,7 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
         ctx.write_dst(ch, raw, wide, 0)?;
         if both {
             if let Some(rem) = r.extra {
-                let raw = ctx.convert_out(Dom::Int, rem, dty, sat);
+                let raw = ctx.convert_out(Dom::Int, rem, dty, sat, false);
                 ctx.write_dst(ch, raw, rem, i64::from(GRF_BYTES))?;
             }
         }
@@ -1334,7 +1360,7 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
                 Some(v) => match cm {
                     Some(CondMod::O) => rdom != Dom::Int && as_f64(rdom, v).is_infinite(),
                     Some(CondMod::U) => rdom != Dom::Int && as_f64(rdom, v).is_nan(),
-                    Some(c) => cond_holds(c, rdom, v, 0),
+                    Some(c) => cond_holds(c, rdom, v, 0, dty == Type::UQ),
                     None => false,
                 },
             };
