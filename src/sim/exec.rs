@@ -51,7 +51,9 @@ impl Geo {
         // ExecSize, Width, HorzStride, and VertStride. Each DF operand
         // uses a pair of channels" (the IVB PRM as quoted in the Beignet
         // review of 64-bit float support, and Mesa's `verx10 == 70`
-        // doubling of a DF instruction's execution size).
+        // doubling of a DF instruction's execution size). Mesa doubles
+        // Width and VertStride but keeps HorzStride 1; `src_addr` and
+        // `dst_addr` follow Mesa.
         let uses_df =
             i.dst.ty == Type::DF || (0..i.num_srcs() as usize).any(|k| i.src.get(k).is_some_and(|s| s.ty == Type::DF));
         let ivb_df = p == Platform::Gen7 && uses_df && exec >= 2;
