@@ -1015,3 +1015,85 @@ fn dim_moves_its_double_immediate_on_haswell() {
         }
     }
 }
+
+/// Writes four u64 at GRF `reg`.
+fn write_u64x4(t: &mut Thread, reg: u8, v: [u64; 4]) {
+    for k in 0..4u32 {
+        t.write_ud(reg, 8 * k, v[k as usize] as u32);
+        t.write_ud(reg, 8 * k + 4, (v[k as usize] >> 32) as u32);
+    }
+}
+
+fn read_u64x4(t: &Thread, reg: u8) -> [u64; 4] {
+    core::array::from_fn(|k| {
+        let k = k as u32;
+        u64::from(t.read_ud(reg, 8 * k).unwrap()) | u64::from(t.read_ud(reg, 8 * k + 4).unwrap()) << 32
+    })
+}
+
+#[test]
+fn unsigned_quadwords_compare_select_and_convert_as_unsigned() {
+    // UQ values from 2^63 up are unsigned: compares, min/max, (abs) and
+    // conversions to float agree with Rust's u64 (regression: they were
+    // held and compared as i64, so 2^63 < 1).
+    let p = Platform::Gen8;
+    let mut r = Rng(177);
+    let mut rows = vec![([1u64 << 63, u64::MAX, 1, 5], [1u64, 1 << 63, u64::MAX, 5])];
+    for _ in 0..8 {
+        rows.push((core::array::from_fn(|_| r.next()), core::array::from_fn(|_| r.next())));
+    }
+    for (a, c) in rows {
+        let vec4 = |n: u8| g(n).uq().stride(4, 4, 1).unwrap();
+        for cm in [
+            CondMod::Z,
+            CondMod::Nz,
+            CondMod::G,
+            CondMod::Ge,
+            CondMod::L,
+            CondMod::Le,
+        ] {
+            let mut t = Thread::new();
+            write_u64x4(&mut t, 3, a);
+            write_u64x4(&mut t, 4, c);
+            let mut b = Builder::new(p);
+            b.set_state(State::default().simd(ExecSize::S4));
+            b.cmp(cm, null().uq(), vec4(3), vec4(4)).unwrap();
+            b.sel_cond(cm, g(5).uq(), vec4(3), vec4(4)).unwrap();
+            run_to_end(b, &mut t);
+            let want: [bool; 4] = core::array::from_fn(|k| {
+                let (x, y) = (a[k], c[k]);
+                match cm {
+                    CondMod::Z => x == y,
+                    CondMod::Nz => x != y,
+                    CondMod::G => x > y,
+                    CondMod::Ge => x >= y,
+                    CondMod::L => x < y,
+                    _ => x <= y,
+                }
+            });
+            let flags = want.iter().enumerate().fold(0u32, |m, (k, &w)| m | (w as u32) << k);
+            assert_eq!(t.flag(0) & 0xf, flags, "cmp.{cm:?} {a:x?} {c:x?}");
+            // SEL with a condition: src0 where it holds, else src1.
+            let sel: [u64; 4] = core::array::from_fn(|k| if want[k] { a[k] } else { c[k] });
+            assert_eq!(read_u64x4(&t, 5), sel, "sel.{cm:?} {a:x?} {c:x?}");
+        }
+        let mut t = Thread::new();
+        write_u64x4(&mut t, 3, a);
+        write_u64x4(&mut t, 4, c);
+        let mut b = Builder::new(p);
+        b.set_state(State::default().simd(ExecSize::S4));
+        // (abs) of an unsigned value is the value; mov.g on a UQ result.
+        b.alu(geneu::Opcode::Mov, g(6).uq(), &[vec4(3).abs().into()], Some(CondMod::G))
+            .unwrap();
+        // UQ to DF and to F: round to nearest, as Rust's `as`.
+        b.mov(g(7).df(), vec4(3)).unwrap();
+        b.mov(g(8).f().stride(8, 4, 2).unwrap(), vec4(3)).unwrap();
+        run_to_end(b, &mut t);
+        assert_eq!(read_u64x4(&t, 6), a, "(abs) {a:x?}");
+        let g0 = a.iter().enumerate().fold(0u32, |m, (k, &x)| m | ((x > 0) as u32) << k);
+        assert_eq!(t.flag(0) & 0xf, g0, "mov.g {a:x?}");
+        assert_eq!(read_u64x4(&t, 7), a.map(|x| (x as f64).to_bits()), "DF {a:x?}");
+        let f: [u32; 4] = core::array::from_fn(|k| t.read_ud(8, 8 * k as u32).unwrap());
+        assert_eq!(f, a.map(|x| (x as f32).to_bits()), "F {a:x?}");
+    }
+}

@@ -302,10 +302,11 @@ fn align16_replicated_predicates() {
 
 #[test]
 fn ivy_bridge_df_counts_32_bit_channels_and_haswell_does_not() {
-    // add(8) g10<2>:DF g4<8;8,2>:DF g6<8;8,2>:DF on Ivy Bridge: the
-    // execution size and every region parameter count 32-bit halves, so
-    // 4 doubles are added; DF channel k takes execution-mask channels 2k
-    // and 2k+1.
+    // add(8) g10<1>:DF g4<8;8,1>:DF g6<8;8,1>:DF on Ivy Bridge: the
+    // execution size, Width and VertStride count 32-bit halves and
+    // HorzStride 1 keeps the halves packed (Mesa's elk generator doubles
+    // only ExecSize, Width and VertStride), so 4 doubles are added; DF
+    // channel k takes execution-mask channels 2k and 2k+1.
     let a = [1.5f64, -2.25, 1e300, 3.0];
     let c = [0.25f64, 4.0, 1e300, -3.0];
     for p in [Platform::Gen7, Platform::Gen75] {
@@ -320,7 +321,7 @@ fn ivy_bridge_df_counts_32_bit_channels_and_haswell_does_not() {
         t.write_ud8(11, [0x5555_5555; 8]);
         let mut i = Instruction::new(Opcode::Add, ExecSize::S8);
         let (h, r) = if p == Platform::Gen7 {
-            (2, Region::new(8, 8, 2).unwrap())
+            (1, Region::new(8, 8, 1).unwrap())
         } else {
             (1, Region::new(4, 4, 1).unwrap())
         };
@@ -343,8 +344,8 @@ fn ivy_bridge_df_counts_32_bit_channels_and_haswell_does_not() {
     // IVB: DF channel 1 runs on execution channels 2 and 3.
     let p = Platform::Gen7;
     let mut i = Instruction::new(Opcode::Mov, ExecSize::S8);
-    i.dst = Dst::grf(10, 0, Type::DF).with_hstride(2).unwrap();
-    i.src[0] = Src::grf(4, 0, Type::DF, Region::new(8, 8, 2).unwrap());
+    i.dst = Dst::grf(10, 0, Type::DF);
+    i.src[0] = Src::grf(4, 0, Type::DF, Region::new(8, 8, 1).unwrap());
     let bytes = geneu::encode_unchecked(p, &i).unwrap();
     let mut t = tagged();
     t.set_dispatch_mask(0b0000_0100);
@@ -354,6 +355,57 @@ fn ivy_bridge_df_counts_32_bit_channels_and_haswell_does_not() {
         [320, 324, 128 + 8, 128 + 12, 336, 340, 344, 348]
     );
     let _ = AccessMode::Align1;
+}
+
+/// Writes f64 `v` at GRF `reg`, byte `byte`.
+fn write_f64(t: &mut Thread, reg: u8, byte: u32, v: f64) {
+    let x = v.to_bits();
+    t.write_ud(reg, byte, x as u32);
+    t.write_ud(reg, byte + 4, (x >> 32) as u32);
+}
+
+fn read_f64(t: &Thread, reg: u8, byte: u32) -> f64 {
+    f64::from_bits(u64::from(t.read_ud(reg, byte).unwrap()) | u64::from(t.read_ud(reg, byte + 4).unwrap()) << 32)
+}
+
+#[test]
+fn ivy_bridge_df_regions_keep_horizontal_stride_one_packed() {
+    // mov(4) g2.2<1>DF g3<4;4,1>DF on Ivy Bridge: two DF channels (float
+    // channels 0-1 and 2-3 of the region <4;4,1> counted in floats), so
+    // g3's first two doubles land at g2 bytes 16 and 24 (regression: a
+    // halved HorzStride read g3.0 twice).
+    let p = Platform::Gen7;
+    let mut t = Thread::new();
+    for k in 0..4u32 {
+        write_f64(&mut t, 3, 8 * k, f64::from(k + 1));
+    }
+    for k in 0..4u32 {
+        write_f64(&mut t, 2, 8 * k, -7.0);
+    }
+    let mut i = Instruction::new(Opcode::Mov, ExecSize::S4);
+    i.dst = Dst::grf(2, 16, Type::DF);
+    i.src[0] = Src::grf(3, 0, Type::DF, Region::new(4, 4, 1).unwrap());
+    let bytes = geneu::encode_unchecked(p, &i).unwrap();
+    t.set_dispatch_mask(0xff);
+    run_traced(p, &bytes, &mut t).unwrap();
+    let got: [f64; 4] = core::array::from_fn(|k| read_f64(&t, 2, 8 * k as u32));
+    assert_eq!(got, [-7.0, -7.0, 1.0, 2.0]);
+
+    // Scalars: <0;1,0> and Mesa's doubled form <0;2,1> both broadcast
+    // g3.1:DF (bytes 8-15) to the four DF channels of mov(8).
+    for r in [Region::new(0, 1, 0).unwrap(), Region::new(0, 2, 1).unwrap()] {
+        let mut t = Thread::new();
+        write_f64(&mut t, 3, 8, 2.5);
+        let mut i = Instruction::new(Opcode::Mov, ExecSize::S8);
+        i.dst = Dst::grf(4, 0, Type::DF);
+        i.src[0] = Src::grf(3, 8, Type::DF, r);
+        let bytes = geneu::encode_unchecked(p, &i).unwrap();
+        t.set_dispatch_mask(0xff);
+        run_traced(p, &bytes, &mut t).unwrap();
+        let got: [f64; 4] = core::array::from_fn(|k| read_f64(&t, 4, 8 * k as u32));
+        assert_eq!(got, [2.5; 4], "{r:?}");
+        assert_eq!(t.read_ud8(5).unwrap(), [0; 8], "{r:?}: four doubles only");
+    }
 }
 
 #[test]

@@ -631,14 +631,15 @@ fn check_case(c: &SemCase) -> Result<(), String> {
 /// The lowered instructions compute, in the simulator, what the vISA
 /// specification says, byte for byte, on every platform.
 ///
-/// Open (52 of ~4300 cases fail): the simulator halves an Ivy Bridge DF
-/// source's HorzStride (Mesa keeps it 1 for contiguous pairs) and holds
-/// UQ values as i64 (cmp, sel, abs of values from 2^63); the lowering's
-/// scratch flag f1.0 is written in f1.1 at channels 16-31, and its Ivy
-/// Bridge DF predicate, mask and channel groups count DF channels where
-/// the hardware pairs float channels. Run with `--ignored` to see them.
+/// Open (29 of ~4300 cases fail, all in the lowering): cmp's scratch flag
+/// collides with predicate bits (f1.0 is written in f1.1 at channels
+/// 16-31, and the like: the predicates differ), and its Ivy Bridge DF
+/// predicate, mask and channel groups count DF channels where the
+/// hardware pairs float channels (IVB DF with a predicate, a partial
+/// execution mask, a mask offset, or SIMD16/32). Run with `--ignored` to
+/// see them.
 #[test]
-#[ignore = "open bugs in the simulator and the lowering (see the doc)"]
+#[ignore = "open bugs in the lowering: cmp scratch flag, IVB DF channel pairs (see the doc)"]
 fn lowered_instructions_compute_what_the_spec_says() {
     let mut cov = Coverage::default();
     let mut failures = Vec::new();
@@ -739,13 +740,7 @@ fn surface(rng: &mut Rng) -> semantic_common::visa_ref::RefSurface {
 /// and simulated against the messages' typed surfaces, gives what the
 /// specification's pseudo-code gives on the same texels: every channel
 /// combination, predicates, mask controls, in and out of bounds.
-///
-/// Open: the core hands `send::execute` an absolute channel mask
-/// (`geo.abs`) that the typed messages read as slot-relative, so a gather
-/// at M3/M5/M7 reads nothing; and an out-of-bound read returns alpha 0
-/// where the vISA specification says one. Run with `--ignored`.
 #[test]
-#[ignore = "open bugs in the simulator's messages (see the doc)"]
 fn gather4_typed_reads_what_the_spec_says() {
     use semantic_common::visa_ref::gather4_typed;
     let (mut cases, mut failures) = (0, Vec::new());

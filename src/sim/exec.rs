@@ -51,7 +51,9 @@ impl Geo {
         // ExecSize, Width, HorzStride, and VertStride. Each DF operand
         // uses a pair of channels" (the IVB PRM as quoted in the Beignet
         // review of 64-bit float support, and Mesa's `verx10 == 70`
-        // doubling of a DF instruction's execution size).
+        // doubling of a DF instruction's execution size). Mesa doubles
+        // Width and VertStride but keeps HorzStride 1; `src_addr` and
+        // `dst_addr` follow Mesa.
         let uses_df =
             i.dst.ty == Type::DF || (0..i.num_srcs() as usize).any(|k| i.src.get(k).is_some_and(|s| s.ty == Type::DF));
         let ivb_df = p == Platform::Gen7 && uses_df && exec >= 2;
@@ -194,20 +196,28 @@ impl Ctx<'_> {
             .region
             .width_elems()
             .ok_or_else(|| self.unsupported("a reserved region width"))?;
-        let mut h = s.region.hstride_elems();
-        let (mut w, vx) = (w, s.region.is_vxh());
-        let mut v = if vx {
+        let h = s.region.hstride_elems();
+        let vx = s.region.is_vxh();
+        let v = if vx {
             0
         } else {
             s.region
                 .vstride_elems()
                 .ok_or_else(|| self.unsupported("a reserved vertical stride"))?
         };
-        if self.geo.ivb_df {
-            v /= 2;
-            w = (w / 2).max(1);
-            h /= 2;
-        }
+        // Ivy Bridge DF: the region counts 32-bit elements and the
+        // hardware runs two float channels a DF channel, so channel `i`
+        // starts at float channel 2i of the encoded region, in 4-byte
+        // steps (the IVB PRM's "regioning parameters ... are in terms of
+        // floats"). Mesa's elk generator doubles only ExecSize, Width and
+        // VertStride and asserts HorzStride 1, which makes a float pair
+        // adjacent; the PRM's wider wording (HorzStride twice too) is not
+        // what Mesa emits, and we follow Mesa.
+        let (i, size_i) = if self.geo.ivb_df {
+            (2 * i, size_i.min(4))
+        } else {
+            (i, size_i)
+        };
         let (row, col) = (i / w, i % w);
         match s.addr {
             Addr::Direct { nr, subnr } => Ok(reg_base(s.file, nr)
@@ -274,7 +284,7 @@ impl Ctx<'_> {
         let raw = self.read_src_raw(k, i)?;
         let s = self.i.src.get(k).copied().unwrap_or_default();
         let v = self.convert_in(s.ty, raw, dom);
-        Ok(apply_mods(v, s.mods, dom, self.i.opcode.is_logic()))
+        Ok(apply_mods(v, s.mods, dom, self.i.opcode.is_logic(), s.ty == Type::UQ))
     }
 
     /// Converts raw bits of type `ty` to domain `dom`.
@@ -294,10 +304,10 @@ impl Ctx<'_> {
                     Type::VF => vf(raw as u8),
                     Type::DF => f64_to_f32(f64_in(f64::from_bits(raw), cr), 0.0, self.rnd()),
                     t => {
-                        let x = int_of(t, raw);
+                        let x = int_wide(t, raw);
                         let d = x as f64;
-                        let err = if d.is_finite() && (d as i128) != i128::from(x) {
-                            (i128::from(x) - d as i128).signum() as f64
+                        let err = if d.is_finite() && (d as i128) != x {
+                            (x - d as i128).signum() as f64
                         } else {
                             0.0
                         };
@@ -312,7 +322,7 @@ impl Ctx<'_> {
                     Type::F => f64::from(f32_in(f32::from_bits(raw as u32), cr)),
                     Type::HF => f64::from(hf_in(raw, cr, self.p)),
                     Type::VF => f64::from(vf(raw as u8)),
-                    t => int_of(t, raw) as f64,
+                    t => int_wide(t, raw) as f64,
                 };
                 f.to_bits()
             }
@@ -322,13 +332,14 @@ impl Ctx<'_> {
     /// Converts a domain value to raw bits of type `ty`, saturating when
     /// `sat` (to [0, 1] for a float type, to the type's range for an
     /// integer one; float-to-integer conversion always saturates and
-    /// rounds toward zero).
-    pub(crate) fn convert_out(&self, dom: Dom, v: u64, ty: Type, sat: bool) -> u64 {
+    /// rounds toward zero). An integer-domain value is unsigned 64-bit
+    /// when `unsigned` (a UQ computation: its bits, not an `i64`).
+    pub(crate) fn convert_out(&self, dom: Dom, v: u64, ty: Type, sat: bool, unsigned: bool) -> u64 {
         let cr = self.cr0();
         let rnd = self.rnd();
         if ty.is_int() {
             let x: i128 = match dom {
-                Dom::Int => i128::from(v as i64),
+                Dom::Int => int_dom(v, unsigned),
                 Dom::F32 => f_to_int(f64::from(f32::from_bits(v as u32))),
                 Dom::F64 => f_to_int(f64::from_bits(v)),
             };
@@ -339,13 +350,13 @@ impl Ctx<'_> {
         // Float destination.
         let f64v = match dom {
             Dom::Int => {
-                let x = v as i64;
+                let x = int_dom(v, unsigned);
                 match ty {
                     Type::DF => x as f64,
                     _ => {
                         let d = x as f64;
-                        let err = if d.is_finite() && (d as i128) != i128::from(x) {
-                            (i128::from(x) - d as i128).signum() as f64
+                        let err = if d.is_finite() && (d as i128) != x {
+                            (x - d as i128).signum() as f64
                         } else {
                             0.0
                         };
@@ -423,9 +434,14 @@ impl Ctx<'_> {
             }
             return Ok(Some(base + i64::from(i) * size_i));
         }
-        let mut h = d.hstride_elems();
+        let h = d.hstride_elems();
         if self.geo.ivb_df {
-            h = (h / 2).max(1);
+            // Float channel 2i, as for a source (see `src_addr`): a DF
+            // destination of HorzStride 1 is packed, and a narrower one
+            // lands every other float (Mesa's elk generator sets a DF-to-F
+            // destination's HorzStride to 1 because "IVB/BYT actually
+            // writes two F components per SIMD channel").
+            return Ok(Some(base + i64::from(2 * i) * i64::from(h) * size_i.min(4)));
         }
         Ok(Some(base + i64::from(i) * i64::from(h) * size_i))
     }
@@ -642,6 +658,26 @@ pub(crate) fn int_of(ty: Type, raw: u64) -> i64 {
     }
 }
 
+/// An integer type's value of raw bits, exact (a UQ from 2^63 up is not
+/// an `i64`).
+fn int_wide(ty: Type, raw: u64) -> i128 {
+    if ty == Type::UQ {
+        i128::from(raw)
+    } else {
+        i128::from(int_of(ty, raw))
+    }
+}
+
+/// An integer-domain value (`i64` bits), exact: as unsigned 64-bit when
+/// `unsigned`.
+fn int_dom(v: u64, unsigned: bool) -> i128 {
+    if unsigned {
+        i128::from(v)
+    } else {
+        i128::from(v as i64)
+    }
+}
+
 /// An integer type's range.
 fn int_range(ty: Type) -> (i128, i128) {
     match ty {
@@ -715,8 +751,9 @@ pub(crate) fn vf(b: u8) -> f32 {
 }
 
 /// Applies source modifiers in a domain (for logic opcodes negate is a
-/// bitwise not).
-fn apply_mods(v: u64, m: SrcMods, dom: Dom, logic: bool) -> u64 {
+/// bitwise not; the absolute value of an unsigned UQ, `unsigned`, is
+/// itself).
+fn apply_mods(v: u64, m: SrcMods, dom: Dom, logic: bool, unsigned: bool) -> u64 {
     if m.is_empty() {
         return v;
     }
@@ -730,7 +767,7 @@ fn apply_mods(v: u64, m: SrcMods, dom: Dom, logic: bool) -> u64 {
         }
         Dom::Int => {
             let mut x = v as i64;
-            if m.contains(SrcMods::ABS) {
+            if m.contains(SrcMods::ABS) && !unsigned {
                 x = x.wrapping_abs();
             }
             if m.contains(SrcMods::NEGATE) {
@@ -771,10 +808,11 @@ fn as_f64(dom: Dom, v: u64) -> f64 {
 }
 
 /// Whether `a cm b` holds (for compares; `b` is zero for the result
-/// conditions of other instructions).
-fn cond_holds(cm: CondMod, dom: Dom, a: u64, b: u64) -> bool {
+/// conditions of other instructions). Integer-domain values compare as
+/// unsigned 64-bit when `unsigned` (UQ operands).
+fn cond_holds(cm: CondMod, dom: Dom, a: u64, b: u64, unsigned: bool) -> bool {
     if dom == Dom::Int {
-        let (x, y) = (a as i64, b as i64);
+        let (x, y) = (int_dom(a, unsigned), int_dom(b, unsigned));
         return match cm {
             CondMod::Z => x == y,
             CondMod::Nz => x != y,
@@ -866,6 +904,9 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
     let math = i.math_function();
     let src_ty = |k: usize| i.src.get(k).map_or(Type::UD, |s| s.ty);
     let any = |f: &dyn Fn(Type) -> bool| (0..nsrc).any(|k| f(src_ty(k)));
+    // An integer computation on UQ operands holds unsigned 64-bit values
+    // (in `i64` bits): they compare and convert as unsigned.
+    let uq = any(&|t| t == Type::UQ);
     let mut dom = if any(&|t| t == Type::DF) {
         Dom::F64
     } else if any(&|t| t.is_float()) {
@@ -942,7 +983,7 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
                         // min/max: the number, where one is NaN.
                         fb.is_nan()
                     } else {
-                        cond_holds(c, dom, a, b)
+                        cond_holds(c, dom, a, b, uq)
                     }
                 } else {
                     true
@@ -955,7 +996,7 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
             Opcode::Csel => {
                 let c_ = cm.unwrap_or(CondMod::None);
                 Res {
-                    v: if cond_holds(c_, dom, c, 0) { a } else { b },
+                    v: if cond_holds(c_, dom, c, 0, uq) { a } else { b },
                     extra: None,
                 }
             }
@@ -988,7 +1029,7 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
                     // src0 (alone) false (the min/max rule of SEL).
                     fb.is_nan()
                 } else {
-                    cond_holds(c_, dom, a, b)
+                    cond_holds(c_, dom, a, b, uq)
                 };
                 Res {
                     v: u64::from(hold),
@@ -1303,7 +1344,7 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
             let hold = r.v != 0;
             (if hold { mask_bits(dty.size()) } else { 0 }, u64::from(hold), None)
         } else {
-            let raw = ctx.convert_out(rdom, r.v, dty, sat);
+            let raw = ctx.convert_out(rdom, r.v, dty, sat, uq);
             // The condition is evaluated on the saturated result.
             let cv = ctx.convert_in(dty, raw, rdom);
             (raw, r.v, Some(cv))
@@ -1311,7 +1352,7 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
         ctx.write_dst(ch, raw, wide, 0)?;
         if both {
             if let Some(rem) = r.extra {
-                let raw = ctx.convert_out(Dom::Int, rem, dty, sat);
+                let raw = ctx.convert_out(Dom::Int, rem, dty, sat, false);
                 ctx.write_dst(ch, raw, rem, i64::from(GRF_BYTES))?;
             }
         }
@@ -1321,7 +1362,7 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
                 Some(v) => match cm {
                     Some(CondMod::O) => rdom != Dom::Int && as_f64(rdom, v).is_infinite(),
                     Some(CondMod::U) => rdom != Dom::Int && as_f64(rdom, v).is_nan(),
-                    Some(c) => cond_holds(c, rdom, v, 0),
+                    Some(c) => cond_holds(c, rdom, v, 0, dty == Type::UQ),
                     None => false,
                 },
             };

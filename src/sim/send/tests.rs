@@ -580,7 +580,7 @@ fn typed_messages_convert_formats_and_mask_slots() {
     let m = Message::Render(Render::new(Gen7, Common::new(3, 2, true), 5, op));
     let r = ok(run(Gen7, m, &[hdr, u, v], 0b111, &mut mem));
     assert_eq!([r[0][0], r[1][0]], [f(128.0 / 255.0), f(1.0)]);
-    assert_eq!([r[0][2], r[1][2]], [0, 0], "outside the surface");
+    assert_eq!([r[0][2], r[1][2]], [0, f(1.0)], "outside the surface");
     // The high slot group reads its mask from header bits 15:8.
     let mut hdr_hi = [0u32; 8];
     hdr_hi[7] = 0x0100;
@@ -1381,6 +1381,50 @@ mod props {
                 return Ok(());
             };
             let _ = fitted(platform, sfid, desc, &regs, mask, &mut memory(seed));
+        }
+    }
+}
+
+#[test]
+fn typed_reads_outside_the_surface_return_zeros_and_alpha_one() {
+    // vISA GATHER4_TYPED: "On read: ones are returned in the alpha
+    // channel, zeros in the other channels" (1.0 for a float or normalized
+    // format, 1 for an integer one). Slot 0 is inside, slot 1 past the
+    // width, slot 2 below the height, slot 3 at R = 1 (one layer only).
+    let mut hdr = [0u32; 8];
+    hdr[7] = 0xffff;
+    let hdr = reg(hdr);
+    let u = reg([0, 2, 0, 0, 0, 0, 0, 0]);
+    let v = reg([0, 0, 1, 0, 0, 0, 0, 0]);
+    let r_ = reg([0, 0, 0, 1, 0, 0, 0, 0]);
+    let op = Dc1Op::TypedSurfaceRead {
+        channels: Channels::RGBA,
+        slot_group: TypedSlotGroup::Low,
+    };
+    let m = dc1(Gen8, 4, 4, true, 5, op);
+    for (format, one, texel) in [
+        (SurfaceFormat::R32G32B32A32Uint, 1, [7, 8, 9, 10]),
+        (SurfaceFormat::R32G32B32A32Sint, 1, [7, 8, 9, 10]),
+        (
+            SurfaceFormat::R32G32B32A32Float,
+            f(1.0),
+            [f(0.5), f(2.0), f(-3.0), f(4.0)],
+        ),
+        (SurfaceFormat::R8G8B8A8Unorm, f(1.0), [0, f(1.0), 0, f(1.0)]),
+    ] {
+        let mut mem = Memory::new();
+        let mut s = Surface::image_2d(format, 2, 1).unwrap();
+        let bytes: Vec<u8> = match format {
+            SurfaceFormat::R8G8B8A8Unorm => vec![0, 255, 0, 255],
+            _ => texel.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        };
+        s.data_mut()[..bytes.len()].copy_from_slice(&bytes);
+        mem.bind(5, s);
+        let r = ok(run(Gen8, m, &[hdr, u, v, r_], 0b1111, &mut mem));
+        for c in 0..4 {
+            assert_eq!(r[c][0], texel[c], "{format:?} inside, channel {c}");
+            let want = if c == 3 { one } else { 0 };
+            assert_eq!(r[c][1..4], [want; 3], "{format:?} outside, channel {c}");
         }
     }
 }

@@ -11,8 +11,8 @@
 //! register per enabled channel in RGBA order, or the atomic's sources.
 //! A read returns one register per enabled channel. Surfaces here have one
 //! layer and one mip level, so a non-zero R or LOD is out of bounds: reads
-//! return zero, writes are dropped. SIMD4x2 (vec4) messages: see
-//! [`simd4x2`].
+//! return zeros with alpha one (`out_of_bounds`), writes are dropped.
+//! SIMD4x2 (vec4) messages: see [`simd4x2`].
 
 use super::enabled_channels;
 use super::{
@@ -106,6 +106,18 @@ fn slot(call: &MessageCall<'_>, high: bool, naddr: u32, s: usize) -> (bool, Opti
     )
 }
 
+/// What a read outside the surface returns: zeros in R, G and B and one
+/// in alpha, 1 for an integer format and 1.0 otherwise. The vISA
+/// GATHER4_TYPED specification: "On read: ones are returned in the alpha
+/// channel, zeros in the other channels"; the one takes the format's kind,
+/// as for a channel the format lacks (`SurfaceFormat::decode`).
+fn out_of_bounds(s: &Surface) -> [u32; 4] {
+    let int = s
+        .format()
+        .is_some_and(|f| matches!(f.kind(), ChannelKind::Uint | ChannelKind::Sint));
+    [0, 0, 0, if int { 1 } else { 1.0f32.to_bits() }]
+}
+
 pub(super) fn read(
     call: &MessageCall<'_>,
     mem: &Memory,
@@ -123,7 +135,7 @@ pub(super) fn read(
         if !on {
             continue;
         }
-        let texel = xy.and_then(|(x, y)| s.texel(x, y)).unwrap_or([0; 4]);
+        let texel = xy.and_then(|(x, y)| s.texel(x, y)).unwrap_or_else(|| out_of_bounds(s));
         for (i, ch) in enabled_channels(channels).enumerate() {
             r.set_dw(i, k, texel.get(ch).copied().unwrap_or(0));
         }
