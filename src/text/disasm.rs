@@ -786,11 +786,7 @@ impl Printer<'_> {
 
     fn src_mods<W: Write + ?Sized>(&self, o: &mut Col<'_, W>, m: SrcMods) -> fmt::Result {
         if m.contains(SrcMods::NEGATE) {
-            o.s(if self.p.is_gen8() && self.i.opcode.is_logic() {
-                "~"
-            } else {
-                "-"
-            })?;
+            o.s(names::negate_modifier(self.p, self.i.opcode))?;
         }
         if m.contains(SrcMods::ABS) {
             o.s(names::MOD_ABS)?;

@@ -150,6 +150,16 @@ pub const SUFFIX_BREAKPOINT: &str = ".breakpoint";
 /// Source-modifier text for absolute value.
 pub const MOD_ABS: &str = "(abs)";
 
+/// The negate source modifier as both dialects print it: `~` on a Gen8
+/// logic operation (where negate is a bitwise not), `-` otherwise.
+pub(crate) const fn negate_modifier(p: crate::Platform, op: crate::Opcode) -> &'static str {
+    if p.is_gen8() && op.is_logic() {
+        "~"
+    } else {
+        "-"
+    }
+}
+
 /// The `sincos` math function (encoding 8), which has no
 /// [`crate::MathFunction`] value on Gen7+ but is still named by Mesa.
 pub const MATH_SINCOS: &str = crate::model::MATH_SINCOS_NAME;

@@ -551,11 +551,7 @@ impl Printer<'_> {
 
     fn mods<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>, m: SrcMods) -> fmt::Result {
         if m.contains(SrcMods::NEGATE) {
-            o.s(if self.p.is_gen8() && self.i.opcode.is_logic() {
-                "~"
-            } else {
-                "-"
-            })?;
+            o.s(crate::text::names::negate_modifier(self.p, self.i.opcode))?;
         }
         if m.contains(SrcMods::ABS) {
             o.s("(abs)")?;
