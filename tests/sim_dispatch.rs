@@ -4,7 +4,9 @@
 //! disjoint bytes, groups that read what earlier groups wrote, and atomics;
 //! and threads of a group meet at barriers over shared local memory.
 
-use geneu::sim::{run_dispatch, run_dispatch_parallel, Dispatch, Memory, Program, RunOptions, Surface, Thread};
+use geneu::sim::{
+    run_dispatch, run_dispatch_parallel, Dispatch, Memory, Program, RunOptions, Surface, SurfaceFormat, Thread,
+};
 use geneu::Platform;
 use proptest::prelude::*;
 
@@ -49,6 +51,27 @@ send(8)         g21<1>UD        g6<8,8,1>UD     {atomic:#010x}  dp data 1 {{ ali
     program(&text)
 }
 
+/// The same through typed surface messages on the 64x1 R32_UINT image at
+/// BTI 1 (texel x for slot x): reads the texels at x = g1.0 + n, writes
+/// them plus g1.3 at x = g1.1 + n. A typed message counts as reaching the
+/// whole surface. Slot group 1 (descriptor bits 13:12) is the low eight
+/// slots.
+fn typed_read_write() -> Program {
+    program(&format!(
+        "{PROLOGUE}
+mov(8)          g2<1>UD         0x00000000UD                    {{ align1 1Q }};
+mov(1)          g2.7<1>UD       0x000000ffUD                    {{ align1 WE_all 1N }};
+add(8)          g3<1>UD         g13<8,8,1>UD    g1<0,1,0>UD     {{ align1 1Q }};
+send(8)         g20<1>UD        g2<8,8,1>UD     0x04195e01      dp data 1 {{ align1 1Q }};
+mov(8)          g4<1>UD         0x00000000UD                    {{ align1 1Q }};
+mov(1)          g4.7<1>UD       0x000000ffUD                    {{ align1 WE_all 1N }};
+add(8)          g5<1>UD         g13<8,8,1>UD    g1.1<0,1,0>UD   {{ align1 1Q }};
+add(8)          g6<1>UD         g20<8,8,1>UD    g1.3<0,1,0>UD   {{ align1 1Q }};
+send(8)         null<1>UW       g4<8,8,1>UD     0x060b5e01      dp data 1 {{ align1 1Q }};
+{EOT}"
+    ))
+}
+
 /// Dwords of the test buffer.
 const SLOTS: u32 = 64;
 /// Where the stateless buffer lives.
@@ -59,7 +82,12 @@ fn memory() -> Memory {
     let init: Vec<u8> = (0..SLOTS * 4).map(|b| (b * 7 + 3) as u8).collect();
     m.bind(0, Surface::buffer(init.clone()));
     m.stateless_base = BASE;
-    m.map(BASE, init).unwrap();
+    m.map(BASE, init.clone()).unwrap();
+    let image = SurfaceFormat::from_name("R32_UINT").unwrap();
+    m.bind(
+        1,
+        Surface::image_2d_with_data(image, SLOTS, 1, SLOTS * 4, init).unwrap(),
+    );
     m
 }
 
@@ -155,6 +183,40 @@ proptest! {
             groups.iter().map(|g| g.iter().map(|&(r, w, a, v)| [r, w, a, v]).collect()).collect();
         let prog = read_write_atomic(if stateless { 255 } else { 0 });
         same_as_sequential(&prog, &dispatch(&groups), &memory());
+    }
+
+    #[test]
+    fn parallel_equals_sequential_typed(
+        groups in prop::collection::vec(
+            prop::collection::vec((0..SLOTS - 8, 0..SLOTS - 8, 0..1000u32), 1..3), 1..8),
+    ) {
+        let groups: Vec<Vec<Params>> =
+            groups.iter().map(|g| g.iter().map(|&(r, w, v)| [r, w, 0, v]).collect()).collect();
+        same_as_sequential(&typed_read_write(), &dispatch(&groups), &memory());
+    }
+}
+
+#[test]
+fn typed_groups_see_earlier_groups_writes() {
+    // Group g reads texels 8(g-1).. (what group g-1 wrote) and adds 1.
+    let groups: Vec<Vec<Params>> = (0..5u32)
+        .map(|g| vec![[(g * 8).saturating_sub(8), g * 8, 0, 1]])
+        .collect();
+    let d = dispatch(&groups);
+    assert!(same_as_sequential(&typed_read_write(), &d, &memory()) > 0);
+    let mut m = memory();
+    let mut d1 = d.clone();
+    run_dispatch_parallel(&typed_read_write(), &mut d1, &mut m, &RunOptions::default(), 2).unwrap();
+    let img = m.surface(1).unwrap();
+    for x in 0..8 {
+        // Texel x started as its bytes 4x..4x+3 (byte b is 7b + 3); group 0
+        // read it and wrote it plus 1 in place, and each group after it
+        // added 1 to what the one before wrote.
+        let init = u32::from_le_bytes(core::array::from_fn(|b| ((4 * x + b as u32) * 7 + 3) as u8));
+        for g in 0..5 {
+            let want = init.wrapping_add(g + 1);
+            assert_eq!(img.texel(i64::from(8 * g + x), 0).unwrap()[0], want, "x {x} group {g}");
+        }
     }
 }
 
