@@ -22,10 +22,17 @@
 //! turns: each runs until it ends or waits at the group's barrier (a
 //! gateway barrier message), and the barrier opens when every thread of
 //! the group that has not ended waits at it. The order is fixed (lowest
-//! thread first), so a run is deterministic. Groups run one after another
-//! on one core: threads of different groups share only the surfaces and
-//! flat memory, and running them at once would make a race between groups
-//! (atomics included) give other results than this order.
+//! thread first), so a run is deterministic.
+//!
+//! [`run_dispatch_parallel`] (with the `std` feature) gives the same result
+//! with the groups spread over worker threads. Threads of different groups
+//! share only the surfaces, flat memory and URB entries, so each group of a
+//! batch runs against its own view of the memory, recording the bytes it
+//! reads and writes; the groups are then committed in order, and one that
+//! read what an earlier group of its batch wrote runs again, in order, on
+//! the memory itself (see the function). A race between groups (atomics
+//! included) thus resolves as in the order above. Without `std` only the
+//! sequential [`run_dispatch`] exists.
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
