@@ -61,19 +61,21 @@ fn mixed(simd: ExecSize, iters: i32) -> (Program, u64) {
     let data = if s16 { 6 } else { 5 };
     let mut b = Builder::new(p);
     b.set_state(State::default().simd(simd));
+    // The counter in g40 (g40-g41 in SIMD16), the offset in g42.
+    // The counter in g40 (g40-g41 in SIMD16), the offset in g42.
     b.mov(g(40).d(), imm_d(0)).unwrap();
-    b.mov(g(41).ud(), imm_ud(0)).unwrap();
+    b.mov(g(42).ud(), imm_ud(0)).unwrap();
     b.do_();
-    b.add(g(2).ud(), g(30).ud(), g(41).ud().scalar()).unwrap();
+    b.add(g(2).ud(), g(30).ud(), g(42).ud().scalar()).unwrap();
     b.send(g(20).ud(), g(2).ud(), &msg(read)).unwrap();
     b.mul(g(22).ud(), g(20).ud(), imm_ud(3)).unwrap();
     b.add(g(24).ud(), g(22).ud(), g(20).ud()).unwrap();
     b.add(g(4).ud(), g(2).ud(), imm_ud(WRITES_AT)).unwrap();
     b.mov(g(data).ud(), g(24).ud()).unwrap();
     b.send(null().ud(), g(4).ud(), &msg(write)).unwrap();
-    b.add(g(41).ud(), g(41).ud(), imm_ud(if s16 { 64 } else { 32 }))
+    b.add(g(42).ud(), g(42).ud(), imm_ud(if s16 { 64 } else { 32 }))
         .unwrap();
-    b.and(g(41).ud(), g(41).ud(), imm_ud(0x7ff)).unwrap();
+    b.and(g(42).ud(), g(42).ud(), imm_ud(0x7ff)).unwrap();
     b.add(g(40).d(), g(40).d(), imm_d(1)).unwrap();
     b.cmp(CondMod::L, null().d(), g(40).d(), imm_d(iters)).unwrap();
     b.state_mut().predicate = Some(Predicate::normal(0, 0));
