@@ -274,3 +274,42 @@ fn threads_of_a_group_meet_at_the_barrier_over_slm() {
         }
     }
 }
+
+/// Writes n + g1.3 to dword g1.1 + n of the image at BTI 1 with an untyped
+/// write, then reads texels g1.0 + n with a typed read into g20: a group
+/// that reaches a surface byte by byte, then as a whole, sees its own
+/// writes.
+fn untyped_then_typed() -> Program {
+    program(&format!(
+        "{PROLOGUE}
+add(8)          g4<1>UD         g13<8,8,1>UD    g1.1<0,1,0>UD   {{ align1 1Q }};
+shl(8)          g4<1>UD         g4<8,8,1>UD     0x00000002UD    {{ align1 1Q }};
+add(8)          g5<1>UD         g13<8,8,1>UD    g1.3<0,1,0>UD   {{ align1 1Q }};
+send(8)         null<1>UW       g4<8,8,1>UD     0x04026e01      dp data 1 {{ align1 1Q }};
+mov(8)          g2<1>UD         0x00000000UD                    {{ align1 1Q }};
+mov(1)          g2.7<1>UD       0x000000ffUD                    {{ align1 WE_all 1N }};
+add(8)          g3<1>UD         g13<8,8,1>UD    g1<0,1,0>UD     {{ align1 1Q }};
+send(8)         g20<1>UD        g2<8,8,1>UD     0x04195e01      dp data 1 {{ align1 1Q }};
+{EOT}"
+    ))
+}
+
+#[test]
+fn a_group_sees_its_own_writes_across_message_kinds() {
+    // Group g writes slots 8g.. and reads them back; then reads 8(g-1)..
+    // written by the group before it.
+    for back in [0u32, 8] {
+        let groups: Vec<Vec<Params>> = (0..6u32)
+            .map(|g| vec![[(8 * g).saturating_sub(back), 8 * g, 0, 1000 * (g + 1)]])
+            .collect();
+        let d = dispatch(&groups);
+        same_as_sequential(&untyped_then_typed(), &d, &memory());
+        let mut d1 = d.clone();
+        run_dispatch_parallel(&untyped_then_typed(), &mut d1, &mut memory(), &RunOptions::default(), 3).unwrap();
+        for (g, t) in d1.threads().iter().enumerate() {
+            let from = if back == 0 || g == 0 { g } else { g - 1 };
+            let want: [u32; 8] = core::array::from_fn(|c| 1000 * (from as u32 + 1) + c as u32);
+            assert_eq!(t.thread.read_ud8(20), Some(want), "group {g}, back {back}");
+        }
+    }
+}

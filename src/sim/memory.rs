@@ -541,7 +541,16 @@ pub struct Memory {
     subspans: Arc<BTreeMap<u32, [(u32, u32); 4]>>,
     /// What the messages read and wrote, while recorded (a group's view).
     track: Option<Box<Access>>,
+    /// A view's own copies of the pages of surfaces and flat memory its
+    /// byte-addressed messages wrote (the shared bytes stay untouched, so a
+    /// view of a large buffer costs what the group writes, not the buffer).
+    pages: BTreeMap<(Region, u64), Box<[u8; PAGE]>>,
+    /// Whether this is a group's view (which writes into `pages`).
+    is_view: bool,
 }
+
+/// Bytes of a page of a view's own copies.
+const PAGE: usize = 256;
 
 impl Default for Memory {
     fn default() -> Memory {
@@ -573,6 +582,8 @@ impl Memory {
             rt: Vec::new(),
             subspans: Arc::new(BTreeMap::new()),
             track: None,
+            pages: BTreeMap::new(),
+            is_view: false,
         }
     }
 
@@ -622,8 +633,88 @@ impl Memory {
     /// Records that a message reaches the surface at `bti` as a whole.
     #[inline]
     pub(crate) fn note_whole(&mut self, bti: u8) {
-        if let Some(t) = self.track.as_mut() {
-            t.whole(bti);
+        let Some(t) = self.track.as_mut() else { return };
+        t.whole(bti);
+        // From now on the view writes this surface in place: its pages go
+        // into its own copy of the surface.
+        let region = Region::Surface(bti);
+        let keys: Vec<(Region, u64)> = self
+            .pages
+            .range((region, 0)..=(region, u64::MAX))
+            .map(|(k, _)| *k)
+            .collect();
+        if keys.is_empty() {
+            return;
+        }
+        let Some(data) = self.surfaces.get_mut(&bti).map(|s| Arc::make_mut(s).data_mut()) else {
+            return;
+        };
+        for k in keys {
+            if let Some(page) = self.pages.remove(&k) {
+                copy_span(data, 0, k.1, page.as_slice());
+            }
+        }
+    }
+
+    /// Whether writes to `region` go to this view's pages.
+    pub(crate) fn paged(&self, region: Region) -> bool {
+        match (&self.track, region) {
+            _ if !self.is_view => false,
+            (Some(t), Region::Surface(bti)) => !t.whole.contains(&bti),
+            (Some(_), Region::Flat) => true,
+            _ => false,
+        }
+    }
+
+    /// Lays this view's own bytes over `out`, the shared bytes at `at` of
+    /// `region`.
+    pub(crate) fn patch_read(&self, region: Region, at: u64, out: &mut [u8]) {
+        if self.pages.is_empty() {
+            return;
+        }
+        let end = at.saturating_add(out.len() as u64);
+        let mut p = at - at % PAGE as u64;
+        while p < end {
+            if let Some(page) = self.pages.get(&(region, p)) {
+                copy_span(out, at, p, page.as_slice());
+            }
+            p = p.saturating_add(PAGE as u64);
+            if p == u64::MAX {
+                break;
+            }
+        }
+    }
+
+    /// Writes `data` at `at` of `region` into this view's pages (the
+    /// caller has checked that the shared bytes hold it all).
+    pub(crate) fn write_paged(&mut self, region: Region, at: u64, data: &[u8]) {
+        let end = at.saturating_add(data.len() as u64);
+        let mut p = at - at % PAGE as u64;
+        let (surfaces, flat, pages) = (&self.surfaces, &self.flat, &mut self.pages);
+        while p < end {
+            let page = pages.entry((region, p)).or_insert_with(|| {
+                // The page as the shared bytes have it.
+                let mut page = Box::new([0u8; PAGE]);
+                match region {
+                    Region::Surface(bti) => {
+                        if let Some(s) = surfaces.get(&bti) {
+                            copy_span(page.as_mut_slice(), p, 0, s.data());
+                        }
+                    }
+                    Region::Flat => {
+                        for (&start, b) in flat.range(..p.saturating_add(PAGE as u64)) {
+                            copy_span(page.as_mut_slice(), p, start, b);
+                        }
+                    }
+                    Region::Urb => {}
+                }
+                page
+            });
+            copy_span(page.as_mut_slice(), p, at, data);
+            p = p.saturating_add(PAGE as u64);
+            if p == u64::MAX {
+                break;
+            }
         }
     }
 
@@ -795,6 +886,23 @@ impl Memory {
             rt: Vec::new(),
             subspans: Arc::clone(&self.subspans),
             track: Some(Box::default()),
+            pages: BTreeMap::new(),
+            is_view: true,
+        }
+    }
+
+    /// Calls `f` with the address and bytes of this view's own copies of
+    /// `start..end` of `region`, page by page.
+    fn pages_into(&self, region: Region, start: u64, end: u64, mut f: impl FnMut(u64, &[u8])) {
+        for (&(_, p), page) in self.pages.range((region, start - start % PAGE as u64)..(region, end)) {
+            let s = start.max(p);
+            let e = end.min(p.saturating_add(PAGE as u64));
+            let (Ok(a), Ok(b)) = (usize::try_from(s - p), usize::try_from(e - p)) else {
+                continue;
+            };
+            if let Some(bytes) = page.get(a..b) {
+                f(s, bytes);
+            }
         }
     }
 
@@ -826,35 +934,26 @@ impl Memory {
                     }
                 }
                 Region::Surface(bti) => {
-                    let (Some(src), Some(dst)) = (view.surfaces.get(&bti), self.surfaces.get_mut(&bti)) else {
+                    let Some(dst) = self.surfaces.get_mut(&bti) else {
                         continue;
                     };
-                    let src = src.data();
-                    let s = usize::try_from(start).unwrap_or(usize::MAX).min(src.len());
-                    let e = usize::try_from(end).unwrap_or(usize::MAX).min(src.len());
-                    if let (Some(from), Some(to)) = (src.get(s..e), Arc::make_mut(dst).data_mut().get_mut(s..e)) {
-                        to.copy_from_slice(from);
-                    }
+                    let dst = Arc::make_mut(dst).data_mut();
+                    view.pages_into(Region::Surface(bti), start, end, |at, bytes| {
+                        copy_span(dst, 0, at, bytes)
+                    });
                 }
                 Region::Flat => {
-                    // Mapped range by mapped range (a written span may
-                    // cross from one to the next).
-                    for (&at, src) in view.flat.range(..end) {
-                        let len = src.len() as u64;
-                        if at.saturating_add(len) <= start {
-                            continue;
-                        }
-                        let s = start.max(at) - at;
-                        let e = end.min(at.saturating_add(len)) - at;
-                        let (Ok(s), Ok(e)) = (usize::try_from(s), usize::try_from(e)) else {
-                            continue;
-                        };
-                        if let (Some(from), Some(dst)) = (src.get(s..e), self.flat.get_mut(&at)) {
-                            if let Some(to) = Arc::make_mut(dst).get_mut(s..e) {
-                                to.copy_from_slice(from);
+                    let flat = &mut self.flat;
+                    view.pages_into(Region::Flat, start, end, |at, bytes| {
+                        // Mapped range by mapped range (a span may cross
+                        // from one to the next).
+                        let to = at.saturating_add(bytes.len() as u64);
+                        for (&start, b) in flat.range_mut(..to) {
+                            if start.saturating_add(b.len() as u64) > at {
+                                copy_span(Arc::make_mut(b).as_mut_slice(), start, at, bytes);
                             }
                         }
-                    }
+                    });
                 }
                 // Replayed below, in order.
                 Region::Urb => {}
@@ -872,6 +971,28 @@ impl Memory {
                 self.scratch.insert(*t, s);
             }
         }
+    }
+}
+
+/// Copies the bytes of `src` (at address `src_at`) that fall inside `dst`
+/// (at address `dst_at`) there.
+fn copy_span(dst: &mut [u8], dst_at: u64, src_at: u64, src: &[u8]) {
+    let s = dst_at.max(src_at);
+    let e = dst_at
+        .saturating_add(dst.len() as u64)
+        .min(src_at.saturating_add(src.len() as u64));
+    if e <= s {
+        return;
+    }
+    let (Ok(d), Ok(x), Ok(n)) = (
+        usize::try_from(s - dst_at),
+        usize::try_from(s - src_at),
+        usize::try_from(e - s),
+    ) else {
+        return;
+    };
+    if let (Some(to), Some(from)) = (dst.get_mut(d..d + n), src.get(x..x + n)) {
+        to.copy_from_slice(from);
     }
 }
 

@@ -308,7 +308,8 @@ impl Space {
     /// does not hold them all.
     fn read(self, call: &MessageCall<'_>, mem: &mut Memory, addr: u64, out: &mut [u8]) -> Result<(), SimError> {
         let len = out.len();
-        if let Some((region, at)) = self.region(addr) {
+        let shared = self.region(addr);
+        if let Some((region, at)) = shared {
             mem.note_read(region, at, len);
         }
         let mem = &*mem;
@@ -343,7 +344,13 @@ impl Space {
             }
         };
         match src {
-            Some(s) => out.copy_from_slice(s),
+            Some(s) => {
+                out.copy_from_slice(s);
+                // A group's view: what the group itself wrote.
+                if let Some((region, at)) = shared {
+                    mem.patch_read(region, at, out);
+                }
+            }
             None => out.fill(0),
         }
         Ok(())
@@ -355,6 +362,31 @@ impl Space {
         let len = data.len();
         if let Some((region, at)) = self.region(addr) {
             mem.note_write(region, at, len);
+            if mem.paged(region) {
+                // A group's view: into its own pages, where the shared
+                // bytes hold it all (bounds as below).
+                let inside = match self {
+                    Space::Surface(bti) => {
+                        let s = mem.surface(bti).ok_or(SimError::UnboundSurface {
+                            offset: call.offset,
+                            bti,
+                        })?;
+                        range(s.data(), addr, len).is_some()
+                    }
+                    _ => {
+                        mem.read_flat(at, len).ok_or(SimError::Unmapped {
+                            offset: call.offset,
+                            address: at,
+                            bytes: len as u32,
+                        })?;
+                        true
+                    }
+                };
+                if inside {
+                    mem.write_paged(region, at, data);
+                }
+                return Ok(());
+            }
         }
         let dst: Option<&mut [u8]> = match self {
             Space::Surface(bti) => {
