@@ -551,6 +551,9 @@ pub struct Memory {
 
 /// Bytes of a page of a view's own copies.
 const PAGE: usize = 256;
+/// A view writes surfaces larger than this into pages, smaller ones into
+/// its own copy of the whole surface (cheaper while it is small).
+const PAGED_ABOVE: usize = 64 * 1024;
 
 impl Default for Memory {
     fn default() -> Memory {
@@ -660,7 +663,10 @@ impl Memory {
     pub(crate) fn paged(&self, region: Region) -> bool {
         match (&self.track, region) {
             _ if !self.is_view => false,
-            (Some(t), Region::Surface(bti)) => !t.whole.contains(&bti),
+            // A small surface is cheaper to copy whole on the first write.
+            (Some(t), Region::Surface(bti)) => {
+                !t.whole.contains(&bti) && self.surface(bti).is_some_and(|s| s.data().len() > PAGED_ABOVE)
+            }
             (Some(_), Region::Flat) => true,
             _ => false,
         }
@@ -938,9 +944,18 @@ impl Memory {
                         continue;
                     };
                     let dst = Arc::make_mut(dst).data_mut();
-                    view.pages_into(Region::Surface(bti), start, end, |at, bytes| {
-                        copy_span(dst, 0, at, bytes)
-                    });
+                    match view.surfaces.get(&bti) {
+                        // A small surface: the view's own copy.
+                        Some(src) if src.data().len() <= PAGED_ABOVE => {
+                            let src = src.data();
+                            let s = usize::try_from(start).unwrap_or(usize::MAX).min(src.len());
+                            let e = usize::try_from(end).unwrap_or(usize::MAX).min(src.len());
+                            copy_span(dst, 0, s as u64, src.get(s..e).unwrap_or(&[]));
+                        }
+                        _ => view.pages_into(Region::Surface(bti), start, end, |at, bytes| {
+                            copy_span(dst, 0, at, bytes)
+                        }),
+                    }
                 }
                 Region::Flat => {
                     let flat = &mut self.flat;
