@@ -285,8 +285,11 @@ mod parallel {
     /// the URB and render target writes in the same order, the same
     /// error), its groups spread over `workers` threads.
     ///
-    /// Groups go in batches. Each group of a batch runs on a worker
-    /// against its own view of `mem` as the batch found it, recording the
+    /// Groups go in batches (four per worker). Each group of a batch runs
+    /// on a worker against its own view of `mem` as the batch found it
+    /// (sharing its bytes; what the group writes goes into copies of the
+    /// surfaces of up to 64 KiB it writes and 256-byte pages of larger
+    /// surfaces and of flat memory), recording the
     /// bytes of surfaces and flat memory it reads and writes (a message
     /// that reaches a surface as a whole, typed, media block, sampler or
     /// render target, counts as reading and writing all of it; the URB
