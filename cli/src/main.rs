@@ -351,6 +351,11 @@ enum Cmd {
         /// The most instructions a thread may execute.
         #[arg(long, default_value_t = 1_000_000)]
         steps: u64,
+        /// Worker threads for the thread groups (default: one per core); the
+        /// result is the same as one after another, in the order of the
+        /// groups' first threads.
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
         /// Print every executed instruction: offset, channels, text and the
         /// registers it changed.
         #[arg(long)]
@@ -484,6 +489,7 @@ fn main() -> ExitCode {
             grf,
             dispatch,
             steps,
+            threads,
             trace,
             json,
             file,
@@ -495,6 +501,7 @@ fn main() -> ExitCode {
                 grf: &grf,
                 dispatch: dispatch.as_deref(),
                 steps,
+                threads: threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 trace,
                 json,
             },

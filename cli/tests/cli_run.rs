@@ -20,29 +20,35 @@ fn scratch(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn fill_kernel_writes_three_times_each_index() {
-    let d = scratch("fill");
-    let asm = examples().join("fill.asm");
-    let (code, out, err) = geneu(
-        &[
+    // The default (one worker per core), one worker, and three.
+    for threads in [None, Some("1"), Some("3")] {
+        let d = scratch(&format!("fill{threads:?}"));
+        let asm = examples().join("fill.asm");
+        let json = d.join("fill.json");
+        let mut args = vec![
             "run",
             "--gen",
             "bdw",
             asm.to_str().unwrap(),
             "--dispatch",
-            d.join("fill.json").to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(code, 0, "{out}{err}");
-    // Four groups of one SIMD8 thread: thread g writes dword 8g+i = 3(8g+i).
-    let bytes = std::fs::read(d.join("fill.out.bin")).unwrap();
-    let words: Vec<u32> = bytes
-        .chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
-    let expect: Vec<u32> = (0..32).map(|i| 3 * i).collect();
-    assert_eq!(words, expect);
-    assert_eq!(out.matches("end_of_thread").count(), 4, "{out}");
+            json.to_str().unwrap(),
+        ];
+        if let Some(n) = threads {
+            args.extend(["--threads", n]);
+        }
+        let (code, out, err) = geneu(&args, b"");
+        assert_eq!(code, 0, "{out}{err}");
+        // Four groups of one SIMD8 thread: thread g writes dword 8g+i = 3(8g+i).
+        let bytes = std::fs::read(d.join("fill.out.bin")).unwrap();
+        let words: Vec<u32> = bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        let expect: Vec<u32> = (0..32).map(|i| 3 * i).collect();
+        assert_eq!(words, expect);
+        assert_eq!(out.matches("end_of_thread").count(), 4, "{out}");
+        assert!(out.find("thread 0 ") < out.find("thread 3 "), "{out}");
+    }
 }
 
 #[test]

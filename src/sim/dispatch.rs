@@ -22,10 +22,17 @@
 //! turns: each runs until it ends or waits at the group's barrier (a
 //! gateway barrier message), and the barrier opens when every thread of
 //! the group that has not ended waits at it. The order is fixed (lowest
-//! thread first), so a run is deterministic. Groups run one after another
-//! on one core: threads of different groups share only the surfaces and
-//! flat memory, and running them at once would make a race between groups
-//! (atomics included) give other results than this order.
+//! thread first), so a run is deterministic.
+//!
+//! [`run_dispatch_parallel`] (with the `std` feature) gives the same result
+//! with the groups spread over worker threads. Threads of different groups
+//! share only the surfaces, flat memory and URB entries, so each group of a
+//! batch runs against its own view of the memory, recording the bytes it
+//! reads and writes; the groups are then committed in order, and one that
+//! read what an earlier group of its batch wrote runs again, in order, on
+//! the memory itself (see the function). A race between groups (atomics
+//! included) thus resolves as in the order above. Without `std` only the
+//! sequential [`run_dispatch`] exists.
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -124,18 +131,9 @@ pub struct DispatchError {
     pub error: SimError,
 }
 
-/// Runs every thread of `dispatch` on `prog` against `mem` (see the module
-/// documentation for the order). Each thread's registers are left as its
-/// run left them; the outcome of each thread, in order.
-pub fn run_dispatch(
-    prog: &Program,
-    dispatch: &mut Dispatch,
-    mem: &mut Memory,
-    opts: &RunOptions,
-) -> Result<Vec<Outcome>, DispatchError> {
-    let n = dispatch.threads.len();
-    let mut outcomes: Vec<Option<Outcome>> = alloc::vec![None; n];
-    // The groups, in the order of their first thread.
+/// The groups of a dispatch, in the order of their first thread: the group
+/// index and its threads' indices.
+fn groups_of(dispatch: &Dispatch) -> Vec<(u32, Vec<u32>)> {
     let mut groups: Vec<(u32, Vec<u32>)> = Vec::new();
     let mut index: BTreeMap<u32, usize> = BTreeMap::new();
     for (k, t) in dispatch.threads.iter().enumerate() {
@@ -148,38 +146,271 @@ pub fn run_dispatch(
             members.push(k);
         }
     }
-    for (group, members) in groups {
-        let mut runs: Vec<(u32, Resumable)> = members.iter().map(|&k| (k, Resumable::new(prog))).collect();
-        for &k in &members {
-            if let Some(t) = dispatch.threads.get_mut(k as usize) {
-                t.thread.set_ids(k, group);
+    groups
+}
+
+/// What running one group gave: its threads' registers and outcomes (in
+/// the order of its members), and the error that stopped it.
+struct GroupRun {
+    threads: Vec<Thread>,
+    outcomes: Vec<Option<Outcome>>,
+    error: Option<DispatchError>,
+}
+
+/// Runs the threads `members` of group `group` (their registers taken from
+/// `dispatch`) against `mem`: turns between barriers, lowest thread first.
+fn run_group(
+    prog: &Program,
+    dispatch: &Dispatch,
+    group: u32,
+    members: &[u32],
+    mem: &mut Memory,
+    opts: &RunOptions,
+) -> GroupRun {
+    let mut threads: Vec<Thread> = members
+        .iter()
+        .filter_map(|&k| dispatch.threads.get(k as usize))
+        .map(|t| t.thread.clone())
+        .collect();
+    for (t, &k) in threads.iter_mut().zip(members) {
+        t.set_ids(k, group);
+    }
+    let mut outcomes: Vec<Option<Outcome>> = alloc::vec![None; threads.len()];
+    let mut runs: Vec<Resumable> = threads.iter().map(|_| Resumable::new(prog)).collect();
+    // Turns: each thread runs until it ends or waits at the barrier; after
+    // a turn every thread left waits there, and it opens.
+    loop {
+        let mut live = 0;
+        for (((t, run), out), &k) in threads
+            .iter_mut()
+            .zip(runs.iter_mut())
+            .zip(outcomes.iter_mut())
+            .zip(members)
+        {
+            if run.ended() {
+                continue;
+            }
+            match run.resume(prog, t, mem, opts) {
+                Ok(Some(o)) => *out = Some(o),
+                Ok(None) => live += 1,
+                Err(error) => {
+                    return GroupRun {
+                        threads,
+                        outcomes,
+                        error: Some(DispatchError { thread: k, error }),
+                    }
+                }
             }
         }
-        // Turns: each thread runs until it ends or waits at the barrier;
-        // after a turn every thread left waits there, and it opens.
-        loop {
-            let mut live = 0;
-            for (k, run) in runs.iter_mut() {
-                let Some(t) = dispatch.threads.get_mut(*k as usize) else {
-                    continue;
-                };
-                if run.ended() {
-                    continue;
-                }
-                match run.resume(prog, &mut t.thread, mem, opts) {
-                    Ok(Some(out)) => {
-                        if let Some(o) = outcomes.get_mut(*k as usize) {
-                            *o = Some(out);
-                        }
-                    }
-                    Ok(None) => live += 1,
-                    Err(error) => return Err(DispatchError { thread: *k, error }),
-                }
-            }
-            if live == 0 {
-                break;
-            }
+        if live == 0 {
+            return GroupRun {
+                threads,
+                outcomes,
+                error: None,
+            };
         }
     }
+}
+
+/// Stores a group's run into the dispatch and the outcomes; its error, if
+/// it stopped on one.
+fn store(
+    dispatch: &mut Dispatch,
+    outcomes: &mut [Option<Outcome>],
+    members: &[u32],
+    run: GroupRun,
+) -> Result<(), DispatchError> {
+    for ((t, o), &k) in run.threads.into_iter().zip(run.outcomes).zip(members) {
+        if let Some(d) = dispatch.threads.get_mut(k as usize) {
+            d.thread = t;
+        }
+        if let Some(slot) = outcomes.get_mut(k as usize) {
+            *slot = o;
+        }
+    }
+    run.error.map_or(Ok(()), Err)
+}
+
+/// Runs every thread of `dispatch` on `prog` against `mem` (see the module
+/// documentation for the order). Each thread's registers are left as its
+/// run left them; the outcome of each thread, in order.
+pub fn run_dispatch(
+    prog: &Program,
+    dispatch: &mut Dispatch,
+    mem: &mut Memory,
+    opts: &RunOptions,
+) -> Result<Vec<Outcome>, DispatchError> {
+    let mut outcomes: Vec<Option<Outcome>> = alloc::vec![None; dispatch.threads.len()];
+    for (group, members) in groups_of(dispatch) {
+        let run = run_group(prog, dispatch, group, &members, mem, opts);
+        store(dispatch, &mut outcomes, &members, run)?;
+    }
     Ok(outcomes.into_iter().flatten().collect())
+}
+
+#[cfg(feature = "std")]
+pub use parallel::{run_dispatch_parallel, DispatchStats};
+
+#[cfg(feature = "std")]
+mod parallel {
+    use super::{groups_of, run_group, store, Dispatch, DispatchError, GroupRun};
+    use crate::sim::track::{Access, Ranges};
+    use crate::sim::{Memory, Outcome, Program, RunOptions};
+    use alloc::vec::Vec;
+    use core::sync::atomic::{AtomicUsize, Ordering};
+
+    /// How a parallel dispatch went.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub struct DispatchStats {
+        /// Thread groups.
+        pub groups: usize,
+        /// Groups whose run on a worker was kept.
+        pub parallel: usize,
+        /// Groups run again (or only) on the caller's memory, in order:
+        /// those that read what a group before them in their batch wrote,
+        /// and those of batches run one after another.
+        pub sequential: usize,
+    }
+
+    /// A group's run on a worker, against its own view of the memory.
+    struct Speculative {
+        run: GroupRun,
+        view: Memory,
+        access: Access,
+    }
+
+    /// Runs `dispatch` as [`super::run_dispatch`] does, with the same
+    /// result (every thread's registers and outcome, every byte of `mem`,
+    /// the URB and render target writes in the same order, the same
+    /// error), its groups spread over `workers` threads.
+    ///
+    /// Groups go in batches (four per worker). Each group of a batch runs
+    /// on a worker against its own view of `mem` as the batch found it
+    /// (sharing its bytes; what the group writes goes into copies of the
+    /// surfaces of up to 64 KiB it writes and 256-byte pages of larger
+    /// surfaces and of flat memory), recording the
+    /// bytes of surfaces and flat memory it reads and writes (a message
+    /// that reaches a surface as a whole, typed, media block, sampler or
+    /// render target, counts as reading and writing all of it; the URB
+    /// entries count as one block). Then, in group order, a group's writes
+    /// are copied into `mem` if it read nothing that a group before it in
+    /// the batch wrote; otherwise it runs again on `mem` itself, which by
+    /// then holds what the groups before it wrote. Shared local memory and
+    /// scratch space belong to one group and one thread. A batch where
+    /// most groups had to run again is followed by one run one group after
+    /// another, so a dispatch whose groups all depend on each other (one
+    /// atomic counter) costs little more than the sequential run.
+    /// `workers` of 0 or 1 runs [`super::run_dispatch`].
+    pub fn run_dispatch_parallel(
+        prog: &Program,
+        dispatch: &mut Dispatch,
+        mem: &mut Memory,
+        opts: &RunOptions,
+        workers: usize,
+    ) -> Result<(Vec<Outcome>, DispatchStats), DispatchError> {
+        let groups = groups_of(dispatch);
+        let mut stats = DispatchStats {
+            groups: groups.len(),
+            ..DispatchStats::default()
+        };
+        let mut outcomes: Vec<Option<Outcome>> = alloc::vec![None; dispatch.threads.len()];
+        let full = workers.saturating_mul(4).max(1);
+        let mut batch = full;
+        let mut sequential_next = workers <= 1;
+        let mut next = 0;
+        while next < groups.len() {
+            let end = groups.len().min(next + batch);
+            let part = groups.get(next..end).unwrap_or(&[]);
+            next = end;
+            if sequential_next {
+                for (group, members) in part {
+                    let run = run_group(prog, dispatch, *group, members, mem, opts);
+                    stats.sequential += 1;
+                    store(dispatch, &mut outcomes, members, run)?;
+                }
+                sequential_next = workers <= 1;
+                continue;
+            }
+            let spec = speculate(prog, dispatch, part, mem, opts, workers);
+            let mut written = Ranges::default();
+            let mut again = 0;
+            for ((group, members), s) in part.iter().zip(spec) {
+                let run = if written.meets_any(&s.access.reads) {
+                    again += 1;
+                    stats.sequential += 1;
+                    mem.start_tracking();
+                    let run = run_group(prog, dispatch, *group, members, mem, opts);
+                    let access = mem.take_access();
+                    written.add_all(&access.writes);
+                    run
+                } else {
+                    stats.parallel += 1;
+                    written.add_all(&s.access.writes);
+                    mem.commit(s.view, &s.access, *group, members);
+                    s.run
+                };
+                store(dispatch, &mut outcomes, members, run)?;
+            }
+            if again * 2 > part.len() {
+                sequential_next = true;
+                batch = (batch / 2).max(workers);
+            } else {
+                batch = full;
+            }
+        }
+        Ok((outcomes.into_iter().flatten().collect(), stats))
+    }
+
+    /// Runs each group of `part` on a worker against its own view of `mem`.
+    fn speculate(
+        prog: &Program,
+        dispatch: &Dispatch,
+        part: &[(u32, Vec<u32>)],
+        mem: &Memory,
+        opts: &RunOptions,
+        workers: usize,
+    ) -> Vec<Speculative> {
+        let next = AtomicUsize::new(0);
+        let work = || {
+            let mut done = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some((group, members)) = part.get(i) else {
+                    return done;
+                };
+                let mut view = mem.view(*group, members);
+                let run = run_group(prog, dispatch, *group, members, &mut view, opts);
+                let access = view.take_access();
+                done.push((i, Speculative { run, view, access }));
+            }
+        };
+        let mut all: Vec<(usize, Speculative)> = std::thread::scope(|s| {
+            let handles: Vec<_> = (1..workers.min(part.len())).map(|_| s.spawn(work)).collect();
+            let mut all = work();
+            for h in handles {
+                // A worker panics only on a bug; its groups are then
+                // missing and run again below.
+                if let Ok(mut d) = h.join() {
+                    all.append(&mut d);
+                }
+            }
+            all
+        });
+        all.sort_by_key(|(i, _)| *i);
+        let mut out = Vec::with_capacity(part.len());
+        let mut it = all.into_iter().peekable();
+        for (i, (group, members)) in part.iter().enumerate() {
+            match it.next_if(|(k, _)| *k == i) {
+                Some((_, s)) => out.push(s),
+                None => {
+                    let mut view = mem.view(*group, members);
+                    let run = run_group(prog, dispatch, *group, members, &mut view, opts);
+                    let access = view.take_access();
+                    out.push(Speculative { run, view, access });
+                }
+            }
+        }
+        out
+    }
 }

@@ -30,9 +30,13 @@
 //!   when the message's header, or the thread's dispatch
 //!   ([`Memory::set_subspans`]), says where its pixels are.
 
+use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
+use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
+
+use super::track::{Access, Region};
 
 /// Why a [`Memory`] or a [`Surface`] cannot be set up as asked.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -518,9 +522,11 @@ pub struct RtWrite {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Memory {
-    surfaces: BTreeMap<u8, Surface>,
+    // Surfaces, flat ranges, URB entries and subspans are shared (copied on
+    // the first write) between a memory and its group views.
+    surfaces: BTreeMap<u8, Arc<Surface>>,
     samplers: BTreeMap<u8, SamplerState>,
-    flat: BTreeMap<u64, Vec<u8>>,
+    flat: BTreeMap<u64, Arc<Vec<u8>>>,
     /// Added to every stateless (A32) offset to give the flat address (the
     /// General State Base Address).
     pub stateless_base: u64,
@@ -530,10 +536,24 @@ pub struct Memory {
     pub slm_size: u32,
     slm: BTreeMap<u32, Vec<u8>>,
     urb: Vec<UrbWrite>,
-    urb_entries: BTreeMap<u32, Vec<u32>>,
+    urb_entries: Arc<BTreeMap<u32, Vec<u32>>>,
     rt: Vec<RtWrite>,
-    subspans: BTreeMap<u32, [(u32, u32); 4]>,
+    subspans: Arc<BTreeMap<u32, [(u32, u32); 4]>>,
+    /// What the messages read and wrote, while recorded (a group's view).
+    track: Option<Box<Access>>,
+    /// A view's own copies of the pages of surfaces and flat memory its
+    /// byte-addressed messages wrote (the shared bytes stay untouched, so a
+    /// view of a large buffer costs what the group writes, not the buffer).
+    pages: BTreeMap<(Region, u64), Box<[u8; PAGE]>>,
+    /// Whether this is a group's view (which writes into `pages`).
+    is_view: bool,
 }
+
+/// Bytes of a page of a view's own copies.
+const PAGE: usize = 256;
+/// A view writes surfaces larger than this into pages, smaller ones into
+/// its own copy of the whole surface (cheaper while it is small).
+const PAGED_ABOVE: usize = 64 * 1024;
 
 impl Default for Memory {
     fn default() -> Memory {
@@ -561,9 +581,12 @@ impl Memory {
             slm_size: SLM_SIZE_MAX,
             slm: BTreeMap::new(),
             urb: Vec::new(),
-            urb_entries: BTreeMap::new(),
+            urb_entries: Arc::new(BTreeMap::new()),
             rt: Vec::new(),
-            subspans: BTreeMap::new(),
+            subspans: Arc::new(BTreeMap::new()),
+            track: None,
+            pages: BTreeMap::new(),
+            is_view: false,
         }
     }
 
@@ -571,17 +594,134 @@ impl Memory {
     /// bound there. Binding one of the reserved indices (SLM, stateless)
     /// has no effect on the messages, which address those spaces instead.
     pub fn bind(&mut self, bti: u8, surface: Surface) -> Option<Surface> {
-        self.surfaces.insert(bti, surface)
+        self.surfaces
+            .insert(bti, Arc::new(surface))
+            .map(|s| Arc::try_unwrap(s).unwrap_or_else(|s| (*s).clone()))
     }
 
     /// The surface bound at `bti`.
     pub fn surface(&self, bti: u8) -> Option<&Surface> {
-        self.surfaces.get(&bti)
+        self.surfaces.get(&bti).map(|s| &**s)
     }
 
-    /// The surface bound at `bti`, to change.
+    /// The surface bound at `bti`, to change (while a group's accesses are
+    /// recorded, the whole surface counts as read and written).
     pub fn surface_mut(&mut self, bti: u8) -> Option<&mut Surface> {
-        self.surfaces.get_mut(&bti)
+        self.note_whole(bti);
+        self.surfaces.get_mut(&bti).map(Arc::make_mut)
+    }
+
+    /// The bytes of the surface at `bti`, to change, without recording
+    /// (the caller records the bytes it writes).
+    pub(crate) fn surface_bytes_mut(&mut self, bti: u8) -> Option<&mut [u8]> {
+        self.surfaces.get_mut(&bti).map(|s| Arc::make_mut(s).data_mut())
+    }
+
+    /// Records a read of `len` bytes at `start` of `region` (while recorded).
+    #[inline]
+    pub(crate) fn note_read(&mut self, region: Region, start: u64, len: usize) {
+        if let Some(t) = self.track.as_mut() {
+            t.read(region, start, len as u64);
+        }
+    }
+
+    /// Records a write of `len` bytes at `start` of `region` (while recorded).
+    #[inline]
+    pub(crate) fn note_write(&mut self, region: Region, start: u64, len: usize) {
+        if let Some(t) = self.track.as_mut() {
+            t.write(region, start, len as u64);
+        }
+    }
+
+    /// Records that a message reaches the surface at `bti` as a whole.
+    #[inline]
+    pub(crate) fn note_whole(&mut self, bti: u8) {
+        let Some(t) = self.track.as_mut() else { return };
+        t.whole(bti);
+        // From now on the view writes this surface in place: its pages go
+        // into its own copy of the surface.
+        let region = Region::Surface(bti);
+        let keys: Vec<(Region, u64)> = self
+            .pages
+            .range((region, 0)..=(region, u64::MAX))
+            .map(|(k, _)| *k)
+            .collect();
+        if keys.is_empty() {
+            return;
+        }
+        let Some(data) = self.surfaces.get_mut(&bti).map(|s| Arc::make_mut(s).data_mut()) else {
+            return;
+        };
+        for k in keys {
+            if let Some(page) = self.pages.remove(&k) {
+                copy_span(data, 0, k.1, page.as_slice());
+            }
+        }
+    }
+
+    /// Whether writes to `region` go to this view's pages.
+    pub(crate) fn paged(&self, region: Region) -> bool {
+        match (&self.track, region) {
+            _ if !self.is_view => false,
+            // A small surface is cheaper to copy whole on the first write.
+            (Some(t), Region::Surface(bti)) => {
+                !t.whole.contains(&bti) && self.surface(bti).is_some_and(|s| s.data().len() > PAGED_ABOVE)
+            }
+            (Some(_), Region::Flat) => true,
+            _ => false,
+        }
+    }
+
+    /// Lays this view's own bytes over `out`, the shared bytes at `at` of
+    /// `region`.
+    pub(crate) fn patch_read(&self, region: Region, at: u64, out: &mut [u8]) {
+        if self.pages.is_empty() {
+            return;
+        }
+        let end = at.saturating_add(out.len() as u64);
+        let mut p = at - at % PAGE as u64;
+        while p < end {
+            if let Some(page) = self.pages.get(&(region, p)) {
+                copy_span(out, at, p, page.as_slice());
+            }
+            p = p.saturating_add(PAGE as u64);
+            if p == u64::MAX {
+                break;
+            }
+        }
+    }
+
+    /// Writes `data` at `at` of `region` into this view's pages (the
+    /// caller has checked that the shared bytes hold it all).
+    pub(crate) fn write_paged(&mut self, region: Region, at: u64, data: &[u8]) {
+        let end = at.saturating_add(data.len() as u64);
+        let mut p = at - at % PAGE as u64;
+        let (surfaces, flat, pages) = (&self.surfaces, &self.flat, &mut self.pages);
+        while p < end {
+            let page = pages.entry((region, p)).or_insert_with(|| {
+                // The page as the shared bytes have it.
+                let mut page = Box::new([0u8; PAGE]);
+                match region {
+                    Region::Surface(bti) => {
+                        if let Some(s) = surfaces.get(&bti) {
+                            copy_span(page.as_mut_slice(), p, 0, s.data());
+                        }
+                    }
+                    Region::Flat => {
+                        for (&start, b) in flat.range(..p.saturating_add(PAGE as u64)) {
+                            copy_span(page.as_mut_slice(), p, start, b);
+                        }
+                    }
+                    Region::Urb => {}
+                }
+                page
+            });
+            copy_span(page.as_mut_slice(), p, at, data);
+            p = p.saturating_add(PAGE as u64);
+            if p == u64::MAX {
+                break;
+            }
+        }
     }
 
     /// Sets the sampler state of sampler index `index`.
@@ -608,13 +748,13 @@ impl Memory {
         if overlaps && len > 0 {
             return Err(MemoryError::Overlap { start: address, end });
         }
-        self.flat.insert(address, bytes);
+        self.flat.insert(address, Arc::new(bytes));
         Ok(())
     }
 
     /// The mapped range that starts at `address`.
     pub fn mapped(&self, address: u64) -> Option<&[u8]> {
-        self.flat.get(&address).map(Vec::as_slice)
+        self.flat.get(&address).map(|b| b.as_slice())
     }
 
     /// Every mapped range: its start and bytes, by address.
@@ -633,7 +773,11 @@ impl Memory {
     pub(crate) fn flat_mut(&mut self, address: u64, len: usize) -> Option<&mut [u8]> {
         let (&start, b) = self.flat.range_mut(..=address).next_back()?;
         let off = usize::try_from(address - start).ok()?;
-        b.get_mut(off..off.checked_add(len)?)
+        let end = off.checked_add(len)?;
+        if end > b.len() {
+            return None;
+        }
+        Arc::make_mut(b).get_mut(off..end)
     }
 
     /// The scratch space thread `thread` has written (zeros where it has
@@ -665,6 +809,7 @@ impl Memory {
     }
 
     pub(crate) fn push_urb(&mut self, w: UrbWrite) {
+        self.note_write(Region::Urb, 0, 1);
         self.urb.push(w);
         self.set_urb(w.handle, w.dword, w.value);
     }
@@ -676,6 +821,12 @@ impl Memory {
         self.urb_entries.get(&handle).map(Vec::as_slice)
     }
 
+    /// The same, for a URB read message (recorded).
+    pub(crate) fn urb_entry_read(&mut self, handle: u32) -> Option<&[u32]> {
+        self.note_read(Region::Urb, 0, 1);
+        self.urb_entry(handle)
+    }
+
     /// Sets dword `dword` of the URB entry of `handle` (the inputs URB
     /// read messages read). Entries are at most [`URB_ENTRY_DWORDS_MAX`]
     /// dwords; a dword past that is dropped.
@@ -684,7 +835,7 @@ impl Memory {
         if dword >= URB_ENTRY_DWORDS_MAX {
             return;
         }
-        let e = self.urb_entries.entry(handle).or_default();
+        let e = Arc::make_mut(&mut self.urb_entries).entry(handle).or_default();
         if e.len() <= i {
             e.resize(i + 1, 0);
         }
@@ -708,12 +859,155 @@ impl Memory {
     /// the thread's r1.2-r1.5 give them. A render target write without a
     /// header writes its pixels there.
     pub fn set_subspans(&mut self, thread: u32, subspans: [(u32, u32); 4]) {
-        self.subspans.insert(thread, subspans);
+        Arc::make_mut(&mut self.subspans).insert(thread, subspans);
     }
 
     /// The subspans recorded for `thread`.
     pub fn subspans(&self, thread: u32) -> Option<&[(u32, u32); 4]> {
         self.subspans.get(&thread)
+    }
+
+    /// A view of this memory for running thread group `group` (threads
+    /// `threads`) on its own: it shares the surfaces, flat ranges and URB
+    /// entries (copied on its first write), holds the group's shared local
+    /// memory and its threads' scratch space, starts with no URB or render
+    /// target writes, and records what the group reads and writes.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) fn view(&self, group: u32, threads: &[u32]) -> Memory {
+        let slm = self.slm.get(&group).map(|m| (group, m.clone())).into_iter().collect();
+        let scratch = threads
+            .iter()
+            .filter_map(|&t| self.scratch.get(&t).map(|s| (t, s.clone())))
+            .collect();
+        Memory {
+            surfaces: self.surfaces.clone(),
+            samplers: self.samplers.clone(),
+            flat: self.flat.clone(),
+            stateless_base: self.stateless_base,
+            scratch,
+            slm_size: self.slm_size,
+            slm,
+            urb: Vec::new(),
+            urb_entries: Arc::clone(&self.urb_entries),
+            rt: Vec::new(),
+            subspans: Arc::clone(&self.subspans),
+            track: Some(Box::default()),
+            pages: BTreeMap::new(),
+            is_view: true,
+        }
+    }
+
+    /// Calls `f` with the address and bytes of this view's own copies of
+    /// `start..end` of `region`, page by page.
+    fn pages_into(&self, region: Region, start: u64, end: u64, mut f: impl FnMut(u64, &[u8])) {
+        for (&(_, p), page) in self.pages.range((region, start - start % PAGE as u64)..(region, end)) {
+            let s = start.max(p);
+            let e = end.min(p.saturating_add(PAGE as u64));
+            let (Ok(a), Ok(b)) = (usize::try_from(s - p), usize::try_from(e - p)) else {
+                continue;
+            };
+            if let Some(bytes) = page.get(a..b) {
+                f(s, bytes);
+            }
+        }
+    }
+
+    /// Starts recording accesses (for a group run on this memory itself).
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) fn start_tracking(&mut self) {
+        self.track = Some(Box::default());
+    }
+
+    /// Stops recording and returns what was recorded.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) fn take_access(&mut self) -> Access {
+        let mut a = self.track.take().map(|b| *b).unwrap_or_default();
+        a.finish();
+        a
+    }
+
+    /// Makes the writes of a group that ran on `view` (made by
+    /// [`Memory::view`] for `group` and `threads`, with the recorded
+    /// `access`) as if it had run on this memory. Sound when this memory
+    /// holds, of every byte the group read, what the view started with.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) fn commit(&mut self, mut view: Memory, access: &Access, group: u32, threads: &[u32]) {
+        for (region, start, end) in access.writes.iter() {
+            match region {
+                Region::Surface(bti) if access.whole.contains(&bti) => {
+                    if let Some(s) = view.surfaces.get(&bti) {
+                        self.surfaces.insert(bti, Arc::clone(s));
+                    }
+                }
+                Region::Surface(bti) => {
+                    let Some(dst) = self.surfaces.get_mut(&bti) else {
+                        continue;
+                    };
+                    let dst = Arc::make_mut(dst).data_mut();
+                    match view.surfaces.get(&bti) {
+                        // A small surface: the view's own copy.
+                        Some(src) if src.data().len() <= PAGED_ABOVE => {
+                            let src = src.data();
+                            let s = usize::try_from(start).unwrap_or(usize::MAX).min(src.len());
+                            let e = usize::try_from(end).unwrap_or(usize::MAX).min(src.len());
+                            copy_span(dst, 0, s as u64, src.get(s..e).unwrap_or(&[]));
+                        }
+                        _ => view.pages_into(Region::Surface(bti), start, end, |at, bytes| {
+                            copy_span(dst, 0, at, bytes)
+                        }),
+                    }
+                }
+                Region::Flat => {
+                    let flat = &mut self.flat;
+                    view.pages_into(Region::Flat, start, end, |at, bytes| {
+                        // Mapped range by mapped range (a span may cross
+                        // from one to the next).
+                        let to = at.saturating_add(bytes.len() as u64);
+                        for (&start, b) in flat.range_mut(..to) {
+                            if start.saturating_add(b.len() as u64) > at {
+                                copy_span(Arc::make_mut(b).as_mut_slice(), start, at, bytes);
+                            }
+                        }
+                    });
+                }
+                // Replayed below, in order.
+                Region::Urb => {}
+            }
+        }
+        for w in core::mem::take(&mut view.urb) {
+            self.push_urb(w);
+        }
+        self.rt.append(&mut view.rt);
+        if let Some(m) = view.slm.remove(&group) {
+            self.slm.insert(group, m);
+        }
+        for t in threads {
+            if let Some(s) = view.scratch.remove(t) {
+                self.scratch.insert(*t, s);
+            }
+        }
+    }
+}
+
+/// Copies the bytes of `src` (at address `src_at`) that fall inside `dst`
+/// (at address `dst_at`) there.
+fn copy_span(dst: &mut [u8], dst_at: u64, src_at: u64, src: &[u8]) {
+    let s = dst_at.max(src_at);
+    let e = dst_at
+        .saturating_add(dst.len() as u64)
+        .min(src_at.saturating_add(src.len() as u64));
+    if e <= s {
+        return;
+    }
+    let (Ok(d), Ok(x), Ok(n)) = (
+        usize::try_from(s - dst_at),
+        usize::try_from(s - src_at),
+        usize::try_from(e - s),
+    ) else {
+        return;
+    };
+    if let (Some(to), Some(from)) = (dst.get_mut(d..d + n), src.get(x..x + n)) {
+        to.copy_from_slice(from);
     }
 }
 

@@ -117,10 +117,13 @@ pub mod memory;
 mod program;
 mod send;
 mod state;
+mod track;
 
 use alloc::vec::Vec;
 
 pub use dispatch::{run_dispatch, Dispatch, DispatchError, DispatchThread};
+#[cfg(feature = "std")]
+pub use dispatch::{run_dispatch_parallel, DispatchStats};
 pub use error::SimError;
 pub use memory::{
     AddressMode, ChannelKind, Memory, MemoryError, RtWrite, SamplerState, Surface, SurfaceFormat, UrbWrite,

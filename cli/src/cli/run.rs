@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use geneu::sim::{
-    run_dispatch, Change, Dispatch, End, Loc, Memory, Outcome, Program, RunOptions, Surface, SurfaceFormat, Thread,
+    run_dispatch_parallel, Change, Dispatch, End, Loc, Memory, Outcome, Program, RunOptions, Surface, SurfaceFormat,
+    Thread,
 };
 use geneu::Platform;
 use serde::{Deserialize, Serialize};
@@ -30,6 +31,8 @@ pub struct RunArgs<'a> {
     pub dispatch: Option<&'a str>,
     /// `--steps`: the step limit per thread.
     pub steps: u64,
+    /// `--threads`: worker threads for the thread groups.
+    pub threads: usize,
     /// `--trace`.
     pub trace: bool,
     /// `--json`.
@@ -564,7 +567,8 @@ pub fn run(p: Platform, args: &RunArgs<'_>) -> Result<ExitCode, CliError> {
     // (reported as such), which is what a bring-up engineer running a
     // snippet wants; a kernel ends with its EOT.
     opts.end_at_program_end = true;
-    let result = run_dispatch(&prog, &mut dispatch, &mut mem, &opts);
+    // The same result as one group after another, on any number of workers.
+    let result = run_dispatch_parallel(&prog, &mut dispatch, &mut mem, &opts, args.threads).map(|(o, _)| o);
     let mut out = String::new();
     let outcomes = match &result {
         Ok(o) => o.as_slice(),

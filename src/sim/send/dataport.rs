@@ -78,6 +78,18 @@ pub(super) fn data_cache1(call: &MessageCall<'_>, mem: &mut Memory, m: &DataCach
     let c = &m.common;
     let space = Space::of_bti(call, mem, m.bti);
     let ty = m.op.msg_type();
+    if matches!(
+        m.op,
+        Dc1Op::MediaBlockRead { .. }
+            | Dc1Op::MediaBlockWrite { .. }
+            | Dc1Op::TypedSurfaceRead { .. }
+            | Dc1Op::TypedSurfaceWrite { .. }
+            | Dc1Op::TypedAtomicSimd4x2 { .. }
+            | Dc1Op::TypedAtomic { .. }
+    ) {
+        // Typed surfaces and media blocks: the whole surface.
+        mem.note_whole(m.bti);
+    }
     match m.op {
         Dc1Op::UntypedSurfaceRead { channels, simd } => untyped_read(call, mem, c, Addr::A32(space), channels, simd),
         Dc1Op::UntypedSurfaceWrite { channels, simd } => untyped_write(call, mem, c, Addr::A32(space), channels, simd),
@@ -139,7 +151,10 @@ pub(super) fn read_only(call: &MessageCall<'_>, mem: &mut Memory, m: &DpRead) ->
         DpReadOp::UnalignedOwordBlockRead { size } => block_read(call, mem, c, space, size, true),
         DpReadOp::OwordDualBlockRead { size } => dual_block_read(call, mem, c, space, size),
         DpReadOp::DwordScatteredRead { simd16 } => scattered_read(call, mem, c, space, simd16, Elem::Dword),
-        DpReadOp::MediaBlockRead { .. } => media_block_read(call, mem, c, m.bti),
+        DpReadOp::MediaBlockRead { .. } => {
+            mem.note_whole(m.bti);
+            media_block_read(call, mem, c, m.bti)
+        }
     }
 }
 
@@ -152,7 +167,7 @@ fn block_layout(size: OwordBlockSize) -> (u32, usize) {
 
 fn block_read(
     call: &MessageCall<'_>,
-    mem: &Memory,
+    mem: &mut Memory,
     c: &Common,
     space: Space,
     size: OwordBlockSize,
@@ -197,7 +212,7 @@ fn block_write(
 
 fn dual_block_read(
     call: &MessageCall<'_>,
-    mem: &Memory,
+    mem: &mut Memory,
     c: &Common,
     space: Space,
     size: DualBlockSize,
@@ -284,7 +299,7 @@ fn simd(simd16: bool) -> (usize, u32) {
 
 fn scattered_read(
     call: &MessageCall<'_>,
-    mem: &Memory,
+    mem: &mut Memory,
     c: &Common,
     space: Space,
     simd16: bool,
@@ -710,7 +725,7 @@ fn media_surface<'m>(
 
 pub(super) fn media_block_read(
     call: &MessageCall<'_>,
-    mem: &Memory,
+    mem: &mut Memory,
     c: &Common,
     bti: u8,
 ) -> Result<MessageReply, SimError> {

@@ -247,7 +247,7 @@ pub(super) fn urb(call: &MessageCall<'_>, mem: &mut Memory, m: &Urb) -> Result<M
             )?;
             let mut r = Reply::new(u32::from(c.rlen));
             for k in (0..GRF_DWORDS).filter(|&k| enabled(call, k)) {
-                let entry = mem.urb_entry(pdw(call, 0, k)).unwrap_or(&[]);
+                let entry = mem.urb_entry_read(pdw(call, 0, k)).unwrap_or(&[]);
                 let slot_off = if m.per_slot_offset { pdw(call, 1, k) } else { 0 };
                 let base = u32::from(m.global_offset).wrapping_add(slot_off).wrapping_mul(4);
                 for i in 0..u32::from(c.rlen) {
@@ -262,7 +262,7 @@ pub(super) fn urb(call: &MessageCall<'_>, mem: &mut Memory, m: &Urb) -> Result<M
             // dword 3): rlen registers of consecutive dwords.
             need_header(call, c, "URB reads need a header (the URB handles)")?;
             check_mlen(call, c, 1, "a URB read (the header)")?;
-            let entry = mem.urb_entry(pdw(call, 0, 0)).unwrap_or(&[]);
+            let entry = mem.urb_entry_read(pdw(call, 0, 0)).unwrap_or(&[]);
             let slot_off = if m.per_slot_offset { pdw(call, 0, 3) } else { 0 };
             let unit = if m.opcode == UrbOpcode::ReadHWord { 8 } else { 4 };
             let base = u32::from(m.global_offset).wrapping_add(slot_off).wrapping_mul(unit);

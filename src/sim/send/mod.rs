@@ -13,6 +13,7 @@
 //! messages), `typed` (typed surface messages), `sampler`, and `fixed` (URB,
 //! render target writes, gateway, thread spawner).
 
+use super::track::Region;
 use super::{Memory, SimError};
 use crate::isa::GRF_BYTES;
 use crate::msg::{Common, Message, MsgError, ReservedBti};
@@ -117,8 +118,15 @@ pub(crate) fn execute(call: &MessageCall<'_>, mem: &mut Memory) -> Result<Messag
         Message::DataCache0(m) => dataport::data_cache0(call, mem, &m),
         Message::DataCache1(m) => dataport::data_cache1(call, mem, &m),
         Message::ConstantCache(m) | Message::SamplerCache(m) => dataport::read_only(call, mem, &m),
-        Message::Render(m) => fixed::render(call, mem, &m),
-        Message::Sampler(m) => sampler::sample(call, mem, &m),
+        // Render targets, typed surfaces and media blocks: the whole surface.
+        Message::Render(m) => {
+            mem.note_whole(m.bti);
+            fixed::render(call, mem, &m)
+        }
+        Message::Sampler(m) => {
+            mem.note_whole(m.bti);
+            sampler::sample(call, mem, &m)
+        }
         Message::Urb(m) => fixed::urb(call, mem, &m),
         Message::Gateway(m) => fixed::gateway(call, &m),
         Message::ThreadSpawner(m) => fixed::thread_spawner(call, &m),
@@ -293,10 +301,25 @@ impl Space {
         }
     }
 
+    /// The shared region (recorded while a group's accesses are) of
+    /// address `addr`: `None` for the group's and thread's own spaces.
+    fn region(self, addr: u64) -> Option<(Region, u64)> {
+        match self {
+            Space::Surface(bti) => Some((Region::Surface(bti), addr)),
+            Space::Flat(base) => Some((Region::Flat, base.wrapping_add(addr))),
+            Space::Slm | Space::Scratch => None,
+        }
+    }
+
     /// Reads `out.len()` bytes at `addr`: zeros when a bounds-checked space
     /// does not hold them all.
-    fn read(self, call: &MessageCall<'_>, mem: &Memory, addr: u64, out: &mut [u8]) -> Result<(), SimError> {
+    fn read(self, call: &MessageCall<'_>, mem: &mut Memory, addr: u64, out: &mut [u8]) -> Result<(), SimError> {
         let len = out.len();
+        let shared = self.region(addr);
+        if let Some((region, at)) = shared {
+            mem.note_read(region, at, len);
+        }
+        let mem = &*mem;
         let src: Option<&[u8]> = match self {
             Space::Surface(bti) => {
                 let s = mem.surface(bti).ok_or(SimError::UnboundSurface {
@@ -328,7 +351,13 @@ impl Space {
             }
         };
         match src {
-            Some(s) => out.copy_from_slice(s),
+            Some(s) => {
+                out.copy_from_slice(s);
+                // A group's view: what the group itself wrote.
+                if let Some((region, at)) = shared {
+                    mem.patch_read(region, at, out);
+                }
+            }
             None => out.fill(0),
         }
         Ok(())
@@ -338,13 +367,41 @@ impl Space {
     /// not hold it all.
     fn write(self, call: &MessageCall<'_>, mem: &mut Memory, addr: u64, data: &[u8]) -> Result<(), SimError> {
         let len = data.len();
+        if let Some((region, at)) = self.region(addr) {
+            mem.note_write(region, at, len);
+            if mem.paged(region) {
+                // A group's view: into its own pages, where the shared
+                // bytes hold it all (bounds as below).
+                let inside = match self {
+                    Space::Surface(bti) => {
+                        let s = mem.surface(bti).ok_or(SimError::UnboundSurface {
+                            offset: call.offset,
+                            bti,
+                        })?;
+                        range(s.data(), addr, len).is_some()
+                    }
+                    _ => {
+                        mem.read_flat(at, len).ok_or(SimError::Unmapped {
+                            offset: call.offset,
+                            address: at,
+                            bytes: len as u32,
+                        })?;
+                        true
+                    }
+                };
+                if inside {
+                    mem.write_paged(region, at, data);
+                }
+                return Ok(());
+            }
+        }
         let dst: Option<&mut [u8]> = match self {
             Space::Surface(bti) => {
-                let s = mem.surface_mut(bti).ok_or(SimError::UnboundSurface {
+                let s = mem.surface_bytes_mut(bti).ok_or(SimError::UnboundSurface {
                     offset: call.offset,
                     bti,
                 })?;
-                range_mut(s.data_mut(), addr, len)
+                range_mut(s, addr, len)
             }
             Space::Slm => range_mut(mem.slm_mut(call.group), addr, len),
             Space::Scratch => {
@@ -373,7 +430,7 @@ impl Space {
         Ok(())
     }
 
-    fn read_u32(self, call: &MessageCall<'_>, mem: &Memory, addr: u64) -> Result<u32, SimError> {
+    fn read_u32(self, call: &MessageCall<'_>, mem: &mut Memory, addr: u64) -> Result<u32, SimError> {
         let mut b = [0; DW];
         self.read(call, mem, addr, &mut b)?;
         Ok(u32::from_le_bytes(b))
