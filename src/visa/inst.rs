@@ -18,7 +18,7 @@
 use alloc::vec::Vec;
 
 use super::error::{Slot, VisaError};
-use super::exec::{check_exec, pred_control, pred_flag, set_first_channel};
+use super::exec::{check_exec, pred_control, pred_flag, scratch_cond_flag, set_first_channel};
 use super::format::*;
 use super::operand::*;
 use super::types::*;
@@ -541,12 +541,16 @@ impl Lowering {
                 reason: "this opcode does not saturate",
             });
         }
-        if matches!(op, VisaOp::Cmp(_)) && cond_flag.is_none() {
-            cond_flag = Some(ctx.scratch_flag.ok_or(VisaError::NeedScratch {
+        // A compare into a general variable writes the scratch flag; the
+        // subregister is chosen once the channels are known (below).
+        let scratch = if matches!(op, VisaOp::Cmp(_)) && cond_flag.is_none() {
+            Some(ctx.scratch_flag.ok_or(VisaError::NeedScratch {
                 what: "cmp into a general variable",
                 need: "a scratch flag (LowerCtx::scratch_flag)",
-            })?);
-        }
+            })?)
+        } else {
+            None
+        };
         if matches!(op, VisaOp::Min | VisaOp::Max) {
             // sel.l / sel.ge do not write the flag; name f0.0 as Mesa does.
             cond_flag = Some(FlagReg::default());
@@ -591,6 +595,11 @@ impl Lowering {
         };
         l.place_immediates(op, ctx)?;
         l.check_df()?;
+        if let Some(f) = scratch {
+            // Ivy Bridge DF counts hardware channels in pairs.
+            let scale = if l.pairs { 2 } else { 1 };
+            l.cond_flag = Some(scratch_cond_flag(vars, f, l.base, scale * e)?);
+        }
         l.splittable = l.split_safety();
         Ok(l)
     }
