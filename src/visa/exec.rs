@@ -9,6 +9,12 @@
 //! keeps element `j` in bit `16·S + j` of `fN`; the hardware reads bit
 //! `16·S + group + n` for channel `n`, so the same flag register serves
 //! every mask offset.
+//!
+//! Ivy Bridge DF is the exception: each DF channel takes a pair of the
+//! hardware's channels (of the execution mask and the flag), so vISA
+//! channel `c` is hardware channels `2c` and `2c+1`, only channels 0..15
+//! exist, and a predicate is first spread into a scratch flag with each
+//! bit doubled (see [`super::inst`]).
 
 use super::error::{Slot, VisaError};
 use super::format::{ExecCtl, PredCombine, PredCtl};
