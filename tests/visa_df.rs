@@ -68,22 +68,109 @@ fn ivb_simd4_df_doubles_exec_size_width_and_vertical_stride() {
     }
 }
 
+/// The instructions of `out` that spread a predicate into pairs of flag
+/// bits come first: two moves into the temporary GRF, then compares.
+fn split_spread(out: &[Instruction]) -> (&[Instruction], &[Instruction]) {
+    let n = out.iter().position(|i| i.opcode == Opcode::Add).unwrap();
+    out.split_at(n)
+}
+
+/// The hardware channels an instruction covers: quarter and nibble control
+/// give the first, the execution size the count.
+fn hw_channels(i: &Instruction) -> core::ops::Range<u32> {
+    let first = 8 * u32::from(i.qtr_control) + if i.controls.contains(Controls::NIB_CTRL) { 4 } else { 0 };
+    first..first + i.exec_size.channels()
+}
+
 #[test]
-fn ivb_df_masks_use_nibble_control() {
+fn ivb_df_channel_groups_count_pairs() {
+    // Each DF channel takes a pair of the 32 hardware channels (IVB PRM,
+    // "Each DF operand uses a pair of channels"): vISA channel c is
+    // hardware channels 2c and 2c+1, of the execution mask and the flag.
     let p = Platform::Gen7;
-    // SIMD4 at M2 (channels 4-7): the upper nibble of the first quarter.
-    let inst = add(exec_m(4, 2, false), gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1)).with_pred(PredCtl::new(1));
-    let out = lower_ok(p, &vars(), &ctx(), &inst);
-    let i = word(p, &out[0]);
-    assert_eq!(i.exec_size, ExecSize::S8);
-    assert_eq!(i.qtr_control, 0);
-    assert!(i.controls.contains(Controls::NIB_CTRL));
-    assert_eq!((i.pred_control, i.flag), (1, FlagReg { nr: 0, subnr: 0 }));
-    // SIMD4 at M4 (channels 12-15): second quarter, upper nibble, NoMask.
-    let inst = add(exec_m(4, 4, true), gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1));
-    let i = word(p, &lower_ok(p, &vars(), &ctx(), &inst)[0]);
-    assert_eq!((i.qtr_control, i.controls.contains(Controls::NIB_CTRL)), (1, true));
-    assert!(i.controls.contains(Controls::WE_ALL));
+    // (SIMD, mask control, hardware channels)
+    for (n, m, want) in [
+        (4u32, 1u8, 0..8),
+        (4, 2, 8..16),
+        (4, 3, 16..24),
+        (4, 4, 24..32),
+        (8, 3, 16..32),
+    ] {
+        for nm in [false, true] {
+            let inst = add(exec_m(n, m, nm), gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1));
+            let out = lower_ok(p, &vars(), &ctx(), &inst);
+            assert_eq!(out.len(), 1);
+            let i = word(p, &out[0]);
+            assert_eq!(hw_channels(&i), want, "SIMD{n} M{m}");
+            assert_eq!(i.controls.contains(Controls::WE_ALL), nm);
+        }
+    }
+    // Channels 16 and up would be hardware channels 32 and up.
+    for (n, m) in [(4u32, 5u8), (4, 8), (8, 5), (16, 5)] {
+        let inst = add(exec_m(n, m, false), gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1));
+        let err = lower(p, &vars(), &ctx(), &inst).unwrap_err();
+        assert!(matches!(err, VisaError::Unsupported { .. }), "SIMD{n} M{m}: {err}");
+    }
+}
+
+#[test]
+fn ivb_df_predicate_is_spread_into_pairs_of_flag_bits() {
+    let p = Platform::Gen7;
+    let vars = vars();
+    // SIMD4 at M2: elements 4..7 of P1 (f0) are read by hardware channels
+    // 8..15; the spread puts element c in bits 2c and 2c+1 of a scratch
+    // flag subregister (f1.1 holds 16 + 8..16 + 16, within f1).
+    let inst = add(exec_m(4, 2, false), gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1)).with_pred(PredCtl {
+        id: 1,
+        combine: PredCombine::Sequential,
+        inverse: true,
+    });
+    let out = lower_ok(p, &vars, &ctx(), &inst);
+    let (spread, op) = split_spread(&out);
+    assert_eq!(op.len(), 1);
+    let i = word(p, &op[0]);
+    assert_eq!(hw_channels(&i), 8..16);
+    assert_eq!((i.pred_control, i.flag), (1, FlagReg { nr: 1, subnr: 1 }));
+    assert!(
+        i.controls.contains(Controls::PRED_INV),
+        "the inverse reads both bits of a pair"
+    );
+    // The moves copy elements 4..7 of P1 into words 0..3 of the temporary.
+    let [zero, copy, cmp] = spread else {
+        panic!("{spread:?}")
+    };
+    for (mv, value) in [(zero, 0u64), (copy, 0x0001_0001)] {
+        let mv = word(p, mv);
+        assert_eq!((mv.opcode, hw_channels(&mv)), (Opcode::Mov, 4..8));
+        assert!(mv.controls.contains(Controls::WE_ALL));
+        assert_eq!((mv.dst.addr, mv.dst.ty, mv.imm), (grf(100, 0), Type::UW, value));
+    }
+    assert_eq!((copy.pred_control, copy.flag), (1, FlagReg { nr: 0, subnr: 0 }));
+    assert!(!copy.controls.contains(Controls::PRED_INV));
+    // The compare writes hardware channels 8..15 of f1.1, channel h from
+    // word h / 2 (<1;2,0>).
+    let cmp = word(p, cmp);
+    assert_eq!(cmp.cond_mod(), Some(CondMod::Nz));
+    assert_eq!((hw_channels(&cmp), cmp.flag), (8..16, FlagReg { nr: 1, subnr: 1 }));
+    assert!(cmp.controls.contains(Controls::WE_ALL));
+    assert_eq!(
+        (cmp.src[0].addr, cmp.src[0].region),
+        (grf(100, 0), Region::new(1, 2, 0).unwrap())
+    );
+    // Without a temporary GRF or a scratch flag there is nowhere to spread.
+    for ctx in [
+        LowerCtx {
+            temp_grf: None,
+            ..ctx()
+        },
+        LowerCtx {
+            scratch_flag: None,
+            ..ctx()
+        },
+    ] {
+        let err = lower(p, &vars, &ctx, &inst).unwrap_err();
+        assert!(matches!(err, VisaError::NeedScratch { .. }), "{err}");
+    }
 }
 
 #[test]
@@ -107,23 +194,35 @@ fn ivb_simd8_df_is_one_sixteen_channel_instruction() {
 #[test]
 fn ivb_simd16_df_splits_into_two_simd8_halves() {
     let p = Platform::Gen7;
-    for (m, q0) in [(1u8, 0u8), (5, 2)] {
-        let inst = add(exec_m(16, m, false), gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1)).with_pred(PredCtl::new(1));
-        let out = lower_ok(p, &vars(), &ctx(), &inst);
-        assert_eq!(out.len(), 2);
-        for (h, i) in out.iter().enumerate() {
-            let i = word(p, i);
-            let h = h as u8;
-            assert_eq!(i.exec_size, ExecSize::S16, "each half: 8 DF = 16 float channels");
-            assert_eq!(i.qtr_control, q0 + h, "DF channel groups of 8");
-            assert!(!i.controls.contains(Controls::NIB_CTRL));
-            assert_eq!((i.pred_control, i.flag), (1, FlagReg::default()));
-            // The second half starts 8 DF = 64 bytes = 2 GRFs further.
-            assert_eq!(i.dst.addr, grf(30 + 2 * h, 0));
-            assert_eq!(i.src[0].addr, grf(10 + 2 * h, 0));
-            assert_eq!(i.src[1].addr, grf(20 + 2 * h, 0));
-            assert_eq!(i.src[0].region, Region::new(8, 8, 1).unwrap());
-        }
+    let inst = add(exec(16), gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1)).with_pred(PredCtl::new(1));
+    let out = lower_ok(p, &vars(), &ctx(), &inst);
+    let (spread, op) = split_spread(&out);
+    // 32 hardware channels of flag bits: two SIMD16 compares (Gen7 runs no
+    // 32-channel conditional modifier), writing all of f1 through f1.0.
+    let cmps: Vec<_> = spread.iter().filter(|i| i.opcode == Opcode::Cmp).collect();
+    assert_eq!(cmps.len(), 2);
+    for (h, c) in cmps.iter().enumerate() {
+        assert_eq!(hw_channels(c), 16 * h as u32..16 * h as u32 + 16);
+        assert_eq!(c.flag, FlagReg { nr: 1, subnr: 0 });
+        // Channel 16h + j reads word 8h + j / 2.
+        assert_eq!(c.src[0].addr, grf(100, 16 * h as u8));
+    }
+    assert_eq!(op.len(), 2);
+    for (h, i) in op.iter().enumerate() {
+        let i = word(p, i);
+        let h = h as u8;
+        assert_eq!(i.exec_size, ExecSize::S16, "each half: 8 DF = 16 float channels");
+        assert_eq!(
+            hw_channels(&i),
+            16 * u32::from(h)..16 * u32::from(h) + 16,
+            "pairs of DF channels 8h..8h+7"
+        );
+        assert_eq!((i.pred_control, i.flag), (1, FlagReg { nr: 1, subnr: 0 }));
+        // The second half starts 8 DF = 64 bytes = 2 GRFs further.
+        assert_eq!(i.dst.addr, grf(30 + 2 * h, 0));
+        assert_eq!(i.src[0].addr, grf(10 + 2 * h, 0));
+        assert_eq!(i.src[1].addr, grf(20 + 2 * h, 0));
+        assert_eq!(i.src[0].region, Region::new(8, 8, 1).unwrap());
     }
 }
 
@@ -359,7 +458,11 @@ fn df_compare_into_a_predicate() {
         VecOperand::pred(1),
         &[gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1)],
     );
-    for p in Platform::ALL {
+    // Ivy Bridge writes a pair of flag bits per DF channel where the
+    // predicate holds one: refused.
+    let err = lower(Platform::Gen7, &vars, &ctx(), &cmp).unwrap_err();
+    assert!(matches!(err, VisaError::Unsupported { .. }), "{err}");
+    for p in Platform::ALL.into_iter().filter(|&p| p != Platform::Gen7) {
         let out = lower_ok(p, &vars, &ctx(), &cmp);
         assert_eq!(out.len(), 1);
         let i = word(p, &out[0]);

@@ -176,3 +176,102 @@ fn apply_helpers_match_lowering() {
     assert!(j.set_first_channel(16));
     assert_eq!(j.qtr_control, 2);
 }
+
+/// The flag bits a hardware instruction with a conditional modifier
+/// writes, as `(register, bits)`: channel `n` of its channel group at
+/// subregister `S` is bit `16·S + first + n` of the 32-bit flag register
+/// (the `fN.S` / quarter-control rule of the PRM's flag description).
+fn written_flag_bits(i: &Instruction) -> (u8, u64) {
+    let first = u32::from(i.qtr_control) * 8 + if i.controls.contains(Controls::NIB_CTRL) { 4 } else { 0 };
+    let lo = 16 * u32::from(i.flag.subnr) + first;
+    let n = i.exec_size.channels();
+    (i.flag.nr, ((1u64 << n) - 1) << lo)
+}
+
+/// The bits of predicate variables in flag register `nr`, but for the
+/// scratch subregister's 16, which the caller gave to the lowering.
+fn pred_bits(vars: &VarTable, nr: u8, scratch: FlagReg) -> u64 {
+    let live = vars
+        .predicate
+        .iter()
+        .filter(|p| p.flag.nr == nr)
+        .map(|p| ((1u64 << p.elements) - 1) << (16 * u32::from(p.flag.subnr)))
+        .fold(0, |a, b| a | b);
+    if scratch.nr == nr {
+        live & !(0xffff << (16 * u32::from(scratch.subnr)))
+    } else {
+        live
+    }
+}
+
+/// A compare into a general variable writes its flag bits through the
+/// scratch flag; those bits never reach a predicate variable nor run past
+/// bit 31 of the flag register (the bits of the scratch subregister itself
+/// excepted: the caller gave them up), and where no subregister can take
+/// them the lowering says so. `cmp.lt (8) M5` with P1 in f1.1 and scratch f1.0 used
+/// to write f1 bits 16..23 (P1's elements 0..7).
+#[test]
+fn a_compare_through_the_scratch_flag_spares_every_predicate() {
+    let cmp = |n: u32, m: u8| {
+        let w = n.min(16);
+        VisaInst::new(
+            VisaOp::Cmp(RelOp::Lt),
+            exec_m(n, m, false),
+            dst(0, 0, 0, 1),
+            &[gen(1, 0, 0, w, w, 1), gen(0, 0, 0, w, w, 1)],
+        )
+    };
+    let table = |elements: u8, flag: FlagReg| {
+        let mut v = VarTable::new();
+        v.add_general(VisaType::D, 64, 10 * 32);
+        v.add_general(VisaType::D, 64, 20 * 32);
+        v.add_predicate(elements, flag);
+        v
+    };
+    let f = |nr, subnr| FlagReg { nr, subnr };
+    let ctx = |scratch| LowerCtx {
+        scratch_flag: Some(scratch),
+        ..LowerCtx::default()
+    };
+    // (predicate elements and flag, scratch, SIMD, Mk, the flag expected or
+    // None for a refusal).
+    let cases = [
+        // The reported case: f1.0 at 3Q writes bits 16..23 = P1's; f1.1
+        // at 3Q would be bits 32..39.
+        (16, f(1, 1), f(1, 0), 8, 5, None),
+        (16, f(1, 1), f(1, 0), 32, 1, None),
+        (16, f(1, 1), f(1, 0), 8, 1, Some(f(1, 0))),
+        (8, f(1, 1), f(1, 0), 8, 7, Some(f(1, 0))),
+        // Scratch f1.1 at M5 runs past bit 31; f1.0 puts the bits at 16..23,
+        // clear of P1 in bits 0..15.
+        (16, f(1, 0), f(1, 1), 8, 5, Some(f(1, 0))),
+        (16, f(1, 0), f(1, 1), 16, 5, Some(f(1, 0))),
+        (16, f(1, 0), f(1, 1), 32, 1, None),
+        // A predicate over the scratch subregister gave those bits up.
+        (32, f(1, 0), f(1, 1), 8, 5, Some(f(1, 0))),
+        (32, f(1, 0), f(1, 1), 8, 1, Some(f(1, 1))),
+        // A predicate in the other flag register is no obstacle.
+        (32, f(0, 0), f(1, 0), 32, 1, Some(f(1, 0))),
+        (16, f(0, 1), f(1, 1), 4, 2, Some(f(1, 1))),
+    ];
+    for p in Platform::ALL {
+        for &(elements, pflag, scratch, n, m, want) in &cases {
+            let vars = table(elements, pflag);
+            let r = lower(p, &vars, &ctx(scratch), &cmp(n, m));
+            let what = format!("{p} P1 {elements} at {pflag:?}, scratch {scratch:?}, SIMD{n} M{m}");
+            match want {
+                None => assert!(matches!(r, Err(VisaError::ScratchFlag { .. })), "{what}: {r:?}"),
+                Some(flag) => {
+                    let out = r.unwrap_or_else(|e| panic!("{what}: {e}"));
+                    check_all(p, &out);
+                    for i in out.iter().filter(|i| i.opcode == Opcode::Cmp) {
+                        assert_eq!(i.flag, flag, "{what}");
+                        let (nr, bits) = written_flag_bits(i);
+                        assert_eq!(bits >> 32, 0, "{what}: past bit 31");
+                        assert_eq!(bits & pred_bits(&vars, nr, scratch), 0, "{what}: a predicate's bits");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -231,6 +231,25 @@ pub enum VisaError {
         /// What is missing.
         need: &'static str,
     },
+    /// A compare into a general variable writes flag bits through the
+    /// scratch flag, and no subregister of its flag register takes them
+    /// without overwriting a predicate variable or running past bit 31.
+    #[error(
+        "the scratch flag f{}.{}: writing flag bits {first}..{end} through either subregister of f{} would {reason}",
+        flag.nr,
+        flag.subnr,
+        flag.nr
+    )]
+    ScratchFlag {
+        /// The caller's scratch flag ([`super::LowerCtx::scratch_flag`]).
+        flag: crate::model::FlagReg,
+        /// The first flag bit written, counted from the scratch subregister.
+        first: u32,
+        /// One past the last.
+        end: u32,
+        /// What the write would do.
+        reason: &'static str,
+    },
     /// The combination is valid vISA that this lowering does not handle.
     #[error("{what}: {why}")]
     Unsupported {

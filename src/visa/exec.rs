@@ -9,6 +9,12 @@
 //! keeps element `j` in bit `16·S + j` of `fN`; the hardware reads bit
 //! `16·S + group + n` for channel `n`, so the same flag register serves
 //! every mask offset.
+//!
+//! Ivy Bridge DF is the exception: each DF channel takes a pair of the
+//! hardware's channels (of the execution mask and the flag), so vISA
+//! channel `c` is hardware channels `2c` and `2c+1`, only channels 0..15
+//! exist, and a predicate is first spread into a scratch flag with each
+//! bit doubled (see [`super::inst`]).
 
 use super::error::{Slot, VisaError};
 use super::format::{ExecCtl, PredCombine, PredCtl};
@@ -110,4 +116,69 @@ pub fn apply_pred(i: &mut Instruction, vars: &VarTable, pc: PredCtl, exec: ExecC
     i.pred_control = pred_control(pc.combine, exec.size.channels());
     i.controls.set(Controls::PRED_INV, pc.inverse);
     Ok(())
+}
+
+/// The flag subregister a compare into a general variable writes through,
+/// given the caller's scratch flag: the compare writes the `bits` flag
+/// bits from `16·S + first` of the scratch's flag register (the rule in
+/// this module's doc: channel `n` of a hardware instruction at subregister
+/// `S` is bit `16·S + n`, `n` counting from channel 0 of the thread, so
+/// the channel group is part of the bit number), where `first` and `bits`
+/// count hardware channels.
+///
+/// The scratch subregister is tried first, then the other subregister of
+/// the same flag register (`fN.0` at channel group 3Q writes the bits
+/// `fN.1` holds; through `fN.1` instead it would run past bit 31, and
+/// through `fN.0` the bits of `fN.1`). A choice is safe when its bits end
+/// by 31 (a flag register has 32 bits) and overlap no predicate
+/// variable's elements (`16·T .. 16·T + elements` of its register)
+/// outside the scratch subregister's own 16 bits, which the caller gave
+/// up: vISA keeps live values in flags only as predicate variables, so
+/// other bits are free. The other flag register is not tried: the caller
+/// set aside only the scratch's. Otherwise the compare is refused with
+/// [`VisaError::ScratchFlag`].
+pub(crate) fn scratch_cond_flag(
+    vars: &VarTable,
+    scratch: FlagReg,
+    first: u32,
+    bits: u32,
+) -> Result<FlagReg, VisaError> {
+    let written = |s: u8| {
+        let lo = 16 * u32::from(s) + first;
+        (lo, lo + bits)
+    };
+    let bits_of = |lo: u32, n: u32| ((1u64 << n) - 1) << lo;
+    let given = bits_of(16 * u32::from(scratch.subnr.min(1)), 16);
+    let live = vars
+        .predicate
+        .iter()
+        .filter(|p| p.flag.nr == scratch.nr)
+        .map(|p| bits_of(16 * u32::from(p.flag.subnr.min(1)), u32::from(p.elements).min(32)))
+        .fold(0, |a, b| a | b)
+        & !given;
+    let clear = |s: u8| {
+        let (lo, hi) = written(s);
+        hi <= 32 && bits_of(lo, bits.min(32)) & live == 0
+    };
+    let other = FlagReg {
+        nr: scratch.nr,
+        subnr: 1 - scratch.subnr.min(1),
+    };
+    for f in [scratch, other] {
+        if clear(f.subnr) {
+            return Ok(f);
+        }
+    }
+    let (lo, hi) = written(scratch.subnr);
+    let base = 16 * u32::from(scratch.subnr);
+    Err(VisaError::ScratchFlag {
+        flag: scratch,
+        first: lo - base,
+        end: hi - base,
+        reason: if hi > 32 {
+            "run past bit 31 or overwrite a predicate variable's elements"
+        } else {
+            "overwrite a predicate variable's elements"
+        },
+    })
 }
