@@ -493,6 +493,10 @@ fn brd_brc(p: Platform, s: &mut impl Slots, a16: bool) -> Result<(), Differs> {
             s0.region = A16_ZERO.region;
         }
         put!(s, [src[0]], s0)?;
+    } else if a16 {
+        // The destination the text shows: an align16 one's hidden stride
+        // is 1, as for the ALU operations.
+        put!(s, [dst.hstride], HSTRIDE_1)?;
     }
     put!(s, [src[1]], Src::ZERO)?;
     put!(s, [src[2]], Src::ZERO)?;

@@ -139,3 +139,15 @@ fn register_descriptor_with_hidden_src1_bits_roundtrips() {
     let word = [0x32, 0, 0, 0, 0x14, 0, 0x18, 0xcd, 0, 1, 0x60, 0, 0x21, 0, 0x46, 4];
     geneu::check::text::check_asm_roundtrip(Platform::Gen7, &word);
 }
+
+/// A Haswell align16 `brd` with its offsets in a register shows its
+/// destination, whose hidden stride (0 in this mutated corpus word) the
+/// text must annotate: found by `text_roundtrip`'s mutated corpus words.
+#[cfg(feature = "check")]
+#[test]
+fn align16_register_brd_keeps_its_destination_stride() {
+    let w: [u8; 16] = [
+        0x21, 0x01, 0x60, 0x0a, 0xbd, 0x03, 0x6f, 0x01, 0x24, 0x60, 0x0e, 0x00, 0x00, 0x00, 0x00, 0x00,
+    ];
+    geneu::check::text::check_asm_roundtrip(Platform::Gen75, &w);
+}
