@@ -765,9 +765,30 @@ fn transcendental_math_matches_rust_to_f32() {
     }
 }
 
+/// A compressed SIMD16 add: channels 0-7 read g2 and g4 and write g10,
+/// channels 8-15 the registers after them (g3, g5, g11), as the PRM's
+/// compressed-instruction rule and Rust's wrapping addition say.
 #[test]
 fn simd16_on_two_registers() {
-    let _ = ExecSize::S16;
+    for p in PLATFORMS {
+        let mut t = Thread::new();
+        let a: Vec<u32> = (0..16).map(|k| 0x1000_0000u32.wrapping_mul(k) ^ 0x55).collect();
+        let b: Vec<u32> = (0..16).map(|k| u32::MAX - 3 * k).collect();
+        for (reg, v) in [(2, &a), (4, &b)] {
+            for half in 0..2 {
+                let mut d = [0u32; 8];
+                d.copy_from_slice(&v[half * 8..half * 8 + 8]);
+                t.write_ud8(reg + half as u8, d);
+            }
+        }
+        let mut bld = Builder::new(p);
+        bld.set_state(State::default().simd(ExecSize::S16));
+        bld.add(g(10).ud(), g(2).ud(), g(4).ud()).unwrap();
+        run_to_end(bld, &mut t);
+        let got: Vec<u32> = [10u8, 11].iter().flat_map(|&r| t.read_ud8(r).unwrap()).collect();
+        let want: Vec<u32> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect();
+        assert_eq!(got, want, "{p}");
+    }
 }
 
 #[test]
