@@ -384,6 +384,19 @@ fn loc_name(at: Loc) -> (String, u8) {
     }
 }
 
+/// The general registers `after` holds differently from `before`: each
+/// register's number and its bytes before and after.
+fn changed_grfs<'t>(before: &'t Thread, after: &'t Thread) -> impl Iterator<Item = (usize, &'t [u8], &'t [u8])> {
+    let grf = geneu::isa::GRF_BYTES as usize;
+    before
+        .grf()
+        .chunks(grf)
+        .zip(after.grf().chunks(grf))
+        .enumerate()
+        .filter(|(_, (b, a))| b != a)
+        .map(|(n, (b, a))| (n, b, a))
+}
+
 /// A little-endian dword from up to four bytes.
 fn dword(d: &[u8]) -> u32 {
     let mut b = [0u8; 4];
@@ -396,11 +409,7 @@ fn dword(d: &[u8]) -> u32 {
 /// The changed registers of a thread, one line a register: its dwords
 /// after the run, changed ones marked.
 fn changed_registers(before: &Thread, after: &Thread, out: &mut String) {
-    let (b, a) = (before.grf(), after.grf());
-    for (n, (rb, ra)) in b.chunks(32).zip(a.chunks(32)).enumerate() {
-        if rb == ra {
-            continue;
-        }
+    for (n, rb, ra) in changed_grfs(before, after) {
         let _ = write!(out, "  g{n:<4}");
         for (db, da) in rb.chunks(4).zip(ra.chunks(4)) {
             let v = dword(da);
@@ -421,7 +430,7 @@ fn change_text(changes: &[Change]) -> String {
     let mut regs: Vec<String> = Vec::new();
     for c in changes {
         let (name, _) = loc_name(c.at);
-        if regs.last() != Some(&name) && !regs.contains(&name) {
+        if !regs.contains(&name) {
             regs.push(name);
         }
     }
@@ -500,13 +509,8 @@ fn end_name(e: End) -> &'static str {
 
 /// The registers `after` holds differently from `before`.
 fn changed_json(before: &Thread, after: &Thread) -> Vec<RegJson> {
-    before
-        .grf()
-        .chunks(32)
-        .zip(after.grf().chunks(32))
-        .enumerate()
-        .filter(|(_, (x, y))| x != y)
-        .map(|(n, (_, y))| RegJson {
+    changed_grfs(before, after)
+        .map(|(n, _, y)| RegJson {
             register: format!("g{n}"),
             bytes: json::hex_bytes(y),
         })
