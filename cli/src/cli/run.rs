@@ -14,7 +14,7 @@ use geneu::sim::{
     run_dispatch_parallel, Change, Dispatch, End, Loc, Memory, Outcome, Program, RunOptions, Surface, SurfaceFormat,
     Thread,
 };
-use geneu::Platform;
+use geneu::{Platform, Type};
 use serde::{Deserialize, Serialize};
 
 use super::{emit, json, program_bytes, CliError, Input};
@@ -39,19 +39,15 @@ pub struct RunArgs<'a> {
     pub json: bool,
 }
 
-/// The element types a register setting may name, with their sizes.
-fn elem_size(ty: &str) -> Option<u32> {
-    Some(match ty {
-        "ub" | "b" => 1,
-        "uw" | "w" | "hf" => 2,
-        "ud" | "d" | "f" => 4,
-        "uq" | "q" | "df" => 8,
-        _ => return None,
-    })
+/// The element type a register setting names: a register type of the
+/// model, by its name in either case (the vector immediates are none).
+fn elem_type(ty: &str) -> Option<Type> {
+    let t: Type = ty.to_ascii_uppercase().parse().ok()?;
+    (!t.is_vector_imm()).then_some(t)
 }
 
 /// One value of a register setting, as the little-endian bytes of `ty`.
-fn elem_bytes(v: &str, ty: &str) -> Option<Vec<u8>> {
+fn elem_bytes(v: &str, ty: Type) -> Option<Vec<u8>> {
     let int = || -> Option<i128> {
         let (neg, t) = match v.strip_prefix('-') {
             Some(t) => (true, t),
@@ -63,15 +59,15 @@ fn elem_bytes(v: &str, ty: &str) -> Option<Vec<u8>> {
         };
         Some(if neg { -n } else { n })
     };
-    let size = elem_size(ty)? as usize;
+    let size = ty.size() as usize;
     let bytes: Vec<u8> = match ty {
-        "f" => v.parse::<f32>().ok()?.to_le_bytes().to_vec(),
-        "df" => v.parse::<f64>().ok()?.to_le_bytes().to_vec(),
-        "hf" => half::f16::from_f32(v.parse::<f32>().ok()?).to_le_bytes().to_vec(),
+        Type::F => v.parse::<f32>().ok()?.to_le_bytes().to_vec(),
+        Type::DF => v.parse::<f64>().ok()?.to_le_bytes().to_vec(),
+        Type::HF => half::f16::from_f32(v.parse::<f32>().ok()?).to_le_bytes().to_vec(),
         _ => {
             let n = int()?;
             let bits = size as u32 * 8;
-            let (lo, hi) = if ty.starts_with('u') {
+            let (lo, hi) = if !ty.is_signed_int() {
                 (0i128, (1i128 << bits) - 1)
             } else {
                 (-(1i128 << (bits - 1)), (1i128 << bits) - 1)
@@ -95,10 +91,10 @@ pub fn parse_grf(spec: &str) -> Result<(usize, Vec<u8>), String> {
     };
     let (reg, vals) = spec.split_once('=').ok_or_else(|| bad("no `=`"))?;
     let (vals, ty) = match vals.rsplit_once(':') {
-        Some((v, t)) => (v, t.to_ascii_lowercase()),
-        None => (vals, "ud".to_string()),
+        Some((v, t)) => (v, elem_type(t).ok_or_else(|| bad("unknown type"))?),
+        None => (vals, Type::UD),
     };
-    let size = elem_size(&ty).ok_or_else(|| bad("unknown type"))?;
+    let size = ty.size();
     let reg = reg.trim();
     let reg = reg
         .strip_prefix('g')
@@ -115,7 +111,7 @@ pub fn parse_grf(spec: &str) -> Result<(usize, Vec<u8>), String> {
     let start = nr as usize * geneu::isa::GRF_BYTES as usize + (sub as usize).saturating_mul(size as usize);
     let mut bytes = Vec::new();
     for v in vals.split(',').map(str::trim).filter(|v| !v.is_empty()) {
-        bytes.extend(elem_bytes(v, &ty).ok_or_else(|| bad(&format!("`{v}` is not a {ty} value")))?);
+        bytes.extend(elem_bytes(v, ty).ok_or_else(|| bad(&format!("`{v}` is not a {ty} value")))?);
     }
     let file = geneu::isa::GRF_BYTES as usize * geneu::isa::GRF_COUNT as usize;
     if start.saturating_add(bytes.len()) > file {
