@@ -176,7 +176,7 @@ fn run_group(
         t.set_ids(k, group);
     }
     let mut outcomes: Vec<Option<Outcome>> = alloc::vec![None; threads.len()];
-    let mut runs: Vec<Resumable> = threads.iter().map(|_| Resumable::new(prog)).collect();
+    let mut runs: Vec<Resumable> = threads.iter().map(|_| Resumable::new()).collect();
     // Turns: each thread runs until it ends or waits at the barrier; after
     // a turn every thread left waits there, and it opens.
     loop {

@@ -290,7 +290,7 @@ impl Channels {
 /// fails. A barrier message alone in its group opens at once; threads
 /// that meet at barriers run through [`dispatch::run_dispatch`].
 pub fn run(prog: &Program, thread: &mut Thread, mem: &mut Memory, opts: &RunOptions) -> Result<Outcome, SimError> {
-    let mut r = Resumable::new(prog);
+    let mut r = Resumable::new();
     loop {
         if let Some(out) = r.resume(prog, thread, mem, opts)? {
             return Ok(out);
@@ -316,7 +316,7 @@ pub(crate) struct Resumable {
 }
 
 impl Resumable {
-    pub(crate) fn new(_prog: &Program) -> Resumable {
+    pub(crate) fn new() -> Resumable {
         Resumable {
             state: None,
             ended: false,
