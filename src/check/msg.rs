@@ -272,7 +272,7 @@ pub fn arbitrary_message(src: &mut ByteSource<'_>) -> Message {
             })
         }
         6 => {
-            let op = match src.u8() % 16 {
+            let op = match src.u8() % 17 {
                 0 => Dc1Op::UntypedSurfaceRead {
                     channels: channels(src),
                     simd: simd(src),
@@ -330,6 +330,11 @@ pub fn arbitrary_message(src: &mut ByteSource<'_>) -> Message {
                 14 => Dc1Op::A64UntypedSurfaceWrite {
                     channels: channels(src),
                     simd: simd(src),
+                },
+                15 => Dc1Op::A64ScatteredRead {
+                    subtype: src.pick(A64ScatteredSubtype::ALL).unwrap_or(A64ScatteredSubtype::Byte),
+                    data_size: small(src, 2),
+                    simd16: src.bool(),
                 },
                 _ => Dc1Op::A64ScatteredWrite {
                     subtype: src.pick(A64ScatteredSubtype::ALL).unwrap_or(A64ScatteredSubtype::Byte),

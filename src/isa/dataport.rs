@@ -129,8 +129,13 @@ pub mod dc1 {
     pub const A64_UNTYPED_SURFACE_WRITE: u8 = 0x19;
     /// A64 scattered write (Gen8).
     pub const A64_SCATTERED_WRITE: u8 = 0x1a;
-    /// A64 scattered read (Gen8; Mesa names it, the typed descriptors do
-    /// not model it, so [`MESSAGE_TYPES`](super::MESSAGE_TYPES) has no row).
+    /// A64 scattered read (Gen8). Mesa's `brw_eu_defines.h` names it
+    /// `GFX9_DATAPORT_DC_PORT1_A64_SCATTERED_READ`, but Mesa emits it on
+    /// Gen8 (`brw_dp_a64_byte_scattered_rw_desc` asserts `ver >= 8` and
+    /// serves both directions), and IGA's `MessageDecoderHDC` decodes
+    /// 0x10 and 0x1a with one layout and no platform floor beyond A64's:
+    /// the read came with the write, in Gen8; the `GFX9_` prefix is
+    /// Mesa's naming, not the hardware's.
     pub const A64_SCATTERED_READ: u8 = 0x10;
     /// A64 OWord block write (Gen9; Mesa names it).
     pub const A64_OWORD_BLOCK_WRITE: u8 = 0x15;
@@ -315,6 +320,7 @@ pub const MESSAGE_TYPES: &[MessageType] = &[
     row(Dc1, dc1::A64_UNTYPED_SURFACE_READ, BDW, UntypedRead),
     row(Dc1, dc1::A64_UNTYPED_ATOMIC, BDW, Other),
     row(Dc1, dc1::A64_UNTYPED_SURFACE_WRITE, BDW, Other),
+    row(Dc1, dc1::A64_SCATTERED_READ, BDW, Other),
     row(Dc1, dc1::A64_SCATTERED_WRITE, BDW, Other),
 ];
 

@@ -134,6 +134,17 @@ pub enum Dc1Op {
         /// SIMD mode.
         simd: SurfaceSimd,
     },
+    /// A64 scattered read (type 0x10, Gen8): the same fields as
+    /// [`Dc1Op::A64ScatteredWrite`].
+    A64ScatteredRead {
+        /// Data element kind.
+        subtype: A64ScatteredSubtype,
+        /// Data size field (2 bits): log2 of the bytes per address for
+        /// byte elements, log2 of the elements per address otherwise.
+        data_size: u8,
+        /// SIMD16 rather than SIMD8.
+        simd16: bool,
+    },
     /// A64 scattered write (type 0x1a, Gen8).
     A64ScatteredWrite {
         /// Data element kind.
@@ -165,6 +176,7 @@ impl Dc1Op {
             Dc1Op::A64UntypedSurfaceRead { .. } => dc1::A64_UNTYPED_SURFACE_READ,
             Dc1Op::A64UntypedAtomic { .. } => dc1::A64_UNTYPED_ATOMIC,
             Dc1Op::A64UntypedSurfaceWrite { .. } => dc1::A64_UNTYPED_SURFACE_WRITE,
+            Dc1Op::A64ScatteredRead { .. } => dc1::A64_SCATTERED_READ,
             Dc1Op::A64ScatteredWrite { .. } => dc1::A64_SCATTERED_WRITE,
         }
     }
@@ -315,12 +327,23 @@ impl Descriptor for DataCache1 {
                     Dc1Op::TypedSurfaceWrite { channels, slot_group }
                 }
             }
-            dc1::A64_SCATTERED_WRITE => {
+            dc1::A64_SCATTERED_READ | dc1::A64_SCATTERED_WRITE => {
                 let s = blk::a64_scattered_subtype(desc);
-                Dc1Op::A64ScatteredWrite {
-                    subtype: known(A64ScatteredSubtype::from_hw(s), "A64 scattered subtype", s as u32, p)?,
-                    data_size: blk::scattered_data_size(desc),
-                    simd16: flag(blk::a64_scattered_simd16(desc)),
+                let subtype = known(A64ScatteredSubtype::from_hw(s), "A64 scattered subtype", s as u32, p)?;
+                let data_size = blk::scattered_data_size(desc);
+                let simd16 = flag(blk::a64_scattered_simd16(desc));
+                if t == dc1::A64_SCATTERED_READ {
+                    Dc1Op::A64ScatteredRead {
+                        subtype,
+                        data_size,
+                        simd16,
+                    }
+                } else {
+                    Dc1Op::A64ScatteredWrite {
+                        subtype,
+                        data_size,
+                        simd16,
+                    }
                 }
             }
             _ => return reserved("data cache 1 message type", t as u32, p),
@@ -385,7 +408,12 @@ impl Descriptor for DataCache1 {
                 surf::set_surface_mode(&mut w, slot_group.hw())?;
             }
             Dc1Op::MediaBlockRead { control } | Dc1Op::MediaBlockWrite { control } => set_msg_control(&mut w, control)?,
-            Dc1Op::A64ScatteredWrite {
+            Dc1Op::A64ScatteredRead {
+                subtype,
+                data_size,
+                simd16,
+            }
+            | Dc1Op::A64ScatteredWrite {
                 subtype,
                 data_size,
                 simd16,

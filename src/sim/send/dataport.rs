@@ -33,6 +33,10 @@
 //!   the width rounded up to a power of two of at least 4 (vISA
 //!   `MEDIA_LD`). Reads outside the surface return the nearest edge texel;
 //!   writes outside are dropped.
+//! - **A64 scattered** read/write (Gen8): 64-bit addresses, four per
+//!   register, then (writes) the data; bytes (1, 2 or 4 per address,
+//!   zero-extended to a dword), or 1-8 dwords or qwords per address, one
+//!   register set per element (see `a64_scattered`).
 //! - **Scratch block**: a header, then (writes) the data; the descriptor
 //!   gives the offset in registers (32 bytes).
 
@@ -42,6 +46,7 @@ use super::{
     unmodelled, MessageCall, MessageReply, Reply, Space, DW, GRF, GRF_DWORDS, HEADER_MASK_DW, OWORD, SIMD4X2_DWORDS,
     SIMD4X2_SLOTS,
 };
+use crate::isa::dataport::dc1;
 use crate::msg::{
     A64ScatteredSubtype, AtomicOp, Channels, Common, DataCache0, DataCache1, Dc0Op, Dc1Op, DpRead, DpReadOp,
     DualBlockSize, OwordBlockSize, ScatteredDataSize, ScratchBlock, SurfaceSimd, TypedSlotGroup,
@@ -103,11 +108,16 @@ pub(super) fn data_cache1(call: &MessageCall<'_>, mem: &mut Memory, m: &DataCach
         Dc1Op::A64UntypedAtomic { op, qword, return_data } => {
             untyped_atomic(call, mem, c, Addr::A64, op, true, return_data, qword)
         }
+        Dc1Op::A64ScatteredRead {
+            subtype,
+            data_size,
+            simd16,
+        } => a64_scattered(call, mem, c, subtype, data_size, simd16, false),
         Dc1Op::A64ScatteredWrite {
             subtype,
             data_size,
             simd16,
-        } => a64_scattered_write(call, mem, c, subtype, data_size, simd16),
+        } => a64_scattered(call, mem, c, subtype, data_size, simd16, true),
         Dc1Op::MediaBlockRead { .. } => media_block_read(call, mem, c, m.bti),
         Dc1Op::MediaBlockWrite { .. } => media_block_write(call, mem, c, m.bti),
         Dc1Op::TypedSurfaceRead {
@@ -579,49 +589,83 @@ fn atomic_simd4x2(
     r.done()
 }
 
-/// A64 scattered write (Gen8): per-slot 64-bit addresses, then the data,
-/// one register set per element; byte elements write 1, 2 or 4 bytes
-/// (2^data_size), dword and qword elements 2^data_size elements per
-/// address.
-fn a64_scattered_write(
+/// A64 scattered read and write (Gen8): per-slot 64-bit addresses (four
+/// slots a register), then for writes the data. Byte elements move 1, 2
+/// or 4 bytes (2^data_size) per address, zero-extended into the slot's
+/// dword of one register set (IGA: "widens to DW"); dword and qword
+/// elements move 2^data_size consecutive elements per address, element e
+/// of every slot in register set e (vISA `SVM_GATHER`/`SVM_SCATTER`:
+/// element j of slot i is `dst[i + j * exec_size]`), a qword taking two
+/// registers per eight slots. A disabled slot reads zeros and writes
+/// nothing; the addresses are flat (unmapped bytes are an error).
+#[allow(clippy::too_many_arguments)]
+fn a64_scattered(
     call: &MessageCall<'_>,
     mem: &mut Memory,
     c: &Common,
     subtype: A64ScatteredSubtype,
     data_size: u8,
     simd16: bool,
+    write: bool,
 ) -> Result<MessageReply, SimError> {
+    let ty = if write {
+        dc1::A64_SCATTERED_WRITE
+    } else {
+        dc1::A64_SCATTERED_READ
+    };
     let (slots, rps) = simd(simd16);
     let h = u32::from(c.header);
     let areg = 2 * rps;
     let (elems, bytes) = match subtype {
         A64ScatteredSubtype::Byte if data_size <= 2 => (1u32, 1usize << data_size),
-        A64ScatteredSubtype::Dword => (1 << data_size, 4),
-        A64ScatteredSubtype::Qword => (1 << data_size, 8),
-        A64ScatteredSubtype::Byte => return Err(unmodelled(call, 0x1a, "A64 byte scattered write of 8 bytes")),
+        A64ScatteredSubtype::Dword => (1 << data_size, DW),
+        A64ScatteredSubtype::Qword => (1 << data_size, 2 * DW),
+        A64ScatteredSubtype::Byte => return Err(unmodelled(call, ty, "A64 byte scattered access of 8 bytes")),
     };
-    let regs_per_elem = if bytes == 8 { 2 * rps } else { rps };
-    check_mlen(
-        call,
-        c,
-        h + areg + elems * regs_per_elem,
-        "an A64 scattered write (header if any, addresses, data)",
-    )?;
-    check_rlen(call, c, 0)?;
+    let qword = bytes == 2 * DW;
+    let regs_per_elem = if qword { 2 * rps } else { rps };
+    let data = elems * regs_per_elem;
+    if write {
+        check_mlen(
+            call,
+            c,
+            h + areg + data,
+            "an A64 scattered write (header if any, addresses, data)",
+        )?;
+        check_rlen(call, c, 0)?;
+    } else {
+        check_mlen(call, c, h + areg, "an A64 scattered read (header if any, addresses)")?;
+        check_rlen(call, c, data)?;
+    }
+    let mut r = Reply::new(if write { 0 } else { data });
     for s in (0..slots).filter(|&s| enabled(call, s)) {
         let a = slot_qw(call, h as usize, s);
         for e in 0..elems {
-            let reg = (h + areg + e * regs_per_elem) as usize;
-            let v = if bytes == 8 {
-                slot_qw(call, reg, s)
-            } else {
-                u64::from(slot_dw(call, reg, s))
-            };
             let at = a.wrapping_add(u64::from(e) * bytes as u64);
-            Space::Flat(0).write(call, mem, at, v.to_le_bytes().get(..bytes).unwrap_or(&[]))?;
+            let reg = e * regs_per_elem;
+            if write {
+                let reg = (h + areg + reg) as usize;
+                let v = if qword {
+                    slot_qw(call, reg, s)
+                } else {
+                    u64::from(slot_dw(call, reg, s))
+                };
+                Space::Flat(0).write(call, mem, at, v.to_le_bytes().get(..bytes).unwrap_or(&[]))?;
+            } else {
+                let mut b = [0; 2 * DW];
+                Space::Flat(0).read(call, mem, at, b.get_mut(..bytes).unwrap_or(&mut []))?;
+                let v = u64::from_le_bytes(b);
+                if qword {
+                    let (reg, dw) = (reg as usize + s / (GRF_DWORDS / 2), s % (GRF_DWORDS / 2) * 2);
+                    r.set_dw(reg, dw, v as u32);
+                    r.set_dw(reg, dw + 1, (v >> 32) as u32);
+                } else {
+                    r.set_slot(reg as usize, s, v as u32);
+                }
+            }
         }
     }
-    Reply::new(0).done()
+    r.done()
 }
 
 /// Memory fence: the data port returns one register when the fence
