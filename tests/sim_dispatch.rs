@@ -318,3 +318,75 @@ fn a_group_sees_its_own_writes_across_message_kinds() {
         }
     }
 }
+
+/// A media fill in the shape of IGT's Gen8 `media_fill`: each media thread
+/// takes the fill value from its constant data (g1.0) and its block's X
+/// (bytes) and Y (rows) from its inline data (g2.0, g2.1), and writes a
+/// block of 16 bytes by 4 rows with a media block write. The expectation
+/// is computed here from the block positions alone.
+#[test]
+fn media_dispatch_puts_constant_data_in_r1_and_inline_data_after_it() {
+    use geneu::msg::{Common, Message, Render, RenderOp};
+    let write = Message::Render(Render::new(
+        Platform::Gen8,
+        Common::new(3, 0, true),
+        3,
+        RenderOp::MediaBlockWrite { control: 0 },
+    ))
+    .desc()
+    .unwrap();
+    let prog = program(&format!(
+        "
+mov(8)          g4<1>UD         g0<8,8,1>UD                     {{ align1 WE_all 1Q }};
+mov(2)          g4<1>UD         g2<2,2,1>UD                     {{ align1 WE_all 1Q }};
+mov(1)          g4.2<1>UD       0x0003000fUD                    {{ align1 WE_all }};
+mov(8)          g5<1>UD         g1<0,1,0>UD                     {{ align1 WE_all 1Q }};
+mov(8)          g6<1>UD         g1<0,1,0>UD                     {{ align1 WE_all 1Q }};
+send(8)         null<1>UW       g4<8,8,1>UD     {write:#010x}   render {{ align1 WE_all 1Q }};
+{EOT}"
+    ));
+    // A 48 x 8 byte image: six blocks of 16 x 4.
+    let (w, h) = (48u32, 8u32);
+    let fill = 0xa5a5_a5a5u32;
+    let blocks: Vec<(u32, u32)> = (0..2).flat_map(|y| (0..3).map(move |x| (16 * x, 4 * y))).collect();
+    // Only four of the six blocks get a thread; the inline data is two dwords.
+    let inline: Vec<Vec<u8>> = blocks[..4]
+        .iter()
+        .map(|&(x, y)| [x.to_le_bytes(), y.to_le_bytes()].concat())
+        .collect();
+    let mut d = Dispatch::media(&fill.to_le_bytes(), &inline, 0xff).unwrap();
+    assert_eq!(d.threads().len(), 4);
+    // The payload as the module documentation lays it out.
+    for (k, t) in d.threads().iter().enumerate() {
+        assert_eq!(t.group, k as u32, "each media thread is its own group");
+        let g = t.thread.grf();
+        assert_eq!(g[..32], [0; 32]);
+        assert_eq!(g[32..36], fill.to_le_bytes());
+        assert_eq!(g[64..72], inline[k][..]);
+    }
+    let mut mem = Memory::new();
+    mem.bind(3, Surface::image_2d(SurfaceFormat::R8Uint, w, h).unwrap());
+    run_dispatch(&prog, &mut d, &mut mem, &RunOptions::default()).unwrap();
+    let data = mem.surface(3).unwrap().data();
+    for y in 0..h {
+        for x in 0..w {
+            let covered = blocks[..4]
+                .iter()
+                .any(|&(bx, by)| (bx..bx + 16).contains(&x) && (by..by + 4).contains(&y));
+            let want = if covered { 0xa5 } else { 0 };
+            assert_eq!(data[(y * w + x) as usize], want, "byte ({x}, {y})");
+        }
+    }
+}
+
+#[test]
+fn media_payload_past_the_register_file_is_an_error() {
+    // 100 registers of constant data plus 28 of inline data and r0: 129.
+    let curbe = vec![0u8; 100 * 32];
+    let ok = vec![0u8; 27 * 32];
+    let big = vec![0u8; 27 * 32 + 1];
+    assert!(Dispatch::media(&curbe, &[&ok[..]], 0xff).is_ok());
+    let e = Dispatch::media(&curbe, &[&ok[..], &big[..]], 0xff).unwrap_err();
+    assert_eq!((e.thread, e.registers, e.available), (1, 129, 128));
+    assert!(e.to_string().contains("media thread 1"), "{e}");
+}

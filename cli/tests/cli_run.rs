@@ -185,3 +185,62 @@ fn readme_dispatch_description_runs() {
     assert_eq!(std::fs::read(d.join("out.bin")).unwrap().len(), 4096);
     assert_eq!(std::fs::read(d.join("image.out.bin")).unwrap().len(), 64 * 256);
 }
+
+/// `threads.media`: one thread per inline data list, the constant data
+/// from g1 (here nine dwords: g1 and g2) and the inline data in the
+/// register after it (g3); g10 = g1.0 + g3.0 + g3.1 shows where each went.
+#[test]
+fn media_dispatch_description_fills_constant_and_inline_data() {
+    let d = std::env::temp_dir().join(format!("geneu-cli-run-{}-media", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let desc = r#"{ "schema": 1, "threads": { "dispatch_mask": 255, "media": {
+        "curbe_dwords": [100, 0, 0, 0, 0, 0, 0, 0, 7],
+        "inline_dwords": [[1, 10], [2, 20], [3, 30]] } } }"#;
+    std::fs::write(d.join("media.json"), desc).unwrap();
+    let text = "add(8)          g10<1>UD        g1<0,1,0>UD     g3<0,1,0>UD     { align1 1Q };\n\
+                add(8)          g10<1>UD        g10<8,8,1>UD    g3.1<0,1,0>UD   { align1 1Q };\n";
+    let json = d.join("media.json");
+    let args = ["run", "--gen", "bdw", "--json", "--dispatch", json.to_str().unwrap()];
+    let (code, out, err) = geneu(&args, text.as_bytes());
+    assert_eq!(code, 0, "{out}{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let threads = doc["threads"].as_array().unwrap();
+    assert_eq!(threads.len(), 3);
+    for (k, t) in threads.iter().enumerate() {
+        assert_eq!(t["group"], k as u64, "a media thread is its own group");
+        let g10 = t["changed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["register"] == "g10")
+            .unwrap();
+        let want = 100 + 11 * (k as u32 + 1);
+        let lane0: Vec<String> = want.to_le_bytes().iter().map(|b| format!("{b:02x}")).collect();
+        assert!(
+            g10["bytes"].as_str().unwrap().starts_with(&lane0.join(" ")),
+            "thread {k}: {g10}"
+        );
+    }
+    // `groups` and `media` together, and a payload past g127, are input errors.
+    let both = r#"{ "schema": 1, "threads": { "groups": [1, 1, 1], "media": { "inline_dwords": [[1]] } } }"#;
+    std::fs::write(d.join("both.json"), both).unwrap();
+    let json = d.join("both.json");
+    let (code, _, err) = geneu(
+        &["run", "--gen", "bdw", "--dispatch", json.to_str().unwrap()],
+        text.as_bytes(),
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`groups` and `media`"), "{err}");
+    let big = format!(
+        r#"{{ "schema": 1, "threads": {{ "media": {{ "curbe_dwords": [{}], "inline_dwords": [[1]] }} }} }}"#,
+        vec!["0"; 127 * 8].join(",")
+    );
+    std::fs::write(d.join("big.json"), big).unwrap();
+    let json = d.join("big.json");
+    let (code, _, err) = geneu(
+        &["run", "--gen", "bdw", "--dispatch", json.to_str().unwrap()],
+        text.as_bytes(),
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("media thread 0"), "{err}");
+}

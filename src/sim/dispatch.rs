@@ -14,8 +14,22 @@
 //! | barrier ID | `r0.2` bits 27:24 | Mesa's `emit_barrier` (mask `0x0f000000` on Gen7 and Gen8) |
 //!
 //! Every other header field is zero; the dispatch's payload registers
-//! (the CURBE data, local invocation IDs, a media object's inline data)
-//! are the caller's to write, as a driver would program them.
+//! (the CURBE data, local invocation IDs) are the caller's to write, as a
+//! driver would program them.
+//!
+//! [`Dispatch::media`] lays out the payload of media threads (one
+//! `MEDIA_OBJECT` each): `r0`, then the interface descriptor's constant
+//! URB entry (CURBE) data from `r1`, as many registers as it takes, then
+//! the object's inline data in the registers after it (both zero-padded
+//! to whole registers). This is the order the PRM's media thread payload
+//! gives (header, constant data, inline or indirect data) and the one the
+//! drivers' media kernels read: IGT's Gen8 `media_fill` loads one CURBE
+//! register and sends the inline data (X and Y offsets) in `MEDIA_OBJECT`,
+//! and its kernel takes the fill colour from `g1` and the offsets from
+//! `g2`. Media threads are independent: each is its own group (no barrier
+//! or shared local memory between them). Their `r0` is zero (the fields
+//! the hardware puts there, the interface descriptor offset, scratch space
+//! pointer and FFTID, are the caller's to set if the kernel reads them).
 //!
 //! [`run_dispatch`] runs the threads one group after another (groups in
 //! the order of their first thread); within a group the threads take
@@ -38,6 +52,7 @@ use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use super::{Memory, Outcome, Program, Resumable, RunOptions, SimError, Thread};
+use crate::isa::{GRF_BYTES, GRF_COUNT};
 
 /// The dword of `r0` that holds the thread group ID X.
 pub const R0_GROUP_ID_X: u32 = 1;
@@ -49,6 +64,19 @@ pub const R0_BARRIER_ID_MASK: u32 = 0x0f00_0000;
 pub const R0_GROUP_ID_Y: u32 = 6;
 /// The dword of `r0` that holds the thread group ID Z.
 pub const R0_GROUP_ID_Z: u32 = 7;
+
+/// A media thread's payload does not fit in the register file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("media thread {thread}: r0, the constant data and the inline data take {registers} registers, more than the {available} of the register file")]
+#[non_exhaustive]
+pub struct MediaPayloadError {
+    /// The index of the thread (its inline data).
+    pub thread: u32,
+    /// The registers its payload needs.
+    pub registers: u32,
+    /// The registers there are.
+    pub available: u32,
+}
 
 /// One thread of a dispatch.
 #[derive(Clone, Debug, PartialEq)]
@@ -101,6 +129,43 @@ impl Dispatch {
             }
         }
         d
+    }
+
+    /// One media thread per entry of `inline` (a `MEDIA_OBJECT`'s inline
+    /// data), each in its own group, with the channels of `dispatch_mask`
+    /// enabled: `r0` zero, the constant data `curbe` from `r1`, the inline
+    /// data in the registers after it (see the module documentation).
+    pub fn media<I: AsRef<[u8]>>(
+        curbe: &[u8],
+        inline: &[I],
+        dispatch_mask: u32,
+    ) -> Result<Dispatch, MediaPayloadError> {
+        let grf = GRF_BYTES as usize;
+        let curbe_regs = curbe.len().div_ceil(grf);
+        let mut d = Dispatch::new();
+        for (k, data) in inline.iter().enumerate() {
+            let data = data.as_ref();
+            let thread = u32::try_from(k).unwrap_or(u32::MAX);
+            let regs = 1 + curbe_regs + data.len().div_ceil(grf);
+            if regs > GRF_COUNT as usize {
+                return Err(MediaPayloadError {
+                    thread,
+                    registers: u32::try_from(regs).unwrap_or(u32::MAX),
+                    available: GRF_COUNT,
+                });
+            }
+            let mut t = Thread::new();
+            t.set_dispatch_mask(dispatch_mask);
+            let file = t.grf_mut();
+            let at = grf;
+            for (start, bytes) in [(at, curbe), (at + curbe_regs * grf, data)] {
+                if let Some(dst) = file.get_mut(start..start + bytes.len()) {
+                    dst.copy_from_slice(bytes);
+                }
+            }
+            d.push(thread, t);
+        }
+        Ok(d)
     }
 
     /// Adds a thread to group `group`; its index is the number of threads

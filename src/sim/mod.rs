@@ -121,7 +121,7 @@ mod track;
 
 use alloc::vec::Vec;
 
-pub use dispatch::{run_dispatch, Dispatch, DispatchError, DispatchThread};
+pub use dispatch::{run_dispatch, Dispatch, DispatchError, DispatchThread, MediaPayloadError};
 #[cfg(feature = "std")]
 pub use dispatch::{run_dispatch_parallel, DispatchStats};
 pub use error::SimError;

@@ -195,12 +195,36 @@ struct ThreadsDesc {
     threads_per_group: Option<u32>,
     #[serde(default)]
     dispatch_mask: Option<u32>,
+    /// Media threads, one per `MEDIA_OBJECT` (`Dispatch::media`).
+    #[serde(default)]
+    media: Option<MediaDesc>,
     /// Register settings for every thread (`--grf`'s form).
     #[serde(default)]
     registers: Vec<String>,
     /// Threads listed one by one, after the grid's.
     #[serde(default)]
     list: Vec<ThreadDesc>,
+}
+
+/// Media threads: the constant (CURBE) data from r1, then each thread's
+/// inline data in the registers after it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MediaDesc {
+    /// A file of the constant data's bytes.
+    #[serde(default)]
+    curbe: Option<String>,
+    /// The constant data as dwords.
+    #[serde(default)]
+    curbe_dwords: Vec<u32>,
+    /// Per thread, its inline data as dwords (one thread each).
+    #[serde(default)]
+    inline_dwords: Vec<Vec<u32>>,
+}
+
+/// The little-endian bytes of `dwords`.
+fn dword_bytes(dwords: &[u32]) -> Vec<u8> {
+    dwords.iter().flat_map(|d| d.to_le_bytes()).collect()
 }
 
 #[derive(Deserialize)]
@@ -298,16 +322,34 @@ fn load(desc: &DispatchDesc, base: &Path, grf: &[String]) -> Result<(Memory, Dis
     }
     let t = &desc.threads;
     let mask = t.dispatch_mask.unwrap_or(u32::MAX);
-    let mut d = match t.groups {
-        Some(g) => Dispatch::gpgpu(g, t.threads_per_group.unwrap_or(1), mask),
-        None if t.list.is_empty() => {
+    let mut d = match (t.groups, &t.media) {
+        (Some(_), Some(_)) => {
+            return Err(CliError::Input(
+                "dispatch: threads has both `groups` and `media`; give one".into(),
+            ))
+        }
+        (None, Some(m)) => {
+            let curbe = match (&m.curbe, m.curbe_dwords.is_empty()) {
+                (Some(_), false) => {
+                    return Err(CliError::Input(
+                        "dispatch: threads.media has both `curbe` and `curbe_dwords`; give one".into(),
+                    ))
+                }
+                (Some(f), true) => read_file(base, f)?,
+                (None, _) => dword_bytes(&m.curbe_dwords),
+            };
+            let inline: Vec<Vec<u8>> = m.inline_dwords.iter().map(|d| dword_bytes(d)).collect();
+            Dispatch::media(&curbe, &inline, mask).map_err(|e| CliError::Input(format!("dispatch: {e}")))?
+        }
+        (Some(g), None) => Dispatch::gpgpu(g, t.threads_per_group.unwrap_or(1), mask),
+        (None, None) if t.list.is_empty() => {
             let mut d = Dispatch::new();
             let mut th = Thread::new();
             th.set_dispatch_mask(mask);
             d.push(0, th);
             d
         }
-        None => Dispatch::new(),
+        (None, None) => Dispatch::new(),
     };
     for th in d.threads_mut() {
         for spec in t.registers.iter().chain(grf) {
