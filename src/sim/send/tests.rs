@@ -1572,3 +1572,33 @@ fn typed_reads_outside_the_surface_return_zeros_and_alpha_one() {
         }
     }
 }
+
+/// `ld_lz` (sampler message type 26) is Gen9's (Mesa's
+/// `GFX9_SAMPLER_MESSAGE_SAMPLE_LD_LZ`): on Gen7-Gen8 the type is
+/// reserved, so the descriptor is a typed error naming the offset, never
+/// a load.
+#[test]
+fn ld_lz_is_reserved_before_gen9() {
+    let mut mem = Memory::new();
+    grid(&mut mem, 1);
+    for p in [Gen7, Gen75, Gen8] {
+        let ld = sampler(p, 1, 4, false, SamplerMsgType::Ld, SamplerSimd::Simd8, 1);
+        let desc = ld.desc().unwrap() & !(0x1f << 12) | 26 << 12;
+        let call = MessageCall {
+            platform: p,
+            offset: 0x30,
+            sfid: Sfid::Sampler,
+            desc,
+            exec_size: 8,
+            channel_mask: 0xff,
+            payload: &[reg([0; 8])],
+            thread: 0,
+            group: 0,
+            eot: false,
+        };
+        assert!(
+            matches!(execute(&call, &mut mem), Err(SimError::Message { offset: 0x30, .. })),
+            "{p:?}"
+        );
+    }
+}
