@@ -435,7 +435,10 @@ fn ivy_bridge_df_channels_take_the_mask_and_flag_bits_of_their_channel_group() {
     let mut i = Instruction::new(Opcode::Cmp, ExecSize::S8);
     i.controls.set(geneu::Controls::NIB_CTRL, true);
     i.cond_modifier = geneu::CondMod::L.hw();
-    i.dst = Dst { ty: Type::DF, ..Dst::null() };
+    i.dst = Dst {
+        ty: Type::DF,
+        ..Dst::null()
+    };
     i.src[0] = Src::grf(4, 0, Type::DF, Region::new(8, 8, 1).unwrap());
     i.src[1] = Src::grf(6, 0, Type::DF, Region::new(8, 8, 1).unwrap());
     write_df4(&mut t, 6, [0.5, 3.0, 2.0, 5.0]);
