@@ -862,7 +862,7 @@ fn ivy_bridge_df_follows_the_reference_under_divergent_masks() {
         VisaOp::Cmp(RelOp::Lt),
         VisaOp::Cmp(RelOp::Ge),
     ];
-    let mut rng = Rng(0x1b_df_5eed);
+    let mut rng = Rng(0x1bdf_5eed);
     let (mut ran, mut high, mut partial, mut preds, mut cmps) = (0, 0, 0, 0, 0);
     let mut refused = std::collections::BTreeMap::<String, u32>::new();
     let mut failures = Vec::new();
