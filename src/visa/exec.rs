@@ -16,7 +16,7 @@
 //! takes execution-mask and flag bit `g + n`, as 32-bit code does, for up
 //! to four channels (the simulator's `Geo::bit` gives the basis). Under
 //! the execution mask, [`super::inst`] emits Ivy Bridge DF in parts of at
-//! most four channels ([`set_df_channel_group`]), as Mesa does.
+//! most four channels (`set_df_channel_group`), as Mesa does.
 
 use super::error::{Slot, VisaError};
 use super::format::{ExecCtl, PredCombine, PredCtl};
