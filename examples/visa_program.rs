@@ -18,8 +18,10 @@
 //! gather4_typed.RGBA (8) T1 V8 V9 %null %null V10                     // U, V
 //! ```
 //!
-//! On Ivy Bridge the DF add runs in pairs of float channels and splits
-//! into two halves of 8 doubles; on Haswell and Broadwell it is native.
+//! On Ivy Bridge the DF add counts its regions in floats and, under the
+//! execution mask, runs in four parts of 4 doubles (each an `add(8)` at
+//! its channel group, as Mesa emits them); on Haswell and Broadwell it is
+//! native, two halves of 8 doubles.
 
 use geneu::text::program::{Program, TextOptions};
 use geneu::visa::*;

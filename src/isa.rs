@@ -156,6 +156,13 @@ pub(crate) const QUARTER_CHANNELS: u32 = 8;
 /// Channels the nibble control adds (Gen7+, Mesa's `N` groups): a set
 /// nibble control starts the channels 4 past the quarter's first.
 pub(crate) const NIBBLE_CHANNELS: u32 = 4;
+/// Execution-mask and flag channels of an Ivy Bridge DF instruction: its
+/// DF execution is four channels wide, at the channel group of its quarter
+/// and nibble control, and the second half of a compressed one reuses the
+/// first half's four (Mesa's elk `get_fpu_lowered_simd_width`; see the
+/// simulator's `Geo::bit`). The vISA lowering cuts DF under the execution
+/// mask into parts of this size.
+pub(crate) const IVB_DF_CHANNELS: u32 = 4;
 
 /// Gen7+ has no message register file: Mesa's text names the GRFs from
 /// this one on `m0`, `m1`, ... (`m<n>` is GRF n + 112).

@@ -306,7 +306,7 @@ fn ivy_bridge_df_counts_32_bit_channels_and_haswell_does_not() {
     // execution size, Width and VertStride count 32-bit halves and
     // HorzStride 1 keeps the halves packed (Mesa's elk generator doubles
     // only ExecSize, Width and VertStride), so 4 doubles are added; DF
-    // channel k takes execution-mask channels 2k and 2k+1.
+    // channel k takes execution-mask channel k (see the next test).
     let a = [1.5f64, -2.25, 1e300, 3.0];
     let c = [0.25f64, 4.0, 1e300, -3.0];
     for p in [Platform::Gen7, Platform::Gen75] {
@@ -341,7 +341,8 @@ fn ivy_bridge_df_counts_32_bit_channels_and_haswell_does_not() {
             assert_ne!(t.read_ud8(11).unwrap(), [0x5555_5555; 8], "HSW: 8 doubles");
         }
     }
-    // IVB: DF channel 1 runs on execution channels 2 and 3.
+    // IVB: DF channel 2 runs on execution channel 2 (not the pair 4, 5):
+    // g10 bytes 16-23 take g4's (tagged 128 + 16, 128 + 20).
     let p = Platform::Gen7;
     let mut i = Instruction::new(Opcode::Mov, ExecSize::S8);
     i.dst = Dst::grf(10, 0, Type::DF);
@@ -352,9 +353,98 @@ fn ivy_bridge_df_counts_32_bit_channels_and_haswell_does_not() {
     run_traced(p, &bytes, &mut t).unwrap();
     assert_eq!(
         t.read_ud8(10).unwrap(),
-        [320, 324, 128 + 8, 128 + 12, 336, 340, 344, 348]
+        [320, 324, 328, 332, 128 + 16, 128 + 20, 344, 348]
     );
     let _ = AccessMode::Align1;
+}
+
+/// The four DF channels `(x0, x1, x2, x3)` at g`reg`.
+fn write_df4(t: &mut Thread, reg: u8, v: [f64; 4]) {
+    for (k, x) in v.into_iter().enumerate() {
+        write_f64(t, reg, 8 * k as u32, x);
+    }
+}
+
+#[test]
+fn ivy_bridge_df_channels_take_the_mask_and_flag_bits_of_their_channel_group() {
+    // Mesa's IVB DF (elk `get_fpu_lowered_simd_width`, elk_fs_generator):
+    // a SIMD4 DF instruction at channel group 4 is encoded add(8) with
+    // NibCtrl, and DF channel j is enabled by execution-mask and flag bit
+    // 4 + j, the bits 32-bit code at that group uses.
+    let p = Platform::Gen7;
+    let a = [1.0f64, 2.0, 3.0, 4.0];
+    let c = [10.0f64, 20.0, 30.0, 40.0];
+    let add = |first: u32, exec: ExecSize, pred: bool| {
+        let mut i = Instruction::new(Opcode::Add, exec);
+        assert!(i.set_first_channel(0));
+        i.qtr_control = (first / 8) as u8;
+        i.controls.set(geneu::Controls::NIB_CTRL, first % 8 == 4);
+        assert_eq!(i.first_channel(), first);
+        let r = Region::new(8, 8, 1).unwrap();
+        i.dst = Dst::grf(10, 0, Type::DF);
+        i.src[0] = Src::grf(4, 0, Type::DF, r);
+        i.src[1] = Src::grf(6, 0, Type::DF, r);
+        if pred {
+            i.pred_control = 1; // f0.0, sequential
+        }
+        geneu::encode_unchecked(p, &i).unwrap()
+    };
+    let setup = || {
+        let mut t = ieee_thread();
+        write_df4(&mut t, 4, a);
+        write_df4(&mut t, 6, c);
+        write_df4(&mut t, 10, [-1.0; 4]);
+        t
+    };
+    let df4 = |t: &Thread| -> [f64; 4] { core::array::from_fn(|k| read_f64(t, 10, 8 * k as u32)) };
+
+    // Dispatch mask 0b0101_0000: bits 4 and 6, so DF channels 0 and 2.
+    let mut t = setup();
+    t.set_dispatch_mask(0b0101_0000);
+    run_traced(p, &add(4, ExecSize::S8, false), &mut t).unwrap();
+    assert_eq!(df4(&t), [11.0, -1.0, 33.0, -1.0]);
+
+    // The predicate reads f0.0 bits 4-7 (bits 0-3 and 8-15 are decoys).
+    let mut t = setup();
+    t.set_dispatch_mask(u32::MAX);
+    t.set_flag(0, 0b1111_1111_1001_1111);
+    run_traced(p, &add(4, ExecSize::S8, true), &mut t).unwrap();
+    assert_eq!(df4(&t), [11.0, -1.0, -1.0, 44.0]);
+
+    // At channel group 24 (4Q): bits 24-27.
+    let mut t = setup();
+    t.set_dispatch_mask(0b0010 << 24 | 0x00ff_ffff);
+    run_traced(p, &add(24, ExecSize::S8, false), &mut t).unwrap();
+    assert_eq!(df4(&t), [-1.0, 22.0, -1.0, -1.0]);
+
+    // A compressed add(16) DF (eight DF channels) reuses the first four
+    // bits for its second half: bit 1 enables DF channels 1 and 5.
+    let mut t = setup();
+    write_df4(&mut t, 5, a);
+    write_df4(&mut t, 7, c);
+    write_df4(&mut t, 11, [-1.0; 4]);
+    t.set_dispatch_mask(0b0010 | 0xff00);
+    run_traced(p, &add(0, ExecSize::S16, false), &mut t).unwrap();
+    let hi: [f64; 4] = core::array::from_fn(|k| read_f64(&t, 11, 8 * k as u32));
+    assert_eq!((df4(&t), hi), ([-1.0, 22.0, -1.0, -1.0], [-1.0, 22.0, -1.0, -1.0]));
+
+    // A DF compare at channel group 4 writes f0.0 bits 4-7, one a channel.
+    let mut t = setup();
+    t.set_dispatch_mask(u32::MAX);
+    t.set_flag(0, 0xffff_0000);
+    let mut i = Instruction::new(Opcode::Cmp, ExecSize::S8);
+    i.controls.set(geneu::Controls::NIB_CTRL, true);
+    i.cond_modifier = geneu::CondMod::L.hw();
+    i.dst = Dst {
+        ty: Type::DF,
+        ..Dst::null()
+    };
+    i.src[0] = Src::grf(4, 0, Type::DF, Region::new(8, 8, 1).unwrap());
+    i.src[1] = Src::grf(6, 0, Type::DF, Region::new(8, 8, 1).unwrap());
+    write_df4(&mut t, 6, [0.5, 3.0, 2.0, 5.0]);
+    run_traced(p, &geneu::encode_unchecked(p, &i).unwrap(), &mut t).unwrap();
+    // 1 < 0.5 no, 2 < 3 yes, 3 < 2 no, 4 < 5 yes: bits 5 and 7.
+    assert_eq!(t.flag(0), 0xffff_0000 | 0b1010_0000);
 }
 
 /// Writes f64 `v` at GRF `reg`, byte `byte`.

@@ -460,6 +460,14 @@ fn sem_case(seed: u64, p: Platform) -> Option<SemCase> {
 struct Coverage {
     cases: u32,
     ivb_df: u32,
+    /// Ivy Bridge DF past vISA channel 15, at SIMD8 or wider, with a
+    /// predicate, with a partial execution mask, compares (into a
+    /// predicate or a variable).
+    ivb_df_high: u32,
+    ivb_df_wide: u32,
+    ivb_df_pred: u32,
+    ivb_df_partial_em: u32,
+    ivb_df_cmp: u32,
     mixed_types: u32,
     mask_offsets: [u32; 8],
     no_mask: u32,
@@ -485,7 +493,13 @@ impl Coverage {
             })
             .collect();
         if c.p == geneu::Platform::Gen7 && types.contains(&VisaType::DF) {
+            let (base, n) = (c.inst.exec.mask.offset(), c.inst.exec.size.channels());
             self.ivb_df += 1;
+            self.ivb_df_high += u32::from(base + n > 16);
+            self.ivb_df_wide += u32::from(n >= 8);
+            self.ivb_df_pred += u32::from(c.inst.pred.is_some());
+            self.ivb_df_partial_em += u32::from(c.before.em != u32::MAX && !c.inst.exec.mask.no_mask);
+            self.ivb_df_cmp += u32::from(matches!(c.inst.op, VisaOp::Cmp(_)));
         }
         if types.windows(2).any(|w| w[0] != w[1]) {
             self.mixed_types += 1;
@@ -571,14 +585,6 @@ fn check_case(c: &SemCase) -> Result<(), String> {
         *b = (k as u8).wrapping_mul(37) ^ 0x5a;
     }
     machine::place(&c.vars, &c.before, &mut m);
-    // Ivy Bridge DF: vISA channel c is the pair of hardware channels 2c,
-    // 2c+1 ("each DF operand uses a pair of channels"), so the execution
-    // mask the lowering assumes holds channel c's bit in both.
-    if c.p == Platform::Gen7 && c.lowered.iter().any(|i| i.dst.ty == geneu::Type::DF) {
-        m.dispatch = (0..16)
-            .filter(|ch| c.before.em >> ch & 1 != 0)
-            .fold(0, |a, ch| a | 3 << (2 * ch));
-    }
     let start = m.clone();
     machine::run(c.p, &program, &mut m)?;
     let got = machine::read_back(&c.vars, &m, &c.after);
@@ -821,4 +827,132 @@ fn gather4_typed_reads_what_the_spec_says() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Ivy Bridge DF under divergent execution masks and predicates: random
+/// DF operations at every size (SIMD1..SIMD32) and mask offset, past vISA
+/// channel 15 too, with random execution masks, predicates (inverse,
+/// any/all), compares into predicates and variables, NoMask and DF
+/// immediates, lowered and run in the simulator, give the reference's
+/// results. The reference knows nothing of Ivy Bridge: a vISA channel is
+/// one execution-mask and predicate bit.
+#[test]
+fn ivy_bridge_df_follows_the_reference_under_divergent_masks() {
+    let p = Platform::Gen7;
+    let mut vars = VarTable::new();
+    vars.add_general(VisaType::DF, 64, 10 * 32); // V0: g10-g25
+    vars.add_general(VisaType::DF, 64, 30 * 32); // V1: g30-g45
+    vars.add_general(VisaType::DF, 64, 50 * 32); // V2: g50-g65
+    vars.add_predicate(32, FlagReg { nr: 0, subnr: 0 }); // P1: f0
+    vars.add_predicate(16, FlagReg { nr: 1, subnr: 0 }); // P2: f1.0
+    let ctx = LowerCtx {
+        temp_grf: Some(100),
+        scratch_flag: Some(FlagReg { nr: 1, subnr: 1 }),
+        ..LowerCtx::default()
+    };
+    let ops = [
+        VisaOp::Add,
+        VisaOp::Mul,
+        VisaOp::Mov,
+        VisaOp::Min,
+        VisaOp::Max,
+        VisaOp::Sel,
+        VisaOp::Frc,
+        VisaOp::Rndd,
+        VisaOp::Cmp(RelOp::Lt),
+        VisaOp::Cmp(RelOp::Ge),
+    ];
+    let mut rng = Rng(0x1bdf_5eed);
+    let (mut ran, mut high, mut partial, mut preds, mut cmps) = (0, 0, 0, 0, 0);
+    let mut refused = std::collections::BTreeMap::<String, u32>::new();
+    let mut failures = Vec::new();
+    for _ in 0..3000 {
+        let n = 1u32 << rng.below(6);
+        let m = 1 + rng.below(8) as u8;
+        let offset = 4 * u32::from(m - 1);
+        if offset % n != 0 || offset + n > 32 {
+            continue;
+        }
+        let nm = rng.below(6) == 0;
+        let op = ops[rng.below(ops.len() as u32) as usize];
+        let operand = |rng: &mut Rng, id: u32| match rng.below(8) {
+            0 => VecOperand::imm(Immediate::df(f64::from(rng.below(64) as i32 - 16) * 0.75)),
+            1 => src(id, rng.below(4) as u8, rng.below(4) as u8, Some(0), 1, 0),
+            2 if n <= 16 => src(id, 0, rng.below(4) as u8, Some(2), 1, 0),
+            _ => src(id, rng.below(2) as u8, rng.below(4) as u8, Some(1), 1, 0),
+        };
+        let nsrc = op.num_srcs();
+        let srcs: Vec<VecOperand> = (0..nsrc).map(|k| operand(&mut rng, k as u32)).collect();
+        let is_cmp = matches!(op, VisaOp::Cmp(_));
+        let d = if is_cmp && rng.below(3) != 0 {
+            // P2 holds 16 elements.
+            VecOperand::pred(if offset + n <= 16 && rng.below(2) == 0 { 2 } else { 1 })
+        } else {
+            dst(2, 0, 0, 1)
+        };
+        let mut inst = VisaInst::new(op, exec(n, m, nm), d, &srcs);
+        let pred = op == VisaOp::Sel || rng.below(2) == 0;
+        if pred {
+            let combine = match rng.below(8) {
+                0 => PredCombine::Any,
+                1 => PredCombine::All,
+                _ => PredCombine::Sequential,
+            };
+            inst = inst.with_pred(PredCtl {
+                id: 1,
+                combine,
+                inverse: rng.below(3) == 0,
+            });
+        }
+        let lowered = match lower(p, &vars, &ctx, &inst) {
+            Ok(l) => l,
+            Err(e) => {
+                *refused.entry(e.to_string()).or_default() += 1;
+                continue;
+            }
+        };
+        let mut before = inputs(&mut rng, &vars);
+        if rng.below(2) == 0 {
+            before.em = rng.next() as u32;
+        }
+        let mut after = before.clone();
+        if eval(&vars, &mut after, &inst).is_err() {
+            continue;
+        }
+        ran += 1;
+        high += u32::from(offset + n > 16);
+        partial += u32::from(before.em != u32::MAX && !nm);
+        preds += u32::from(pred);
+        cmps += u32::from(is_cmp);
+        let c = SemCase {
+            p,
+            vars: vars.clone(),
+            ctx,
+            inst,
+            lowered,
+            before,
+            after,
+        };
+        if let Err(e) = check_case(&c) {
+            if failures.is_empty() {
+                eprintln!("{:?}\nlowered: {:#?}\n{e}", c.inst, c.lowered);
+            }
+            failures.push(format!(
+                "{:?} SIMD{n} M{m}{} pred {:?} EM {:#x}: {}",
+                c.inst.op,
+                if nm { "_NM" } else { "" },
+                c.inst.pred.map(|p| (p.combine, p.inverse)),
+                c.before.em,
+                e.lines().next().unwrap_or("")
+            ));
+        }
+    }
+    eprintln!("ran {ran}, past channel 15 {high}, partial EM {partial}, predicated {preds}, compares {cmps}; refused {refused:#?}");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(ran >= 1000 && high >= 300 && partial >= 150 && preds >= 400 && cmps >= 150);
 }

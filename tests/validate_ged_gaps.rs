@@ -295,3 +295,29 @@ fn ivy_bridge_df_halves_count_df_channels() {
     i.qtr_control = 2;
     assert!(!broken(Gen7, &i).contains(&"channel_offset_fits_exec_size"));
 }
+
+/// Mesa's Ivy Bridge DF under the execution mask: SIMD4 parts, each an
+/// `add(8)` word (ExecSize doubled) whose quarter and nibble control name
+/// the part's channel group, `1Q`..`4Q` with or without NibCtrl
+/// (elk_fs_generator: `exec_size *= 2`, `elk_set_default_group`). Every
+/// such word passes the whole validator, predicated or not, and so does a
+/// SIMD2 part (`add(4)`) at any group.
+#[test]
+fn ivy_bridge_simd4_df_parts_at_every_channel_group_are_valid() {
+    let r = Region::new(8, 8, 1).unwrap();
+    for (exec, region) in [(ExecSize::S8, r), (ExecSize::S4, Region::new(4, 4, 1).unwrap())] {
+        for first in (0..32).step_by(4) {
+            for pred in [0u8, 1] {
+                let mut i = Instruction::new(Opcode::Add, exec);
+                i.qtr_control = (first / 8) as u8;
+                i.controls.set(Controls::NIB_CTRL, first % 8 == 4);
+                i.pred_control = pred;
+                i.dst = Dst::grf(10, 0, Type::DF);
+                i.src[0] = Src::grf(4, 0, Type::DF, region);
+                i.src[1] = Src::grf(6, 0, Type::DF, region);
+                assert_eq!(i.first_channel(), first);
+                assert_eq!(broken(Gen7, &i), Vec::<&str>::new(), "{exec:?} at {first}, pred {pred}");
+            }
+        }
+    }
+}

@@ -1,4 +1,5 @@
-//! DF: pair channels on Ivy Bridge (SIMD4, SIMD8, the SIMD16 split, masks,
+//! DF: Ivy Bridge (regions in pairs of floats, SIMD4 parts at the vISA
+//! channel group under the execution mask, NoMask SIMD8, predicates,
 //! immediates through a temporary), native DF on Haswell and Gen8, and
 //! Cherryview's 64-bit restrictions. Words are decoded back and checked
 //! field by field.
@@ -68,119 +69,101 @@ fn ivb_simd4_df_doubles_exec_size_width_and_vertical_stride() {
     }
 }
 
-/// The instructions of `out` that spread a predicate into pairs of flag
-/// bits come first: two moves into the temporary GRF, then compares.
-fn split_spread(out: &[Instruction]) -> (&[Instruction], &[Instruction]) {
-    let n = out.iter().position(|i| i.opcode == Opcode::Add).unwrap();
-    out.split_at(n)
-}
-
-/// The hardware channels an instruction covers: quarter and nibble control
-/// give the first, the execution size the count.
-fn hw_channels(i: &Instruction) -> core::ops::Range<u32> {
+/// The channel group of an instruction (quarter and nibble control), and
+/// its channel count: on Ivy Bridge DF, its DF channels (half the encoded
+/// execution size), which take the execution-mask and flag bits from the
+/// group on.
+fn group(p: Platform, i: &Instruction) -> core::ops::Range<u32> {
     let first = 8 * u32::from(i.qtr_control) + if i.controls.contains(Controls::NIB_CTRL) { 4 } else { 0 };
-    first..first + i.exec_size.channels()
+    let n = i.exec_size.channels();
+    let df = p == Platform::Gen7 && i.dst.ty == Type::DF && n >= 2;
+    first..first + if df { n / 2 } else { n }
 }
 
 #[test]
-fn ivb_df_channel_groups_count_pairs() {
-    // Each DF channel takes a pair of the 32 hardware channels (IVB PRM,
-    // "Each DF operand uses a pair of channels"): vISA channel c is
-    // hardware channels 2c and 2c+1, of the execution mask and the flag.
+fn ivb_df_parts_start_at_the_visa_channel_group() {
+    // Mesa's IVB DF: under the execution mask, SIMD4 parts (elk
+    // get_fpu_lowered_simd_width), each encoded with its ExecSize doubled
+    // and the quarter and nibble control of its logical channel group
+    // (elk_fs_generator), so vISA channel c is execution-mask bit c, as
+    // for 32-bit code, up to channel 31. NoMask DF runs 8 channels a word.
     let p = Platform::Gen7;
-    // (SIMD, mask control, hardware channels)
-    for (n, m, want) in [
-        (4u32, 1u8, 0..8),
-        (4, 2, 8..16),
-        (4, 3, 16..24),
-        (4, 4, 24..32),
-        (8, 3, 16..32),
-    ] {
-        for nm in [false, true] {
-            let inst = add(exec_m(n, m, nm), gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1));
-            let out = lower_ok(p, &vars(), &ctx(), &inst);
-            assert_eq!(out.len(), 1);
-            let i = word(p, &out[0]);
-            assert_eq!(hw_channels(&i), want, "SIMD{n} M{m}");
+    // (SIMD, mask control, NoMask, DF channels a part, the parts' first
+    // channels)
+    let cases: [(u32, u8, bool, u32, &[u32]); 10] = [
+        (4, 1, false, 4, &[0]),
+        (4, 2, false, 4, &[4]),
+        (4, 6, false, 4, &[20]),
+        (4, 8, true, 4, &[28]),
+        (8, 3, false, 4, &[8, 12]),
+        (8, 3, true, 8, &[8]),
+        (8, 7, false, 4, &[24, 28]),
+        (16, 5, false, 4, &[16, 20, 24, 28]),
+        (16, 5, true, 8, &[16, 24]),
+        (2, 4, false, 2, &[12]),
+    ];
+    for (n, m, nm, df, firsts) in cases {
+        let inst = add(exec_m(n, m, nm), gen(0, 0, 0, 1, 1, 0), gen(1, 0, 0, 1, 1, 0));
+        let out = lower_ok(p, &vars(), &ctx(), &inst);
+        let got: Vec<_> = out.iter().map(|i| group(p, &word(p, i))).collect();
+        let want: Vec<_> = firsts.iter().map(|&f| f..f + df).collect();
+        assert_eq!(got, want, "SIMD{n} M{m} NoMask {nm}");
+        for i in &out {
+            assert_eq!(i.exec_size.channels(), 2 * df, "SIMD{n} M{m}: doubled");
             assert_eq!(i.controls.contains(Controls::WE_ALL), nm);
         }
     }
-    // Channels 16 and up would be hardware channels 32 and up.
-    for (n, m) in [(4u32, 5u8), (4, 8), (8, 5), (16, 5)] {
-        let inst = add(exec_m(n, m, false), gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1));
-        let err = lower(p, &vars(), &ctx(), &inst).unwrap_err();
-        assert!(matches!(err, VisaError::Unsupported { .. }), "SIMD{n} M{m}: {err}");
-    }
+    // SIMD4 at M2 is an (8) word with NibCtrl, the form Mesa emits.
+    let out = lower_ok(
+        p,
+        &vars(),
+        &ctx(),
+        &add(exec_m(4, 2, false), gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1)),
+    );
+    let i = word(p, &out[0]);
+    assert_eq!(
+        (i.exec_size, i.qtr_control, i.controls.contains(Controls::NIB_CTRL)),
+        (ExecSize::S8, 0, true)
+    );
 }
 
 #[test]
-fn ivb_df_predicate_is_spread_into_pairs_of_flag_bits() {
+fn ivb_df_predicate_is_the_predicate_variables_own_flag() {
     let p = Platform::Gen7;
     let vars = vars();
-    // SIMD4 at M2: elements 4..7 of P1 (f0) are read by hardware channels
-    // 8..15; the spread puts element c in bits 2c and 2c+1 of a scratch
-    // flag subregister (f1.1 holds 16 + 8..16 + 16, within f1).
+    // SIMD4 at M2: DF channel n reads bit 4 + n of P1's flag (f0.0), the
+    // bits 32-bit code reads; nothing is spread, so no scratch is needed.
     let inst = add(exec_m(4, 2, false), gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1)).with_pred(PredCtl {
         id: 1,
         combine: PredCombine::Sequential,
         inverse: true,
     });
-    let out = lower_ok(p, &vars, &ctx(), &inst);
-    let (spread, op) = split_spread(&out);
-    assert_eq!(op.len(), 1);
-    let i = word(p, &op[0]);
-    assert_eq!(hw_channels(&i), 8..16);
-    assert_eq!((i.pred_control, i.flag), (1, FlagReg { nr: 1, subnr: 1 }));
-    assert!(
-        i.controls.contains(Controls::PRED_INV),
-        "the inverse reads both bits of a pair"
-    );
-    // The moves copy elements 4..7 of P1 into words 0..3 of the temporary.
-    let [zero, copy, cmp] = spread else {
-        panic!("{spread:?}")
-    };
-    for (mv, value) in [(zero, 0u64), (copy, 0x0001_0001)] {
-        let mv = word(p, mv);
-        assert_eq!((mv.opcode, hw_channels(&mv)), (Opcode::Mov, 4..8));
-        assert!(mv.controls.contains(Controls::WE_ALL));
-        assert_eq!((mv.dst.addr, mv.dst.ty, mv.imm), (grf(100, 0), Type::UW, value));
-    }
-    assert_eq!((copy.pred_control, copy.flag), (1, FlagReg { nr: 0, subnr: 0 }));
-    assert!(!copy.controls.contains(Controls::PRED_INV));
-    // The compare writes hardware channels 8..15 of f1.1, channel h from
-    // word h / 2 (<1;2,0>).
-    let cmp = word(p, cmp);
-    assert_eq!(cmp.cond_mod(), Some(CondMod::Nz));
-    assert_eq!((hw_channels(&cmp), cmp.flag), (8..16, FlagReg { nr: 1, subnr: 1 }));
-    assert!(cmp.controls.contains(Controls::WE_ALL));
-    assert_eq!(
-        (cmp.src[0].addr, cmp.src[0].region),
-        (grf(100, 0), Region::new(1, 2, 0).unwrap())
-    );
-    // Without a temporary GRF or a scratch flag there is nowhere to spread.
-    for ctx in [
-        LowerCtx {
-            temp_grf: None,
-            ..ctx()
-        },
-        LowerCtx {
-            scratch_flag: None,
-            ..ctx()
-        },
-    ] {
-        let err = lower(p, &vars, &ctx, &inst).unwrap_err();
-        assert!(matches!(err, VisaError::NeedScratch { .. }), "{err}");
-    }
+    let out = lower_ok(p, &vars, &LowerCtx::default(), &inst);
+    assert_eq!(out.len(), 1);
+    let i = word(p, &out[0]);
+    assert_eq!(group(p, &i), 4..8);
+    assert_eq!((i.pred_control, i.flag), (1, FlagReg { nr: 0, subnr: 0 }));
+    assert!(i.controls.contains(Controls::PRED_INV));
+    // Past channel 15: SIMD8 at M7, two parts at 24 and 28, still f0.0.
+    let inst = add(exec_m(8, 7, false), gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1)).with_pred(PredCtl::new(1));
+    let out = lower_ok(p, &vars, &LowerCtx::default(), &inst);
+    let got: Vec<_> = out.iter().map(|i| (group(p, i), i.pred_control, i.flag)).collect();
+    assert_eq!(got, [(24..28, 1, FlagReg::default()), (28..32, 1, FlagReg::default())]);
+    // A predicated NoMask SIMD8 is cut too: both halves of a compressed DF
+    // word would read the first half's four flag bits.
+    let inst = add(exec_m(8, 1, true), gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1)).with_pred(PredCtl::new(1));
+    let out = lower_ok(p, &vars, &LowerCtx::default(), &inst);
+    assert_eq!(out.iter().map(|i| group(p, i)).collect::<Vec<_>>(), [0..4, 4..8]);
 }
 
 #[test]
-fn ivb_simd8_df_is_one_sixteen_channel_instruction() {
+fn ivb_simd8_nomask_df_is_one_sixteen_channel_instruction() {
     let p = Platform::Gen7;
     let out = lower_ok(
         p,
         &vars(),
         &ctx(),
-        &add(exec(8), gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1)),
+        &add(exec_m(8, 1, true), gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1)),
     );
     assert_eq!(out.len(), 1);
     let i = word(p, &out[0]);
@@ -192,36 +175,21 @@ fn ivb_simd8_df_is_one_sixteen_channel_instruction() {
 }
 
 #[test]
-fn ivb_simd16_df_splits_into_two_simd8_halves() {
+fn ivb_simd16_df_splits_into_four_simd4_parts() {
     let p = Platform::Gen7;
     let inst = add(exec(16), gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1)).with_pred(PredCtl::new(1));
     let out = lower_ok(p, &vars(), &ctx(), &inst);
-    let (spread, op) = split_spread(&out);
-    // 32 hardware channels of flag bits: two SIMD16 compares (Gen7 runs no
-    // 32-channel conditional modifier), writing all of f1 through f1.0.
-    let cmps: Vec<_> = spread.iter().filter(|i| i.opcode == Opcode::Cmp).collect();
-    assert_eq!(cmps.len(), 2);
-    for (h, c) in cmps.iter().enumerate() {
-        assert_eq!(hw_channels(c), 16 * h as u32..16 * h as u32 + 16);
-        assert_eq!(c.flag, FlagReg { nr: 1, subnr: 0 });
-        // Channel 16h + j reads word 8h + j / 2.
-        assert_eq!(c.src[0].addr, grf(100, 16 * h as u8));
-    }
-    assert_eq!(op.len(), 2);
-    for (h, i) in op.iter().enumerate() {
+    assert_eq!(out.len(), 4);
+    for (h, i) in out.iter().enumerate() {
         let i = word(p, i);
         let h = h as u8;
-        assert_eq!(i.exec_size, ExecSize::S16, "each half: 8 DF = 16 float channels");
-        assert_eq!(
-            hw_channels(&i),
-            16 * u32::from(h)..16 * u32::from(h) + 16,
-            "pairs of DF channels 8h..8h+7"
-        );
-        assert_eq!((i.pred_control, i.flag), (1, FlagReg { nr: 1, subnr: 0 }));
-        // The second half starts 8 DF = 64 bytes = 2 GRFs further.
-        assert_eq!(i.dst.addr, grf(30 + 2 * h, 0));
-        assert_eq!(i.src[0].addr, grf(10 + 2 * h, 0));
-        assert_eq!(i.src[1].addr, grf(20 + 2 * h, 0));
+        assert_eq!(i.exec_size, ExecSize::S8, "each part: 4 DF = 8 float channels");
+        assert_eq!(group(p, &i), 4 * u32::from(h)..4 * u32::from(h) + 4);
+        assert_eq!((i.pred_control, i.flag), (1, FlagReg { nr: 0, subnr: 0 }));
+        // Each part starts 4 DF = 32 bytes = 1 GRF further.
+        assert_eq!(i.dst.addr, grf(30 + h, 0));
+        assert_eq!(i.src[0].addr, grf(10 + h, 0));
+        assert_eq!(i.src[1].addr, grf(20 + h, 0));
         assert_eq!(i.src[0].region, Region::new(8, 8, 1).unwrap());
     }
 }
@@ -296,8 +264,9 @@ fn ivb_df_immediate_goes_through_32_bit_moves() {
         &[VecOperand::imm(Immediate::df(-0.5))],
     );
     let out = lower_ok(p, &vars(), &ctx(), &mv);
-    assert_eq!(out.len(), 3);
-    assert_eq!(out[2].exec_size, ExecSize::S16);
+    assert_eq!(out.len(), 4, "two 32-bit moves, then two SIMD4 parts");
+    assert_eq!(out[2].exec_size, ExecSize::S8);
+    assert_eq!(out[3].exec_size, ExecSize::S8);
 }
 
 #[test]
@@ -458,22 +427,22 @@ fn df_compare_into_a_predicate() {
         VecOperand::pred(1),
         &[gen(0, 0, 0, 4, 4, 1), gen(1, 0, 0, 4, 4, 1)],
     );
-    // Ivy Bridge writes a pair of flag bits per DF channel where the
-    // predicate holds one: refused.
-    let err = lower(Platform::Gen7, &vars, &ctx(), &cmp).unwrap_err();
-    assert!(matches!(err, VisaError::Unsupported { .. }), "{err}");
-    for p in Platform::ALL.into_iter().filter(|&p| p != Platform::Gen7) {
+    // Ivy Bridge writes one flag bit per DF channel, at its channel
+    // group, as the predicate holds it: two SIMD4 parts (a compressed DF
+    // word would give both halves the first half's bits).
+    for p in Platform::ALL {
         let out = lower_ok(p, &vars, &ctx(), &cmp);
-        assert_eq!(out.len(), 1);
-        let i = word(p, &out[0]);
-        assert_eq!(i.cond_mod(), Some(CondMod::L));
-        assert_eq!(i.flag, FlagReg::default());
-        assert_eq!((i.dst.file, i.dst.ty), (RegFile::Arf, Type::DF));
-        let hw = if p == Platform::Gen7 {
-            ExecSize::S16
-        } else {
-            ExecSize::S8
-        };
-        assert_eq!(i.exec_size, hw);
+        let parts = if p == Platform::Gen7 { 2 } else { 1 };
+        assert_eq!(out.len(), parts, "{p}");
+        for (k, i) in out.iter().enumerate() {
+            let i = word(p, i);
+            assert_eq!(i.cond_mod(), Some(CondMod::L));
+            assert_eq!(i.flag, FlagReg::default());
+            assert_eq!((i.dst.file, i.dst.ty), (RegFile::Arf, Type::DF));
+            assert_eq!(i.exec_size, ExecSize::S8);
+            let k = k as u32;
+            let want = if parts == 2 { 4 * k..4 * k + 4 } else { 0..8 };
+            assert_eq!(group(p, &i), want, "{p}");
+        }
     }
 }

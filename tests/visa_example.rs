@@ -36,24 +36,23 @@ fn printed_assembly_assembles_back() {
 }
 
 #[test]
-fn the_double_add_is_split_in_pair_channels_on_ivy_bridge_only() {
+fn the_double_add_is_split_in_simd4_parts_on_ivy_bridge_only() {
     for p in Platform::ALL {
         let prog = example::lower_program(p).unwrap();
         let df = &prog[5].insts;
-        assert_eq!(df.len(), 2, "{p}");
-        for (h, i) in df.iter().enumerate() {
-            assert_eq!((i.opcode, i.dst.ty), (Opcode::Add, Type::DF));
-            // Ivy Bridge: 8 doubles as 16 float channels; else 8 channels.
-            let es = if p == Platform::Gen7 {
-                ExecSize::S16
-            } else {
-                ExecSize::S8
-            };
-            assert_eq!(i.exec_size, es, "{p}");
-            // The second half's channel group: DF channels 8..15 are Ivy
-            // Bridge's hardware channels 16..31 (a pair each, 2H), else 2Q.
-            let qtr = if p == Platform::Gen7 { 2 * h } else { h };
-            assert_eq!(i.qtr_control, qtr as u8, "{p}");
+        // Ivy Bridge: four SIMD4 parts, each 4 doubles as 8 float
+        // channels at channel group 4k (quarter k / 2, NibCtrl on odd k);
+        // elsewhere two SIMD8 halves at 1Q and 2Q.
+        let ivb = p == Platform::Gen7;
+        assert_eq!(df.len(), if ivb { 4 } else { 2 }, "{p}");
+        for (k, i) in df.iter().enumerate() {
+            assert_eq!((i.opcode, i.dst.ty, i.exec_size), (Opcode::Add, Type::DF, ExecSize::S8));
+            let (qtr, nib) = if ivb { (k / 2, k % 2 == 1) } else { (k, false) };
+            assert_eq!(
+                (i.qtr_control, i.controls.contains(geneu::Controls::NIB_CTRL)),
+                (qtr as u8, nib),
+                "{p} part {k}"
+            );
         }
         // The gather ends in the SEND, after its payload moves.
         let g = &prog[7].insts;

@@ -12,7 +12,7 @@ use half::f16;
 use super::float::{f64_to_f32, flush32, flush64, round_int_f64, tr, two_sum, Rnd};
 use super::state::{Thread, ACC_SLOTS, GRF_FILE_BYTES};
 use super::SimError;
-use crate::isa::{arf, cr0, GRF_BYTES};
+use crate::isa::{arf, cr0, GRF_BYTES, IVB_DF_CHANNELS};
 use crate::model::{
     AccessMode, Addr, CondMod, Controls, FlagReg, Instruction, MathFunction, Opcode, Platform, PredCtrl, RegFile, Src,
     SrcMods, Type,
@@ -36,8 +36,8 @@ pub(crate) struct Geo {
     pub n: u32,
     /// The first channel (quarter and nibble control).
     pub first: u32,
-    /// Ivy Bridge DF: each DF channel takes two channels of the execution
-    /// mask, and regions count 32-bit elements.
+    /// Ivy Bridge DF: regions count 32-bit elements, and DF channel `j`
+    /// takes execution-mask and flag bit `first + j % 4` (see [`Geo::bit`]).
     pub ivb_df: bool,
 }
 
@@ -64,11 +64,34 @@ impl Geo {
         }
     }
 
-    /// The execution-mask channel of channel `i`.
+    /// The execution-mask (and flag) channel of channel `i`.
+    ///
+    /// Ivy Bridge DF: the DF execution is four channels wide, and DF
+    /// channel `i` takes bit `first + i % 4`, where `first` counts
+    /// quarter and nibble control as for 32-bit code (NibCtrl too, although
+    /// the encoded execution size is 8). The second half of a compressed
+    /// DF instruction (encoded SIMD16, eight DF channels) reuses the first
+    /// half's four bits. This is the hardware Mesa's elk compiler is
+    /// written for and tested on: it lowers every DF instruction under the
+    /// execution mask to SIMD4 on IVB/BYT "because HW applies the same
+    /// channel enable signals to both halves of the compressed
+    /// instruction" and "the hardware shifts exactly ... 4 [channels per
+    /// compressed half] in double-precision" (`get_fpu_lowered_simd_width`),
+    /// doubles only the encoded execution size, sets quarter and nibble
+    /// control from the logical channel group, and predicates on the flag
+    /// bits 32-bit code uses (elk_fs_generator.cpp); Beignet's reviewer
+    /// likewise says "we need to use NibCtrl bit to help to choose correct
+    /// flags channel". The IVB PRM's "Each DF operand uses a pair of
+    /// channels and all masking and swizzling should be adjusted
+    /// appropriately" reads otherwise (bits `2i`, `2i + 1`); the two
+    /// disagree, and we take Mesa's reading: its code runs on the hardware,
+    /// and the PRM's pair sentence is borne out for regions (element size
+    /// 4, region parameters doubled, `src_addr`), its masking clause read as
+    /// the software's duty to place the channel group.
     #[inline]
     pub(crate) fn bit(&self, i: u32) -> u32 {
         if self.ivb_df {
-            self.first + 2 * i
+            self.first + i % IVB_DF_CHANNELS
         } else {
             self.first + i
         }

@@ -132,7 +132,9 @@ fn ivb_64bit_pairs(i: &Instruction) -> bool {
 /// the groups per execution size without stating the rule, which Mesa's
 /// validator states from Gen12 on: the rule is conservative. GED refuses
 /// NibCtrl on SIMD8 as well, but Mesa emits that (`mov(8) ... { WE_all 2N
-/// }` on Haswell, in the corpus), so SIMD8 and narrower are left alone; and
+/// }` on Haswell, in the corpus, and each Ivy Bridge SIMD4 DF part at an
+/// odd nibble, encoded SIMD8 with NibCtrl), so SIMD8 and narrower are left
+/// alone; and
 /// an Ivy Bridge 64-bit operation counts its channels in pairs (see
 /// [`channel_offset_misaligned`]), as Mesa's SIMD16 `2Q` DF halves do.
 pub fn channel_offset_fits_exec_size(c: &mut Checker<'_>) {

@@ -10,16 +10,18 @@
 //! `16·S + group + n` for channel `n`, so the same flag register serves
 //! every mask offset.
 //!
-//! Ivy Bridge DF is the exception: each DF channel takes a pair of the
-//! hardware's channels (of the execution mask and the flag), so vISA
-//! channel `c` is hardware channels `2c` and `2c+1`, only channels 0..15
-//! exist, and a predicate is first spread into a scratch flag with each
-//! bit doubled (see [`super::inst`]).
+//! Ivy Bridge DF follows the same rule: a DF instruction's execution size
+//! is encoded doubled (it counts 32-bit halves), but its channel group
+//! counts DF channels, so DF channel `n` of an instruction at group `g`
+//! takes execution-mask and flag bit `g + n`, as 32-bit code does, for up
+//! to four channels (the simulator's `Geo::bit` gives the basis). Under
+//! the execution mask, [`super::inst`] emits Ivy Bridge DF in parts of at
+//! most four channels (`set_df_channel_group`), as Mesa does.
 
 use super::error::{Slot, VisaError};
 use super::format::{ExecCtl, PredCombine, PredCtl};
 use super::vars::VarTable;
-use crate::model::{AccessMode, Controls, FlagReg, Instruction, PredCtrl};
+use crate::model::{AccessMode, Controls, ExecSize, FlagReg, Instruction, PredCtrl};
 
 /// Checks the mask control against the execution size: the first channel
 /// must be aligned to the execution size and the channels must end by 32.
@@ -54,6 +56,27 @@ pub(crate) fn set_first_channel(i: &mut Instruction, first: u32) -> Result<(), V
         exec: i.exec_size.channels(),
         reason: "the starting channel is not aligned to the execution size (at least 4), or the channels run past channel 31",
     })
+}
+
+/// Ivy Bridge DF: makes `i`, whose encoded execution size counts the 32-bit
+/// halves of its `df` DF channels, start at channel `first`. Quarter and
+/// nibble control name the DF channels' group, as Mesa's elk generator
+/// sets them from the logical instruction (`elk_set_default_group`), so a
+/// SIMD4 DF part at channel 4 is an `(8)` word with NibCtrl; the alignment
+/// rule is the model's, on the DF channel count (as the validator's
+/// `channel_offset_misaligned` counts it on Ivy Bridge).
+pub(crate) fn set_df_channel_group(i: &mut Instruction, first: u32, df: u32) -> Result<(), VisaError> {
+    let codes = ExecSize::from_channels(df).and_then(|e| crate::model::channel_group_codes(e, first));
+    let Some((qtr, nib)) = codes else {
+        return Err(VisaError::MaskAlign {
+            offset: first,
+            exec: df,
+            reason: "the starting channel is not aligned to the DF channel count (at least 4), or the channels run past channel 31",
+        });
+    };
+    i.qtr_control = qtr;
+    i.controls.set(Controls::NIB_CTRL, nib);
+    Ok(())
 }
 
 /// Applies an execution-size byte's mask control to a hardware

@@ -9,7 +9,8 @@
 //! 2. the operation itself, split into halves with the right channel
 //!    groups and register offsets wherever one hardware instruction cannot
 //!    hold it (an operand spanning more than two GRFs, Ivy Bridge DF beyond
-//!    8 channels, integer division beyond 8, and any word
+//!    4 channels under the execution mask, a predicate or a flag write, 8
+//!    otherwise, integer division beyond 8, and any word
 //!    [`crate::validate`] refuses).
 //!
 //! Every emitted instruction passes [`crate::validate::validate`] and
@@ -18,12 +19,13 @@
 use alloc::vec::Vec;
 
 use super::error::{Slot, VisaError};
-use super::exec::{check_exec, pred_control, pred_flag, scratch_cond_flag, set_first_channel};
+use super::exec::{check_exec, pred_control, pred_flag, scratch_cond_flag, set_df_channel_group, set_first_channel};
 use super::format::*;
 use super::operand::*;
 use super::types::*;
 use super::vars::{VarTable, GRF_BYTES, GRF_COUNT};
 use crate::isa::region::HSTRIDE_1;
+use crate::isa::IVB_DF_CHANNELS;
 use crate::model::*;
 
 /// A vISA comparison (CMP's `Rel_op`).
@@ -449,7 +451,8 @@ struct Lowering {
     cond_flag: Option<FlagReg>,
     dst: DstOp,
     srcs: Vec<SrcOp>,
-    /// Ivy Bridge DF: operands in pairs of float channels.
+    /// Ivy Bridge DF: operand regions in pairs of float channels, the
+    /// execution size doubled.
     pairs: bool,
     /// Cherryview with a 64-bit operation.
     chv64: bool,
@@ -595,15 +598,8 @@ impl Lowering {
         };
         l.place_immediates(op, ctx)?;
         l.check_df()?;
-        if let (true, Some((flag, combine, inv))) = (l.pairs, l.pred) {
-            let (spread, pairs_flag) = spread_pred(p, vars, ctx, flag, l.base, e)?;
-            l.pre.splice(0..0, spread);
-            l.pred = Some((pairs_flag, combine, inv));
-        }
         if let Some(f) = scratch {
-            // Ivy Bridge DF counts hardware channels in pairs.
-            let scale = if l.pairs { 2 } else { 1 };
-            l.cond_flag = Some(scratch_cond_flag(vars, f, scale * l.base, scale * e)?);
+            l.cond_flag = Some(scratch_cond_flag(vars, f, l.base, e)?);
         }
         l.splittable = l.split_safety();
         Ok(l)
@@ -725,7 +721,8 @@ impl Lowering {
         Ok(())
     }
 
-    /// DF rules: pairs on Ivy Bridge; Cherryview's 64-bit restrictions.
+    /// DF rules: pair regions on Ivy Bridge; Cherryview's 64-bit
+    /// restrictions.
     fn check_df(&mut self) -> Result<(), VisaError> {
         let tys = || core::iter::once(self.dst.ty).chain(self.srcs.iter().map(SrcOp::ty));
         let df = tys().any(|t| t == Type::DF);
@@ -736,35 +733,14 @@ impl Lowering {
                     why: "every operand of a pair-channel DF operation must be DF",
                 });
             }
-            if matches!(self.pred, Some((_, c, _)) if c != PredCombine::Sequential) {
-                return Err(VisaError::Unsupported {
-                    what: "any/all predicate on Ivy Bridge DF",
-                    why: "the pair-channel flag grouping is not defined",
-                });
-            }
-            // Each DF channel takes a pair of hardware channels, of the
-            // execution mask and of the flag ("Each DF operand uses a pair
-            // of channels", the IVB PRM as quoted in the Beignet review and
-            // by Mesa's elk, which doubles a DF instruction's execution
-            // size on verx10 70): vISA channel c is hardware channels 2c
-            // and 2c+1, so only channels 0..15 exist.
-            if self.base + self.exec > 16 {
-                return Err(VisaError::Unsupported {
-                    what: "Ivy Bridge DF past channel 15",
-                    why: "each DF channel takes two of the 32 execution-mask channels",
-                });
-            }
-            // A compare writes both flag bits of a DF channel's pair
-            // (2c, 2c+1), where a vISA predicate holds element c in bit c.
-            // Mesa and Beignet never meet the mismatch: their DF flags come
-            // from DF compares and are read by DF instructions, in pairs.
-            // Packing the pairs back into single bits is not built here.
-            if self.opcode == Opcode::Cmp && self.cond_flag.is_some() {
-                return Err(VisaError::Unsupported {
-                    what: "an Ivy Bridge DF compare into a predicate",
-                    why: "the hardware writes a pair of flag bits per DF channel, a vISA predicate holds one",
-                });
-            }
+            // The regions count floats ("Each DF operand uses a pair of
+            // channels": element size 4, region parameters doubled); the
+            // execution mask and the flag do not: DF channel n of a part
+            // at channel group g takes bit g + n, as 32-bit code does
+            // (Mesa's reading, see the simulator's `Geo::bit`), so
+            // predicates and compares use the vISA predicate's own bits
+            // and every channel up to 31 exists. `must_split` keeps parts
+            // under the execution mask to four channels.
             if self.dst.h != 1 && self.dst.loc != Loc::Arf(ARF_NULL, 0) {
                 return Err(VisaError::IllegalRegion {
                     slot: Slot::Dst,
@@ -857,9 +833,9 @@ impl Lowering {
 
     /// A hardware rule that forces channels `k..k+n` into smaller parts.
     fn must_split(&self, k: u32, n: u32) -> Result<Option<&'static str>, VisaError> {
-        if self.pairs && n > 8 {
+        if self.pairs && n > self.ivb_df_width() {
             return Ok(Some(
-                "Ivy Bridge runs at most 8 DF channels (16 float channels) at once",
+                "Ivy Bridge runs DF under the execution mask, a predicate or a flag write at most 4 channels at once (else 8)",
             ));
         }
         if self.int_div && n > 8 {
@@ -893,6 +869,23 @@ impl Lowering {
             }
         }
         Ok(None)
+    }
+
+    /// Ivy Bridge DF: the most channels one instruction runs. Under the
+    /// execution mask, a predicate or a flag write, [`IVB_DF_CHANNELS`]:
+    /// the hardware gives both halves of a compressed DF instruction the
+    /// same four channel enables (Mesa's elk lowers every DF instruction
+    /// that is not `WE_all` to SIMD4 on IVB/BYT, `get_fpu_lowered_simd_width`;
+    /// a predicate and a flag write are taken to follow the same four bits,
+    /// see the simulator's `Geo::bit`). Otherwise (NoMask, neither) a
+    /// compressed SIMD16 word, eight DF channels, as Mesa allows for
+    /// `WE_all`.
+    fn ivb_df_width(&self) -> u32 {
+        if self.no_mask && self.pred.is_none() && self.cond_flag.is_none() {
+            ExecSize::S16.channels() / 2
+        } else {
+            IVB_DF_CHANNELS
+        }
     }
 
     fn emit(&self, k: u32, n: u32, out: &mut Vec<Instruction>) -> Result<(), VisaError> {
@@ -931,12 +924,16 @@ impl Lowering {
             what: "execution size",
             why: "no hardware encoding",
         })?;
-        // Ivy Bridge DF: each DF channel takes a pair of the hardware's
-        // channels (of the execution mask and of the flag), so the channel
-        // group counts pairs: vISA channel c is hardware channels 2c, 2c+1.
-        let first = if self.pairs { 2 * (self.base + k) } else { self.base + k };
+        // Ivy Bridge DF: the execution size counts floats, the channel
+        // group DF channels (vISA channel c is execution-mask and flag bit
+        // c), so a SIMD4 part at channel 4 is an (8) word with NibCtrl.
+        let first = self.base + k;
         let mut i = Instruction::new(self.opcode, es);
-        set_first_channel(&mut i, first)?;
+        if self.pairs {
+            set_df_channel_group(&mut i, first, n)?;
+        } else {
+            set_first_channel(&mut i, first)?;
+        }
         i.controls.set(Controls::WE_ALL, self.no_mask);
         i.controls.set(Controls::SATURATE, self.sat);
         i.cond_modifier = self.cond;
@@ -981,109 +978,6 @@ impl Lowering {
         }
         Ok(i)
     }
-}
-
-/// An Ivy Bridge DF instruction's predicate in pairs: the hardware reads
-/// a DF channel's predicate from both flag bits of its pair of channels
-/// (`2c` and `2c+1` for vISA channel `c`, see [`Lowering::build`]), where
-/// predicate variable `flag` holds element `c` in one bit. Emits, `WE_all`
-/// so that every element is copied whatever the execution mask:
-///
-/// 1. `mov (e) tmp<1>:uw 0` and `(flag) mov (e) tmp<1>:uw 1` at channel
-///    group `base`: word `j` of the temporary GRF is element `base + j`;
-/// 2. `cmp.nz.fS (2e) null<1>:uw tmp<1;2,0>:uw 0` at channel group
-///    `2·base` (two SIMD16 halves for 32 channels on Gen7): channel `h`
-///    reads word `h / 2`, so bits `2c` and `2c+1` both get element `c`.
-///
-/// The flag written is chosen from the caller's scratch flag as a
-/// compare's is ([`scratch_cond_flag`]). Returns the instructions and the
-/// flag subregister to predicate on.
-fn spread_pred(
-    p: Platform,
-    vars: &VarTable,
-    ctx: &LowerCtx,
-    flag: FlagReg,
-    base: u32,
-    e: u32,
-) -> Result<(Vec<Instruction>, FlagReg), VisaError> {
-    const WHAT: &str = "a predicate on Ivy Bridge DF (spread into pairs of flag bits)";
-    let tmp = ctx.temp_grf.ok_or(VisaError::NeedScratch {
-        what: WHAT,
-        need: "a temporary GRF (LowerCtx::temp_grf)",
-    })?;
-    if u32::from(tmp) >= GRF_COUNT {
-        return Err(VisaError::Unsupported {
-            what: "LowerCtx::temp_grf",
-            why: "the temporary register is past g127",
-        });
-    }
-    let scratch = ctx.scratch_flag.ok_or(VisaError::NeedScratch {
-        what: WHAT,
-        need: "a scratch flag (LowerCtx::scratch_flag)",
-    })?;
-    let pairs_flag = scratch_cond_flag(vars, scratch, 2 * base, 2 * e)?;
-    let no_size = || VisaError::Unsupported {
-        what: WHAT,
-        why: "no hardware execution size",
-    };
-    let tmp_dst = Dst {
-        file: RegFile::Grf,
-        ty: Type::UW,
-        addr: Addr::Direct { nr: tmp, subnr: 0 },
-        hstride: HSTRIDE_1,
-        writemask: WriteMask::XYZW,
-    };
-    // A word immediate is given in both halves of the 32-bit field, as
-    // Mesa's brw_imm_uw does.
-    let mov = |value: u64, pred: Option<FlagReg>| -> Result<Instruction, VisaError> {
-        let mut i = Instruction::new(Opcode::Mov, ExecSize::from_channels(e).ok_or_else(no_size)?);
-        set_first_channel(&mut i, base)?;
-        i.controls.insert(Controls::WE_ALL);
-        i.dst = tmp_dst;
-        i.src[0] = Src::imm(Type::UW);
-        i.imm = value | value << 16;
-        if let Some(f) = pred {
-            i.flag = f;
-            i.pred_control = pred_control(PredCombine::Sequential, e);
-        }
-        Ok(i)
-    };
-    let mut out = alloc::vec![mov(0, None)?, mov(1, Some(flag))?];
-    // Gen7 runs no 32-channel instruction with a conditional modifier.
-    let part = (2 * e).min(16);
-    for k in (0..2 * e).step_by(part as usize) {
-        let mut i = Instruction::new(Opcode::Cmp, ExecSize::from_channels(part).ok_or_else(no_size)?);
-        set_first_channel(&mut i, 2 * base + k)?;
-        i.controls.insert(Controls::WE_ALL);
-        i.cond_modifier = CondMod::Nz.hw();
-        i.flag = pairs_flag;
-        i.dst = Dst {
-            file: RegFile::Arf,
-            addr: Addr::Direct { nr: ARF_NULL, subnr: 0 },
-            ..tmp_dst
-        };
-        // WaCMPInstNullDstForcesThreadSwitch, as in Lowering::build.
-        i.thread_control = ThreadControl::Switch;
-        i.src[0] = Src {
-            file: RegFile::Grf,
-            ty: Type::UW,
-            addr: Addr::Direct {
-                nr: tmp,
-                subnr: (k / 2 * 2) as u8,
-            },
-            region: Region::new(1, 2, 0).ok_or_else(no_size)?,
-            swizzle: Swizzle(0),
-            mods: SrcMods::empty(),
-        };
-        i.src[1] = Src::imm(Type::UW);
-        i.imm = 0;
-        out.push(i);
-    }
-    for i in &out {
-        crate::validate::validate(p, i).map_err(VisaError::Invalid)?;
-        crate::codec::encode_word(p, i).map_err(VisaError::Encode)?;
-    }
-    Ok((out, pairs_flag))
 }
 
 /// Cherryview 64-bit rules for an align1 source: VertStride = Width ×

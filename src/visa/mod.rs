@@ -6,7 +6,8 @@
 //!   `format` and `error`).
 //! - [`operand`]: operand lowering to hardware registers and regions.
 //! - [`exec`]: mask control and predication.
-//! - [`inst`]: instruction lowering, with DF pair channels and splitting.
+//! - [`inst`]: instruction lowering, with Ivy Bridge DF (regions in
+//!   pairs of floats, SIMD4 parts under the execution mask) and splitting.
 //! - [`gather`]: `GATHER4_TYPED`, payload moves and the typed-read SEND.
 //! - [`kernel`]: a whole kernel lowered through the program builder, with
 //!   labels, `JMP`, `CALL`/`RET`, Gen8 `GOTO` and the EOT send.

@@ -774,7 +774,9 @@ pub(crate) fn dst_to_hw(p: Platform, d: &DstOp, pairs: bool, slot: Slot) -> Resu
     })
 }
 
-/// Whether `p` runs DF as pairs of float channels (Ivy Bridge).
+/// Whether `p` runs DF as pairs of float channels (Ivy Bridge): regions
+/// and the execution size count floats; the channel group, the execution
+/// mask and the flag count DF channels (see [`super::exec`]).
 ///
 /// Mesa applies the pair rules to Ivy Bridge (and Bay Trail) only, and
 /// emits Haswell DF natively (`cmp.z.f0.0(8) g11<1>DF g8<4,4,1>DF`); the
