@@ -185,6 +185,12 @@ fn movi_forms_no_source_defines_fail_with_a_reason() {
         neg.src[0].mods = geneu::SrcMods::NEGATE;
         cases.push((neg, "raw"));
         cases.push((movi(ExecSize::S16, Type::UW, 0, 0), "8 channels"));
+        let mut strided = base;
+        strided.dst.hstride = 2;
+        cases.push((strided, "destination"));
+        let mut crossing = base;
+        crossing.dst = Dst::grf(2, 16, Type::UD);
+        cases.push((crossing, "destination"));
         let mut a16 = base;
         a16.access_mode = AccessMode::Align16;
         a16.src[0].region = Region::new(4, 4, 1).unwrap();

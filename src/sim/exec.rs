@@ -1397,7 +1397,9 @@ const MOVI_SPAN_BYTES: i64 = GRF_BYTES as i64 / 2;
 /// indirect Vx1 region (one address subregister a channel) into `movi`,
 /// keeping the operands and setting the source region to `<1;1,0>`, when
 /// the execution size is 8, the source and destination types match
-/// without modifiers, and every channel's address is a 16-byte-aligned
+/// without modifiers, the destination is packed (its stride in bytes is
+/// the element size) within one GRF, and every channel's address is a
+/// 16-byte-aligned
 /// base plus a `uv` immediate (0 to 15): the addresses all start in one
 /// aligned half GRF. `HWConformity::evenlySplitInst` splits a `movi` as a
 /// Vx1 region: channel k of `r[a0.j, imm]` keeps address subregister
@@ -1411,7 +1413,8 @@ const MOVI_SPAN_BYTES: i64 = GRF_BYTES as i64 / 2;
 ///
 /// Every other form (another platform, a direct source, another region or
 /// type, a modifier, saturation, a conditional modifier, more than 8
-/// channels, addresses outside one aligned half GRF, a src1) is left to
+/// channels, another destination region, addresses outside one aligned
+/// half GRF, a src1) is left to
 /// the PRM's MOVI page, which the sources do not restate: a typed
 /// [`SimError::Unsupported`] naming the condition.
 fn movi(ctx: &mut Ctx<'_>, en: u32) -> Result<u32, SimError> {
@@ -1460,8 +1463,19 @@ fn movi(ctx: &mut Ctx<'_>, en: u32) -> Result<u32, SimError> {
     if n > 8 {
         return Err(ctx.unsupported("movi with more than 8 channels: IGC emits SIMD8 and narrower"));
     }
-    // Every source element is read before the first write.
     let size = s.ty.size();
+    let packed_in_one_grf = match i.dst.addr {
+        Addr::Direct { subnr, .. } => {
+            i.dst.file == RegFile::Grf && i.dst.hstride_elems() == 1 && u32::from(subnr) + n * size <= GRF_BYTES
+        }
+        Addr::Indirect { .. } => false,
+    };
+    if !packed_in_one_grf {
+        return Err(ctx.unsupported(
+            "movi with a destination other than a packed direct GRF region in one register: the only form IGC emits",
+        ));
+    }
+    // Every source element is read before the first write.
     let mut v = [0u64; 8];
     let mut span = None;
     for (ch, x) in v.iter_mut().enumerate().take(n as usize) {

@@ -83,8 +83,9 @@
 //!   `send::execute`. Broadwell's and Cherryview's MOVI in the one form a source defines
 //!   (IGC's finalizer rewrites a raw SIMD8 `mov` from an indirect Vx1
 //!   source into it): a raw move of a B, UB, W, UW, D, UD or F element
-//!   from `r[a0.j, imm]<1;1,0>`, channel k reading at `a0.(j+k) + imm`,
-//!   every channel within one aligned half GRF.
+//!   from `r[a0.j, imm]<1;1,0>` to a packed destination in one GRF,
+//!   channel k reading at `a0.(j+k) + imm`, every channel within one
+//!   aligned half GRF.
 //! - Control flow: IF, ELSE, ENDIF, WHILE, BREAK, CONT, HALT, Gen8's GOTO
 //!   and JOIN, JMPI, CALL, CALLA and RET (see above).
 //!
