@@ -1399,24 +1399,23 @@ const MOVI_SPAN_BYTES: i64 = GRF_BYTES as i64 / 2;
 /// the execution size is 8, the source and destination types match
 /// without modifiers, the destination is packed (its stride in bytes is
 /// the element size) within one GRF, and every channel's address is a
-/// 16-byte-aligned
-/// base plus a `uv` immediate (0 to 15): the addresses all start in one
-/// aligned half GRF. `HWConformity::evenlySplitInst` splits a `movi` as a
-/// Vx1 region: channel k of `r[a0.j, imm]` keeps address subregister
-/// `a0.(j+k)`. The rewrite is an identity only if `movi` reads, for
-/// channel k, the element at `a0.(j+k) + imm`, as that `mov` does: that is
-/// what is executed here. IGC targets Broadwell and later, so Ivy Bridge
-/// and Haswell are not covered. IGA's Gen8 model (`ModelGen8.hpp`) gives
-/// `movi` one source (`BASIC_UNARY_REGIMM`) of type B, UB, W, UW, D, UD or
-/// F, the destination's type; Mesa's table counts two (the crate's model
-/// follows Mesa), so src1 must be the null register.
+/// 16-byte-aligned base plus a `uv` immediate (0 to 15): the addresses all
+/// start in one aligned half GRF. `HWConformity::evenlySplitInst` splits a
+/// `movi` as a Vx1 region: channel k of `r[a0.j, imm]` keeps address
+/// subregister `a0.(j+k)`. The rewrite is an identity only if `movi`
+/// reads, for channel k, the element at `a0.(j+k) + imm`, as that `mov`
+/// does: that is what is executed here. IGC's platforms begin with
+/// Broadwell, so Ivy Bridge and Haswell are not covered. IGA's Gen8 model
+/// (`ModelGen8.hpp`) gives `movi` one source (`BASIC_UNARY_REGIMM`) of
+/// type B, UB, W, UW, D, UD or F, the destination's type; Mesa's table
+/// counts two (the crate's model follows Mesa), so src1 must be the null
+/// register.
 ///
 /// Every other form (another platform, a direct source, another region or
 /// type, a modifier, saturation, a conditional modifier, more than 8
 /// channels, another destination region, addresses outside one aligned
-/// half GRF, a src1) is left to
-/// the PRM's MOVI page, which the sources do not restate: a typed
-/// [`SimError::Unsupported`] naming the condition.
+/// half GRF, a src1) is left to the PRM's MOVI page, which the sources do
+/// not restate: a typed [`SimError::Unsupported`] naming the condition.
 fn movi(ctx: &mut Ctx<'_>, en: u32) -> Result<u32, SimError> {
     let i = *ctx.i;
     let n = ctx.geo.n;
