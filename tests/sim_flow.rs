@@ -508,7 +508,8 @@ fn unmodelled_opcodes_fail_even_without_channels() {
 
 /// The opcodes the simulator leaves unmodelled fail with a typed error that
 /// names them, never a silent no-op: brd and brc (every platform, both
-/// offset forms), movi, and Gen8's smov and madm.
+/// offset forms), movi outside the one form a source defines (here a
+/// direct source; see tests/sim_ops.rs), and Gen8's smov and madm.
 #[test]
 fn unmodelled_opcodes_name_themselves() {
     use geneu::{Dst, Instruction, Opcode, Src, Type};

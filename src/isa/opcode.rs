@@ -14,6 +14,11 @@
 //!   (`BASIC_BINARY_REG_REGIMM`); Mesa's table gives it neither sources nor
 //!   a destination and Mesa never emits it. The crate follows Mesa: its
 //!   operands are not modelled, so its form is [`Form::Nullary`].
+//! - `movi`: IGA's Gen7.5 and Gen8 models give it one source
+//!   (`BASIC_UNARY_REGIMM`), and IGC's finalizer makes it from a one-source
+//!   `mov`; Mesa's table counts two. The crate follows Mesa
+//!   ([`Form::Binary`]); the simulator executes `movi` only with a null
+//!   src1 (`sim::exec::movi`).
 //! - "logic": IGA's `IS_BITWISE` also marks `shl`, `shr` and `asr`; the
 //!   rules about a logic operation's source modifiers (negate is a bitwise
 //!   not) name `not`, `and`, `or` and `xor` only, as Mesa's validator

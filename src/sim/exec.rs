@@ -896,6 +896,10 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
     let pair_op = matches!(op, Opcode::Sad2 | Opcode::Sada2);
     let en = if pair_op { en & EVEN_CHANNELS } else { en };
 
+    if op == Opcode::Movi {
+        return movi(ctx, en);
+    }
+
     // A raw move: the same type on both sides, no modifier, no
     // saturation and no condition copies the bits (no denormal flush, no
     // NaN change).
@@ -1332,11 +1336,13 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
             },
             Opcode::Math => math_op(ctx, math, dom, a, b, fa, fb, &mut rdom)?,
             Opcode::Nop | Opcode::Wait => Res::default(),
-            Opcode::Movi => return Err(ctx.unsupported(
-                "movi (move indexed): the PRM's definition of its index is not in the sources the simulator follows",
-            )),
+            // No source the simulator follows says what smov does: IGA's
+            // Gen8 model (`ModelGen8.hpp`) gives only its operand form
+            // (two sources) and types, Mesa's table neither sources nor a
+            // destination, and neither Mesa nor IGC's vISA finalizer
+            // emits it with operands whose meaning they state.
             Opcode::Smov => return Err(ctx.unsupported(
-                "smov: its operands are not in the model (IGA gives it two sources, Mesa none; see the opcode table)",
+                "smov (scattered move): no source the simulator follows defines its operation, only its operand form (IGA: two sources)",
             )),
             Opcode::Madm => {
                 return Err(ctx.unsupported("madm: its math-macro (acc2-acc9) operand specifiers are not in the model"))
@@ -1401,6 +1407,121 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
         }
     }
     Ok(geo.abs(en))
+}
+
+/// The half GRF within which every channel of a `movi` must address its
+/// element (see [`movi`]).
+const MOVI_SPAN_BYTES: i64 = GRF_BYTES as i64 / 2;
+
+/// `movi` (move indexed, opcode 3), in the one form a source defines.
+///
+/// Basis: IGC's vISA finalizer (`visa/Optimizer.cpp`,
+/// `Optimizer::doSimplification`) rewrites a raw `mov` whose source is an
+/// indirect Vx1 region (one address subregister a channel) into `movi`,
+/// keeping the operands and setting the source region to `<1;1,0>`, when
+/// the execution size is 8, the source and destination types match
+/// without modifiers, the destination is packed (its stride in bytes is
+/// the element size) within one GRF, and every channel's address is a
+/// 16-byte-aligned base plus a `uv` immediate (0 to 15): the addresses all
+/// start in one aligned half GRF. `HWConformity::evenlySplitInst` splits a
+/// `movi` as a Vx1 region: channel k of `r[a0.j, imm]` keeps address
+/// subregister `a0.(j+k)`. The rewrite is an identity only if `movi`
+/// reads, for channel k, the element at `a0.(j+k) + imm`, as that `mov`
+/// does: that is what is executed here. IGC's platforms begin with
+/// Broadwell, so Ivy Bridge and Haswell are not covered. IGA's Gen8 model
+/// (`ModelGen8.hpp`) gives `movi` one source (`BASIC_UNARY_REGIMM`) of
+/// type B, UB, W, UW, D, UD or F, the destination's type; Mesa's table
+/// counts two (the crate's model follows Mesa), so src1 must be the null
+/// register.
+///
+/// Every other form (another platform, a direct source, another region or
+/// type, a modifier, saturation, a conditional modifier, more than 8
+/// channels, another destination region, addresses outside one aligned
+/// half GRF, a src1) is left to the PRM's MOVI page, which the sources do
+/// not restate: a typed [`SimError::Unsupported`] naming the condition.
+fn movi(ctx: &mut Ctx<'_>, en: u32) -> Result<u32, SimError> {
+    let i = *ctx.i;
+    let n = ctx.geo.n;
+    let s = i.src[0];
+    if !ctx.p.is_gen8() {
+        return Err(ctx.unsupported(
+            "movi on Ivy Bridge or Haswell: its one source (IGC's finalizer) covers Broadwell and Cherryview only",
+        ));
+    }
+    let Addr::Indirect { subnr, imm } = s.addr else {
+        return Err(
+            ctx.unsupported("movi with a direct src0: only the indirect r[a0.k]<1;1,0> form IGC emits is defined")
+        );
+    };
+    if i.access_mode != AccessMode::Align1
+        || s.file != RegFile::Grf
+        || s.region.vstride_elems() != Some(1)
+        || s.region.width_elems() != Some(1)
+        || s.region.hstride_elems() != 0
+    {
+        return Err(
+            ctx.unsupported("movi with a src0 other than an align1 GRF r[a0.k]<1;1,0>: the only form IGC emits")
+        );
+    }
+    let s1 = i.src[1];
+    if s1.is_imm() || !matches!(space(s1.file, s1.addr), Space::Null) {
+        return Err(ctx.unsupported(
+            "movi with a src1 other than null: IGA gives movi one source, and no source says what a second does",
+        ));
+    }
+    if s.ty != i.dst.ty
+        || !matches!(
+            s.ty,
+            Type::B | Type::UB | Type::W | Type::UW | Type::D | Type::UD | Type::F
+        )
+        || !s.mods.is_empty()
+        || i.controls.contains(Controls::SATURATE)
+        || i.cond_mod().is_some_and(|c| c != CondMod::None)
+    {
+        return Err(ctx.unsupported(
+            "movi other than a raw move of one B, UB, W, UW, D, UD or F type (no modifier, saturation or condition)",
+        ));
+    }
+    if n > 8 {
+        return Err(ctx.unsupported("movi with more than 8 channels: IGC emits SIMD8 and narrower"));
+    }
+    let size = s.ty.size();
+    let packed_in_one_grf = match i.dst.addr {
+        Addr::Direct { subnr, .. } => {
+            i.dst.file == RegFile::Grf && i.dst.hstride_elems() == 1 && u32::from(subnr) + n * size <= GRF_BYTES
+        }
+        Addr::Indirect { .. } => false,
+    };
+    if !packed_in_one_grf {
+        return Err(ctx.unsupported(
+            "movi with a destination other than a packed direct GRF region in one register: the only form IGC emits",
+        ));
+    }
+    // Every source element is read before the first write.
+    let mut v = [0u64; 8];
+    let mut span = None;
+    for (ch, x) in v.iter_mut().enumerate().take(n as usize) {
+        if en >> ch & 1 == 0 {
+            continue;
+        }
+        let a = ctx.a0(u32::from(subnr) + ch as u32)? + i64::from(imm);
+        let half = a.div_euclid(MOVI_SPAN_BYTES);
+        if *span.get_or_insert(half) != half {
+            return Err(ctx.unsupported(
+                "movi whose channels address more than one aligned half GRF: IGC emits movi only within one",
+            ));
+        }
+        *x = read_grf(ctx.t, a, size).ok_or_else(|| ctx.out_of_range("src0", a))?;
+    }
+    for (ch, &x) in v.iter().enumerate().take(n as usize) {
+        if en >> ch & 1 != 0 {
+            ctx.write_dst(ch as u32, x, int_of(i.dst.ty, x) as u64, 0)?;
+            if i.controls.contains(Controls::ACC_WR) {
+                ctx.t.set_acc(ch, x);
+            }
+        }
+    }
+    Ok(ctx.geo.abs(en))
 }
 
 /// One channel of MATH.

@@ -80,16 +80,22 @@
 //!   results of Rust's `f64` functions, where the hardware is
 //!   approximate; they need the `std` feature), NOP, WAIT (a no-op for a
 //!   single thread), Haswell's DIM, and SEND/SENDC through the messages'
-//!   `send::execute`.
+//!   `send::execute`. Broadwell's and Cherryview's MOVI in the one form a source defines
+//!   (IGC's finalizer rewrites a raw SIMD8 `mov` from an indirect Vx1
+//!   source into it): a raw move of a B, UB, W, UW, D, UD or F element
+//!   from `r[a0.j, imm]<1;1,0>` to a packed destination in one GRF,
+//!   channel k reading at `a0.(j+k) + imm`, every channel within one
+//!   aligned half GRF.
 //! - Control flow: IF, ELSE, ENDIF, WHILE, BREAK, CONT, HALT, Gen8's GOTO
 //!   and JOIN, JMPI, CALL, CALLA and RET (see above).
 //!
 //! # What is not
 //!
 //! Returned as [`SimError::Unsupported`] naming the opcode, never a
-//! silent no-op: `brd` and `brc` and `movi` (the PRM's definitions of
-//! their per-channel targets and index are not in the documents the
-//! simulator follows), `smov` (its operands are not in the model, see
+//! silent no-op: `brd` and `brc` (which channels branch and where the
+//! others wait is defined only by the PRM's pages, which are not in the
+//! sources the simulator follows), `movi` beyond the form IGC emits (see
+//! above), `smov` (no source defines its operation; see
 //! [`crate::isa::opcode`]), Gen8's `madm` and the MATH functions `invm`
 //! and `rsqrtm` (the IEEE macro building blocks, whose acc2-acc9 operand
 //! specifiers the model does not carry), SEND payloads through an
@@ -579,10 +585,22 @@ fn run_from(
                             .map_err(|target| SimError::BadJump { offset, target })?;
                         executed = mine;
                     }
+                    // brd and brc: no source the simulator follows says
+                    // which channels take the branch, where the others
+                    // wait, or which channels a brc brings back. IGA's
+                    // Gen8 model gives their operand forms only (JIP; JIP
+                    // and UIP; or a register holding them, type D);
+                    // Mesa never emits them; IGC's finalizer only maps
+                    // them to IGA's opcodes and counts them as branch-unit
+                    // instructions; Beignet's encoder (`GenEncoder::BRD`,
+                    // `BRC`) and code emission patch their JIP and UIP as
+                    // for if/else, which says where the offsets point, not
+                    // which channels follow them. The PRM's BRD and BRC
+                    // pages (Vol 2a) are the one definition, and their
+                    // text is not in those sources.
                     _ => return Err(SimError::Unsupported {
                         offset,
-                        what:
-                            "brd and brc: the PRM's per-channel definition is not in the sources the simulator follows",
+                        what: "brd and brc: which channels branch and where the others wait is defined only by the PRM's BRD/BRC pages, not by a source the simulator follows",
                     }),
                 }
             }
