@@ -90,3 +90,69 @@ fn canonical_form_depends_only_on_the_text() {
     assert!(n == 0, "{n} failures ({pairs} pairs):\n{}", failures.join("\n"));
     assert!(pairs > 1000, "{pairs} pairs");
 }
+
+/// The `iga_roundtrip` fuzz target's property, through the very function
+/// the target calls (`geneu::check::iga_roundtrip`, which panics when the
+/// property breaks): on every platform, words from a random walk (from an
+/// instruction of each form, `brd`/`brc` among them) in word mode; and
+/// their IGA-syntax texts, cut short or with a byte changed, in text mode
+/// (the reader never panics; what it assembles decodes back).
+#[test]
+fn iga_roundtrip_property() {
+    use geneu::check::{iga_roundtrip, platform_byte};
+    let mut x: u64 = 0x0123_4567_89ab_cdef;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut words = 0;
+    for p in Platform::ALL {
+        for op in [
+            Opcode::Add,
+            Opcode::Mov,
+            Opcode::Send,
+            Opcode::Mad,
+            Opcode::If,
+            Opcode::Math,
+            Opcode::Jmpi,
+            Opcode::Brd,
+            Opcode::Brc,
+        ] {
+            let Ok(mut at) = encode_word(p, &Instruction::new(op, ExecSize::S8)) else {
+                continue;
+            };
+            for _ in 0..600 {
+                let mut w = at.0;
+                for _ in 0..1 + next() % 3 {
+                    w ^= 1 << (next() % 128);
+                }
+                let bytes = Word(w).to_bytes();
+                let mut input = vec![platform_byte(p, true)];
+                input.extend_from_slice(&bytes);
+                iga_roundtrip(&input);
+                let Ok(i) = decode_word(p, Word(w)) else { continue };
+                at = Word(w);
+                words += 1;
+                if next() % 8 != 0 {
+                    continue;
+                }
+                // Text mode: the word's text, mangled.
+                let t = IgaDisasm::new(p, &i).to_text().into_bytes();
+                let mut edited = vec![platform_byte(p, false)];
+                let k = (next() as usize) % (t.len() + 1);
+                if next() % 2 == 0 {
+                    edited.extend_from_slice(&t[..k]);
+                } else {
+                    edited.extend_from_slice(&t);
+                    if let Some(b) = edited.get_mut(1 + k) {
+                        *b = b" -.:;,()<>[]{}0123456789abcdefLrW|M=_x\n"[(next() % 39) as usize];
+                    }
+                }
+                iga_roundtrip(&edited);
+            }
+        }
+    }
+    assert!(words > 5000, "{words} words decoded");
+}
