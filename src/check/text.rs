@@ -117,7 +117,10 @@ pub fn check_asm_roundtrip(p: Platform, bytes: &[u8; 16]) {
 fn iga_program_text(p: Platform, bytes: &[u8; 16], annotate: bool) -> String {
     let mut text = String::new();
     let printed = crate::text::iga::write_program(&mut text, p, bytes, annotate);
-    assert!(printed.is_ok(), "{p}: IGA-syntax disassembly of {bytes:02x?} failed to format");
+    assert!(
+        printed.is_ok(),
+        "{p}: IGA-syntax disassembly of {bytes:02x?} failed to format"
+    );
     text
 }
 
