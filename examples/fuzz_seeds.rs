@@ -16,6 +16,10 @@
 //! - `text_roundtrip`: every corpus word in word mode, every `.asm` file
 //!   whole (up to 4 KiB), and each of its records alone, as platform byte
 //!   + text;
+//! - `iga_roundtrip`: every corpus word in word mode, and every IGA-syntax
+//!   text of `CORPUS_DIR/../iga/<gen>/*.iga` (`iga64 -d`'s text of the
+//!   Mesa words) whole (up to 4 KiB) and line by line, as platform byte +
+//!   text;
 //! - `descriptor_roundtrip`: the SFID and descriptor of every SEND/SENDC
 //!   with an immediate descriptor (`msg::fuzz_check` layout);
 //! - `visa_lower`: every vISA opcode at SIMD8 and SIMD16 over a small
@@ -48,6 +52,7 @@ struct Seeds {
     decode: BTreeSet<Vec<u8>>,
     instruction: BTreeSet<Vec<u8>>,
     text: BTreeSet<Vec<u8>>,
+    iga: BTreeSet<Vec<u8>>,
     descriptor: BTreeSet<Vec<u8>>,
     visa: BTreeSet<Vec<u8>>,
 }
@@ -93,6 +98,7 @@ fn add_word(seeds: &mut Seeds, p: Platform, w: &[u8; 16]) {
     seeds.decode.insert(with_platform(p, false, w));
     seeds.instruction.insert(with_platform(p, true, w));
     seeds.text.insert(with_platform(p, true, w));
+    seeds.iga.insert(with_platform(p, true, w));
     let Ok(inst) = decode(p, w) else { return };
     if matches!(inst.opcode, Opcode::Send | Opcode::Sendc) && inst.src[1].file == geneu::RegFile::Imm {
         // msg::fuzz_check: platform, SFID, descriptor, then a typed message.
@@ -102,6 +108,28 @@ fn add_word(seeds: &mut Seeds, p: Platform, w: &[u8; 16]) {
         d.extend_from_slice(&[check::platform_byte(p, false), 0, 0, 0]);
         seeds.descriptor.insert(d);
     }
+}
+
+/// The IGA-syntax corpus (`gen7.5`, `gen8`; absent: no text seeds):
+/// each `.iga` file whole (up to [`MAX_TEXT`]) and each line alone.
+fn iga_seeds(seeds: &mut Seeds, dir: &Path) -> Res<()> {
+    for (gen, p) in [("gen7.5", Platform::Gen75), ("gen8", Platform::Gen8)] {
+        let Ok(entries) = fs::read_dir(dir.join(gen)) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
+        files.sort();
+        for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "iga")) {
+            let text = fs::read_to_string(f)?;
+            if text.len() <= MAX_TEXT {
+                seeds.iga.insert(with_platform(p, false, text.as_bytes()));
+            }
+            for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                seeds.iga.insert(with_platform(p, false, line.as_bytes()));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn visa_seeds(seeds: &mut Seeds) -> Res<()> {
@@ -181,12 +209,14 @@ fn main() -> Res<()> {
             }
         }
     }
+    iga_seeds(&mut seeds, &corpus.join("../iga"))?;
     visa_seeds(&mut seeds)?;
     for (target, set) in [
         ("decode_roundtrip", &seeds.decode),
         ("encode_roundtrip", &seeds.instruction),
         ("validate", &seeds.instruction),
         ("text_roundtrip", &seeds.text),
+        ("iga_roundtrip", &seeds.iga),
         ("descriptor_roundtrip", &seeds.descriptor),
         ("visa_lower", &seeds.visa),
     ] {

@@ -639,6 +639,16 @@ pub(crate) struct IgaDefaults {
     pub(crate) gen7_branch_src0_type: Type,
     /// The immediate type of a Gen8 one-jump branch's src1 (its JIP).
     pub(crate) gen8_branch_src1_type: Type,
+    /// The source type IGA's text leaves out on `brd` and `brc` (its
+    /// `OpSpec::implicitSrcTypeVal` for typed branches: `:d`, for a
+    /// register and for a label alike); another type is printed.
+    pub(crate) typed_branch_src_type: Type,
+    /// The src0 region of a `brd` reading its offsets from a register,
+    /// which IGA's text does not show (`OpSpec::implicitSrcRegion`:
+    /// `<0;1,0>`).
+    pub(crate) brd_src0_region: Region,
+    /// The same for `brc` (`<2;2,1>`).
+    pub(crate) brc_src0_region: Region,
 }
 
 /// IGA 1.1.0's values (from what `iga64 -a` encodes of its own text).
@@ -657,6 +667,13 @@ pub(crate) const IGA: IgaDefaults = IgaDefaults {
     },
     gen7_branch_src0_type: Type::W,
     gen8_branch_src1_type: Type::D,
+    typed_branch_src_type: Type::D,
+    brd_src0_region: Region::SCALAR,
+    brc_src0_region: Region {
+        vstride: crate::isa::region::VSTRIDE_2,
+        width: crate::isa::region::WIDTH_2,
+        hstride: crate::isa::region::HSTRIDE_1,
+    },
 };
 
 #[cfg(test)]

@@ -284,6 +284,8 @@ fn random_words_read_back_from_annotated_iga_text() {
             Opcode::Math,
             Opcode::Wait,
             Opcode::Jmpi,
+            Opcode::Brd,
+            Opcode::Brc,
         ] {
             let Ok(mut at) = encode_word(p, &Instruction::new(op, ExecSize::S8)) else {
                 continue;
@@ -299,14 +301,6 @@ fn random_words_read_back_from_annotated_iga_text() {
                 // for compaction, whose word is the native one (as in
                 // Mesa's syntax).
                 if i.controls.contains(geneu::Controls::COMPACTED) {
-                    continue;
-                }
-                // Known gap (issue #30 stays open): `brd`/`brc`, whose src0
-                // file now decides whether their offsets are in the word or
-                // in a register (as Intel's decoder reads them), do not yet
-                // read back from IGA's text in every form (the register
-                // form's source is not printed).
-                if matches!(i.opcode, geneu::Opcode::Brd | geneu::Opcode::Brc) {
                     continue;
                 }
                 let Ok(back) = encode_word(p, &i) else { continue };
@@ -331,4 +325,122 @@ fn random_words_read_back_from_annotated_iga_text() {
     failures.dedup_by_key(|f| f.lines().nth(1).map(|l| l.get(..30).unwrap_or(l).to_owned()));
     failures.truncate(30);
     assert!(k == 0, "{k} of {n} words:\n{}", failures.join("\n"));
+}
+
+/// Issue #28's Broadwell `brd(8)` whose src0 (bits 42:41 = 1, the GRF)
+/// holds its jump offset: IGA reads `brd (8|M0) r11.1:ud`.
+const BDW_BRD_REG: &str = "21 00 60 00 40 02 00 20 64 01 00 06 00 00 00 00";
+/// Issue #28's Broadwell `brc(16)` with a GRF src0: IGA reads `r11.0:ud`
+/// (and prints the `null` src1 its decoder adds).
+const BDW_BRC_REG: &str = "23 00 80 00 40 02 00 20 60 01 8d 06 00 00 00 00";
+
+/// src0's register file (bits 42:41), register number (bits 76:69) and
+/// byte subregister (bits 68:64) of a Gen8 align1 direct source, read
+/// from the bytes by hand.
+fn gen8_src0(w: &[u8; 16]) -> (u8, u8, u8) {
+    let q = u128::from_le_bytes(*w);
+    (
+        ((q >> 41) & 3) as u8,
+        ((q >> 69) & 0xff) as u8,
+        ((q >> 64) & 0x1f) as u8,
+    )
+}
+
+/// Collapses runs of spaces (IGA's column padding).
+fn squeeze(t: &str) -> String {
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// brd/brc with their offsets in a register, both ways: the words print
+/// IGA's forms (`Formatter::formatSrcOp` of `JUMP_UNARY_REGIMM` and
+/// `JUMP_BINARY_BRC`: no destination, the register without region, the
+/// type where it is not `:d`, brc's `null`), the annotated text gives the
+/// words back, and the text written by hand reads the register the words
+/// hold (checked on the bytes).
+#[test]
+fn brd_brc_register_forms_both_ways() {
+    for p in [Platform::Gen8, Platform::Chv] {
+        for (hex, plain, op) in [
+            (BDW_BRD_REG, "brd (8|M0) r11.1:ud", geneu::Opcode::Brd),
+            (BDW_BRC_REG, "brc (16|M0) r11.0:ud null", geneu::Opcode::Brc),
+        ] {
+            let w = iga64(hex);
+            let i = codec::decode(p, &w).unwrap();
+            assert_eq!(i.opcode, op);
+            assert!(i.offsets_from_register(), "{p}");
+            let t = IgaDisasm::new(p, &i).without_annotation().to_text();
+            assert_eq!(squeeze(&t), plain, "{p}");
+            // Word → annotated text → the same word.
+            let annotated = IgaDisasm::new(p, &i).to_text();
+            assert_eq!(one(p, &annotated), w, "{p}: {annotated}");
+            // Text → a word whose src0 is GRF 11, subregister 1 dword (brd)
+            // or 0 (brc), and which prints the same text again.
+            let hand = one(p, plain);
+            let sub = if op == geneu::Opcode::Brd { 4 } else { 0 };
+            assert_eq!(gen8_src0(&hand), (1, 11, sub), "{p}: {plain}");
+            let back = codec::decode(p, &hand).unwrap();
+            assert!(back.offsets_from_register());
+            assert_eq!(squeeze(&IgaDisasm::new(p, &back).to_text()), plain, "{p}");
+            // The annotation holds the rest of the example word.
+            assert_eq!(gen8_src0(&w), gen8_src0(&hand));
+        }
+        // brc's `null` may be left out (IGA's parser adds it); `:d` is the
+        // type IGA leaves unprinted.
+        assert_eq!(one(p, "brc (16|M0) r11.0:ud"), one(p, "brc (16|M0) r11.0:ud null:ud"));
+        let d = one(p, "brd (8|M0) r11.1");
+        assert_eq!(d, one(p, "brd (8|M0) r11.1:d"));
+        assert_eq!(gen8_src0(&d), (1, 11, 4));
+        let i = codec::decode(p, &d).unwrap();
+        assert_eq!(i.src[0].ty, geneu::Type::D);
+        assert!(squeeze(&IgaDisasm::new(p, &i).to_text()).ends_with("r11.1"), "{p}");
+    }
+}
+
+/// brd/brc with their offsets in the word: JIP (brc: and UIP) as labels,
+/// as IGA prints them, or byte offsets, on Broadwell (bytes, in DW3 and
+/// DW2) and Haswell (8-byte units, 16 bits each in DW3), checked on the
+/// bytes; the labels carry src0's immediate type where it is not `:d`.
+#[test]
+fn brd_brc_immediate_forms_are_labels() {
+    let dw = |w: &[u8; 16], k: usize| u32::from_le_bytes([w[4 * k], w[4 * k + 1], w[4 * k + 2], w[4 * k + 3]]);
+    let p = Platform::Gen8;
+    let prog = "brd (8|M0) L32\nbrc (8|M0) L48 L_N16\nnop\nnop\n";
+    let w = assemble_iga_words(p, prog, AsmOptions::UNCHECKED).unwrap();
+    // Bits 42:41: src0 is an immediate; the jumps in bytes.
+    assert_eq!(gen8_src0(&w[0]).0, 3);
+    assert_eq!(dw(&w[0], 3), 32);
+    assert_eq!((dw(&w[1], 3), dw(&w[1], 2)), (32, (-32i32) as u32));
+    assert_eq!(
+        w,
+        assemble_iga_words(p, "brd (8|M0) 32\nbrc (8|M0) 32 -32\nnop\nnop\n", AsmOptions::UNCHECKED).unwrap()
+    );
+    let mut bytes = Vec::new();
+    for x in &w {
+        bytes.extend_from_slice(x);
+    }
+    let mut text = String::new();
+    geneu::text::iga::write_program(&mut text, p, &bytes, true).unwrap();
+    assert!(text.contains("brd (8|M0)"), "{text}");
+    let lines: Vec<String> = text.lines().map(squeeze).collect();
+    assert!(lines.contains(&"brd (8|M0) L32".to_owned()), "{text}");
+    assert!(lines.contains(&"brc (8|M0) L48 L_N16".to_owned()), "{text}");
+    assert_eq!(assemble_iga_words(p, &text, AsmOptions::UNCHECKED).unwrap(), w);
+    // Haswell: IGA's encoder types the jumps :w, which its text shows.
+    let p = Platform::Gen75;
+    let w = assemble_iga_words(
+        p,
+        "brd (8|M0) L32:w\nbrc (8|M0) L16:w L48:w\nnop\nnop\n",
+        AsmOptions::UNCHECKED,
+    )
+    .unwrap();
+    // DW3: JIP in the low half (bits 111:96), UIP in the high half, in
+    // 8-byte units.
+    assert_eq!(dw(&w[0], 3), 4);
+    assert_eq!(dw(&w[1], 3), 4 << 16);
+    let i = codec::decode(p, &w[1]).unwrap();
+    assert_eq!((i.jip(p), i.uip(p)), (Some(0), Some(4)));
+    let t = squeeze(&IgaDisasm::new(p, &i).at(16).to_text());
+    assert_eq!(t, "brc (8|M0) L16:w L48:w");
+    // The two labels of brc have src0's one type.
+    assert!(assemble_iga_words(p, "brc (8|M0) L16:w L48:d\nnop\nnop\n", AsmOptions::UNCHECKED).is_err());
 }

@@ -8,7 +8,8 @@
 //! - this module: the codec, validation, text and vISA-lowering properties
 //!   of whole instructions and fuzzer inputs;
 //! - [`msg`]: the message-descriptor property and its byte reader;
-//! - [`text`]: the disassembler's and assembler's properties of one word;
+//! - [`text`]: the disassembler's and assembler's properties of one word
+//!   (Mesa's syntax and IGA's);
 //! - [`visa`]: structured vISA lowering cases;
 //! - [`sim`]: generated programs and their equivalent forms (compacted,
 //!   disassembled and assembled again), for the simulator's equivalence.
@@ -19,6 +20,7 @@
 //! | `encode_roundtrip` | [`encode_roundtrip`] | [`instruction_input`] |
 //! | `validate` | [`validate_no_panic`] | [`instruction_input`] |
 //! | `text_roundtrip` | [`text_roundtrip`] | its own doc |
+//! | `iga_roundtrip` | [`iga_roundtrip`] | its own doc |
 //! | `descriptor_roundtrip` | [`msg::fuzz_check`] | its own doc |
 //! | `visa_lower` | [`visa_lower`] | [`visa_input`] |
 //! | `compact_roundtrip` | [`compact_roundtrip`] | its own doc |
@@ -332,6 +334,29 @@ pub fn text_roundtrip(data: &[u8]) {
         }
     } else {
         assemble_no_panic(p, &String::from_utf8_lossy(rest));
+    }
+}
+
+/// The `iga_roundtrip` property on fuzzer bytes, in the layout of
+/// [`text_roundtrip`]: the first byte gives the platform
+/// ([`split_platform`]); with [`MODE_BIT`] set, the next 16 bytes are a
+/// word checked by [`text::check_iga_roundtrip`] (IGA-syntax disassembly
+/// then assembly gives the same bytes, and IGA's own text is a fixpoint),
+/// otherwise the rest is text (invalid UTF-8 replaced) checked by
+/// [`text::check_iga_assemble`] (the IGA-syntax reader never panics).
+pub fn iga_roundtrip(data: &[u8]) {
+    let Some((&first, _)) = data.split_first() else {
+        return;
+    };
+    let Some((p, rest)) = split_platform(data) else {
+        return;
+    };
+    if first & MODE_BIT != 0 {
+        if let Some(word) = rest.first_chunk::<16>() {
+            text::check_iga_roundtrip(p, word);
+        }
+    } else {
+        text::check_iga_assemble(p, &String::from_utf8_lossy(rest));
     }
 }
 

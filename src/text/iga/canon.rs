@@ -102,6 +102,9 @@ fn with_defaults(p: Platform, i: &Instruction, d: &Defaults) -> Instruction {
         }
         return c;
     }
+    if op.offsets_may_be_register() {
+        return brd_brc(p, i, c, d);
+    }
     if no_operands(op) || crate::canon::shows_jip(op) || op == Opcode::Jmpi {
         // Operands as Mesa's syntax hides or shows them (the jumps, and
         // jmpi's source, stay as the word has them).
@@ -233,6 +236,51 @@ fn with_defaults(p: Platform, i: &Instruction, d: &Defaults) -> Instruction {
         *t = shown_src(i, k, d, &mut imm);
     }
     c.imm = imm;
+    c
+}
+
+/// `brd` and `brc` (`c` holds the header): the text shows src0's register
+/// (file, address, modifiers, type), which holds the jump offsets, or the
+/// jumps themselves as labels (JIP; brc's UIP too) with src0's immediate
+/// type. Everything else takes IGA's values: src0's implicit region, src1
+/// `null` (brc's register form prints it; its file and type beside a
+/// label are the payload's), a zero payload beside a register.
+///
+/// The destination is the null register, with the stride 1 IGA's encoder
+/// gives all flow control. IGA's encoder writes `ip` there (its comment:
+/// "the ip register must be used as dst"), but the PRM's rule that the
+/// validator checks (`brd_brc_dst_null`) says null, which is what
+/// Mesa's canonical form writes too; the PRM's rule is the one followed.
+fn brd_brc(p: Platform, i: &Instruction, mut c: Instruction, d: &Defaults) -> Instruction {
+    c.dst = Dst::null();
+    if i.offsets_from_register() {
+        let mut s = Src {
+            region: if i.opcode == Opcode::Brc {
+                d.brc_src0_region
+            } else {
+                d.brd_src0_region
+            },
+            swizzle: Swizzle(0),
+            ..i.src[0]
+        };
+        round_src(&mut s);
+        c.src[0] = s;
+        return c;
+    }
+    c.src[0] = Src::imm(i.src[0].ty);
+    // The payload's jumps (the UIP only where the opcode has one).
+    let (jip, uip) = if p.is_gen8() {
+        (
+            u64::from(u32::MAX) << Instruction::GEN8_JIP_SHIFT,
+            u64::from(u32::MAX) << Instruction::GEN8_UIP_SHIFT,
+        )
+    } else {
+        (
+            u64::from(u16::MAX) << Instruction::GEN7_JIP_SHIFT,
+            u64::from(u16::MAX) << Instruction::GEN7_UIP_SHIFT,
+        )
+    };
+    c.imm = i.imm & if i.opcode.has_uip() { jip | uip } else { jip };
     c
 }
 

@@ -59,7 +59,9 @@
 //! of the type, indirect address, align1 region, type, modifiers,
 //! immediates), 3-source regions as replicated or not, SEND destination
 //! and payload register and type, shared function, EOT and descriptor,
-//! branch targets. Everything else — align16 access mode, swizzles and
+//! branch targets (`brd`/`brc`: src0's register, which holds their
+//! offsets, without region, or their JIP/UIP labels; with src0's type
+//! where it is not `:d`, as IGA prints them). Everything else — align16 access mode, swizzles and
 //! write masks, SEND regions, hidden operands of branches, `wait`'s
 //! destination, unread sources — takes IGA's value.
 //!

@@ -1017,6 +1017,9 @@ impl<'a> Reader<'a> {
         let p = self.p;
         let i = &mut pd.inst;
         let op = i.opcode;
+        if op.offsets_may_be_register() {
+            return self.brd_brc(c, pd);
+        }
         if crate::canon::shows_jip(op) {
             i.dst.ty = Type::UD;
             pd.jip = Some(self.jump(c)?);
@@ -1072,6 +1075,70 @@ impl<'a> Reader<'a> {
                 region: Region::new(8, 8, 1).unwrap_or(Region::SCALAR),
                 ..Src::ZERO
             };
+        }
+        Ok(())
+    }
+
+    /// `brd`/`brc` as the printer writes them (`print::Printer::brd_brc`):
+    /// src0 the register that holds the jump offsets (`r11.1:ud`, with
+    /// modifiers or indirect, `:d` when no type is written), then for brc
+    /// the `null` IGA prints (its parser lets it be left out); or the JIP
+    /// (brc: and the UIP) as a label or byte offset, with src0's immediate
+    /// type (`:d` when none is written). No operand at all reads as jumps
+    /// of 0 (what this reader took before brd/brc printed operands).
+    fn brd_brc(&self, c: &mut Cur<'a>, pd: &mut Parsed<'a>) -> R<()> {
+        let implicit = crate::canon::IGA.typed_branch_src_type;
+        let brc = pd.inst.opcode == Opcode::Brc;
+        c.ws();
+        let at = c.i;
+        if c.i >= c.end || matches!(c.peek(), Some(b'{' | b'[' | b';')) {
+            pd.inst.src[0] = Src::imm(implicit);
+            return Ok(());
+        }
+        let mut mods = SrcMods::empty();
+        if c.eat(b'-') || c.eat(b'~') {
+            mods |= SrcMods::NEGATE;
+        }
+        if c.src.get(c.i..c.i + 5) == Some("(abs)") {
+            c.i += 5;
+            mods |= SrcMods::ABS;
+        }
+        if let Some(r) = self.reg(c)? {
+            let ty = self.opt_ty(c)?.unwrap_or(implicit);
+            let (file, addr) = Self::addr(&r, ty, at)?;
+            pd.inst.src[0] = Src {
+                file,
+                ty,
+                addr,
+                region: Region::SCALAR,
+                swizzle: Swizzle(0),
+                mods,
+            };
+            if brc {
+                c.ws();
+                let save = c.i;
+                if c.ident() == Some("null") {
+                    let tat = c.i;
+                    if self.opt_ty(c)?.is_some_and(|t| t != Type::UD) {
+                        return invalid(tat, "brc's second operand", "beside a register it is null:ud");
+                    }
+                } else {
+                    c.i = save;
+                }
+            }
+            return Ok(());
+        }
+        // Not a register: the jumps (a `-` is an offset's sign).
+        c.i = at;
+        pd.jip = Some(self.jump(c)?);
+        let ty = self.opt_ty(c)?.unwrap_or(implicit);
+        pd.inst.src[0] = Src::imm(ty);
+        if brc {
+            pd.uip = Some(self.jump(c)?);
+            let tat = c.i;
+            if self.opt_ty(c)?.is_some_and(|t| t != ty) {
+                return invalid(tat, "UIP type", "a brc's two labels have src0's type");
+            }
         }
         Ok(())
     }

@@ -258,9 +258,10 @@ pub(crate) const fn implicit_exec(op: Opcode) -> bool {
     matches!(op, Opcode::Nop | Opcode::Illegal | Opcode::Wait)
 }
 
-/// Whether the text shows no operand at all: the opcodes without
-/// operands, and the branches other than those whose jumps print as
-/// labels (`brd`, `brc`, `goto`, `join`, as Mesa's syntax does).
+/// Whether the text shows no operand in the ALU form: the opcodes
+/// without operands, and the branches other than those whose jumps print
+/// as labels (`goto`, `join`, as Mesa's syntax does; `brd` and `brc`
+/// print their own operands, but no destination: `Printer::brd_brc`).
 pub(crate) fn no_operands(op: Opcode) -> bool {
     (matches!(op.form(), crate::isa::Form::Nullary) && op != Opcode::Wait)
         || (op.is_branch() && !crate::canon::shows_jip(op))
@@ -442,6 +443,9 @@ impl Printer<'_> {
             }
             return o.finish();
         }
+        if op.offsets_may_be_register() {
+            return self.brd_brc(o);
+        }
         if no_operands(op) {
             return Ok(());
         }
@@ -485,6 +489,52 @@ impl Printer<'_> {
             o.finish()?;
         }
         Ok(())
+    }
+
+    /// `brd` and `brc` as IGA prints them (its `JUMP_UNARY_REGIMM` and
+    /// `JUMP_BINARY_BRC` formats): no destination; src0 the register that
+    /// holds the jump offsets, without region (`r11.1:ud`), or the JIP as
+    /// a label; brc's src1 `null` beside a register, else the UIP label.
+    /// A type shows where it is not IGA's implicit `:d` (a label has
+    /// src0's type).
+    fn brd_brc<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>) -> fmt::Result {
+        let (i, p) = (self.i, self.p);
+        let s = &i.src[0];
+        let ty = |o: &mut Cols<'_, W>| {
+            if s.ty == crate::canon::IGA.typed_branch_src_type {
+                Ok(())
+            } else {
+                o.s(type_name(s.ty))
+            }
+        };
+        o.spaces(COLUMNS.dst)?;
+        o.s("  ")?;
+        o.start(COLUMNS.src);
+        if i.offsets_from_register() {
+            self.mods(o, s.mods)?;
+            match s.addr {
+                Addr::Direct { nr, subnr } => Self::reg(o, s.file, nr, u32::from(subnr) / s.ty.size(), true)?,
+                Addr::Indirect { subnr, imm } => Self::indirect(o, subnr, imm)?,
+            }
+        } else {
+            write_label(&mut Raw(o), target(p, self.pc, i.jip(p).unwrap_or(0)))?;
+        }
+        ty(o)?;
+        o.finish()?;
+        if i.opcode != Opcode::Brc {
+            o.start(COLUMNS.src);
+            return o.finish();
+        }
+        o.s("  ")?;
+        o.start(COLUMNS.src);
+        match i.uip(p) {
+            Some(u) => {
+                write_label(&mut Raw(o), target(p, self.pc, u))?;
+                ty(o)?;
+            }
+            None => Self::reg(o, RegFile::Arf, arf::NULL, 0, true)?,
+        }
+        o.finish()
     }
 
     /// A register name, number and subregister (`r12.3`, `null`, `acc0.0`).
