@@ -264,6 +264,31 @@ pub(crate) fn view_fields(p: Platform, w: Word) -> impl Iterator<Item = &'static
     view_fields_in(p, w, u128::MAX)
 }
 
+/// The bits of a word that [`view_fields_in`] and [`layout`] read to
+/// choose its fields (what `native_field_used` reads: the opcode, access
+/// mode, addressing modes and the sources' register files): two words
+/// equal on these bits have the same fields, so a caller may keep the
+/// choice for the next word (the annotation's `Items`).
+pub(crate) const fn view_context_bits(p: Platform) -> u128 {
+    if p.is_gen8() {
+        gen8_native::OPCODE.mask()
+            | gen8_native::ACCESS_MODE.mask()
+            | gen8_native::DST_ADDRESS_MODE.mask()
+            | gen8_native::SRC0_ADDRESS_MODE.mask()
+            | gen8_native::SRC1_ADDRESS_MODE.mask()
+            | gen8_native::SRC0_REG_FILE.mask()
+            | gen8_native::SRC1_REG_FILE.mask()
+    } else {
+        gen7_native::OPCODE.mask()
+            | gen7_native::ACCESS_MODE.mask()
+            | gen7_native::DST_ADDRESS_MODE.mask()
+            | gen7_native::SRC0_ADDRESS_MODE.mask()
+            | gen7_native::SRC1_ADDRESS_MODE.mask()
+            | gen7_native::SRC0_REG_FILE.mask()
+            | gen7_native::SRC1_REG_FILE.mask()
+    }
+}
+
 /// [`view_fields`] that cover some bit of `mask` (the others skipped
 /// before their use is judged).
 pub(crate) fn view_fields_in(p: Platform, w: Word, mask: u128) -> impl Iterator<Item = &'static FieldInfo> {
