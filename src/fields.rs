@@ -386,3 +386,37 @@ pub fn uncovered_diff_bits(p: Platform, a: Word, b: Word) -> u128 {
         .fold(0u128, |m, r| m | r.field.mask());
     (a.0 ^ b.0) & !covered
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `view_context_bits` names every bit that chooses a word's fields:
+    /// words that agree on those bits (the rest random) get the same
+    /// fields for every difference mask. Random words from a fixed
+    /// xorshift sequence, each opcode code forced in turn.
+    #[test]
+    fn view_context_bits_choose_the_fields() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for p in Platform::ALL {
+            let ctx = view_context_bits(p);
+            for op in 0u128..128 {
+                for _ in 0..20 {
+                    let a = (u128::from(next()) << 64 | u128::from(next())) & !0x7f | op;
+                    let r = u128::from(next()) << 64 | u128::from(next());
+                    let b = a & ctx | r & !ctx;
+                    let mask = u128::from(next()) << 64 | u128::from(next());
+                    let fa: Vec<_> = view_fields_in(p, Word(a), mask).map(|f| f.name).collect();
+                    let fb: Vec<_> = view_fields_in(p, Word(b), mask).map(|f| f.name).collect();
+                    assert_eq!(fa, fb, "{p}: {a:#034x} vs {b:#034x}");
+                }
+            }
+        }
+    }
+}
