@@ -256,7 +256,19 @@ mod tests {
 
     #[test]
     fn hex_matches_core_fmt() {
-        for v in [0u64, 1, 0xf, 0x10, 0x123, 0xabc, 0xabcde, 0x0a08_0017, 0xdead_beef, 1 << 63, u64::MAX] {
+        for v in [
+            0u64,
+            1,
+            0xf,
+            0x10,
+            0x123,
+            0xabc,
+            0xabcde,
+            0x0a08_0017,
+            0xdead_beef,
+            1 << 63,
+            u64::MAX,
+        ] {
             for width in [0usize, 1, 4, 8, 16] {
                 let (mut lo, mut up) = (String::new(), String::new());
                 super::write_hex(&mut lo, v, width, false).unwrap();
