@@ -57,6 +57,15 @@ fn bench(c: &mut Criterion) {
             out.len()
         })
     });
+    // The same, IGA's text only (no annotation).
+    g.bench_function("disasm_gen8_iga_plain", |b| {
+        let mut out = String::with_capacity(2 * text.len() + 1024);
+        b.iter(|| {
+            out.clear();
+            geneu::text::iga::write_program(&mut out, p, std::hint::black_box(&bytes), false).unwrap();
+            out.len()
+        })
+    });
     g.bench_function("disasm_gen8_program", |b| {
         let mut out = String::with_capacity(text.len() + 1024);
         b.iter(|| {

@@ -11,7 +11,12 @@
 //! word, repeated to about 10,000 instructions, and its disassembly.
 //! `MODE` is `asm` (checked assembly), `asm-unchecked`, `disasm`,
 //! `disasm-program`, `validate` or `encode` (checked, as the validate
-//! bench), or `text` to print the input text; `N` is the number of passes. The instructions of one pass per
+//! bench), the IGA-syntax modes `disasm-iga` (annotated, the corpus
+//! words), `disasm-iga-plain` (the same words, no annotation),
+//! `disasm-iga-own` (the words IGA's syntax assembles its own plain text
+//! to: no annotation needed, printed with the annotation check) and
+//! `asm-iga` (unchecked, reading `disasm-iga`'s text, as the text
+//! bench), or `text` / `text-iga` to print the input text; `N` is the number of passes. The instructions of one pass per
 //! word are the difference between the counts of two runs (say `N` = 10
 //! and `N` = 0) divided by the passes and the words, which the program
 //! prints.
@@ -42,8 +47,27 @@ fn main() {
         .write_text(&mut text, &TextOptions::default())
         .unwrap();
     let insts: Vec<_> = words.iter().map(|w| decode(p, w).unwrap()).collect();
+    let mut iga = String::new();
+    geneu::text::iga::write_program(&mut iga, p, &bytes, true).unwrap();
+    // The words IGA's own text stands for (its encoder's output): what
+    // the corpus's plain IGA text assembles to.
+    let own: Vec<u8> = if mode == "disasm-iga-own" {
+        let mut plain = String::new();
+        geneu::text::iga::write_program(&mut plain, p, &bytes, false).unwrap();
+        geneu::text::iga::assemble_iga_words(p, &plain, AsmOptions::UNCHECKED)
+            .unwrap()
+            .into_iter()
+            .flatten()
+            .collect()
+    } else {
+        Vec::new()
+    };
     if mode == "text" {
         print!("{text}");
+        return;
+    }
+    if mode == "text-iga" {
+        print!("{iga}");
         return;
     }
     let mut sum = 0usize;
@@ -64,6 +88,19 @@ fn main() {
                     .unwrap();
                 out.len()
             }
+            "disasm-iga" | "disasm-iga-plain" | "disasm-iga-own" => {
+                let (input, annotate) = match mode.as_str() {
+                    "disasm-iga" => (&bytes, true),
+                    "disasm-iga-plain" => (&bytes, false),
+                    _ => (&own, true),
+                };
+                let mut out = String::with_capacity(iga.len() + 1024);
+                geneu::text::iga::write_program(&mut out, p, std::hint::black_box(input), annotate).unwrap();
+                out.len()
+            }
+            "asm-iga" => geneu::text::iga::assemble_iga_words(p, std::hint::black_box(&iga), AsmOptions::UNCHECKED)
+                .unwrap()
+                .len(),
             "validate" => insts
                 .iter()
                 .filter(|i| validate(p, std::hint::black_box(i)).is_ok())

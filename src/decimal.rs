@@ -119,21 +119,74 @@ pub fn hex_pair(b: u8) -> &'static str {
     pair(HEX_PAIRS, b.into())
 }
 
+/// `00` to `FF`: the byte `b` at `2b`.
+const HEX_PAIRS_UPPER: &str = table(&HEX_PAIR_BYTES_UPPER);
+const HEX_PAIR_BYTES_UPPER: [u8; 512] = upper(HEX_PAIR_BYTES);
+
+/// `0x0` to `0xf`: the digit `d` at `3d`.
+const ZX_DIGITS: &str = table(&ZX_DIGIT_BYTES);
+const ZX_DIGIT_BYTES: [u8; 48] = zx_digits();
+
+/// `0x0` to `0xF`.
+const ZX_DIGITS_UPPER: &str = table(&ZX_DIGIT_BYTES_UPPER);
+const ZX_DIGIT_BYTES_UPPER: [u8; 48] = upper(ZX_DIGIT_BYTES);
+
+/// The table `t` with its letters `a` to `f` in upper case (`x` stays).
+#[allow(clippy::indexing_slicing)] // evaluated at compile time: an index out of range fails the build
+const fn upper<const N: usize>(mut t: [u8; N]) -> [u8; N] {
+    let mut k = 0;
+    while k < N {
+        if t[k] >= b'a' && t[k] <= b'f' {
+            t[k] -= b'a' - b'A';
+        }
+        k += 1;
+    }
+    t
+}
+
+/// `0x0` to `0xf`, three bytes each.
+#[allow(clippy::indexing_slicing)] // evaluated at compile time: an index out of range fails the build
+const fn zx_digits() -> [u8; 48] {
+    let mut t = [0u8; 48];
+    let mut k = 0;
+    while k < 16 {
+        t[3 * k] = b'0';
+        t[3 * k + 1] = b'x';
+        t[3 * k + 2] = DIGITS[k];
+        k += 1;
+    }
+    t
+}
+
 /// Writes `0x` and `v` in hexadecimal, zero-padded to at least `width`
-/// digits (at least one), in upper or lower case.
+/// digits (at least one), in upper or lower case: a one-digit number as
+/// one piece of a table, longer ones as `0x`, an odd first digit and
+/// pieces of two digits (copies of known length, no validation of a
+/// buffer as UTF-8).
+#[inline]
 pub fn write_hex<W: Write + ?Sized>(out: &mut W, v: u64, width: usize, upper: bool) -> fmt::Result {
     let digits = ((64 - v.leading_zeros() as usize).div_ceil(4)).max(width).clamp(1, 16);
-    let mut buf = [0u8; 18];
-    buf[0] = b'0';
-    buf[1] = b'x';
-    let base = if upper { b'A' } else { b'a' };
-    for k in 0..digits {
-        let n = ((v >> (4 * (digits - 1 - k))) & 0xf) as u8;
-        if let Some(b) = buf.get_mut(2 + k) {
-            *b = if n < 10 { b'0' + n } else { base + n - 10 };
-        }
+    let (one, pairs) = if upper {
+        (ZX_DIGITS_UPPER, HEX_PAIRS_UPPER)
+    } else {
+        (ZX_DIGITS, HEX_PAIRS)
+    };
+    if digits == 1 {
+        let d = 3 * (v & 0xf) as usize;
+        return out.write_str(one.get(d..d + 3).unwrap_or("0x0"));
     }
-    out.write_str(core::str::from_utf8(buf.get(..2 + digits).unwrap_or(b"0x0")).unwrap_or("0x0"))
+    out.write_str("0x")?;
+    let mut k = digits;
+    if k % 2 == 1 {
+        k -= 1;
+        let d = 3 * (v >> (4 * k) & 0xf) as usize;
+        out.write_str(one.get(d + 2..d + 3).unwrap_or("0"))?;
+    }
+    while k > 0 {
+        k -= 2;
+        out.write_str(pair(pairs, (v >> (4 * k) & 0xff) as usize))?;
+    }
+    Ok(())
 }
 
 /// The ASCII digit of `d` (below 10).
@@ -203,7 +256,19 @@ mod tests {
 
     #[test]
     fn hex_matches_core_fmt() {
-        for v in [0u64, 1, 0xf, 0x10, 0xabc, 0x0a08_0017, 0xdead_beef, 1 << 63, u64::MAX] {
+        for v in [
+            0u64,
+            1,
+            0xf,
+            0x10,
+            0x123,
+            0xabc,
+            0xabcde,
+            0x0a08_0017,
+            0xdead_beef,
+            1 << 63,
+            u64::MAX,
+        ] {
             for width in [0usize, 1, 4, 8, 16] {
                 let (mut lo, mut up) = (String::new(), String::new());
                 super::write_hex(&mut lo, v, width, false).unwrap();

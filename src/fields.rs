@@ -264,6 +264,31 @@ pub(crate) fn view_fields(p: Platform, w: Word) -> impl Iterator<Item = &'static
     view_fields_in(p, w, u128::MAX)
 }
 
+/// The bits of a word that [`view_fields_in`] and [`layout`] read to
+/// choose its fields (what `native_field_used` reads: the opcode, access
+/// mode, addressing modes and the sources' register files): two words
+/// equal on these bits have the same fields, so a caller may keep the
+/// choice for the next word (the annotation's `Items`).
+pub(crate) const fn view_context_bits(p: Platform) -> u128 {
+    if p.is_gen8() {
+        gen8_native::OPCODE.mask()
+            | gen8_native::ACCESS_MODE.mask()
+            | gen8_native::DST_ADDRESS_MODE.mask()
+            | gen8_native::SRC0_ADDRESS_MODE.mask()
+            | gen8_native::SRC1_ADDRESS_MODE.mask()
+            | gen8_native::SRC0_REG_FILE.mask()
+            | gen8_native::SRC1_REG_FILE.mask()
+    } else {
+        gen7_native::OPCODE.mask()
+            | gen7_native::ACCESS_MODE.mask()
+            | gen7_native::DST_ADDRESS_MODE.mask()
+            | gen7_native::SRC0_ADDRESS_MODE.mask()
+            | gen7_native::SRC1_ADDRESS_MODE.mask()
+            | gen7_native::SRC0_REG_FILE.mask()
+            | gen7_native::SRC1_REG_FILE.mask()
+    }
+}
+
 /// [`view_fields`] that cover some bit of `mask` (the others skipped
 /// before their use is judged).
 pub(crate) fn view_fields_in(p: Platform, w: Word, mask: u128) -> impl Iterator<Item = &'static FieldInfo> {
@@ -360,4 +385,38 @@ pub fn uncovered_diff_bits(p: Platform, a: Word, b: Word) -> u128 {
         .chain(describe(p, b).iter())
         .fold(0u128, |m, r| m | r.field.mask());
     (a.0 ^ b.0) & !covered
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `view_context_bits` names every bit that chooses a word's fields:
+    /// words that agree on those bits (the rest random) get the same
+    /// fields for every difference mask. Random words from a fixed
+    /// xorshift sequence, each opcode code forced in turn.
+    #[test]
+    fn view_context_bits_choose_the_fields() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for p in Platform::ALL {
+            let ctx = view_context_bits(p);
+            for op in 0u128..128 {
+                for _ in 0..20 {
+                    let a = (u128::from(next()) << 64 | u128::from(next())) & !0x7f | op;
+                    let r = u128::from(next()) << 64 | u128::from(next());
+                    let b = a & ctx | r & !ctx;
+                    let mask = u128::from(next()) << 64 | u128::from(next());
+                    let fa: Vec<_> = view_fields_in(p, Word(a), mask).map(|f| f.name).collect();
+                    let fb: Vec<_> = view_fields_in(p, Word(b), mask).map(|f| f.name).collect();
+                    assert_eq!(fa, fb, "{p}: {a:#034x} vs {b:#034x}");
+                }
+            }
+        }
+    }
 }

@@ -4,6 +4,7 @@
 //! the disassembler, which passes in its own annotation-free text.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use super::hidden::RawField;
 use crate::model::*;
@@ -74,12 +75,16 @@ fn differences(
 /// text stands for in some dialect (IGA's syntax: [`super::iga`]) as
 /// `prefix`, the items and `]`; writes nothing when their words agree or
 /// either does not encode.
+///
+/// `items` keeps the fields chosen for the last word, for the next one
+/// with the same difference and view (a program's SENDs, most of them).
 pub(crate) fn write_diff<W: core::fmt::Write + ?Sized>(
     out: &mut W,
     p: Platform,
     inst: &Instruction,
     base: &Instruction,
     prefix: &str,
+    items: &mut Items,
 ) -> core::fmt::Result {
     // Native words, as the text assembles them (no CmptCtrl bit for an
     // instruction marked `compacted`, no compacted word's own field).
@@ -90,8 +95,51 @@ pub(crate) fn write_diff<W: core::fmt::Write + ?Sized>(
         return Ok(());
     }
     out.write_str(prefix)?;
-    write_items(out, p, inst.opcode, w, b)?;
+    items.write(out, p, inst.opcode, w, b)?;
     out.write_str("]")
+}
+
+/// The fields [`write_items`] chose for the last word it wrote: they
+/// depend only on the platform, the bits that choose the word's view
+/// ([`crate::fields::view_context_bits`]) and the bits that differ, so
+/// the next word equal on those reuses them and only their values are
+/// written.
+#[derive(Debug, Default)]
+pub(crate) struct Items {
+    /// Platform, the word's view bits, the differing bits.
+    key: Option<(Platform, u128, u128)>,
+    fields: Vec<RawField>,
+}
+
+impl Items {
+    /// [`write_items`], choosing the fields only when the key changed.
+    fn write<W: core::fmt::Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+        p: Platform,
+        op: Opcode,
+        w: Word,
+        base: Word,
+    ) -> core::fmt::Result {
+        let left = w.0 ^ base.0;
+        let key = Some((p, w.0 & crate::fields::view_context_bits(p), left));
+        if self.key != key {
+            self.fields.clear();
+            let fields = &mut self.fields;
+            choose_items(p, op, w, left, |rf| {
+                fields.push(rf);
+                Ok(())
+            })?;
+            self.key = key;
+        }
+        for (k, rf) in self.fields.iter().enumerate() {
+            if k > 0 {
+                out.write_str(" ")?;
+            }
+            rf.write(out, w.0)?;
+        }
+        Ok(())
+    }
 }
 
 /// The items of the annotation of `inst`, whose text stands for the word
@@ -118,15 +166,26 @@ fn write_items<W: core::fmt::Write + ?Sized>(
     w: Word,
     base: Word,
 ) -> core::fmt::Result {
-    let mut left = w.0 ^ base.0;
     let mut first = true;
-    let mut item = |out: &mut W, rf: RawField| {
+    choose_items(p, op, w, w.0 ^ base.0, |rf| {
         if !first {
             out.write_str(" ")?;
         }
         first = false;
         rf.write(out, w.0)
-    };
+    })
+}
+
+/// The items covering the bits `left` of word `w`, in order, to `item`:
+/// the fields the word's view uses first, then any field of its layout,
+/// then bit ranges no field names.
+fn choose_items(
+    p: Platform,
+    op: Opcode,
+    w: Word,
+    mut left: u128,
+    mut item: impl FnMut(RawField) -> core::fmt::Result,
+) -> core::fmt::Result {
     let [table, flow] = crate::fields::layout(p, Some(op));
     let candidates = crate::fields::view_fields_in(p, w, left)
         .chain(table.iter().copied())
@@ -138,7 +197,7 @@ fn write_items<W: core::fmt::Write + ?Sized>(
         let rf = RawField::Named(f);
         // Only a name the reader finds as this same field.
         if rf.mask() & left != 0 && f.width <= 64 && first_of_name(p, op, f) {
-            item(out, rf)?;
+            item(rf)?;
             left &= !rf.mask();
         }
     }
@@ -146,7 +205,7 @@ fn write_items<W: core::fmt::Write + ?Sized>(
         let lo = left.trailing_zeros();
         let run = (left >> lo).trailing_ones().min(64);
         let rf = RawField::Bits(lo + run - 1, lo);
-        item(out, rf)?;
+        item(rf)?;
         left &= !rf.mask();
     }
     Ok(())

@@ -362,10 +362,11 @@ pub(crate) fn write_annotation<W: core::fmt::Write + ?Sized>(
     out: &mut W,
     p: Platform,
     i: &Instruction,
+    items: &mut crate::text::annotate::Items,
 ) -> core::fmt::Result {
     let base = iga_canonical(p, i);
     if base == *i {
         return Ok(());
     }
-    crate::text::annotate::write_diff(out, p, i, &base, " [")
+    crate::text::annotate::write_diff(out, p, i, &base, " [", items)
 }

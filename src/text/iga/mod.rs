@@ -126,6 +126,12 @@ impl<'a> IgaDisasm<'a> {
 
     /// Writes the text to any writer.
     pub fn write_to<W: Write + ?Sized>(&self, out: &mut W) -> fmt::Result {
+        self.write_with(out, &mut crate::text::annotate::Items::default())
+    }
+
+    /// [`Self::write_to`], the annotation's fields chosen through `items`
+    /// (kept from the program's previous instruction).
+    fn write_with<W: Write + ?Sized>(&self, out: &mut W, items: &mut crate::text::annotate::Items) -> fmt::Result {
         let pr = print::Printer {
             p: self.platform,
             i: self.inst,
@@ -135,7 +141,7 @@ impl<'a> IgaDisasm<'a> {
         pr.body(&mut o)?;
         pr.options(&mut o)?;
         if self.annotate {
-            canon::write_annotation(out, self.platform, self.inst)?;
+            canon::write_annotation(out, self.platform, self.inst, items)?;
         }
         if self.inst.opcode.is_send() {
             out.write_str(" // ")?;
@@ -176,6 +182,7 @@ pub fn write_program<W: Write + ?Sized>(
     // A block starts at 0, at every branch target (the labels Mesa's
     // printer finds), and after every branch and EOT.
     let mut block_start = true;
+    let mut items = crate::text::annotate::Items::default();
     for e in prog.entries() {
         if block_start || e.label.is_some() {
             print::write_label(out, e.offset as i64)?;
@@ -184,7 +191,7 @@ pub fn write_program<W: Write + ?Sized>(
         match e.inst {
             Ok(i) => {
                 let d = IgaDisasm::new(p, i).at(e.offset);
-                if annotate { d } else { d.without_annotation() }.write_to(out)?;
+                if annotate { d } else { d.without_annotation() }.write_with(out, &mut items)?;
                 out.write_str("\n")?;
                 sum.instructions += 1;
                 block_start = ends_block(i);

@@ -4,6 +4,7 @@
 
 use core::fmt::{self, Write};
 
+use crate::decimal::write_dec;
 use crate::model::*;
 
 use super::print::sfid_name;
@@ -16,19 +17,24 @@ pub(crate) fn write_comment<W: Write + ?Sized>(out: &mut W, p: Platform, i: &Ins
             let mlen = d >> 25 & 0xf;
             let rlen = d >> 20 & 0x1f;
             let header = d >> 19 & 1 == 1;
-            write!(
-                out,
-                "wr:{mlen}{}+0, rd:{rlen}; {}",
-                if header { "h" } else { "" },
-                sfid_name(sfid)
-            )?;
+            out.write_str("wr:")?;
+            write_dec(out, mlen.into())?;
+            out.write_str(if header { "h+0, rd:" } else { "+0, rd:" })?;
+            write_dec(out, rlen.into())?;
+            out.write_str("; ")?;
+            out.write_str(sfid_name(sfid))?;
             describe(out, p, i, sfid, d)
         }
         None => {
             let sub = match i.src[1].addr {
                 Addr::Direct { subnr, .. } | Addr::Indirect { subnr, .. } => subnr,
             };
-            write!(out, "wr:a0.{sub}[28:25]+0, rd:a0.{sub}[24:20]; {}", sfid_name(sfid))
+            out.write_str("wr:a0.")?;
+            write_dec(out, sub.into())?;
+            out.write_str("[28:25]+0, rd:a0.")?;
+            write_dec(out, sub.into())?;
+            out.write_str("[24:20]; ")?;
+            out.write_str(sfid_name(sfid))
         }
     }
 }
@@ -60,17 +66,31 @@ fn describe<W: Write + ?Sized>(out: &mut W, p: Platform, _i: &Instruction, sfid:
             let Some(name) = sampler_message(d >> 12 & 0x1f) else {
                 return Ok(());
             };
-            write!(out, "; {simd} {name} using sampler index {}", d >> 8 & 0xf)
+            out.write_str("; ")?;
+            out.write_str(simd)?;
+            out.write_str(" ")?;
+            out.write_str(name)?;
+            out.write_str(" using sampler index ")?;
+            write_dec(out, (d >> 8 & 0xf).into())
         }
         // Scratch block messages of the data cache.
         10 if d >> 18 & 1 == 1 => {
             let dir = if d >> 17 & 1 == 1 { "write" } else { "read" };
-            write!(out, "; hword scratch block {dir} x{}", 1u32 << (d >> 12 & 3))
+            out.write_str("; hword scratch block ")?;
+            out.write_str(dir)?;
+            out.write_str(" x")?;
+            write_dec(out, (1u32 << (d >> 12 & 3)).into())
         }
         // The constant cache's oword block read.
-        9 if d >> 14 & 0xf == 0 => write!(out, "; constant oword block read x{}", owords(d)),
+        9 if d >> 14 & 0xf == 0 => {
+            out.write_str("; constant oword block read x")?;
+            write_dec(out, owords(d).into())
+        }
         // The data cache's oword block write and memory fence.
-        10 if d >> 14 & 0xf == 8 => write!(out, "; oword block write x{}", owords(d)),
+        10 if d >> 14 & 0xf == 8 => {
+            out.write_str("; oword block write x")?;
+            write_dec(out, owords(d).into())
+        }
         10 if d >> 14 & 0xf == 7 => {
             out.write_str("; ")?;
             // Commit enable: the fence returns a write once it is done.
@@ -100,11 +120,15 @@ fn describe<W: Write + ?Sized>(out: &mut W, p: Platform, _i: &Instruction, sfid:
                 _ => return Ok(()),
             };
             let precision = if d >> 30 & 1 == 1 { "half" } else { "full" };
-            write!(out, "; {precision}-precision render target write {simd}")?;
+            out.write_str("; ")?;
+            out.write_str(precision)?;
+            out.write_str("-precision render target write ")?;
+            out.write_str(simd)?;
             if d >> 12 & 1 == 1 {
                 out.write_str("; last render target")?;
             }
-            write!(out, " to surface {}", d & 0xff)
+            out.write_str(" to surface ")?;
+            write_dec(out, (d & 0xff).into())
         }
         _ => Ok(()),
     }
@@ -118,15 +142,27 @@ fn dc1<W: Write + ?Sized>(out: &mut W, d: u32) -> fmt::Result {
     match d >> 14 & 0xf {
         t @ (1 | 9) => {
             let dir = if t == 1 { "read" } else { "write" };
-            write!(out, "; untyped surface {dir} with {}", channels(ctl))
+            out.write_str("; untyped surface ")?;
+            out.write_str(dir)?;
+            out.write_str(" with ")?;
+            out.write_str(channels(ctl))
         }
         2 => match atomic_name(ctl & 0xf) {
-            Some(a) => write!(out, "; untyped atomic int32 {a}"),
+            Some(a) => {
+                out.write_str("; untyped atomic int32 ")?;
+                out.write_str(a)
+            }
             None => Ok(()),
         },
         6 => match atomic_name(ctl & 0xf) {
-            Some(a) if ctl & 0x10 != 0 => write!(out, "; typed_sgh atomic 32-bit integer (slot group high) {a}"),
-            Some(a) => write!(out, "; typed atomic 32-bit integer {a}"),
+            Some(a) => {
+                out.write_str(if ctl & 0x10 != 0 {
+                    "; typed_sgh atomic 32-bit integer (slot group high) "
+                } else {
+                    "; typed atomic 32-bit integer "
+                })?;
+                out.write_str(a)
+            }
             None => Ok(()),
         },
         t @ (5 | 13) => {
@@ -142,7 +178,13 @@ fn dc1<W: Write + ?Sized>(out: &mut W, d: u32) -> fmt::Result {
                 (5, _, 4) | (13, 1, 4) => "u,v,r,lod",
                 _ => "???",
             };
-            write!(out, "; typed surface {dir}{high} with {ch}; {coords}")
+            out.write_str("; typed surface ")?;
+            out.write_str(dir)?;
+            out.write_str(high)?;
+            out.write_str(" with ")?;
+            out.write_str(ch)?;
+            out.write_str("; ")?;
+            out.write_str(coords)
         }
         _ => Ok(()),
     }

@@ -48,7 +48,8 @@ struct Parsed<'a> {
     inst: Instruction,
     jip: Option<Jump<'a>>,
     uip: Option<Jump<'a>>,
-    raw: Option<Vec<(RawField, u64)>>,
+    /// The annotation's fields: a range of the reader's `raws`.
+    raw: Option<core::ops::Range<usize>>,
     at: usize,
     /// The line (from 1) and the offset of its first byte.
     line: u32,
@@ -78,6 +79,7 @@ fn invalid<T>(at: usize, what: &'static str, why: &'static str) -> R<T> {
 /// A cursor over one line (offsets are into the whole text).
 struct Cur<'a> {
     src: &'a str,
+    /// The text's bytes up to `end` (the end of the line's code).
     b: &'a [u8],
     i: usize,
     end: usize,
@@ -88,19 +90,12 @@ fn is_ident(c: u8) -> bool {
 }
 
 impl<'a> Cur<'a> {
+    // `b` ends at `end`: its bounds check is the line's.
     fn peek(&self) -> Option<u8> {
-        if self.i < self.end {
-            self.b.get(self.i).copied()
-        } else {
-            None
-        }
+        self.b.get(self.i).copied()
     }
     fn peek_at(&self, k: usize) -> Option<u8> {
-        if self.i + k < self.end {
-            self.b.get(self.i + k).copied()
-        } else {
-            None
-        }
+        self.b.get(self.i + k).copied()
     }
     fn ws(&mut self) {
         while matches!(self.peek(), Some(b' ' | b'\t' | b'\r')) {
@@ -299,6 +294,9 @@ struct Reader<'a> {
     /// The annotation fields found so far, by opcode and name (a text
     /// names the same few fields again and again).
     fields: core::cell::RefCell<Vec<(Opcode, &'a str, RawField)>>,
+    /// The annotations' fields of all instructions read, one after
+    /// another (one vector for the text, not one per instruction).
+    raws: core::cell::RefCell<Vec<(RawField, u64)>>,
 }
 
 impl<'a> Reader<'a> {
@@ -970,7 +968,8 @@ impl<'a> Reader<'a> {
         }
         // The field annotation.
         if c.eat(b'[') {
-            let mut raw = Vec::new();
+            let mut raws = self.raws.borrow_mut();
+            let first = raws.len();
             loop {
                 c.ws();
                 if c.eat(b']') {
@@ -998,9 +997,9 @@ impl<'a> Reader<'a> {
                         },
                     ));
                 }
-                raw.push((f, v));
+                raws.push((f, v));
             }
-            parsed.raw = Some(raw);
+            parsed.raw = Some(first..raws.len());
         }
         c.ws();
         if c.i < c.end && c.peek() != Some(b';') {
@@ -1389,6 +1388,7 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
     let rd = Reader {
         p,
         fields: core::cell::RefCell::new(Vec::new()),
+        raws: core::cell::RefCell::new(Vec::new()),
     };
     let b = text.as_bytes();
     let mut errors = Vec::new();
@@ -1401,7 +1401,7 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
         let (end, code) = line_bounds(b, start);
         let mut c = Cur {
             src: text,
-            b,
+            b: b.get(..code).unwrap_or(b),
             i: start,
             end: code,
         };
@@ -1459,6 +1459,7 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
         }
     }
     let mut out = Vec::with_capacity(insts.len());
+    let raws = rd.raws.borrow();
     for (idx, pd) in insts.into_iter().enumerate() {
         let mut i = pd.inst;
         let target = |j: &Jump<'_>| -> R<i64> {
@@ -1529,7 +1530,8 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
         let mut i = super::iga_canonical(p, &i);
         i.controls |= compacted;
         let mut warnings = crate::error::Violations::default();
-        match encode_raw(p, &mut i, pd.raw.as_deref(), opts, &mut warnings) {
+        let raw = pd.raw.map(|r| raws.get(r).unwrap_or(&[]));
+        match encode_raw(p, &mut i, raw, opts, &mut warnings) {
             Ok(w) => {
                 out.push(Assembled {
                     line: pd.line,

@@ -775,6 +775,18 @@ impl Printer<'_> {
         let i = self.i;
         let c = i.controls;
         let op = i.opcode;
+        // Most instructions have none: no block to build.
+        let any = c.intersects(
+            Controls::ACC_WR
+                .union(Controls::BREAKPOINT)
+                .union(Controls::COMPACTED)
+                .union(Controls::NO_DD_CHECK)
+                .union(Controls::NO_DD_CLEAR),
+        ) || matches!(i.thread_control, ThreadControl::Atomic | ThreadControl::Switch)
+            || i.eot();
+        if !any {
+            return Ok(());
+        }
         let branch_ctrl = self.p.is_gen8() && matches!(op, Opcode::If | Opcode::Else | Opcode::Goto);
         let opts: [(bool, &str); 8] = [
             (c.contains(Controls::ACC_WR) && !branch_ctrl && !op.is_send(), "AccWrEn"),
