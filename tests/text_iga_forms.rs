@@ -227,6 +227,25 @@ fn send_descriptors_and_jumps_as_expressions() {
 }
 
 #[test]
+fn label_as_mov_source() {
+    // IGA's encoder writes the label's byte offset from the program's
+    // start, as a UD immediate.
+    let with_label = words("(W) mov (1|M0) r65.0<1>:ud done\nnop\ndone:\nnop");
+    let spelled = words("(W) mov (1|M0) r65.0<1>:ud 0x20:ud\nnop\nnop");
+    assert_eq!(with_label, spelled);
+    assert_eq!(
+        words("(W) mov (1|M0) r65.0<1>:ud L48\nnop"),
+        words("(W) mov (1|M0) r65.0<1>:ud 0x30:ud\nnop")
+    );
+    assert_eq!(err("nop\n(W) mov (1|M0) r65.0<1>:ud nowhere"), (2, 28, "unknown_label"));
+    // Other opcodes take no symbol.
+    assert_eq!(
+        err("(W) add (1|M0) r65.0<1>:ud r1.0<0;1,0>:ud done\ndone: nop").2,
+        "unexpected_token"
+    );
+}
+
+#[test]
 fn other_spellings() {
     let add = "add (8|M0) r124.0<1>:f r7.0<8;8,1>:d 1:d";
     assert_eq!(one(&format!("{add} {{Uncompacted}}")), hex(ADD));

@@ -17,14 +17,36 @@
 //! back its bytes.
 //!
 //! Besides what the printer prints, the reader takes what IGA's parser
-//! (`KernelParser.cpp`) accepts that users write by hand: an execution
-//! size without `|M0` (`(8)`), no execution size on `nop`, `illegal` and
-//! `wait`, a destination without `<1>`, a flag modifier without its flag
-//! (`f0.0`), IGA's legacy modifier names (`z`, `e`, `l`, `g`, `o`, `u`,
-//! `ze`, `nz`), its alternative type names (`u32`, `s16`, `f32`, ...),
-//! user labels (`loop_head:`), numeric branch offsets (bytes from the
-//! branch, as IGA's `jmpi 32` reads them), `{Compacted}`, `{NoCompact}`,
-//! and `/* ... */` comments.
+//! (`KernelParser.cpp`, IGA 1.1.0) accepts that users write by hand:
+//!
+//! - an execution size without `|M0` (`(8)`), none on `nop`, `illegal`
+//!   and `wait`; a destination without `<1>`; a register without its
+//!   subregister (`r12` is `r12.0`);
+//! - regions left out as IGA fills them: `<0;1,0>` in a SIMD1
+//!   instruction, for an operand with a subregister (`r2.0:f`) and for
+//!   `ip`/`ce`, else `<1;1,0>` (always for an indirect operand); 3-source
+//!   `<0;0>`/`<0>` and `<2;1>`/`<1>` by the same rule;
+//! - immediates as IGA's constant expressions (the `expr` module):
+//!   `(2*4+1):d`, `~0:ud`, binary `0b101`, floats `1.5e-3`, `0x1.8p3`,
+//!   `inf`, `nan`, `qnan(0x5)`, `snan(…)`, with IGA's conversions to the
+//!   type (`-0x3F800000:f` is the bits 0xC0800000; `2:f` is refused, as
+//!   IGA refuses it); SEND descriptors and numeric jumps as constant
+//!   integer expressions; a label as `mov`'s source (its byte offset);
+//! - source modifiers `~` (as `-`) and `|operand|` (as `(abs)`);
+//!   indirect operands `r[a0.1 + 16]` and `r3[a0.1,16]` (from r3);
+//! - a flag modifier without its flag (`f0.0`), IGA's legacy modifier
+//!   names (`z`, `e`, `l`, `g`, `o`, `u`, `ze`, `nz`), the bracketed
+//!   `[(lt)f0.0]`; predicate control `.xyzw` (the default) and `(f0.any4h)`
+//!   for `f0.0`; `math.N` by function code; its alternative type names
+//!   (`u32`, `s16`, `f32`, ...);
+//! - user labels (`loop_head:`), numeric branch offsets (bytes from the
+//!   branch, as IGA's `jmpi 32` reads them), `{Compacted}`, `{NoCompact}`,
+//!   `{Uncompacted}`, and `/* ... */` comments;
+//! - the directives of `iga64 -Xlegacy-directives`:
+//!   `.default_execution_size(16)` and `.default_register_type :f`
+//!   (after either, an instruction without execution size takes the
+//!   default one, SIMD1 unless set; a register operand without type takes
+//!   the default type; immediates still need theirs).
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -50,6 +72,8 @@ struct Parsed<'a> {
     jip: Option<Jump<'a>>,
     uip: Option<Jump<'a>>,
     raw: Option<Vec<(RawField, u64)>>,
+    /// A `mov`'s label source: the label's byte offset in the program.
+    imm_label: Option<(&'a str, usize)>,
     at: usize,
     /// The line (from 1) and the offset of its first byte.
     line: u32,
@@ -305,6 +329,9 @@ struct Reader<'a> {
     /// `.default_register_type`: the type of a register operand (not of
     /// an immediate, nor of a SEND's) that shows none.
     default_type: core::cell::Cell<Option<Type>>,
+    /// The label a `mov` reads (`mov (1|M0) r65:ud LOOP`), taken by the
+    /// instruction being read.
+    mov_label: core::cell::Cell<Option<(&'a str, usize)>>,
 }
 
 impl<'a> Reader<'a> {
@@ -628,6 +655,20 @@ impl<'a> Reader<'a> {
             && !matches!(c.peek_at(1), Some(b'x' | b'X' | b'b' | b'B'));
         if !c.peek().is_some_and(|x| x != b':') {
             return unexpected(vat, c.found(), "a source operand (register or immediate)");
+        }
+        // A label as `mov`'s source: its byte offset in the program, UD
+        // (IGA's `isMovWithLabel`; the text gives no type).
+        if i.opcode == Opcode::Mov && k == 0 && !pipe && c.peek().is_some_and(|x| x.is_ascii_alphabetic() || x == b'_')
+        {
+            let name = c.ident().unwrap_or("");
+            if !matches!(name, "inf" | "nan" | "qnan" | "snan") {
+                self.mov_label.set(Some((name, vat)));
+                if let Some(src) = i.src.get_mut(k) {
+                    *src = Src::imm(Type::UD);
+                }
+                return Ok(());
+            }
+            c.i = vat;
         }
         let mut e = c.ex();
         let mut v = e.expr()?;
@@ -972,11 +1013,14 @@ impl<'a> Reader<'a> {
             jip: None,
             uip: None,
             raw: None,
+            imm_label: None,
             at,
             line: 0,
             line_start: 0,
         };
+        self.mov_label.set(None);
         self.operands(c, &mut parsed)?;
+        parsed.imm_label = self.mov_label.take();
         let i = &mut parsed.inst;
         if let Some((f, fat)) = pred {
             let _ = f;
@@ -1398,6 +1442,7 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
         fields: core::cell::RefCell::new(Vec::new()),
         default_exec: core::cell::Cell::new(None),
         default_type: core::cell::Cell::new(None),
+        mov_label: core::cell::Cell::new(None),
     };
     let b = text.as_bytes();
     let mut errors = Vec::new();
@@ -1526,6 +1571,22 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
                 )
             })
         };
+        // A `mov` label: the label's byte offset from the program's start
+        // (IGA's encoder patches it in with the PC base 0).
+        if let Some((name, at)) = pd.imm_label {
+            let k = sorted.partition_point(|l| l.0 < name);
+            let off = match sorted.get(k) {
+                Some(l) if l.0 == name => i64::try_from(l.1).unwrap_or(i64::MAX).saturating_mul(16),
+                _ => match offset_label(name) {
+                    Some(off) if off >= 0 => off,
+                    _ => {
+                        errors.push((at, AsmErrorKind::UnknownLabel(name.into())));
+                        continue;
+                    }
+                },
+            };
+            i.imm = u64::try_from(off).unwrap_or(0) & u64::from(u32::MAX);
+        }
         let jip = pd.jip.as_ref().map(target).transpose();
         let uip = pd.uip.as_ref().map(target).transpose();
         let (jip, uip) = match (jip, uip) {
