@@ -249,6 +249,7 @@ fn label_as_mov_source() {
 fn other_spellings() {
     let add = "add (8|M0) r124.0<1>:f r7.0<8;8,1>:d 1:d";
     assert_eq!(one(&format!("{add} {{Uncompacted}}")), hex(ADD));
+    assert_eq!(one(&format!("{add} {{}}")), hex(ADD));
     // IGA's bracketed flag modifier (corpus `gen8/cmp.iga`'s shape).
     same(
         "cmp (16|M0) [(eq)f0.0] null<1>:d r2.0<8;8,1>:d 0:d",

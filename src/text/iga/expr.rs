@@ -40,6 +40,23 @@ fn bad<T>(at: usize, why: &'static str) -> R<T> {
     ))
 }
 
+/// Each byte's value as a hexadecimal digit (0xFF: none).
+const HEX_DIGIT: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut k = 0;
+    while k < 10 {
+        t[b'0' as usize + k] = k as u8;
+        k += 1;
+    }
+    let mut k = 0;
+    while k < 6 {
+        t[b'a' as usize + k] = 10 + k as u8;
+        t[b'A' as usize + k] = 10 + k as u8;
+        k += 1;
+    }
+    t
+};
+
 /// A cursor over the bytes of one line's code.
 pub(super) struct Ex<'a> {
     pub b: &'a [u8],
@@ -110,39 +127,55 @@ impl Ex<'_> {
     /// An integer literal (`13`, `0x1F`, `0b101`) at the cursor, as IGA's
     /// `ConsumeIntLit` reads one: `None` (the cursor kept) when there is
     /// none; an error when it runs into letters or past 64 bits.
+    #[inline(always)]
     pub fn int_literal(&mut self) -> R<Option<u64>> {
         let s = self.i;
-        let radix = match (self.peek(), self.peek_at(1)) {
-            (Some(b'0'), Some(b'x' | b'X')) if self.peek_at(2).is_some_and(|c| c.is_ascii_hexdigit()) => 16,
-            (Some(b'0'), Some(b'b' | b'B')) if matches!(self.peek_at(2), Some(b'0' | b'1')) => 2,
-            (Some(c), _) if c.is_ascii_digit() => 10,
+        let b = self.b.get(..self.end).unwrap_or(self.b);
+        let (radix, start) = match (b.get(s), b.get(s + 1), b.get(s + 2)) {
+            (Some(b'0'), Some(b'x' | b'X'), Some(c)) if c.is_ascii_hexdigit() => (16u32, s + 2),
+            (Some(b'0'), Some(b'b' | b'B'), Some(b'0' | b'1')) => (2, s + 2),
+            (Some(c), _, _) if c.is_ascii_digit() => (10, s),
             _ => return Ok(None),
         };
-        let start = if radix == 10 { s } else { s + 2 };
+        let digit = |c: u8| -> Option<u8> {
+            let d = HEX_DIGIT.get(usize::from(c)).copied().unwrap_or(0xff);
+            (u32::from(d) < radix).then_some(d)
+        };
         let mut j = start;
         let mut v: u64 = 0;
-        let mut big = false;
-        while let Some(d) = self
-            .b
-            .get(j)
-            .filter(|_| j < self.end)
-            .and_then(|&c| char::from(c).to_digit(radix))
-        {
-            let (m, o1) = v.overflowing_mul(u64::from(radix));
-            let (a, o2) = m.overflowing_add(u64::from(d));
-            big |= o1 || o2;
-            v = a;
-            j += 1;
+        // Wrapping arithmetic while the digits cannot overflow; past that
+        // many, the value is read again with checks.
+        if radix == 10 {
+            while let Some(d) = b.get(j).map(|c| c.wrapping_sub(b'0')).filter(|&d| d < 10) {
+                v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+                j += 1;
+            }
+        } else {
+            while let Some(d) = b.get(j).and_then(|&c| digit(c)) {
+                v = v.wrapping_mul(u64::from(radix)).wrapping_add(u64::from(d));
+                j += 1;
+            }
         }
-        if j < self.end && self.b.get(j).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_') {
+        let safe = match radix {
+            10 => 19,
+            16 => 16,
+            _ => 64,
+        };
+        let mut big = false;
+        if j - start > safe {
+            let mut w: Option<u64> = Some(0);
+            for &c in b.get(start..j).unwrap_or(&[]) {
+                w = w
+                    .and_then(|w| w.checked_mul(u64::from(radix)))
+                    .and_then(|w| w.checked_add(u64::from(digit(c).unwrap_or(0))));
+            }
+            big = w.is_none();
+        }
+        if b.get(j).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_') {
             return self.unexpected("a number");
         }
         if big {
-            let text = self
-                .b
-                .get(s..j)
-                .and_then(|t| core::str::from_utf8(t).ok())
-                .unwrap_or("");
+            let text = b.get(s..j).and_then(|t| core::str::from_utf8(t).ok()).unwrap_or("");
             return Err((s, AsmErrorKind::NumberTooLarge(text.into())));
         }
         self.i = j;
@@ -200,6 +233,21 @@ impl Ex<'_> {
 
     /// `bitwise := shift (('&' | '|') bitwise)?`, the whole expression.
     pub fn expr(&mut self) -> R<Val> {
+        // The common case first: an integer literal alone (`0x26`, `1`).
+        let save = self.i;
+        if let Ok(Some(v)) = self.int_literal() {
+            if self.peek() != Some(b'.') {
+                self.ws();
+                if !matches!(
+                    self.peek(),
+                    Some(b'&' | b'|' | b'<' | b'>' | b'+' | b'-' | b'*' | b'/' | b'%')
+                ) {
+                    // IGA reads literals as unsigned and keeps them as signed.
+                    return Ok(Val::Int(v as i64));
+                }
+            }
+        }
+        self.i = save;
         let mut v = self.shift()?;
         loop {
             self.ws();
@@ -589,6 +637,29 @@ mod tests {
         assert_eq!(eval("6 & 1 | 3"), Val::Int(6 & (1 | 3)));
         assert_eq!(eval("0b101 + 0x10"), Val::Int(21));
         assert_eq!(eval("0xFFFFFFFFFFFFFFFF"), Val::Int(-1));
+    }
+
+    /// Against Rust's `u64` parsing: the largest values, and one past.
+    #[test]
+    fn literal_limits() {
+        let lit = |s: &str| {
+            let mut e = Ex {
+                b: s.as_bytes(),
+                i: 0,
+                end: s.len(),
+            };
+            e.int_literal().ok().flatten()
+        };
+        assert_eq!(lit("18446744073709551615"), Some(u64::MAX));
+        assert_eq!(lit("18446744073709551616"), None);
+        assert_eq!(lit("99999999999999999999"), None);
+        assert_eq!(lit("0x00000000000000001"), Some(1));
+        assert_eq!(lit("0xFFFFFFFFFFFFFFFF"), Some(u64::MAX));
+        assert_eq!(lit("0x10000000000000000"), None);
+        assert_eq!(lit(&format!("0b{}", "1".repeat(64))), Some(u64::MAX));
+        assert_eq!(lit(&format!("0b1{}", "0".repeat(64))), None);
+        assert_eq!(lit("0b102"), None);
+        assert_eq!(lit("12ab"), None);
     }
 
     /// Against Rust's float parsing and IEEE arithmetic.

@@ -72,8 +72,6 @@ struct Parsed<'a> {
     jip: Option<Jump<'a>>,
     uip: Option<Jump<'a>>,
     raw: Option<Vec<(RawField, u64)>>,
-    /// A `mov`'s label source: the label's byte offset in the program.
-    imm_label: Option<(&'a str, usize)>,
     at: usize,
     /// The line (from 1) and the offset of its first byte.
     line: u32,
@@ -1013,14 +1011,17 @@ impl<'a> Reader<'a> {
             jip: None,
             uip: None,
             raw: None,
-            imm_label: None,
             at,
             line: 0,
             line_start: 0,
         };
         self.mov_label.set(None);
         self.operands(c, &mut parsed)?;
-        parsed.imm_label = self.mov_label.take();
+        // A `mov`'s label source (its byte offset in the program) waits
+        // in `jip`, which a `mov` has no other use for.
+        if let Some((name, at)) = self.mov_label.take() {
+            parsed.jip = Some(Jump::Label(name, at));
+        }
         let i = &mut parsed.inst;
         if let Some((f, fat)) = pred {
             let _ = f;
@@ -1051,7 +1052,8 @@ impl<'a> Reader<'a> {
         }
         // Options.
         let mut eot = false;
-        if c.eat(b'{') {
+        // `{}` is an empty list.
+        if c.eat(b'{') && !c.eat(b'}') {
             loop {
                 c.ws();
                 let oat = c.i;
@@ -1520,7 +1522,7 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
         }
     }
     let mut out = Vec::with_capacity(insts.len());
-    for (idx, pd) in insts.into_iter().enumerate() {
+    for (idx, mut pd) in insts.into_iter().enumerate() {
         let mut i = pd.inst;
         let target = |j: &Jump<'_>| -> R<i64> {
             let (r, at) = match *j {
@@ -1573,7 +1575,8 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
         };
         // A `mov` label: the label's byte offset from the program's start
         // (IGA's encoder patches it in with the PC base 0).
-        if let Some((name, at)) = pd.imm_label {
+        if let (Opcode::Mov, Some(Jump::Label(name, at))) = (i.opcode, &pd.jip) {
+            let (name, at) = (*name, *at);
             let k = sorted.partition_point(|l| l.0 < name);
             let off = match sorted.get(k) {
                 Some(l) if l.0 == name => i64::try_from(l.1).unwrap_or(i64::MAX).saturating_mul(16),
@@ -1586,6 +1589,7 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
                 },
             };
             i.imm = u64::try_from(off).unwrap_or(0) & u64::from(u32::MAX);
+            pd.jip = None;
         }
         let jip = pd.jip.as_ref().map(target).transpose();
         let uip = pd.uip.as_ref().map(target).transpose();
