@@ -125,7 +125,7 @@ fn absolute_value_and_negation_forms() {
     );
     same(
         "add (8|M0) r124.0<1>:f r7.0<8;8,1>:d |-1:d|",
-        &format!("add (8|M0) r124.0<1>:f r7.0<8;8,1>:d 1:d"),
+        "add (8|M0) r124.0<1>:f r7.0<8;8,1>:d 1:d",
     );
     // Three-source operands (corpus `gen8/mad.iga`, first line).
     let mad = "mad (8|M0) r26.0<1>:f (abs)r22.0<2;1>:f r2.4<0;0>:f -(abs)r5.0<1>:f";

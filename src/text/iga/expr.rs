@@ -41,6 +41,7 @@ fn bad<T>(at: usize, why: &'static str) -> R<T> {
 }
 
 /// Each byte's value as a hexadecimal digit (0xFF: none).
+#[allow(clippy::indexing_slicing)] // evaluated at compile time: an index out of range fails the build
 const HEX_DIGIT: [u8; 256] = {
     let mut t = [0xffu8; 256];
     let mut k = 0;
