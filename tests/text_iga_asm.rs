@@ -410,9 +410,11 @@ fn brd_brc_immediate_forms_are_labels() {
     assert_eq!(gen8_src0(&w[0]).0, 3);
     assert_eq!(dw(&w[0], 3), 32);
     assert_eq!((dw(&w[1], 3), dw(&w[1], 2)), (32, (-32i32) as u32));
+    // Jumps are constant expressions, as in IGA's parser, so a negative
+    // second offset is parenthesised (`32 -32` reads as one jump of 0).
     assert_eq!(
         w,
-        assemble_iga_words(p, "brd (8|M0) 32\nbrc (8|M0) 32 -32\nnop\nnop\n", AsmOptions::UNCHECKED).unwrap()
+        assemble_iga_words(p, "brd (8|M0) 32\nbrc (8|M0) 32 (-32)\nnop\nnop\n", AsmOptions::UNCHECKED).unwrap()
     );
     let mut bytes = Vec::new();
     for x in &w {

@@ -81,6 +81,7 @@ use crate::model::*;
 pub use canon::iga_canonical;
 
 mod canon;
+mod expr;
 mod msg;
 mod parse;
 

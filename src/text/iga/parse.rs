@@ -17,18 +17,41 @@
 //! back its bytes.
 //!
 //! Besides what the printer prints, the reader takes what IGA's parser
-//! (`KernelParser.cpp`) accepts that users write by hand: an execution
-//! size without `|M0` (`(8)`), no execution size on `nop`, `illegal` and
-//! `wait`, a destination without `<1>`, a flag modifier without its flag
-//! (`f0.0`), IGA's legacy modifier names (`z`, `e`, `l`, `g`, `o`, `u`,
-//! `ze`, `nz`), its alternative type names (`u32`, `s16`, `f32`, ...),
-//! user labels (`loop_head:`), numeric branch offsets (bytes from the
-//! branch, as IGA's `jmpi 32` reads them), `{Compacted}`, `{NoCompact}`,
-//! and `/* ... */` comments.
+//! (`KernelParser.cpp`, IGA 1.1.0) accepts that users write by hand:
+//!
+//! - an execution size without `|M0` (`(8)`), none on `nop`, `illegal`
+//!   and `wait`; a destination without `<1>`; a register without its
+//!   subregister (`r12` is `r12.0`);
+//! - regions left out as IGA fills them: `<0;1,0>` in a SIMD1
+//!   instruction, for an operand with a subregister (`r2.0:f`) and for
+//!   `ip`/`ce`, else `<1;1,0>` (always for an indirect operand); 3-source
+//!   `<0;0>`/`<0>` and `<2;1>`/`<1>` by the same rule;
+//! - immediates as IGA's constant expressions (the `expr` module):
+//!   `(2*4+1):d`, `~0:ud`, binary `0b101`, floats `1.5e-3`, `0x1.8p3`,
+//!   `inf`, `nan`, `qnan(0x5)`, `snan(…)`, with IGA's conversions to the
+//!   type (`-0x3F800000:f` is the bits 0xC0800000; `2:f` is refused, as
+//!   IGA refuses it); SEND descriptors and numeric jumps as constant
+//!   integer expressions; a label as `mov`'s source (its byte offset);
+//! - source modifiers `~` (as `-`) and `|operand|` (as `(abs)`);
+//!   indirect operands `r[a0.1 + 16]` and `r3[a0.1,16]` (from r3);
+//! - a flag modifier without its flag (`f0.0`), IGA's legacy modifier
+//!   names (`z`, `e`, `l`, `g`, `o`, `u`, `ze`, `nz`), the bracketed
+//!   `[(lt)f0.0]`; predicate control `.xyzw` (the default) and `(f0.any4h)`
+//!   for `f0.0`; `math.N` by function code; its alternative type names
+//!   (`u32`, `s16`, `f32`, ...);
+//! - user labels (`loop_head:`), numeric branch offsets (bytes from the
+//!   branch, as IGA's `jmpi 32` reads them), `{Compacted}`, `{NoCompact}`,
+//!   `{Uncompacted}`, and `/* ... */` comments;
+//! - the directives of `iga64 -Xlegacy-directives`:
+//!   `.default_execution_size(16)` and `.default_register_type :f`
+//!   (after either, an instruction without execution size takes the
+//!   default one, SIMD1 unless set; a register operand without type takes
+//!   the default type; immediates still need theirs).
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::expr::{imm_bits, Ex, Val};
 use super::print::{arf_info, cond_name, implicit_exec, math_name, type_name};
 use crate::isa::arf;
 use crate::model::*;
@@ -140,42 +163,40 @@ impl<'a> Cur<'a> {
         }
         (self.i > s).then(|| self.src.get(s..self.i).unwrap_or(""))
     }
-    /// An unsigned decimal or `0x` hexadecimal number.
+    /// An unsigned decimal, `0x` hexadecimal or `0b` binary number (IGA's
+    /// integer literals, `expr::Ex::int_literal`).
     fn number(&mut self, what: &'static str) -> R<u64> {
         self.ws();
         let s = self.i;
-        let hex = self.peek() == Some(b'0') && matches!(self.peek_at(1), Some(b'x' | b'X'));
-        let start = if hex { s + 2 } else { s };
-        let digits = self.b.get(start..self.end).unwrap_or(&[]);
-        let mut v: u64 = 0;
-        let mut big = false;
-        let mut n = 0;
-        for &c in digits {
-            let d = match c {
-                b'0'..=b'9' => c - b'0',
-                b'a'..=b'f' if hex => c - b'a' + 10,
-                b'A'..=b'F' if hex => c - b'A' + 10,
-                _ => break,
-            };
-            let (m, o1) = v.overflowing_mul(if hex { 16 } else { 10 });
-            let (a, o2) = m.overflowing_add(u64::from(d));
-            big |= o1 || o2;
-            v = a;
-            n += 1;
+        let mut e = self.ex();
+        match e.int_literal() {
+            Ok(Some(v)) => {
+                self.i = e.i;
+                Ok(v)
+            }
+            Err(err @ (_, AsmErrorKind::NumberTooLarge(_))) => Err(err),
+            _ => unexpected(s, self.found(), what),
         }
-        let j = start + n;
-        if n == 0 {
-            return unexpected(s, self.found(), what);
+    }
+    /// An expression cursor at this one.
+    fn ex(&self) -> Ex<'a> {
+        Ex {
+            b: self.b,
+            i: self.i,
+            end: self.end,
         }
-        // A number runs into letters: not a number (`12ab`, `0x1g`).
-        if self.b.get(j).is_some_and(|&c| is_ident(c)) && j < self.end {
-            return unexpected(s, self.found(), what);
+    }
+    /// A constant integer expression (a SEND descriptor, a jump).
+    fn int_expr(&mut self, what: &'static str) -> R<i64> {
+        self.ws();
+        let at = self.i;
+        let mut e = self.ex();
+        let v = e.expr()?;
+        self.i = e.i;
+        match v {
+            Val::Int(v) => Ok(v),
+            Val::Float(_) => invalid(at, what, "a constant integer expression"),
         }
-        if big {
-            return Err((s, AsmErrorKind::NumberTooLarge(self.src.get(s..j).unwrap_or("").into())));
-        }
-        self.i = j;
-        Ok(v)
     }
     fn small(&mut self, what: &'static str, max: u64, range: &'static str) -> R<u8> {
         let at = self.i;
@@ -297,9 +318,62 @@ struct Reader<'a> {
     /// The annotations' fields of all instructions read, one after
     /// another (one vector for the text, not one per instruction).
     raws: core::cell::RefCell<Vec<(RawField, u64)>>,
+    /// The execution size of an instruction that shows none, once a
+    /// directive has put the text in IGA's legacy mode (`iga64
+    /// -Xlegacy-directives`): SIMD1 unless `.default_execution_size`.
+    default_exec: core::cell::Cell<Option<ExecSize>>,
+    /// `.default_register_type`: the type of a register operand (not of
+    /// an immediate, nor of a SEND's) that shows none.
+    default_type: core::cell::Cell<Option<Type>>,
+    /// The label a `mov` reads (`mov (1|M0) r65:ud LOOP`), taken by the
+    /// instruction being read.
+    mov_label: core::cell::Cell<Option<(&'a str, usize)>>,
 }
 
 impl<'a> Reader<'a> {
+    /// A directive of IGA's legacy mode: `.default_execution_size(N)`
+    /// (the parentheses optional) or `.default_register_type :TYPE`
+    /// (`KernelParser::ParseLegacyDirectives`; `iga64` reads them under
+    /// `-Xlegacy-directives`).
+    fn directive(&self, c: &mut Cur<'a>) -> R<()> {
+        c.expect(b'.', "a directive")?;
+        let at = c.i;
+        let name = c.ident().unwrap_or("");
+        if self.default_exec.get().is_none() {
+            self.default_exec.set(Some(ExecSize::S1));
+        }
+        match name {
+            "default_execution_size" => {
+                let paren = c.eat(b'(');
+                c.ws();
+                let nat = c.i;
+                let n = c.number("an execution size")?;
+                let es = u32::try_from(n).ok().and_then(ExecSize::from_channels);
+                self.default_exec
+                    .set(Some(es.ok_or((nat, AsmErrorKind::BadExecSize(n)))?));
+                if paren {
+                    c.expect(b')', "`)` after the execution size")?;
+                }
+            }
+            "default_register_type" => {
+                c.ws();
+                let t = self.ty(c)?;
+                if t.is_vector_imm() {
+                    return invalid(at, "default register type", "a vector type is an immediate's only");
+                }
+                self.default_type.set(Some(t));
+            }
+            _ => {
+                return unexpected(
+                    at,
+                    name,
+                    "a directive (`.default_execution_size`, `.default_register_type`)",
+                )
+            }
+        }
+        Ok(())
+    }
+
     /// A register name at the cursor, if one is there (`r12`, `r12.3`,
     /// `null`, `a0.2`, `r[a0.1,16]`); `None` leaves the cursor.
     fn reg(&self, c: &mut Cur<'a>) -> R<Option<Reg>> {
@@ -321,43 +395,51 @@ impl<'a> Reader<'a> {
         if k < c.end && c.b.get(k).is_some_and(|&x| is_ident(x)) {
             return Ok(None);
         }
-        if letters == "r" && j == k && c.b.get(j) == Some(&b'[') && j < c.end {
-            c.i = j + 1;
+        // `r[a0.1,16]`, and IGA's `r3[a0.1,16]`: the offset counted
+        // from r3 (3 × 32 bytes more).
+        if letters == "r" && c.b.get(k) == Some(&b'[') && k < c.end {
+            let digits = c.src.get(j..k).unwrap_or("");
+            let base = if digits.is_empty() {
+                0
+            } else {
+                digits.parse::<i64>().unwrap_or(i64::MAX)
+            };
+            c.i = k + 1;
             let a = c.ident().unwrap_or("");
             if a != "a0" {
                 return unexpected(c.i, a, "`a0` (an address register)");
             }
             c.expect(b'.', "`.` and the address subregister")?;
             let subnr = c.small("address subregister", 15, "0 to 15")?;
-            let mut imm = 0i16;
+            let mut v = 0i64;
             // `r[a0.1,16]`, `r[a0.1,-16]`, and IGA's `r[a0.1 + 16]`,
             // `r[a0.1 - 16]`.
             let sep = c.eat(b',');
+            c.ws();
+            let mut at = c.i;
             if sep || matches!(c.peek(), Some(b'+' | b'-')) {
-                c.ws();
-                let at = c.i;
                 if !sep {
                     c.eat(b'+');
                 }
                 let neg = c.eat(b'-');
-                let v = c.number("an address offset")?;
-                let v = if neg {
-                    -i64::try_from(v).unwrap_or(i64::MAX)
-                } else {
-                    i64::try_from(v).unwrap_or(i64::MAX)
-                };
-                imm = i16::try_from(v).map_err(|_| {
-                    (
-                        at,
-                        AsmErrorKind::OutOfRange {
-                            what: "address offset",
-                            value: v,
-                            range: "-512 to 511",
-                        },
-                    )
-                })?;
+                c.ws();
+                at = c.i;
+                let n = i64::try_from(c.number("an address offset")?).unwrap_or(i64::MAX);
+                v = if neg { -n } else { n };
             }
             c.expect(b']', "`]`")?;
+            let v = v.saturating_add(base.saturating_mul(i64::from(crate::isa::GRF_BYTES)));
+            let imm = i16::try_from(v).ok().filter(|x| (-512..512).contains(x));
+            let Some(imm) = imm else {
+                return Err((
+                    at,
+                    AsmErrorKind::OutOfRange {
+                        what: "address offset",
+                        value: v,
+                        range: "-512 to 511",
+                    },
+                ));
+            };
             return Ok(Some(Reg::Indirect { subnr, imm }));
         }
         let digits = c.src.get(j..k).unwrap_or("");
@@ -490,98 +572,59 @@ impl<'a> Reader<'a> {
         r.map_or_else(|| invalid(at, "region", "a stride or width with no encoding"), Ok)
     }
 
-    /// An immediate's value given its text and type.
-    fn imm_value(&self, text: &str, at: usize, ty: Type) -> R<u64> {
-        let bad = || -> R<u64> { unexpected(at, text, "a number that fits the immediate's type") };
-        let (neg, body) = match text.strip_prefix('-') {
-            Some(b) => (true, b),
-            None => (false, text.strip_prefix('+').unwrap_or(text)),
-        };
-        let hex = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X"));
-        if ty.is_float() {
-            if let Some(h) = hex {
-                let v = u64::from_str_radix(h, 16).or_else(|_| bad())?;
-                let sign = match ty {
-                    Type::DF => 1u64 << 63,
-                    Type::F => 1 << 31,
-                    _ => 1 << 15,
-                };
-                return Ok(if neg { v ^ sign } else { v });
-            }
-            let x: f64 = if let Some(rest) = body.strip_prefix("qnan(").or_else(|| body.strip_prefix("snan(")) {
-                let quiet = body.starts_with('q');
-                let payload = rest.strip_suffix(')').unwrap_or("");
-                let payload = payload
-                    .strip_prefix("0x")
-                    .or_else(|| payload.strip_prefix("0X"))
-                    .unwrap_or(payload);
-                let pl = u64::from_str_radix(payload, 16).or_else(|_| bad())?;
-                let (exp, qbit, sign) = match ty {
-                    Type::DF => (0x7ffu64 << 52, 1u64 << 51, 1u64 << 63),
-                    Type::F => (0xffu64 << 23, 1 << 22, 1 << 31),
-                    _ => (0x1fu64 << 10, 1 << 9, 1 << 15),
-                };
-                if pl >= qbit || (!quiet && pl == 0) {
-                    return bad();
-                }
-                return Ok(exp | if quiet { qbit } else { 0 } | pl | if neg { sign } else { 0 });
-            } else if body == "inf" {
-                f64::INFINITY
-            } else {
-                body.parse::<f64>().or_else(|_| bad().map(|_| 0.0))?
-            };
-            let x = if neg { -x } else { x };
-            return Ok(match ty {
-                Type::DF => x.to_bits(),
-                Type::F => u64::from((x as f32).to_bits()),
-                _ => u64::from(f32_to_f16(x as f32)),
-            });
+    /// A register operand's type: `:type`, or the type of
+    /// `.default_register_type` where the text has none.
+    fn reg_ty(&self, c: &mut Cur<'a>) -> R<Type> {
+        c.ws();
+        match self.default_type.get() {
+            Some(t) if c.peek() != Some(b':') => Ok(t),
+            _ => self.ty(c),
         }
-        let mag = match hex {
-            Some(h) => u64::from_str_radix(h, 16),
-            None => body.parse::<u64>(),
-        }
-        .or_else(|_| bad())?;
-        let v = if neg { mag.wrapping_neg() } else { mag };
-        // Vector immediates are 32 bits whatever their element size.
-        let bits = if ty.is_vector_imm() { 32 } else { ty.size() * 8 };
-        // Fits as signed or as unsigned in the type's width.
-        if bits < 64 {
-            let fits = if neg {
-                mag <= 1u64 << (bits - 1)
-            } else {
-                mag >> bits == 0
-            };
-            if !fits && !ty.is_vector_imm() {
-                return bad();
-            }
-            return Ok(v & ((1u64 << bits) - 1));
-        }
-        Ok(v)
     }
 
     /// A source operand (not of a 3-source instruction): a register with
-    /// its modifiers, region and type, or an immediate.
+    /// its modifiers, region and type, or an immediate (a constant
+    /// expression and its type).
+    ///
+    /// Modifiers as IGA reads them: `-` or `~` (negate), `(abs)`, and
+    /// `|operand|` (absolute value; `-|r2:f|` negated). A region left out
+    /// is IGA's default: `<0;1,0>` for a SIMD1 instruction, an operand
+    /// with a subregister (`r2.0`), and `ip`/`ce`; `<1;1,0>` otherwise
+    /// and for an indirect operand.
     fn src(&self, c: &mut Cur<'a>, i: &mut Instruction, k: usize) -> R<()> {
         c.ws();
         let at = c.i;
         let mut mods = SrcMods::empty();
-        let save = c.i;
         if c.eat(b'-') || c.eat(b'~') {
             mods |= SrcMods::NEGATE;
         }
-        if c.peek() == Some(b'(') && c.src.get(c.i..c.i + 5) == Some("(abs)") {
+        let pipe = c.peek() == Some(b'|');
+        if pipe {
+            c.i += 1;
+            mods |= SrcMods::ABS;
+        } else if c.peek() == Some(b'(') && c.src.get(c.i..c.i + 5) == Some("(abs)") {
             c.i += 5;
             mods |= SrcMods::ABS;
         }
         if let Some(r) = self.reg(c)? {
-            let default = if i.exec_size == ExecSize::S1 {
+            let scalar = match r {
+                Reg::Direct { file, nr, sub } => {
+                    sub.is_some()
+                        || i.exec_size == ExecSize::S1
+                        || (file == RegFile::Arf && matches!(arf::class(nr), arf::IP | arf::MASK))
+                }
+                Reg::Indirect { .. } => false,
+            };
+            let default = if scalar {
                 Region::SCALAR
             } else {
                 Region::new(1, 1, 0).unwrap_or(Region::SCALAR)
             };
             let region = self.region(c, default)?;
-            let ty = self.ty(c)?;
+            let ty = self.reg_ty(c)?;
+            if pipe {
+                c.expect(b'|', "`|` closing the absolute value")?;
+            }
             let (file, addr) = Self::addr(&r, ty, at)?;
             let Some(s) = i.src.get_mut(k) else {
                 return invalid(at, "source", "no such source");
@@ -596,19 +639,47 @@ impl<'a> Reader<'a> {
             };
             return Ok(());
         }
-        // An immediate: the text up to its type.
-        c.i = save;
-        let s = c.i;
-        while c.peek().is_some_and(|x| x != b':' && x != b' ' && x != b'\t') {
-            c.i += 1;
+        // An immediate: IGA reads the modifiers again as part of the
+        // expression (`-` negates, `~` complements), and `|…|` takes the
+        // absolute value.
+        c.i = at;
+        let pipe = c.eat(b'|');
+        c.ws();
+        let vat = c.i;
+        let dec_first = !pipe
+            && c.peek().is_some_and(|x| x.is_ascii_digit())
+            && !matches!(c.peek_at(1), Some(b'x' | b'X' | b'b' | b'B'));
+        if !c.peek().is_some_and(|x| x != b':') {
+            return unexpected(vat, c.found(), "a source operand (register or immediate)");
         }
-        let text = c.src.get(s..c.i).unwrap_or("");
-        if text.is_empty() {
-            return unexpected(s, c.found(), "a source operand (register or immediate)");
+        // A label as `mov`'s source: its byte offset in the program, UD
+        // (IGA's `isMovWithLabel`; the text gives no type).
+        if i.opcode == Opcode::Mov && k == 0 && !pipe && c.peek().is_some_and(|x| x.is_ascii_alphabetic() || x == b'_')
+        {
+            let name = c.ident().unwrap_or("");
+            if !matches!(name, "inf" | "nan" | "qnan" | "snan") {
+                self.mov_label.set(Some((name, vat)));
+                if let Some(src) = i.src.get_mut(k) {
+                    *src = Src::imm(Type::UD);
+                }
+                return Ok(());
+            }
+            c.i = vat;
+        }
+        let mut e = c.ex();
+        let mut v = e.expr()?;
+        c.i = e.i;
+        if pipe {
+            v = match v {
+                Val::Int(x) => Val::Int(x.wrapping_abs()),
+                Val::Float(b) => Val::Float(b & !(1 << 63)),
+            };
         }
         let ty = self.ty(c)?;
-        let v = self.imm_value(text, s, ty)?;
-        i.imm = v;
+        if pipe {
+            c.expect(b'|', "`|` closing the absolute value")?;
+        }
+        i.imm = imm_bits(v, ty, dec_first, vat)?;
         if let Some(src) = i.src.get_mut(k) {
             *src = Src::imm(ty);
         }
@@ -620,25 +691,35 @@ impl<'a> Reader<'a> {
         c.ws();
         let at = c.i;
         let mut mods = SrcMods::empty();
-        if c.eat(b'-') {
+        if c.eat(b'-') || c.eat(b'~') {
             mods |= SrcMods::NEGATE;
         }
-        if c.src.get(c.i..c.i + 5) == Some("(abs)") {
+        let pipe = c.peek() == Some(b'|');
+        if pipe {
+            c.i += 1;
+            mods |= SrcMods::ABS;
+        } else if c.src.get(c.i..c.i + 5) == Some("(abs)") {
             c.i += 5;
             mods |= SrcMods::ABS;
         }
         let Some(r) = self.reg(c)? else {
             return unexpected(at, c.found(), "a register (3-source operands are GRFs)");
         };
+        // No region: IGA's `<0;0>` (src2 `<0>`) for a SIMD1 instruction
+        // or an operand with a subregister, else `<2;1>` (`<1>`).
+        let explicit_sub = matches!(r, Reg::Direct { sub: Some(_), .. });
         let scalar = match self.region_nums(c)? {
-            None => false,
+            None => explicit_sub || i.exec_size == ExecSize::S1,
             Some((_, v, _)) => match v.as_slice() {
                 [0, 0] | [0] => true,
                 [2, 1] | [1] => false,
                 _ => return invalid(at, "region", "a 3-source region is <2;1> or <0;0> (src2: <1> or <0>)"),
             },
         };
-        let ty = self.ty(c)?;
+        let ty = self.reg_ty(c)?;
+        if pipe {
+            c.expect(b'|', "`|` closing the absolute value")?;
+        }
         let (file, addr) = Self::addr(&r, ty, at)?;
         if file != RegFile::Grf || matches!(addr, Addr::Indirect { .. }) {
             return invalid(at, "3-source operand", "a 3-source operand is a direct GRF");
@@ -679,7 +760,7 @@ impl<'a> Reader<'a> {
                 _ => return invalid(rat, "region", "a destination region is <hstride>"),
             },
         };
-        let ty = self.ty(c)?;
+        let ty = self.reg_ty(c)?;
         let (file, addr) = Self::addr(&r, ty, at)?;
         let d = Dst {
             file,
@@ -738,10 +819,12 @@ impl<'a> Reader<'a> {
     fn jump(&self, c: &mut Cur<'a>) -> R<Jump<'a>> {
         c.ws();
         let at = c.i;
-        if c.peek().is_some_and(|x| x == b'-' || x.is_ascii_digit()) {
-            let neg = c.eat(b'-');
-            let v = i64::try_from(c.number("a jump offset")?).unwrap_or(i64::MAX);
-            return Ok(Jump::Bytes(if neg { -v } else { v }, at));
+        // A byte offset: a constant integer expression (`32`, `-16`,
+        // `(2*16)`), as IGA reads an immediate branch operand.
+        if c.peek()
+            .is_some_and(|x| matches!(x, b'-' | b'~' | b'(') || x.is_ascii_digit())
+        {
+            return Ok(Jump::Bytes(c.int_expr("jump offset")?, at));
         }
         match c.ident() {
             Some(l) if l.as_bytes().first().is_some_and(|x| !x.is_ascii_digit()) => Ok(Jump::Label(l, at)),
@@ -810,6 +893,19 @@ impl<'a> Reader<'a> {
                     .iter()
                     .copied()
                     .find(|&f| f != MathFunction::None && math_name(f) == sub);
+                // IGA also takes the function's code (`math.0x5`).
+                let f = f.or_else(|| {
+                    let mut e = Ex {
+                        b: c.b,
+                        i: sat,
+                        end: sat + sub.len(),
+                    };
+                    let code = e.int_literal().ok().flatten().filter(|_| e.i == e.end)?;
+                    MathFunction::ALL
+                        .iter()
+                        .copied()
+                        .find(|&f| f != MathFunction::None && u64::from(f.hw()) == code)
+                });
                 let Some(f) = f else {
                     return unexpected(sat, sub, "a math function (inv, log, exp, sqt, rsqt, sin, cos, pow, fdiv, idiv, iqot, irem, invm, rsqtm)");
                 };
@@ -858,12 +954,20 @@ impl<'a> Reader<'a> {
                 }
             }
             c.expect(b')', "`)` after the execution size")?;
-        } else if !implicit_exec(op) {
+        } else if implicit_exec(op) {
+        } else if let Some(es) = self.default_exec.get() {
+            i.exec_size = es;
+        } else {
             return unexpected(c.i, c.found(), "`(` and the execution size, as in `(8|M0)`");
         }
         // Flag modifier.
         c.ws();
         let mut cmod_flag: Option<(FlagReg, usize)> = None;
+        // IGA's older spelling in brackets: `[(lt)f0.0]`.
+        let bracket = c.peek() == Some(b'[') && c.peek_at(1) == Some(b'(');
+        if bracket {
+            c.i += 1;
+        }
         if c.peek() == Some(b'(') && !op.is_send() && op != Opcode::Math {
             let save = c.i;
             c.i += 1;
@@ -880,6 +984,12 @@ impl<'a> Reader<'a> {
             } else {
                 c.i = save;
             }
+        }
+        if bracket {
+            if cmod_flag.is_none() {
+                return unexpected(c.i, c.found(), "a flag modifier and its flag, as in `[(lt)f0.0]`");
+            }
+            c.expect(b']', "`]` after the flag modifier")?;
         }
         match (pred, cmod_flag) {
             (Some((a, _)), Some((b, bat))) if a != b => {
@@ -903,12 +1013,20 @@ impl<'a> Reader<'a> {
             line: 0,
             line_start: 0,
         };
+        self.mov_label.set(None);
         self.operands(c, &mut parsed)?;
+        // A `mov`'s label source (its byte offset in the program) waits
+        // in `jip`, which a `mov` has no other use for.
+        if let Some((name, at)) = self.mov_label.take() {
+            parsed.jip = Some(Jump::Label(name, at));
+        }
         let i = &mut parsed.inst;
         if let Some((f, fat)) = pred {
             let _ = f;
             let ctrl = match pred_ctrl {
                 None => PredCtrl::Normal,
+                // IGA's `.xyzw` is the default (sequential) control.
+                Some(("xyzw", _)) => PredCtrl::Normal,
                 Some((name, cat)) => name.parse::<PredCtrl>().or_else(|_| {
                     unexpected(
                         cat,
@@ -932,7 +1050,8 @@ impl<'a> Reader<'a> {
         }
         // Options.
         let mut eot = false;
-        if c.eat(b'{') {
+        // `{}` is an empty list.
+        if c.eat(b'{') && !c.eat(b'}') {
             loop {
                 c.ws();
                 let oat = c.i;
@@ -943,7 +1062,7 @@ impl<'a> Reader<'a> {
                     "Switch" => i.thread_control = ThreadControl::Switch,
                     "Breakpoint" => i.controls |= Controls::BREAKPOINT,
                     "Compacted" => i.controls |= Controls::COMPACTED,
-                    "NoCompact" => {}
+                    "NoCompact" | "Uncompacted" => {}
                     "EOT" => eot = true,
                     "NoDDChk" => i.controls |= Controls::NO_DD_CHECK,
                     "NoDDClr" => i.controls |= Controls::NO_DD_CLEAR,
@@ -1178,7 +1297,8 @@ impl<'a> Reader<'a> {
         }
         c.ws();
         let xat = c.i;
-        let ex = c.number("the extended descriptor")?;
+        // Descriptors are constant integer expressions in IGA's syntax.
+        let ex = c.int_expr("extended descriptor")? as u64;
         if ex & !0x2f != 0 {
             return invalid(
                 xat,
@@ -1213,7 +1333,7 @@ impl<'a> Reader<'a> {
                 mods: SrcMods::empty(),
             };
         } else {
-            let d = c.number("the descriptor")?;
+            let d = c.int_expr("descriptor")?;
             let Ok(d) = u32::try_from(d) else {
                 return invalid(dat, "descriptor", "a descriptor is 32 bits");
             };
@@ -1264,7 +1384,7 @@ fn pd_annotated(c: &Cur<'_>) -> bool {
 }
 
 /// The nearest half-precision value of `x` (round to nearest even).
-fn f32_to_f16(x: f32) -> u16 {
+pub(super) fn f32_to_f16(x: f32) -> u16 {
     let b = x.to_bits();
     let sign = ((b >> 16) & 0x8000) as u16;
     let exp = ((b >> 23) & 0xff) as i32;
@@ -1389,6 +1509,9 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
         p,
         fields: core::cell::RefCell::new(Vec::new()),
         raws: core::cell::RefCell::new(Vec::new()),
+        default_exec: core::cell::Cell::new(None),
+        default_type: core::cell::Cell::new(None),
+        mov_label: core::cell::Cell::new(None),
     };
     let b = text.as_bytes();
     let mut errors = Vec::new();
@@ -1416,6 +1539,13 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
                 continue;
             }
             let s = c.i;
+            if c.peek() == Some(b'.') {
+                if let Err(e) = rd.directive(&mut c) {
+                    errors.push(e);
+                    c.i = c.end;
+                }
+                continue;
+            }
             if c.peek().is_some_and(|x| is_ident(x) && !x.is_ascii_digit()) {
                 let mut j = s;
                 while j < c.end && b.get(j).is_some_and(|&x| is_ident(x)) {
@@ -1460,7 +1590,7 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
     }
     let mut out = Vec::with_capacity(insts.len());
     let raws = rd.raws.borrow();
-    for (idx, pd) in insts.into_iter().enumerate() {
+    for (idx, mut pd) in insts.into_iter().enumerate() {
         let mut i = pd.inst;
         let target = |j: &Jump<'_>| -> R<i64> {
             let (r, at) = match *j {
@@ -1511,6 +1641,24 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
                 )
             })
         };
+        // A `mov` label: the label's byte offset from the program's start
+        // (IGA's encoder patches it in with the PC base 0).
+        if let (Opcode::Mov, Some(Jump::Label(name, at))) = (i.opcode, &pd.jip) {
+            let (name, at) = (*name, *at);
+            let k = sorted.partition_point(|l| l.0 < name);
+            let off = match sorted.get(k) {
+                Some(l) if l.0 == name => i64::try_from(l.1).unwrap_or(i64::MAX).saturating_mul(16),
+                _ => match offset_label(name) {
+                    Some(off) if off >= 0 => off,
+                    _ => {
+                        errors.push((at, AsmErrorKind::UnknownLabel(name.into())));
+                        continue;
+                    }
+                },
+            };
+            i.imm = u64::try_from(off).unwrap_or(0) & u64::from(u32::MAX);
+            pd.jip = None;
+        }
         let jip = pd.jip.as_ref().map(target).transpose();
         let uip = pd.uip.as_ref().map(target).transpose();
         let (jip, uip) = match (jip, uip) {
