@@ -579,7 +579,6 @@ impl<'a> Parser<'a> {
         inst.cmod_flag = None;
         inst.math_fn = MathFunction::None.hw();
         inst.exec = ExecSize::S1;
-        inst.opts = Options::default();
         inst.annotated = false;
         self.annotation.clear();
         self.suffixes(c, inst)?;
@@ -618,8 +617,11 @@ impl<'a> Parser<'a> {
             }
         }
         self.operands(c, inst.opcode, &mut inst.ops)?;
+        // The options are written once: by the block, or as the defaults.
         if c.byte() == Some(b'{') {
             self.scan_options(c, &mut inst.opts)?;
+        } else {
+            inst.opts = Options::default();
         }
         if c.byte() == Some(b'[') {
             self.with_tokens(c, Self::raw_fields)?;
