@@ -590,6 +590,7 @@ impl<'a> Lexer<'a> {
     /// (`memchr3` compares sixteen bytes at a time: fewer instructions
     /// than eight-byte steps in registers over a description of about 60
     /// bytes).
+    #[inline(always)]
     pub fn skip_to_brace_or_line_end(&mut self) {
         let rest = self.src.as_bytes().get(self.pos..).unwrap_or(&[]);
         self.pos += memchr::memchr3(b'{', b';', b'\n', rest).unwrap_or(rest.len());
@@ -819,6 +820,7 @@ impl<'a> Scanner<'a> {
     /// Skips raw text up to (not including) the next `{`, `;` or line end
     /// (or the end of input): the free-form description after a SEND's
     /// `MsgDesc:`. It is no piece: the last piece taken stays what it was.
+    #[inline(always)]
     pub(crate) fn skip_description(&mut self) {
         self.l.skip_to_brace_or_line_end();
         self.skip();

@@ -633,6 +633,17 @@ impl Lower<'_> {
             return Ok(Region::SCALAR);
         };
         let [v, w, h] = r.vals;
+        // The common `<v,w,h>` with no marker: the three values through
+        // one constructor call (the steps below give the same region, or
+        // the error).
+        if (r.n, r.vxh, r.raw) == (3, false, 0) {
+            let fit = |n: Num| u32::try_from(n.value).ok();
+            if let (Some(vs), Some(ws), Some(hs)) = (fit(v), fit(w), fit(h)) {
+                if let Some(region) = Region::new(vs, ws, hs) {
+                    return Ok(region);
+                }
+            }
+        }
         let vstride = if r.vxh { VXH } else { code(&v, 0)? };
         let (width, hstride) = match (r.n, r.vxh) {
             (1, false) => (WIDTH_1, HSTRIDE_0),

@@ -285,22 +285,51 @@ pub(crate) fn type_by_name(s: &str) -> Option<Option<Type>> {
 /// [`type_by_name`] for the name's bytes.
 #[inline(always)]
 pub(crate) fn type_by_bytes(s: &[u8]) -> Option<Option<Type>> {
-    Some(Some(match s {
-        b"UD" => Type::UD,
-        b"D" => Type::D,
-        b"UW" => Type::UW,
-        b"W" => Type::W,
-        b"UB" => Type::UB,
-        b"B" => Type::B,
-        b"DF" => Type::DF,
-        b"F" => Type::F,
-        b"UQ" => Type::UQ,
-        b"Q" => Type::Q,
-        b"HF" => Type::HF,
-        b"V" => Type::V,
-        b"UV" => Type::UV,
-        b"VF" => Type::VF,
-        b"NF" => return Some(None),
+    // One or two letters as one integer (a single letter stays below
+    // 256, two letters do not): one comparison per name.
+    const fn key(s: &[u8]) -> u16 {
+        match *s {
+            [a] => a as u16,
+            [a, b] => a as u16 | (b as u16) << 8,
+            _ => 0,
+        }
+    }
+    const UD: u16 = key(b"UD");
+    const D: u16 = key(b"D");
+    const UW: u16 = key(b"UW");
+    const W: u16 = key(b"W");
+    const UB: u16 = key(b"UB");
+    const B: u16 = key(b"B");
+    const DF: u16 = key(b"DF");
+    const F: u16 = key(b"F");
+    const UQ: u16 = key(b"UQ");
+    const Q: u16 = key(b"Q");
+    const HF: u16 = key(b"HF");
+    const V: u16 = key(b"V");
+    const UV: u16 = key(b"UV");
+    const VF: u16 = key(b"VF");
+    const NF: u16 = key(b"NF");
+    let k = match *s {
+        [a] => u16::from(a),
+        [a, b] => u16::from(a) | u16::from(b) << 8,
+        _ => return None,
+    };
+    Some(Some(match k {
+        UD => Type::UD,
+        D => Type::D,
+        UW => Type::UW,
+        W => Type::W,
+        UB => Type::UB,
+        B => Type::B,
+        DF => Type::DF,
+        F => Type::F,
+        UQ => Type::UQ,
+        Q => Type::Q,
+        HF => Type::HF,
+        V => Type::V,
+        UV => Type::UV,
+        VF => Type::VF,
+        NF => return Some(None),
         _ => return None,
     }))
 }

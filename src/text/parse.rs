@@ -577,28 +577,26 @@ impl<'a> Parser<'a> {
         inst.breakpoint = false;
         inst.cmod = None;
         inst.cmod_flag = None;
-        inst.math_fn = MathFunction::None.hw();
-        inst.exec = ExecSize::S1;
-        inst.opts = Options::default();
         inst.annotated = false;
         self.annotation.clear();
         self.suffixes(c, inst)?;
-        if opcode == Opcode::Math {
-            if c.byte() == Some(b'*') {
-                let (n, _) = self.with_tokens(c, |p| {
-                    p.invalid_marker(&["function"], &[], "`*** invalid function value N`")
-                })?;
-                inst.math_fn = self.nibble(n)?;
-            } else {
-                let Some((f, end)) = c.ident_here().and_then(|(s, end)| Some((math_fn_by_name(s)?, end))) else {
-                    return Err(self.unexpected_at(
-                        *c,
-                        "a math function (inv, log, exp, sqrt, rsq, sin, cos, sincos, fdiv, pow, intdivmod, intdiv, intmod, invm, rsqrtm)",
-                    ));
-                };
-                c.advance_to(end);
-                inst.math_fn = f;
-            }
+        // The function and the execution size are written once each.
+        if opcode != Opcode::Math {
+            inst.math_fn = MathFunction::None.hw();
+        } else if c.byte() == Some(b'*') {
+            let (n, _) = self.with_tokens(c, |p| {
+                p.invalid_marker(&["function"], &[], "`*** invalid function value N`")
+            })?;
+            inst.math_fn = self.nibble(n)?;
+        } else {
+            let Some((f, end)) = c.ident_here().and_then(|(s, end)| Some((math_fn_by_name(s)?, end))) else {
+                return Err(self.unexpected_at(
+                    *c,
+                    "a math function (inv, log, exp, sqrt, rsq, sin, cos, sincos, fdiv, pow, intdivmod, intdiv, intmod, invm, rsqrtm)",
+                ));
+            };
+            c.advance_to(end);
+            inst.math_fn = f;
         }
         self.tail(c, inst)
     }
@@ -616,10 +614,15 @@ impl<'a> Parser<'a> {
             if !c.eat(b')') {
                 return Err(self.unexpected_at(*c, "`)` after the execution size"));
             }
+        } else {
+            inst.exec = ExecSize::S1;
         }
         self.operands(c, inst.opcode, &mut inst.ops)?;
+        // The options are written once: by the block, or as the defaults.
         if c.byte() == Some(b'{') {
             self.scan_options(c, &mut inst.opts)?;
+        } else {
+            inst.opts = Options::default();
         }
         if c.byte() == Some(b'[') {
             self.with_tokens(c, Self::raw_fields)?;
