@@ -144,7 +144,7 @@ fn space(file: RegFile, addr: Addr) -> Space {
 }
 
 impl Ctx<'_> {
-    fn unsupported(&self, what: &'static str) -> SimError {
+    pub(crate) fn unsupported(&self, what: &'static str) -> SimError {
         SimError::Unsupported {
             offset: self.offset,
             what,
@@ -160,11 +160,11 @@ impl Ctx<'_> {
     }
 
     /// `cr0.0`.
-    fn cr0(&self) -> u32 {
+    pub(crate) fn cr0(&self) -> u32 {
         self.t.cr0()
     }
 
-    fn rnd(&self) -> Rnd {
+    pub(crate) fn rnd(&self) -> Rnd {
         Rnd::of_cr0(self.cr0())
     }
 
@@ -284,7 +284,7 @@ impl Ctx<'_> {
     }
 
     /// The raw bits of source `k`'s element for channel `i` (zero-extended).
-    fn read_src_raw(&mut self, k: usize, i: u32) -> Result<u64, SimError> {
+    pub(crate) fn read_src_raw(&mut self, k: usize, i: u32) -> Result<u64, SimError> {
         let s = *self.i.src.get(k).ok_or_else(|| self.unsupported("a fourth source"))?;
         if s.is_imm() {
             let (ty, v) = self.i.imm_value().unwrap_or((s.ty, self.i.imm));
@@ -537,7 +537,7 @@ impl Ctx<'_> {
 
     /// Writes `raw` (of the destination type) and, for an accumulator
     /// destination, the wide value `wide`, for channel `i`.
-    fn write_dst(&mut self, i: u32, raw: u64, wide: u64, extra: i64) -> Result<(), SimError> {
+    pub(crate) fn write_dst(&mut self, i: u32, raw: u64, wide: u64, extra: i64) -> Result<(), SimError> {
         let d = self.i.dst;
         let size = d.ty.size();
         let Some(a) = self.dst_addr(i, size)? else {
@@ -602,7 +602,7 @@ impl Ctx<'_> {
     }
 
     /// Sets the flag bit of channel bit `ch`.
-    fn set_flag_bit(&mut self, f: FlagReg, ch: u32, v: bool) {
+    pub(crate) fn set_flag_bit(&mut self, f: FlagReg, ch: u32, v: bool) {
         let mut all = u64::from(self.t.flag(0)) | u64::from(self.t.flag(1)) << 32;
         let b = u32::from(f.nr & 1) * 32 + u32::from(f.subnr & 1) * 16 + ch;
         if b < 64 {
@@ -977,6 +977,9 @@ struct Res {
 pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
     let i = *ctx.i;
     let geo = ctx.geo;
+    if i.is_math_macro() {
+        return super::mme::execute(ctx, active);
+    }
     if i.access_mode == AccessMode::Align16 && mixes_widths_a16(&i) {
         return Err(ctx.unsupported(
             "an align16 instruction mixing 64-bit and narrower register operands (its channel layout is not documented)",
@@ -1439,9 +1442,6 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
             Opcode::Smov => return Err(ctx.unsupported(
                 "smov: its operands are not in the model (IGA gives it two sources, Mesa none; see the opcode table)",
             )),
-            Opcode::Madm => {
-                return Err(ctx.unsupported("madm: its math-macro (acc2-acc9) operand specifiers are not in the model"))
-            }
             _ => return Err(ctx.unsupported("an opcode the simulator does not model")),
         };
         if let Some(x) = res.get_mut(ch) {
@@ -1566,11 +1566,8 @@ fn math_op(
         MathFunction::Cos => tr::cos(fa).ok_or_else(none)?,
         MathFunction::Pow => tr::pow(fa, fb).ok_or_else(none)?,
         MathFunction::Fdiv => fa / fb,
-        _ => {
-            return Err(ctx.unsupported(
-                "math invm and rsqrtm: their math-macro (acc2-acc9) operand specifiers are not in the model",
-            ))
-        }
+        // INVM and RSQRTM run in `mme`; no other code reaches here.
+        _ => return Err(ctx.unsupported("a MATH function code the simulator does not model")),
     };
     Ok(Res {
         v: match dom {
