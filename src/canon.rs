@@ -639,6 +639,10 @@ pub(crate) struct IgaDefaults {
     pub(crate) gen7_branch_src0_type: Type,
     /// The immediate type of a Gen8 one-jump branch's src1 (its JIP).
     pub(crate) gen8_branch_src1_type: Type,
+    /// The unread src1 of a one-source math macro (`math.rsqtm`), in
+    /// align16: null, vertical stride 0. Not checked against `iga64`'s
+    /// output (the corpus has no math macro).
+    pub(crate) macro_unread_src: Src,
 }
 
 /// IGA 1.1.0's values (from what `iga64 -a` encodes of its own text).
@@ -657,6 +661,14 @@ pub(crate) const IGA: IgaDefaults = IgaDefaults {
     },
     gen7_branch_src0_type: Type::W,
     gen8_branch_src1_type: Type::D,
+    macro_unread_src: Src {
+        region: Region {
+            vstride: crate::isa::region::VSTRIDE_0,
+            width: crate::isa::region::WIDTH_4,
+            hstride: crate::isa::region::HSTRIDE_1,
+        },
+        ..Src::ZERO
+    },
 };
 
 #[cfg(test)]

@@ -407,6 +407,26 @@ impl<'a> Reader<'a> {
         Ok(Some(Reg::Direct { file, nr, sub }))
     }
 
+    /// A math-macro specifier after a register, `.mme0`-`.mme7` or
+    /// `.nomme` (IGA's macro operands); `None` leaves the cursor.
+    fn mme(&self, c: &mut Cur<'a>, i: &mut Instruction) -> R<Option<MathMacro>> {
+        if c.peek() != Some(b'.') {
+            return Ok(None);
+        }
+        let save = c.i;
+        c.i += 1;
+        let at = c.i;
+        let Some(m) = c.ident().and_then(MathMacro::from_name) else {
+            c.i = save;
+            return Ok(None);
+        };
+        if !i.is_math_macro() {
+            return invalid(at, "math-macro register", "only madm, math.invm and math.rsqtm take them");
+        }
+        i.access_mode = AccessMode::Align16;
+        Ok(Some(m))
+    }
+
     /// `:type`.
     fn ty(&self, c: &mut Cur<'a>) -> R<Type> {
         c.expect(b':', "`:` and the operand's type")?;
@@ -577,6 +597,23 @@ impl<'a> Reader<'a> {
             mods |= SrcMods::ABS;
         }
         if let Some(r) = self.reg(c)? {
+            if let Some(m) = self.mme(c, i)? {
+                // A macro operand shows no region (the canonical form
+                // gives IGA's).
+                let ty = self.ty(c)?;
+                let (file, addr) = Self::addr(&r, ty, at)?;
+                if let Some(s) = i.src.get_mut(k) {
+                    *s = Src {
+                        file,
+                        ty,
+                        addr,
+                        region: Region::SCALAR,
+                        swizzle: Swizzle(m.hw()),
+                        mods,
+                    };
+                }
+                return Ok(());
+            }
             let default = if i.exec_size == ExecSize::S1 {
                 Region::SCALAR
             } else {
@@ -632,6 +669,7 @@ impl<'a> Reader<'a> {
         let Some(r) = self.reg(c)? else {
             return unexpected(at, c.found(), "a register (3-source operands are GRFs)");
         };
+        let mme = self.mme(c, i)?;
         let scalar = match self.region_nums(c)? {
             None => false,
             Some((_, v, _)) => match v.as_slice() {
@@ -656,7 +694,7 @@ impl<'a> Reader<'a> {
                 ty,
                 addr,
                 region,
-                swizzle: Swizzle::XYZW,
+                swizzle: mme.map_or(Swizzle::XYZW, |m| Swizzle(m.hw())),
                 mods,
             };
         }
@@ -674,6 +712,7 @@ impl<'a> Reader<'a> {
         let Some(r) = self.reg(c)? else {
             return unexpected(c.i, c.found(), "a destination register");
         };
+        let mme = self.mme(c, i)?;
         let h = match self.region_nums(c)? {
             None => 1,
             Some((rat, v, _)) => match v.as_slice() {
@@ -688,7 +727,7 @@ impl<'a> Reader<'a> {
             ty,
             addr,
             hstride: 1,
-            writemask: WriteMask::XYZW,
+            writemask: mme.map_or(WriteMask::XYZW, |m| WriteMask::from_bits_truncate(m.hw())),
         };
         i.dst = d.with_hstride(u32::try_from(h).unwrap_or(3)).map_or_else(
             || invalid(at, "destination stride", "the horizontal stride is 0, 1, 2 or 4"),
@@ -866,7 +905,13 @@ impl<'a> Reader<'a> {
         // Flag modifier.
         c.ws();
         let mut cmod_flag: Option<(FlagReg, usize)> = None;
-        if c.peek() == Some(b'(') && !op.is_send() && op != Opcode::Math {
+        if op == Opcode::Math && c.src.get(c.i..c.i + 4) == Some("(eo)") {
+            // INVM's and RSQTM's early-out flag.
+            c.i += 4;
+            c.ws();
+            let fat = c.i;
+            cmod_flag = Some((self.flag(c)?, fat));
+        } else if c.peek() == Some(b'(') && !op.is_send() && op != Opcode::Math {
             let save = c.i;
             c.i += 1;
             let cat = c.i;
