@@ -108,7 +108,9 @@ fn program(ty: Type, head: Instruction, body: &[Instruction]) -> geneu::sim::Pro
     let built = b.finish().expect("the sequence builds");
     // The builder keeps the specifiers (they live in the write mask and
     // swizzle bits).
-    let insts: Vec<_> = geneu::compact::decode_stream(p, built.bytes()).map(|(_, r)| r.unwrap()).collect();
+    let insts: Vec<_> = geneu::compact::decode_stream(p, built.bytes())
+        .map(|(_, r)| r.unwrap())
+        .collect();
     assert_eq!(insts[0].dst.math_macro(), head.dst.math_macro());
     assert_eq!(insts[2].src[2].math_macro(), body[0].src[2].math_macro());
     geneu::sim::Program::new(p, built.bytes()).unwrap()
@@ -342,7 +344,12 @@ fn early_out_flag_marks_the_operands_the_macro_cannot_refine() {
     // dividend or divisor (the quotient is then final), rsqrtm for a NaN,
     // zero, negative or +infinite operand.
     let t = Type::DF;
-    let cases = [(1.0, 3.0, false), (0.0, 3.0, true), (1.0, -0.0, true), (f64::INFINITY, 2.0, true)];
+    let cases = [
+        (1.0, 3.0, false),
+        (0.0, 3.0, true),
+        (1.0, -0.0, true),
+        (f64::INFINITY, 2.0, true),
+    ];
     let mut th = thread(t);
     for (k, (a, b, _)) in cases.iter().enumerate() {
         write_f64(&mut th, 6, k as u32, *a);
@@ -350,7 +357,12 @@ fn early_out_flag_marks_the_operands_the_macro_cannot_refine() {
     }
     th.set_flag(0, 0xffff_fff0);
     let i = math(t, MathFunction::Invm, op(8, Mme0), op(6, NoMme), Some(op(7, NoMme)));
-    run_traced(Platform::Gen8, &geneu::encode_unchecked(Platform::Gen8, &i).unwrap(), &mut th).unwrap();
+    run_traced(
+        Platform::Gen8,
+        &geneu::encode_unchecked(Platform::Gen8, &i).unwrap(),
+        &mut th,
+    )
+    .unwrap();
     assert_eq!(th.flag(0), 0xffff_fff0 | 0b1110);
     assert_eq!(read_f64(&th, 8, 0), 1.0 / 3.0, "the model's approximation: 1/3 rounded");
     assert_eq!(read_f64(&th, 8, 1), 0.0);
@@ -362,7 +374,12 @@ fn early_out_flag_marks_the_operands_the_macro_cannot_refine() {
         write_f64(&mut th, 6, k as u32, *x);
     }
     let i = math(t, MathFunction::Rsqrtm, op(7, Mme0), op(6, NoMme), None);
-    run_traced(Platform::Gen8, &geneu::encode_unchecked(Platform::Gen8, &i).unwrap(), &mut th).unwrap();
+    run_traced(
+        Platform::Gen8,
+        &geneu::encode_unchecked(Platform::Gen8, &i).unwrap(),
+        &mut th,
+    )
+    .unwrap();
     assert_eq!(th.flag(0) & 0xf, 0b1110);
     // The model's approximation of 1/sqrt(4), within an ulp.
     assert!((read_f64(&th, 7, 0) - 0.5).abs() <= f64::EPSILON / 2.0);

@@ -478,7 +478,11 @@ fn align16_df_swizzles_and_write_masks_count_32_bit_halves() {
     let a = [1.5f64, -2.25, 1e300, 3.0];
     let b = [0.25f64, 4.0, 1e300, -3.0];
     for p in PLATFORMS {
-        let (exec, v) = if p == Platform::Gen7 { (ExecSize::S8, 4) } else { (ExecSize::S4, 2) };
+        let (exec, v) = if p == Platform::Gen7 {
+            (ExecSize::S8, 4)
+        } else {
+            (ExecSize::S4, 2)
+        };
         let mut t = ieee_thread();
         for k in 0..4u32 {
             write_f64(&mut t, 4, 8 * k, a[k as usize]);
@@ -535,7 +539,16 @@ fn align16_df_swizzles_and_write_masks_count_32_bit_halves() {
         };
         assert_eq!(
             t.read_ud8(14).unwrap(),
-            [want(0, true), 0x5555_5555, 0x5555_5555, want(1, false), want(2, true), 0x5555_5555, 0x5555_5555, want(3, false)],
+            [
+                want(0, true),
+                0x5555_5555,
+                0x5555_5555,
+                want(1, false),
+                want(2, true),
+                0x5555_5555,
+                0x5555_5555,
+                want(3, false)
+            ],
             "{p} .xw"
         );
     }
@@ -547,7 +560,11 @@ fn align16_df_three_source_groups_are_16_bytes() {
     // VertStride; .xyzw is the packed <2;1> (IGA's reading), and IGC's
     // scalar form mad(2) g10.xy:DF g4.xyxy g6.zwzw g8.xyxy reads the
     // double at byte 0, 8 and 0 of the group. Fused: Rust's mul_add.
-    let (a, b, c) = ([1.0f64, 2.0, 3.0, 4.0], [0.1f64, 1.0 / 3.0, 1e-20, -2.5], [3.0f64, 3.0, 1e20, 7.0]);
+    let (a, b, c) = (
+        [1.0f64, 2.0, 3.0, 4.0],
+        [0.1f64, 1.0 / 3.0, 1e-20, -2.5],
+        [3.0f64, 3.0, 1e20, 7.0],
+    );
     for p in PLATFORMS {
         // Ivy Bridge counts the execution size in 32-bit channels.
         let (wide, narrow) = if p == Platform::Gen7 {

@@ -50,11 +50,12 @@ fn texts(i: &Instruction) -> (String, String) {
     let w = encode_word(P, i).unwrap();
     let d = decode_word(P, w).unwrap();
     let mesa = Disasm::new(P, &d).to_string();
-    let back = assemble_words_with(P, &format!("{mesa}\n"), AsmOptions::UNCHECKED)
-        .unwrap_or_else(|e| panic!("{mesa}: {e}"));
+    let back =
+        assemble_words_with(P, &format!("{mesa}\n"), AsmOptions::UNCHECKED).unwrap_or_else(|e| panic!("{mesa}: {e}"));
     assert_eq!(back, vec![w.to_bytes()], "Mesa syntax: {mesa}");
     let iga = IgaDisasm::new(P, &d).to_string();
-    let back = assemble_iga_words(P, &format!("{iga}\n"), AsmOptions::UNCHECKED).unwrap_or_else(|e| panic!("{iga}: {e}"));
+    let back =
+        assemble_iga_words(P, &format!("{iga}\n"), AsmOptions::UNCHECKED).unwrap_or_else(|e| panic!("{iga}: {e}"));
     assert_eq!(back, vec![w.to_bytes()], "IGA syntax: {iga}");
     (mesa, iga)
 }
@@ -62,9 +63,15 @@ fn texts(i: &Instruction) -> (String, String) {
 #[test]
 fn madm_prints_and_reads_its_specifiers() {
     let (mesa, iga) = texts(&madm());
-    assert!(mesa.contains("g9<1>.mme1DF") && mesa.contains("-g7<4,4,1>.nommeDF") && mesa.contains(".mme0DF"), "{mesa}");
+    assert!(
+        mesa.contains("g9<1>.mme1DF") && mesa.contains("-g7<4,4,1>.nommeDF") && mesa.contains(".mme0DF"),
+        "{mesa}"
+    );
     assert!(!mesa.contains('['), "no annotation: {mesa}");
-    assert!(iga.contains("r9.mme1:df") && iga.contains("-r7.nomme:df") && iga.contains("r8.mme0:df"), "{iga}");
+    assert!(
+        iga.contains("r9.mme1:df") && iga.contains("-r7.nomme:df") && iga.contains("r8.mme0:df"),
+        "{iga}"
+    );
     assert!(!iga.contains('['), "no annotation: {iga}");
 }
 
@@ -72,13 +79,22 @@ fn madm_prints_and_reads_its_specifiers() {
 fn invm_and_rsqrtm_print_their_specifiers_and_early_out_flag() {
     for ty in [Type::DF, Type::F] {
         let (mesa, iga) = texts(&math(MathFunction::Invm, ty));
-        assert!(mesa.contains("math invm") && mesa.contains(".mme0") && mesa.contains(".nomme"), "{mesa}");
+        assert!(
+            mesa.contains("math invm") && mesa.contains(".mme0") && mesa.contains(".nomme"),
+            "{mesa}"
+        );
         assert!(iga.contains("math.invm") && iga.contains("(eo)f0.1"), "{iga}");
-        assert!(iga.contains("r8.mme0:") && iga.contains("r6.nomme:") && iga.contains("r7.nomme:"), "{iga}");
+        assert!(
+            iga.contains("r8.mme0:") && iga.contains("r6.nomme:") && iga.contains("r7.nomme:"),
+            "{iga}"
+        );
         assert!(!iga.contains('['), "IGA's own form: {iga}");
         let (mesa, iga) = texts(&math(MathFunction::Rsqrtm, ty));
         assert!(mesa.contains("math rsqrtm") && mesa.contains(".mme0"), "{mesa}");
-        assert!(iga.contains("math.rsqtm") && iga.contains("(eo)f0.1") && iga.contains("r6.nomme:"), "{iga}");
+        assert!(
+            iga.contains("math.rsqtm") && iga.contains("(eo)f0.1") && iga.contains("r6.nomme:"),
+            "{iga}"
+        );
     }
 }
 

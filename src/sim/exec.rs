@@ -341,7 +341,9 @@ impl Ctx<'_> {
             }
             Space::Acc(n) => {
                 if hi != lo + 4 {
-                    return Err(self.unsupported("an align16 64-bit accumulator source with a swizzle that splits its halves"));
+                    return Err(
+                        self.unsupported("an align16 64-bit accumulator source with a swizzle that splits its halves")
+                    );
                 }
                 let a = lo + i64::from(n) * i64::from(GRF_BYTES);
                 let slot = acc_slot(a, 8).ok_or_else(|| self.out_of_range(which, a))?;
@@ -701,7 +703,11 @@ pub(crate) fn mixes_widths_a16(i: &Instruction) -> bool {
         see(i.dst.ty);
     }
     for k in 0..i.num_srcs() as usize {
-        if let Some(s) = i.src.get(k).filter(|s| !s.is_imm() && !matches!(space(s.file, s.addr), Space::Null)) {
+        if let Some(s) = i
+            .src
+            .get(k)
+            .filter(|s| !s.is_imm() && !matches!(space(s.file, s.addr), Space::Null))
+        {
             see(s.ty);
         }
     }

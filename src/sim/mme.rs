@@ -293,7 +293,18 @@ fn fma(a: Ext, b: Ext, c: Ext, f: Fmt, bounded: bool, rnd: Rnd) -> Ext {
         (Ext::Inf(_), Ext::Zero(_)) | (Ext::Zero(_), Ext::Inf(_)) => return Ext::Nan,
         (Ext::Inf(_), _) | (_, Ext::Inf(_)) => Ext::Inf(b.sign() ^ c.sign()),
         (Ext::Zero(_), _) | (_, Ext::Zero(_)) => Ext::Zero(b.sign() ^ c.sign()),
-        (Ext::Fin { neg: nb, sig: sb, exp: eb }, Ext::Fin { neg: nc, sig: sc, exp: ec }) => {
+        (
+            Ext::Fin {
+                neg: nb,
+                sig: sb,
+                exp: eb,
+            },
+            Ext::Fin {
+                neg: nc,
+                sig: sc,
+                exp: ec,
+            },
+        ) => {
             // Held exactly: 53-bit significands make a product below 2^106.
             let pm = u128::from(sb) * u128::from(sc);
             return match a {
@@ -366,7 +377,14 @@ fn recip(neg: bool, sig: u64, exp: i32, f: Fmt) -> Ext {
     let num = 1u128 << K;
     let d = u128::from(sig);
     let (q, r) = (num / d, num % d);
-    round(neg, q << 1 | u128::from(r != 0), -exp - K as i32 - 1, f, false, Rnd::Even)
+    round(
+        neg,
+        q << 1 | u128::from(r != 0),
+        -exp - K as i32 - 1,
+        f,
+        false,
+        Rnd::Even,
+    )
 }
 
 /// `2^k` for `k` in f64's normal range.
@@ -480,13 +498,12 @@ pub(crate) fn execute(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
     let en = emask & c.predicate()?;
     let cr = c.cr0();
     let rnd = c.rnd();
-    let flush = cr
-        & if ty == Type::DF {
+    let flush =
+        cr & if ty == Type::DF {
             cr0::DP_DENORM_RETAIN
         } else {
             cr0::SP_DENORM_RETAIN
-        }
-        == 0;
+        } == 0;
 
     // Every source element is read before the first write.
     let mut v = [[Ext::Zero(false); MAX_CH]; 3];
@@ -498,8 +515,9 @@ pub(crate) fn execute(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
             }
             let raw = c.read_src_raw(k, ch as u32)?;
             let bit = geo.bit(ch as u32) as usize;
-            let saved = sm[k]
-                .register()
+            let saved = sm
+                .get(k)
+                .and_then(|m| m.register())
                 .and_then(|r| c.t.mme.get(usize::from(r)).and_then(|m| m.get(bit)))
                 .filter(|s| s.valid && s.image == raw)
                 .map(|s| s.value);
@@ -519,7 +537,7 @@ pub(crate) fn execute(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
         if en >> ch & 1 == 0 {
             continue;
         }
-        let g = |k: usize| v[k][ch as usize];
+        let g = |k: usize| v.get(k).and_then(|x| x.get(ch as usize)).copied().unwrap_or_default();
         let (r, fin) = match (i.opcode, math) {
             (Opcode::Madm, _) => (fma(g(0), g(1), g(2), f, bounded, rnd), false),
             (_, Some(MathFunction::Invm)) => invm(g(0), g(1), f),
@@ -591,13 +609,27 @@ mod tests {
 
     #[test]
     fn bits_round_trip() {
-        for x in [0.0, -0.0, 1.0, -2.5, f64::MIN_POSITIVE, 5e-324, -4.9e-320, f64::MAX, f64::INFINITY] {
+        for x in [
+            0.0,
+            -0.0,
+            1.0,
+            -2.5,
+            f64::MIN_POSITIVE,
+            5e-324,
+            -4.9e-320,
+            f64::MAX,
+            f64::INFINITY,
+        ] {
             assert_eq!(back(d(x)).to_bits(), x.to_bits(), "{x}");
         }
         assert!(back(d(f64::NAN)).is_nan());
         for x in [0.0f32, -1.5, f32::MIN_POSITIVE, 1e-45, f32::MAX] {
             let e = Ext::from_bits(u64::from(x.to_bits()), F32, false);
-            assert_eq!(reround(e, F32, true, Rnd::Even).to_bits(F32), u64::from(x.to_bits()), "{x}");
+            assert_eq!(
+                reround(e, F32, true, Rnd::Even).to_bits(F32),
+                u64::from(x.to_bits()),
+                "{x}"
+            );
         }
     }
 
@@ -610,7 +642,18 @@ mod tests {
             s ^= s << 17;
             s
         };
-        let special = [0.0, -0.0, 1.0, -1.0, 5e-324, f64::MAX, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 1e-310];
+        let special = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            5e-324,
+            f64::MAX,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            1e-310,
+        ];
         for _ in 0..20_000 {
             let mut pick = || {
                 let r = next();

@@ -421,7 +421,11 @@ impl<'a> Reader<'a> {
             return Ok(None);
         };
         if !i.is_math_macro() {
-            return invalid(at, "math-macro register", "only madm, math.invm and math.rsqtm take them");
+            return invalid(
+                at,
+                "math-macro register",
+                "only madm, math.invm and math.rsqtm take them",
+            );
         }
         i.access_mode = AccessMode::Align16;
         Ok(Some(m))
