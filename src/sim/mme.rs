@@ -673,6 +673,92 @@ mod tests {
         }
     }
 
+    /// Directed rounding, against Rust's round-to-nearest sum and its
+    /// exact error (Knuth's two-sum): with an exact product `b * c`, `a +
+    /// b * c` is `s + e` exactly, and each mode's result is `s` or its
+    /// neighbour on `e`'s side.
+    #[test]
+    fn fma_rounds_in_every_mode() {
+        fn next(x: f64, up: bool) -> f64 {
+            let b = x.to_bits();
+            let toward_larger_magnitude = (x > 0.0) == up || x == 0.0;
+            f64::from_bits(if x == 0.0 {
+                if up {
+                    1
+                } else {
+                    1 | 1 << 63
+                }
+            } else if toward_larger_magnitude {
+                b + 1
+            } else {
+                b - 1
+            })
+        }
+        let mut st = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = || {
+            st ^= st << 13;
+            st ^= st >> 7;
+            st ^= st << 17;
+            st
+        };
+        let mut checked = 0;
+        for _ in 0..20_000 {
+            // Significands of 26 bits: the product is exact.
+            let small = |r: u64| {
+                let m = (r & ((1 << 26) - 1)) as f64 + 1.0;
+                let e = ((r >> 26) % 40) as i32 - 20;
+                let v = m * pow2(e);
+                if r >> 63 == 1 {
+                    -v
+                } else {
+                    v
+                }
+            };
+            let (b, c) = (small(rnd()), small(rnd()));
+            // An addend from far below the product to far above it.
+            let a = f64::from_bits(rnd() & 0xbfff_ffff_ffff_ffff | 0x3ff0_0000_0000_0000)
+                * pow2((rnd() % 160) as i32 - 100);
+            let p = b * c;
+            let s = a + p;
+            let t = s - a;
+            let e = (a - (s - t)) + (p - t);
+            if !s.is_normal() || s.abs() > 1e300 {
+                continue;
+            }
+            checked += 1;
+            for mode in [Rnd::Even, Rnd::Zero, Rnd::Up, Rnd::Down] {
+                let want = match mode {
+                    _ if e == 0.0 => s,
+                    Rnd::Even => s,
+                    Rnd::Up => {
+                        if e > 0.0 {
+                            next(s, true)
+                        } else {
+                            s
+                        }
+                    }
+                    Rnd::Down => {
+                        if e < 0.0 {
+                            next(s, false)
+                        } else {
+                            s
+                        }
+                    }
+                    Rnd::Zero => {
+                        if (e > 0.0) != (s > 0.0) {
+                            next(s, s < 0.0)
+                        } else {
+                            s
+                        }
+                    }
+                };
+                let got = fma(d(a), d(b), d(c), F64, true, mode).to_bits(F64);
+                assert_eq!(got, want.to_bits(), "{a:e} + {b:e} * {c:e} {mode:?}");
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
     #[test]
     fn reciprocal_is_correctly_rounded() {
         for x in [3.0f64, 7.0, 1e-310, 5e-324, 1.0 / 3.0, 12345.678] {
