@@ -649,6 +649,10 @@ pub(crate) struct IgaDefaults {
     pub(crate) brd_src0_region: Region,
     /// The same for `brc` (`<2;2,1>`).
     pub(crate) brc_src0_region: Region,
+    /// The unread src1 of a one-source math macro (`math.rsqtm`), in
+    /// align16: null, vertical stride 0. Not checked against `iga64`'s
+    /// output (the corpus has no math macro).
+    pub(crate) macro_unread_src: Src,
 }
 
 /// IGA 1.1.0's values (from what `iga64 -a` encodes of its own text).
@@ -673,6 +677,14 @@ pub(crate) const IGA: IgaDefaults = IgaDefaults {
         vstride: crate::isa::region::VSTRIDE_2,
         width: crate::isa::region::WIDTH_2,
         hstride: crate::isa::region::HSTRIDE_1,
+    },
+    macro_unread_src: Src {
+        region: Region {
+            vstride: crate::isa::region::VSTRIDE_0,
+            width: crate::isa::region::WIDTH_4,
+            hstride: crate::isa::region::HSTRIDE_1,
+        },
+        ..Src::ZERO
     },
 };
 

@@ -133,7 +133,14 @@ impl MathFunction {
             | MathFunction::Pow
             | MathFunction::IntDivQuotientAndRemainder
             | MathFunction::IntDivQuotient
-            | MathFunction::IntDivRemainder => 2,
+            | MathFunction::IntDivRemainder
+            // INVM reads the dividend (src0) and the divisor (src1): for
+            // the operands the IEEE division macro cannot refine (a NaN,
+            // infinity or zero) it gives the quotient itself (IGC's
+            // `translateVISAArithmeticDoubleInst` passes both; IGA's
+            // `GetSourceCount` gives 2). Mesa's disassembler counts 1
+            // (Mesa never emits INVM); IGA and IGC are right.
+            | MathFunction::Invm => 2,
             _ => 1,
         }
     }
@@ -685,6 +692,66 @@ impl<'a> arbitrary::Arbitrary<'a> for WriteMask {
     }
 }
 
+hw_enum! {
+    /// A math-macro operand specifier: which of the extended-precision
+    /// registers `mme0`-`mme7` (the accumulators acc2-acc9) holds the rest
+    /// of an operand of Gen8's `madm` and MATH `invm` and `rsqrtm`, or
+    /// `nomme` for none. The IEEE division and square root macros (IGC's
+    /// `translateVISAArithmeticDoubleInst` and its float and square-root
+    /// siblings) chain intermediate values through them.
+    ///
+    /// The encoding is IGA's and GED's (`MathMacroExt`, values 0-8): a
+    /// macro instruction's align16 destination write mask holds the
+    /// destination's, and the low four bits of each source's swizzle
+    /// field (channel selectors x and y) the source's; IGC's encoder
+    /// writes the same values there (`ACC2` = 0 ... `ACC9` = 7, `NOACC` =
+    /// 8). No separate field exists: [`Dst::math_macro`] and
+    /// [`Src::math_macro`] read the specifier out of those bits, which
+    /// the codec keeps as the write mask and swizzle, so every word still
+    /// decodes and encodes to itself.
+    #[allow(missing_docs)] // `MmeN` is register mmeN (accN+2)
+    MathMacro {
+        Mme0 = 0, Mme1 = 1, Mme2 = 2, Mme3 = 3, Mme4 = 4, Mme5 = 5, Mme6 = 6, Mme7 = 7,
+        /// No extended-precision register.
+        NoMme = 8,
+    }
+}
+
+impl MathMacro {
+    /// IGA's name (`mme0`-`mme7`, `nomme`), also geneu's spelling in Mesa's
+    /// syntax, which has none of its own.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MathMacro::Mme0 => "mme0",
+            MathMacro::Mme1 => "mme1",
+            MathMacro::Mme2 => "mme2",
+            MathMacro::Mme3 => "mme3",
+            MathMacro::Mme4 => "mme4",
+            MathMacro::Mme5 => "mme5",
+            MathMacro::Mme6 => "mme6",
+            MathMacro::Mme7 => "mme7",
+            MathMacro::NoMme => "nomme",
+        }
+    }
+
+    /// The register number of `mmeN` (`None` for `nomme`).
+    pub const fn register(self) -> Option<u8> {
+        match self {
+            MathMacro::NoMme => None,
+            m => Some(m as u8),
+        }
+    }
+
+    /// The specifier of IGA's name.
+    pub fn from_name(s: &str) -> Option<MathMacro> {
+        MathMacro::ALL.iter().copied().find(|m| m.name() == s)
+    }
+
+    /// The bits of a source swizzle field that hold a specifier (channel
+    /// selectors x and y).
+    pub const SWIZZLE_BITS: u8 = 0x0f;
+}
+
 /// The destination operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
@@ -740,6 +807,20 @@ impl Dst {
             _ => return None,
         };
         Some(self)
+    }
+
+    /// The math-macro specifier the write mask holds (meaningful for a
+    /// macro instruction, [`Instruction::is_math_macro`]); `None` for a
+    /// write mask that names none (9-15).
+    pub const fn math_macro(&self) -> Option<MathMacro> {
+        MathMacro::from_hw(self.writemask.bits())
+    }
+
+    /// The same destination with math-macro specifier `m` in its write
+    /// mask.
+    pub const fn with_math_macro(mut self, m: MathMacro) -> Dst {
+        self.writemask = WriteMask::from_bits_truncate(m.hw());
+        self
     }
 
     /// A GRF destination `g{nr}.{subnr}<hstride>{ty}` with an align1 stride of 1.
@@ -859,6 +940,20 @@ impl Src {
     /// Whether the source is an immediate.
     pub const fn is_imm(&self) -> bool {
         matches!(self.file, RegFile::Imm)
+    }
+
+    /// The math-macro specifier the swizzle's low four bits hold
+    /// (meaningful for a macro instruction, [`Instruction::is_math_macro`]);
+    /// `None` for bits that name none (9-15).
+    pub const fn math_macro(&self) -> Option<MathMacro> {
+        MathMacro::from_hw(self.swizzle.0 & MathMacro::SWIZZLE_BITS)
+    }
+
+    /// The same source with math-macro specifier `m` in its swizzle's low
+    /// four bits (the high four are kept).
+    pub const fn with_math_macro(mut self, m: MathMacro) -> Src {
+        self.swizzle = Swizzle(self.swizzle.0 & !MathMacro::SWIZZLE_BITS | m.hw());
+        self
     }
 }
 
@@ -1318,6 +1413,15 @@ impl Instruction {
         self.qtr_control = qtr;
         self.controls.set(Controls::NIB_CTRL, nib);
         true
+    }
+
+    /// Whether the instruction is a math macro, whose operands carry
+    /// [`MathMacro`] specifiers in place of write masks and swizzles:
+    /// Gen8's `madm`, and MATH `invm` and `rsqrtm` (IGA's `isMacro`).
+    pub fn is_math_macro(&self) -> bool {
+        self.opcode == Opcode::Madm
+            || (self.opcode == Opcode::Math
+                && matches!(self.math_function(), Some(MathFunction::Invm | MathFunction::Rsqrtm)))
     }
 
     /// Number of sources the instruction reads.

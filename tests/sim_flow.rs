@@ -509,7 +509,7 @@ fn unmodelled_opcodes_fail_even_without_channels() {
 /// The opcodes the simulator leaves unmodelled fail with a typed error that
 /// names them, never a silent no-op: brd and brc (every platform, both
 /// offset forms), movi outside the one form a source defines (here a
-/// direct source; see tests/sim_ops.rs), and Gen8's smov and madm.
+/// direct source; see tests/sim_ops.rs), and Gen8's smov.
 #[test]
 fn unmodelled_opcodes_name_themselves() {
     use geneu::{Dst, Instruction, Opcode, Src, Type};
@@ -532,13 +532,6 @@ fn unmodelled_opcodes_name_themselves() {
         cases.push((p, m, "movi"));
     }
     cases.push((Platform::Gen8, Instruction::new(Opcode::Smov, ExecSize::S8), "smov"));
-    let mut madm = Instruction::new(Opcode::Madm, ExecSize::S8);
-    madm.access_mode = geneu::AccessMode::Align16;
-    madm.dst = Dst::grf(2, 0, Type::F);
-    for k in 0..3 {
-        madm.src[k] = Src::grf(3 + k as u8, 0, Type::F, geneu::Region::new(4, 4, 1).unwrap());
-    }
-    cases.push((Platform::Gen8, madm, "madm"));
     for (p, i, name) in cases {
         let bytes = geneu::encode_unchecked(p, &i).unwrap();
         let prog = Program::new(p, &bytes).unwrap();

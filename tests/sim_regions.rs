@@ -535,3 +535,174 @@ impl IntoUw for geneu::build::Imm {
         geneu::build::imm_uw(self.bits() as u16)
     }
 }
+
+/// The region of an unread align16 source (align16 encodes the vertical
+/// stride only).
+const UNUSED_A16: Region = match Region::new(0, 4, 1) {
+    Some(r) => r,
+    None => Region::SCALAR,
+};
+
+/// An align16 DF source or destination of `nr` with vertical stride
+/// `v` (elements) and swizzle / write mask.
+fn a16_df(nr: u8, v: u32, swizzle: [u8; 4]) -> Src {
+    let mut s = Src::grf(nr, 0, Type::DF, Region::new(v, 4, 1).unwrap());
+    s.swizzle = geneu::Swizzle(swizzle[0] | swizzle[1] << 2 | swizzle[2] << 4 | swizzle[3] << 6);
+    s
+}
+
+fn df_bits(t: &Thread, reg: u8, k: u32) -> u64 {
+    u64::from(t.read_ud(reg, 8 * k).unwrap()) | u64::from(t.read_ud(reg, 8 * k + 4).unwrap()) << 32
+}
+
+#[test]
+fn align16_df_swizzles_and_write_masks_count_32_bit_halves() {
+    // add(4) g10.xy:DF g4.xyxy:DF g6.xyzw:DF {align16}. The align16
+    // hardware swizzles and masks 32-bit components: a group of four is
+    // 16 bytes, two doubles. So channel c (group c/2, half c%2) reads
+    // src0's components x,y of its group (the double at byte 16*(c/2)):
+    // a0, a0, a2, a2; src1's own double; and the mask .xy writes the first
+    // double of each group: channels 0 and 2. Haswell and Broadwell count
+    // VertStride in doubles (<2>), Ivy Bridge in dwords (<4>) with twice
+    // the execution size (a DF channel is two execution channels).
+    let a = [1.5f64, -2.25, 1e300, 3.0];
+    let b = [0.25f64, 4.0, 1e300, -3.0];
+    for p in PLATFORMS {
+        let (exec, v) = if p == Platform::Gen7 {
+            (ExecSize::S8, 4)
+        } else {
+            (ExecSize::S4, 2)
+        };
+        let mut t = ieee_thread();
+        for k in 0..4u32 {
+            write_f64(&mut t, 4, 8 * k, a[k as usize]);
+            write_f64(&mut t, 6, 8 * k, b[k as usize]);
+            write_f64(&mut t, 10, 8 * k, -7.0);
+        }
+        let mut i = Instruction::new(Opcode::Add, exec);
+        i.access_mode = AccessMode::Align16;
+        i.dst = Dst::grf(10, 0, Type::DF);
+        i.dst.writemask = WriteMask::X | WriteMask::Y;
+        i.src[0] = a16_df(4, v, [0, 1, 0, 1]);
+        i.src[1] = a16_df(6, v, [0, 1, 2, 3]);
+        let bytes = geneu::encode_unchecked(p, &i).unwrap();
+        t.set_dispatch_mask(0xff);
+        run_traced(p, &bytes, &mut t).unwrap();
+        let got: [f64; 4] = core::array::from_fn(|k| read_f64(&t, 10, 8 * k as u32));
+        assert_eq!(got, [a[0] + b[0], -7.0, a[2] + b[2], -7.0], "{p}");
+
+        // .zwxy swaps the doubles of each group; .yxwz swaps the halves
+        // of each double (channel 0's low dword is a0's high one).
+        let mut m = Instruction::new(Opcode::Mov, exec);
+        m.access_mode = AccessMode::Align16;
+        m.dst = Dst::grf(12, 0, Type::DF);
+        m.src[0] = a16_df(4, v, [2, 3, 0, 1]);
+        m.src[1].region = UNUSED_A16;
+        let mut n = m;
+        n.dst = Dst::grf(13, 0, Type::DF);
+        n.src[0] = a16_df(4, v, [1, 0, 3, 2]);
+        let mut bytes = geneu::encode_unchecked(p, &m).unwrap().to_vec();
+        bytes.extend_from_slice(&geneu::encode_unchecked(p, &n).unwrap());
+        run_traced(p, &bytes, &mut t).unwrap();
+        let got: [f64; 4] = core::array::from_fn(|k| read_f64(&t, 12, 8 * k as u32));
+        assert_eq!(got, [a[1], a[0], a[3], a[2]], "{p} .zwxy");
+        let got: [u64; 4] = core::array::from_fn(|k| df_bits(&t, 13, k as u32));
+        assert_eq!(got, a.map(|x| x.to_bits().rotate_left(32)), "{p} .yxwz");
+
+        // A mask of one half writes that dword only: .xw writes the low
+        // dword of channel 0 and the high dword of channel 1.
+        let mut h = Instruction::new(Opcode::Mov, exec);
+        h.access_mode = AccessMode::Align16;
+        h.dst = Dst::grf(14, 0, Type::DF);
+        h.dst.writemask = WriteMask::X | WriteMask::W;
+        h.src[0] = a16_df(6, v, [0, 1, 2, 3]);
+        h.src[1].region = UNUSED_A16;
+        t.write_ud8(14, [0x5555_5555; 8]);
+        run_traced(p, &geneu::encode_unchecked(p, &h).unwrap(), &mut t).unwrap();
+        let want = |k: usize, lo: bool| {
+            let x = b[k].to_bits();
+            if lo {
+                x as u32
+            } else {
+                (x >> 32) as u32
+            }
+        };
+        assert_eq!(
+            t.read_ud8(14).unwrap(),
+            [
+                want(0, true),
+                0x5555_5555,
+                0x5555_5555,
+                want(1, false),
+                want(2, true),
+                0x5555_5555,
+                0x5555_5555,
+                want(3, false)
+            ],
+            "{p} .xw"
+        );
+    }
+}
+
+#[test]
+fn align16_df_three_source_groups_are_16_bytes() {
+    // mad(4) g10:DF g4:DF g6:DF g8:DF {align16}: a 3-source operand has no
+    // VertStride; .xyzw is the packed <2;1> (IGA's reading), and IGC's
+    // scalar form mad(2) g10.xy:DF g4.xyxy g6.zwzw g8.xyxy reads the
+    // double at byte 0, 8 and 0 of the group. Fused: Rust's mul_add.
+    let (a, b, c) = (
+        [1.0f64, 2.0, 3.0, 4.0],
+        [0.1f64, 1.0 / 3.0, 1e-20, -2.5],
+        [3.0f64, 3.0, 1e20, 7.0],
+    );
+    for p in PLATFORMS {
+        // Ivy Bridge counts the execution size in 32-bit channels.
+        let (wide, narrow) = if p == Platform::Gen7 {
+            (ExecSize::S8, ExecSize::S4)
+        } else {
+            (ExecSize::S4, ExecSize::S2)
+        };
+        let mut t = ieee_thread();
+        for k in 0..4u32 {
+            write_f64(&mut t, 4, 8 * k, a[k as usize]);
+            write_f64(&mut t, 6, 8 * k, b[k as usize]);
+            write_f64(&mut t, 8, 8 * k, c[k as usize]);
+        }
+        let mut i = Instruction::new(Opcode::Mad, wide);
+        i.access_mode = AccessMode::Align16;
+        i.dst = Dst::grf(10, 0, Type::DF);
+        for (k, nr) in [4u8, 6, 8].into_iter().enumerate() {
+            i.src[k] = Src::grf(nr, 0, Type::DF, Region::THREE_SRC);
+            i.src[k].swizzle = geneu::Swizzle::XYZW;
+        }
+        let mut s = i;
+        s.exec_size = narrow;
+        s.dst = Dst::grf(11, 0, Type::DF);
+        s.dst.writemask = WriteMask::X | WriteMask::Y;
+        s.src[0].swizzle = geneu::Swizzle(0b01_00_01_00);
+        s.src[1].swizzle = geneu::Swizzle(0b11_10_11_10);
+        s.src[2].swizzle = geneu::Swizzle(0b01_00_01_00);
+        t.write_ud8(11, [0x5555_5555; 8]);
+        let mut bytes = geneu::encode_unchecked(p, &i).unwrap().to_vec();
+        bytes.extend_from_slice(&geneu::encode_unchecked(p, &s).unwrap());
+        t.set_dispatch_mask(0xff);
+        run_traced(p, &bytes, &mut t).unwrap();
+        let got: [f64; 4] = core::array::from_fn(|k| read_f64(&t, 10, 8 * k as u32));
+        let want: [f64; 4] = core::array::from_fn(|k| b[k].mul_add(c[k], a[k]));
+        assert_eq!(got, want, "{p}");
+        assert_eq!(read_f64(&t, 11, 0), b[1].mul_add(c[0], a[0]), "{p} scalar");
+        assert_eq!(t.read_ud(11, 8), Some(0x5555_5555), "{p} scalar: one double");
+    }
+}
+
+#[test]
+fn align16_mixing_64_bit_and_narrower_operands_is_a_typed_error() {
+    let mut i = Instruction::new(Opcode::Mov, ExecSize::S4);
+    i.access_mode = AccessMode::Align16;
+    i.dst = Dst::grf(10, 0, Type::F);
+    i.src[0] = a16_df(4, 2, [0, 1, 2, 3]);
+    i.src[1].region = UNUSED_A16;
+    let bytes = geneu::encode_unchecked(Platform::Gen8, &i).unwrap();
+    let e = run_traced(Platform::Gen8, &bytes, &mut Thread::new()).unwrap_err();
+    assert!(matches!(e, geneu::sim::SimError::Unsupported { offset: 0, .. }), "{e}");
+}

@@ -35,6 +35,7 @@ fn canonical_form_depends_only_on_the_text() {
             Opcode::Math,
             Opcode::Brd,
             Opcode::Brc,
+            Opcode::Madm,
         ];
         for op in starts {
             let Ok(mut at) = encode_word(p, &Instruction::new(op, ExecSize::S8)) else {

@@ -418,7 +418,11 @@ fn math_function_valid() {
         }
     }
     // INVM and RSQRTM (the IEEE DF macro helpers) exist from Gen8.
-    let invm = math(MathFunction::Invm, DF).exec(4).src_rgn(0, 4, 4, 1);
+    // INVM reads the dividend and the divisor (IGA's source count).
+    let invm = math(MathFunction::Invm, DF)
+        .exec(4)
+        .src_rgn(0, 4, 4, 1)
+        .src_rgn(1, 4, 4, 1);
     only_on(&invm, "math_function_valid", &[Gen8, Chv]);
     let rsqrtm = math(MathFunction::Rsqrtm, DF).exec(4).src_rgn(0, 4, 4, 1);
     only_on(&rsqrtm, "math_function_valid", &[Gen8, Chv]);

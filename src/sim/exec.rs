@@ -167,7 +167,7 @@ fn space(file: RegFile, addr: Addr) -> Space {
 }
 
 impl Ctx<'_> {
-    fn unsupported(&self, what: &'static str) -> SimError {
+    pub(crate) fn unsupported(&self, what: &'static str) -> SimError {
         SimError::Unsupported {
             offset: self.offset,
             what,
@@ -183,11 +183,11 @@ impl Ctx<'_> {
     }
 
     /// `cr0.0`.
-    fn cr0(&self) -> u32 {
+    pub(crate) fn cr0(&self) -> u32 {
         self.t.cr0()
     }
 
-    fn rnd(&self) -> Rnd {
+    pub(crate) fn rnd(&self) -> Rnd {
         Rnd::of_cr0(self.cr0())
     }
 
@@ -197,6 +197,52 @@ impl Ctx<'_> {
             return Err(self.unsupported("an address subregister the platform does not have"));
         }
         Ok(i64::from(self.t.a0(k as u8)))
+    }
+
+    /// Align16 with a 64-bit operand (DF, and Q/UQ on Gen8): the byte
+    /// addresses of the low and the high dword of channel `i`'s element
+    /// of source `s`.
+    ///
+    /// The align16 hardware swizzles 32-bit components only (Mesa's
+    /// `apply_logical_swizzle`: "The align16 hardware can only do 32-bit
+    /// swizzle channels"; IGC's `FixAlign16Inst` and IGA's decoder read
+    /// `.xyxy`/`.zwzw` of a DF source as the double at byte 0/8 of the
+    /// 16-byte group). So the four components of a group are the four
+    /// dwords of 16 bytes, which hold two 64-bit channels: channel `i`
+    /// is half `i % 2` of group `i / 2`, its low dword the component that
+    /// swizzle selector `2 * (i % 2)` names and its high dword selector
+    /// `2 * (i % 2) + 1`'s. A group starts VertStride elements after the
+    /// previous one (Mesa writes `<2>` for a packed DF operand on Haswell
+    /// and Broadwell; on Ivy Bridge, where DF regions count 32-bit units,
+    /// `<4>`); a 3-source operand, which has no VertStride field, steps 16
+    /// bytes a group (IGA reads an `.xyzw` DF 3-source operand as the
+    /// packed `<2;1>`), or 0 replicated. On Ivy Bridge a DF channel is two
+    /// execution channels (see [`Geo`]) and the same formula holds.
+    fn a16_wide_addrs(&self, s: &Src, i: u32) -> Result<(i64, i64), SimError> {
+        let base = match s.addr {
+            Addr::Direct { nr, subnr } => reg_base(s.file, nr) + i64::from(subnr),
+            Addr::Indirect { subnr, imm } => self.a0(u32::from(subnr))? + i64::from(imm),
+        };
+        let group = if self.i.opcode.is_three_src() {
+            if s.region == crate::model::Region::SCALAR {
+                0
+            } else {
+                i64::from(A16_GROUP_BYTES)
+            }
+        } else {
+            let v = s
+                .region
+                .vstride_elems()
+                .ok_or_else(|| self.unsupported("an align16 source with VxH or a reserved vertical stride"))?;
+            let unit = if self.geo.ivb_df { 4 } else { 8 };
+            i64::from(v) * unit
+        };
+        let row = base + i64::from(i / 2) * group;
+        let half = 2 * (i % 2);
+        Ok((
+            row + 4 * i64::from(s.swizzle.get(half)),
+            row + 4 * i64::from(s.swizzle.get(half + 1)),
+        ))
     }
 
     /// The byte address of channel `i`'s element of source `s` (in its
@@ -261,7 +307,7 @@ impl Ctx<'_> {
     }
 
     /// The raw bits of source `k`'s element for channel `i` (zero-extended).
-    fn read_src_raw(&mut self, k: usize, i: u32) -> Result<u64, SimError> {
+    pub(crate) fn read_src_raw(&mut self, k: usize, i: u32) -> Result<u64, SimError> {
         let s = *self.i.src.get(k).ok_or_else(|| self.unsupported("a fourth source"))?;
         if s.is_imm() {
             let (ty, v) = self.i.imm_value().unwrap_or((s.ty, self.i.imm));
@@ -276,6 +322,9 @@ impl Ctx<'_> {
         }
         let size = s.ty.size();
         let which = SRC_NAMES.get(k).copied().unwrap_or("src");
+        if size == 8 && self.i.access_mode == AccessMode::Align16 {
+            return self.read_a16_wide(&s, i, which);
+        }
         match space(s.file, s.addr) {
             Space::Null => Ok(0),
             Space::Grf => {
@@ -298,6 +347,44 @@ impl Ctx<'_> {
                     offset,
                     what: "an access past the end of an architecture register",
                 })
+            }
+        }
+    }
+
+    /// An align16 64-bit source element: its two dwords, each where its
+    /// swizzle component names (see [`Ctx::a16_wide_addrs`]).
+    fn read_a16_wide(&mut self, s: &Src, i: u32, which: &'static str) -> Result<u64, SimError> {
+        let (lo, hi) = self.a16_wide_addrs(s, i)?;
+        match space(s.file, s.addr) {
+            Space::Null => Ok(0),
+            Space::Grf => {
+                let l = read_grf(self.t, lo, 4).ok_or_else(|| self.out_of_range(which, lo))?;
+                let h = read_grf(self.t, hi, 4).ok_or_else(|| self.out_of_range(which, hi))?;
+                Ok(l | h << 32)
+            }
+            Space::Acc(n) => {
+                if hi != lo + 4 {
+                    return Err(
+                        self.unsupported("an align16 64-bit accumulator source with a swizzle that splits its halves")
+                    );
+                }
+                let a = lo + i64::from(n) * i64::from(GRF_BYTES);
+                let slot = acc_slot(a, 8).ok_or_else(|| self.out_of_range(which, a))?;
+                Ok(self.t.acc(slot))
+            }
+            Space::Arf(nr) => {
+                let offset = self.offset;
+                let b = self.t.arf_bytes_mut(nr).ok_or(SimError::Unsupported {
+                    offset,
+                    what: "an architecture register the simulator does not model",
+                })?;
+                match (read_bytes(b, lo, 4), read_bytes(b, hi, 4)) {
+                    (Some(l), Some(h)) => Ok(l | h << 32),
+                    _ => Err(SimError::Unsupported {
+                        offset,
+                        what: "an access past the end of an architecture register",
+                    }),
+                }
             }
         }
     }
@@ -452,7 +539,11 @@ impl Ctx<'_> {
             Addr::Indirect { subnr, imm } => self.a0(u32::from(subnr))? + i64::from(imm),
         };
         if self.i.access_mode == AccessMode::Align16 {
-            if d.writemask.bits() >> (i % 4) & 1 == 0 {
+            // A 64-bit channel is enabled by its two 32-bit components'
+            // bits (see `a16_wide_addrs`; `write_dst` writes the halves
+            // whose bits are set).
+            let bits = if size == 8 { 3 << (2 * (i % 2)) } else { 1 << (i % 4) };
+            if d.writemask.bits() & bits == 0 {
                 return Ok(None);
             }
             return Ok(Some(base + i64::from(i) * size_i));
@@ -471,13 +562,23 @@ impl Ctx<'_> {
 
     /// Writes `raw` (of the destination type) and, for an accumulator
     /// destination, the wide value `wide`, for channel `i`.
-    fn write_dst(&mut self, i: u32, raw: u64, wide: u64, extra: i64) -> Result<(), SimError> {
+    pub(crate) fn write_dst(&mut self, i: u32, raw: u64, wide: u64, extra: i64) -> Result<(), SimError> {
         let d = self.i.dst;
         let size = d.ty.size();
         let Some(a) = self.dst_addr(i, size)? else {
             return Ok(());
         };
         let a = a + extra;
+        // Align16 64-bit: the write mask enables each 32-bit half apart.
+        let (a, size, raw) = if size == 8 && self.i.access_mode == AccessMode::Align16 {
+            match d.writemask.bits() >> (2 * (i % 2)) & 3 {
+                1 => (a, 4, raw & 0xffff_ffff),
+                2 => (a + 4, 4, raw >> 32),
+                _ => (a, size, raw),
+            }
+        } else {
+            (a, size, raw)
+        };
         match space(d.file, d.addr) {
             Space::Null => Ok(()),
             Space::Grf => {
@@ -526,7 +627,7 @@ impl Ctx<'_> {
     }
 
     /// Sets the flag bit of channel bit `ch`.
-    fn set_flag_bit(&mut self, f: FlagReg, ch: u32, v: bool) {
+    pub(crate) fn set_flag_bit(&mut self, f: FlagReg, ch: u32, v: bool) {
         let mut all = u64::from(self.t.flag(0)) | u64::from(self.t.flag(1)) << 32;
         let b = u32::from(f.nr & 1) * 32 + u32::from(f.subnr & 1) * 16 + ch;
         if b < 64 {
@@ -603,6 +704,38 @@ impl Ctx<'_> {
 }
 
 const SRC_NAMES: [&str; 3] = ["src0", "src1", "src2"];
+
+/// Bytes of an align16 group of four 32-bit components.
+const A16_GROUP_BYTES: u32 = 16;
+
+/// Whether an align16 instruction has both 64-bit and narrower register
+/// operands (immediates and a null destination aside): the documents give
+/// the channel layout of 64-bit align16 operands (two channels a group of
+/// four 32-bit components) and of narrower ones (four a group), not of
+/// both in one instruction, and neither Mesa nor IGC emits one.
+pub(crate) fn mixes_widths_a16(i: &Instruction) -> bool {
+    let (mut wide, mut narrow) = (false, false);
+    let mut see = |t: Type| {
+        if t.is_64bit() {
+            wide = true;
+        } else {
+            narrow = true;
+        }
+    };
+    if !matches!(space(i.dst.file, i.dst.addr), Space::Null) {
+        see(i.dst.ty);
+    }
+    for k in 0..i.num_srcs() as usize {
+        if let Some(s) = i
+            .src
+            .get(k)
+            .filter(|s| !s.is_imm() && !matches!(space(s.file, s.addr), Space::Null))
+        {
+            see(s.ty);
+        }
+    }
+    wide && narrow
+}
 
 /// The even channels of an execution mask (bits 0, 2, 4 ...).
 const EVEN_CHANNELS: u32 = 0x5555_5555;
@@ -873,13 +1006,13 @@ struct Res {
 pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
     let i = *ctx.i;
     let geo = ctx.geo;
-    // Align16 64-bit operands take swizzles and write masks in 32-bit
-    // halves (Mesa's fp64 vec4 backend translates them); that
-    // interpretation is not modelled.
-    if i.access_mode == AccessMode::Align16
-        && (i.dst.ty.is_64bit() || (0..i.num_srcs() as usize).any(|k| i.src.get(k).is_some_and(|s| s.ty.is_64bit())))
-    {
-        return Err(ctx.unsupported("an align16 instruction with 64-bit operands"));
+    if i.is_math_macro() {
+        return super::mme::execute(ctx, active);
+    }
+    if i.access_mode == AccessMode::Align16 && mixes_widths_a16(&i) {
+        return Err(ctx.unsupported(
+            "an align16 instruction mixing 64-bit and narrower register operands (its channel layout is not documented)",
+        ));
     }
     let n = geo.n;
     let op = i.opcode;
@@ -1344,9 +1477,6 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
             Opcode::Smov => return Err(ctx.unsupported(
                 "smov (scattered move): no source the simulator follows defines its operation, only its operand form (IGA: two sources)",
             )),
-            Opcode::Madm => {
-                return Err(ctx.unsupported("madm: its math-macro (acc2-acc9) operand specifiers are not in the model"))
-            }
             _ => return Err(ctx.unsupported("an opcode the simulator does not model")),
         };
         if let Some(x) = res.get_mut(ch) {
@@ -1586,11 +1716,8 @@ fn math_op(
         MathFunction::Cos => tr::cos(fa).ok_or_else(none)?,
         MathFunction::Pow => tr::pow(fa, fb).ok_or_else(none)?,
         MathFunction::Fdiv => fa / fb,
-        _ => {
-            return Err(ctx.unsupported(
-                "math invm and rsqrtm: their math-macro (acc2-acc9) operand specifiers are not in the model",
-            ))
-        }
+        // INVM and RSQRTM run in `mme`; no other code reaches here.
+        _ => return Err(ctx.unsupported("a MATH function code the simulator does not model")),
     };
     Ok(Res {
         v: match dom {

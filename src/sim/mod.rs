@@ -66,7 +66,11 @@
 //!   the region formula. Every source element is read before the first
 //!   destination write. On Ivy Bridge an instruction with a DF operand
 //!   counts its execution size and regions in 32-bit units (each DF
-//!   channel takes two execution channels).
+//!   channel takes two execution channels). Align16 64-bit operands (DF,
+//!   Q, UQ) swizzle and mask 32-bit components: a group of four
+//!   components is 16 bytes holding two 64-bit channels, each read from
+//!   the two components its half of the swizzle names and written in the
+//!   halves its write-mask bits enable.
 //! - The execution mask: quarter and nibble control, NoMask, every
 //!   predicate control of both access modes, inversion, conditional
 //!   modifiers (the condition is evaluated on the saturated result;
@@ -78,13 +82,18 @@
 //!   channels are not written), MATH (INV, LOG, EXP, SQRT, RSQ, SIN, COS, POW, FDIV, the
 //!   integer divisions; the transcendental ones are the correctly rounded
 //!   results of Rust's `f64` functions, where the hardware is
-//!   approximate; they need the `std` feature), NOP, WAIT (a no-op for a
-//!   single thread), Haswell's DIM, and SEND/SENDC through the messages'
-//!   `send::execute`. Broadwell's and Cherryview's MOVI in the one form a source defines
-//!   (IGC's finalizer rewrites a raw SIMD8 `mov` from an indirect Vx1
-//!   source into it): a raw move of a B, UB, W, UW, D, UD or F element
-//!   from `r[a0.j, imm]<1;1,0>` to a packed destination in one GRF,
-//!   channel k reading at `a0.(j+k) + imm`, every channel within one
+//!   approximate; they need the `std` feature), Gen8's math macros
+//!   `madm` and MATH `invm` and `rsqrtm` with their `mme0`-`mme7`
+//!   extended-precision registers (see `mme`: IGC's IEEE division and
+//!   square root sequences give the correctly rounded results; the
+//!   hardware's initial approximations are not documented and the
+//!   model's are named there), NOP, WAIT (a no-op for a single thread),
+//!   Haswell's DIM, and SEND/SENDC through the messages'
+//!   `send::execute`. Broadwell's and Cherryview's MOVI in the one form a
+//!   source defines (IGC's finalizer rewrites a raw SIMD8 `mov` from an
+//!   indirect Vx1 source into it): a raw move of a B, UB, W, UW, D, UD or
+//!   F element from `r[a0.j, imm]<1;1,0>` to a packed destination in one
+//!   GRF, channel k reading at `a0.(j+k) + imm`, every channel within one
 //!   aligned half GRF.
 //! - Control flow: IF, ELSE, ENDIF, WHILE, BREAK, CONT, HALT, Gen8's GOTO
 //!   and JOIN, JMPI, CALL, CALLA and RET (see above).
@@ -96,11 +105,10 @@
 //! others wait is defined only by the PRM's pages, which are not in the
 //! sources the simulator follows), `movi` beyond the form IGC emits (see
 //! above), `smov` (no source defines its operation; see
-//! [`crate::isa::opcode`]), Gen8's `madm` and the MATH functions `invm`
-//! and `rsqrtm` (the IEEE macro building blocks, whose acc2-acc9 operand
-//! specifiers the model does not carry), SEND payloads through an
-//! address register, align16 instructions with 64-bit operands (whose
-//! swizzles and write masks count 32-bit halves). Not modelled at all:
+//! [`crate::isa::opcode`]), SEND payloads through an address register,
+//! align16 instructions mixing 64-bit and narrower register operands
+//! (their channel layout is not documented), and the math-macro forms
+//! `mme` lists. Not modelled at all:
 //! NaN payloads (any NaN is a NaN), `cr0`'s ALT float mode, directed
 //! rounding of DF and of MATH results, the two halves of a compressed
 //! instruction seeing each other's writes, timing, and the thread's
@@ -120,6 +128,7 @@ mod exec;
 mod fast;
 mod float;
 pub mod memory;
+mod mme;
 mod program;
 mod send;
 mod state;

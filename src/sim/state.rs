@@ -75,6 +75,10 @@ pub struct Thread {
     pub(crate) thread_id: u32,
     /// The index of the thread's group (for shared local memory).
     pub(crate) group_id: u32,
+    /// The math-macro registers `mme0`-`mme7` (acc2-acc9), per channel:
+    /// the extended values of `madm`, `invm` and `rsqrtm` (see
+    /// `sim::mme`).
+    pub(crate) mme: alloc::boxed::Box<super::mme::MmeFile>,
 }
 
 impl Default for Thread {
@@ -100,6 +104,7 @@ impl Thread {
             tm0: [0; 8],
             thread_id: 0,
             group_id: 0,
+            mme: alloc::boxed::Box::default(),
         }
     }
 

@@ -649,8 +649,13 @@ impl Printer<'_> {
         if self.i.access_mode == AccessMode::Align16 {
             // An empty write mask prints as a bare `.`, which does not
             // read back.
-            o.exact(!d.writemask.is_empty());
             o.s("<1>")?;
+            if let Some(m) = self.macro_dst() {
+                o.s(".")?;
+                o.s(m.name())?;
+                return o.short(ty.name());
+            }
+            o.exact(!d.writemask.is_empty());
             o.s(names::WRITEMASK
                 .get(usize::from(d.writemask.bits() & WriteMask::XYZW.bits()))
                 .copied()
@@ -767,6 +772,21 @@ impl Printer<'_> {
         }
     }
 
+    /// A math macro's destination specifier, shown in the write mask's
+    /// place (geneu's extension: `.mme0`-`.mme7`, `.nomme`).
+    fn macro_dst(&self) -> Option<MathMacro> {
+        self.i.is_math_macro().then(|| self.i.dst.math_macro()).flatten()
+    }
+
+    /// Source `s`'s math-macro specifier, shown in the swizzle's place;
+    /// swizzle bits beyond it the text does not show.
+    fn macro_src<W: Write + ?Sized>(&self, o: &mut Col<'_, W>, n: usize, s: &Src) -> Option<MathMacro> {
+        let read = n < usize::from(self.i.num_srcs());
+        let m = (read && self.i.is_math_macro()).then(|| s.math_macro()).flatten()?;
+        o.exact(s.swizzle.0 & !MathMacro::SWIZZLE_BITS == 0);
+        Some(m)
+    }
+
     fn swizzle<W: Write + ?Sized>(o: &mut Col<'_, W>, s: Swizzle) -> fmt::Result {
         let ch = |k: u32| names::CHANNELS.get(usize::from(s.get(k))).copied().unwrap_or(b'x');
         let (x, y, z, w) = (ch(0), ch(1), ch(2), ch(3));
@@ -809,7 +829,13 @@ impl Printer<'_> {
             o.s("<")?;
             Self::vstride(o, s.region.vstride)?;
             o.s(">")?;
-            Self::swizzle(o, s.swizzle)?;
+            match self.macro_src(o, n, s) {
+                Some(m) => {
+                    o.s(".")?;
+                    o.s(m.name())?;
+                }
+                None => Self::swizzle(o, s.swizzle)?,
+            }
             return o.short(ty.name());
         }
         Self::region(o, s.region)?;
@@ -922,6 +948,11 @@ impl Printer<'_> {
             o.dec(n.into())?;
         }
         o.s("<1>")?;
+        if let Some(m) = self.macro_dst() {
+            o.s(".")?;
+            o.s(m.name())?;
+            return o.short(d.ty.name());
+        }
         o.s(names::WRITEMASK
             .get(usize::from(d.writemask.bits() & WriteMask::XYZW.bits()))
             .copied()
@@ -933,6 +964,7 @@ impl Printer<'_> {
         let Some(s) = self.i.src.get(n) else {
             return Ok(());
         };
+        let k = n;
         // Mesa prints src0's type for all three sources.
         let ty = self.i.src[0].ty;
         o.exact(s.ty == ty);
@@ -955,7 +987,13 @@ impl Printer<'_> {
             o.s("<0,1,0>")?;
         } else {
             o.s("<4,4,1>")?;
-            Self::swizzle(o, s.swizzle)?;
+            match self.macro_src(o, k, s) {
+                Some(m) => {
+                    o.s(".")?;
+                    o.s(m.name())?;
+                }
+                None => Self::swizzle(o, s.swizzle)?,
+            }
         }
         o.short(ty.name())
     }

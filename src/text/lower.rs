@@ -573,6 +573,10 @@ impl Lower<'_> {
     }
 
     fn writemask(&self, c: &Chans) -> LResult<WriteMask> {
+        if let Some(mm) = c.mme {
+            // A math macro's destination specifier: the write mask's bits.
+            return Ok(WriteMask::from_bits_truncate(mm.hw()));
+        }
         let mut m = 0u8;
         let mut last: Option<u8> = None;
         for &ch in c.ch.iter().take(usize::from(c.n)) {
@@ -591,6 +595,10 @@ impl Lower<'_> {
 
     fn swizzle(&self, c: Option<Chans>) -> LResult<Swizzle> {
         let Some(c) = c else { return Ok(Swizzle::XYZW) };
+        if let Some(m) = c.mme {
+            // A math macro's source specifier: the swizzle's low bits.
+            return Ok(Swizzle(m.hw()));
+        }
         let [x, y, z, w] = c.ch;
         match c.n {
             1 => Ok(Swizzle(x * 0b0101_0101)),

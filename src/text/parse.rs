@@ -1202,6 +1202,19 @@ impl<'a> Parser<'a> {
     /// The `.xyzw` letters of an identifier; returns the letters and the
     /// rest (a type name, possibly empty).
     fn channels<'t>(&self, t: Token<'t>) -> PResult<(Chans, &'t str)> {
+        // A math-macro specifier in the channels' place (geneu's
+        // extension: Mesa's syntax has none), then the type.
+        for m in crate::model::MathMacro::ALL {
+            if let Some(rest) = t.text.strip_prefix(m.name()) {
+                let c = Chans {
+                    ch: [0; 4],
+                    n: 0,
+                    mme: Some(*m),
+                    pos: t.pos,
+                };
+                return Ok((c, rest));
+            }
+        }
         let cut = t
             .text
             .bytes()
@@ -1220,6 +1233,7 @@ impl<'a> Parser<'a> {
         let mut c = Chans {
             ch: [0; 4],
             n: 0,
+            mme: None,
             pos: t.pos,
         };
         for (slot, b) in c.ch.iter_mut().zip(letters.bytes()) {
@@ -1408,8 +1422,9 @@ impl<'a> Parser<'a> {
             c.advance_to(end);
             o.chans = Some(ch);
             if !rest.is_empty() {
+                let shown = ch.mme.map_or(u32::from(ch.n), |m| m.name().len() as u32);
                 let tpos = Pos {
-                    offset: at.offset + u32::from(ch.n),
+                    offset: at.offset + shown,
                     ..at
                 };
                 o.ty = Some((self.type_token(rest, tpos)?, tpos));

@@ -76,6 +76,9 @@ impl Region {
 pub(crate) struct Chans {
     pub ch: [u8; 4],
     pub n: u8,
+    /// A math-macro specifier written in their place (`.mme0`,
+    /// `.nomme`: geneu's extension, see [`crate::model::MathMacro`]).
+    pub mme: Option<crate::model::MathMacro>,
     pub pos: Pos,
 }
 

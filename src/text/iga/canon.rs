@@ -59,6 +59,9 @@ fn with_defaults(p: Platform, i: &Instruction, d: &Defaults) -> Instruction {
         c.cond_modifier = i.cond_modifier;
         c.flag = i.flag;
     }
+    if super::print::early_out(i) {
+        c.flag = i.flag;
+    }
     if op.is_send() {
         c.cond_modifier = i.cond_modifier;
     }
@@ -75,6 +78,9 @@ fn with_defaults(p: Platform, i: &Instruction, d: &Defaults) -> Instruction {
     }
     c.controls = controls;
 
+    if super::print::macro_form(i) {
+        return macro_operands(c, i, d);
+    }
     if op.is_three_src() {
         c.access_mode = AccessMode::Align16;
         c.dst = Dst {
@@ -281,6 +287,52 @@ fn brd_brc(p: Platform, i: &Instruction, mut c: Instruction, d: &Defaults) -> In
         )
     };
     c.imm = i.imm & if i.opcode.has_uip() { jip | uip } else { jip };
+    c
+}
+
+/// The operands of a math macro in IGA's macro form: registers and
+/// specifiers as shown, no subregisters; IGA's regions (`madm`'s the
+/// 3-source `<2;1>`/`<1>`, MATH's align16 `<2>` for 64-bit types and
+/// `<4>` for others, the vertical strides IGA's decoder requires) and the
+/// specifiers in the write mask and the swizzles' low bits.
+fn macro_operands(mut c: Instruction, i: &Instruction, d: &Defaults) -> Instruction {
+    use super::print::{shown_mme, shown_srcs};
+    use crate::isa::region::{VSTRIDE_2, VSTRIDE_4, WIDTH_4};
+    let direct = |a: Addr| match a {
+        Addr::Direct { nr, .. } => Addr::Direct { nr, subnr: 0 },
+        a => a,
+    };
+    c.access_mode = AccessMode::Align16;
+    c.dst = Dst {
+        addr: direct(i.dst.addr),
+        hstride: HSTRIDE_1,
+        writemask: WriteMask::from_bits_truncate(shown_mme(i.dst.writemask.bits()).hw()),
+        ..i.dst
+    };
+    let three = i.opcode.is_three_src();
+    let n = if three { 3 } else { shown_srcs(i) };
+    for (k, (t, s)) in c.src.iter_mut().zip(&i.src).enumerate() {
+        *t = if k < n {
+            Src {
+                addr: direct(s.addr),
+                region: if three {
+                    Region::THREE_SRC
+                } else {
+                    Region {
+                        vstride: if s.ty.is_64bit() { VSTRIDE_2 } else { VSTRIDE_4 },
+                        width: WIDTH_4,
+                        hstride: HSTRIDE_1,
+                    }
+                },
+                swizzle: Swizzle(shown_mme(s.swizzle.0 & MathMacro::SWIZZLE_BITS).hw()),
+                ..*s
+            }
+        } else if k == 1 && !three {
+            d.macro_unread_src
+        } else {
+            *t
+        };
+    }
     c
 }
 

@@ -63,7 +63,12 @@
 //! offsets, without region, or their JIP/UIP labels; with src0's type
 //! where it is not `:d`, as IGA prints them). Everything else — align16 access mode, swizzles and
 //! write masks, SEND regions, hidden operands of branches, `wait`'s
-//! destination, unread sources — takes IGA's value.
+//! destination, unread sources — takes IGA's value. Gen8's math macros
+//! (`madm`, `math.invm`, `math.rsqtm`) with direct operands print as IGA
+//! prints them: each operand's math-macro register in its subregister's
+//! place (`r8.mme0:df`, `-r7.nomme:df`, no region; the specifier is the
+//! write mask's or the swizzle's low bits, [`crate::model::MathMacro`]),
+//! and the MATH ones' early-out flag as `(eo)f0.0`.
 //!
 //! Branch targets print as `L<byte offset>` labels counted from the
 //! instruction's own offset ([`IgaDisasm::at`]); a target before the

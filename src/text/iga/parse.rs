@@ -487,6 +487,30 @@ impl<'a> Reader<'a> {
         Ok(Some(Reg::Direct { file, nr, sub }))
     }
 
+    /// A math-macro specifier after a register, `.mme0`-`.mme7` or
+    /// `.nomme` (IGA's macro operands); `None` leaves the cursor.
+    fn mme(&self, c: &mut Cur<'a>, i: &mut Instruction) -> R<Option<MathMacro>> {
+        if c.peek() != Some(b'.') {
+            return Ok(None);
+        }
+        let save = c.i;
+        c.i += 1;
+        let at = c.i;
+        let Some(m) = c.ident().and_then(MathMacro::from_name) else {
+            c.i = save;
+            return Ok(None);
+        };
+        if !i.is_math_macro() {
+            return invalid(
+                at,
+                "math-macro register",
+                "only madm, math.invm and math.rsqtm take them",
+            );
+        }
+        i.access_mode = AccessMode::Align16;
+        Ok(Some(m))
+    }
+
     /// `:type`.
     fn ty(&self, c: &mut Cur<'a>) -> R<Type> {
         c.expect(b':', "`:` and the operand's type")?;
@@ -607,6 +631,23 @@ impl<'a> Reader<'a> {
             mods |= SrcMods::ABS;
         }
         if let Some(r) = self.reg(c)? {
+            if let Some(m) = self.mme(c, i)? {
+                // A macro operand shows no region (the canonical form
+                // gives IGA's).
+                let ty = self.ty(c)?;
+                let (file, addr) = Self::addr(&r, ty, at)?;
+                if let Some(s) = i.src.get_mut(k) {
+                    *s = Src {
+                        file,
+                        ty,
+                        addr,
+                        region: Region::SCALAR,
+                        swizzle: Swizzle(m.hw()),
+                        mods,
+                    };
+                }
+                return Ok(());
+            }
             let scalar = match r {
                 Reg::Direct { file, nr, sub } => {
                     sub.is_some()
@@ -708,6 +749,7 @@ impl<'a> Reader<'a> {
         // No region: IGA's `<0;0>` (src2 `<0>`) for a SIMD1 instruction
         // or an operand with a subregister, else `<2;1>` (`<1>`).
         let explicit_sub = matches!(r, Reg::Direct { sub: Some(_), .. });
+        let mme = self.mme(c, i)?;
         let scalar = match self.region_nums(c)? {
             None => explicit_sub || i.exec_size == ExecSize::S1,
             Some((_, v, _)) => match v.as_slice() {
@@ -735,7 +777,7 @@ impl<'a> Reader<'a> {
                 ty,
                 addr,
                 region,
-                swizzle: Swizzle::XYZW,
+                swizzle: mme.map_or(Swizzle::XYZW, |m| Swizzle(m.hw())),
                 mods,
             };
         }
@@ -753,6 +795,7 @@ impl<'a> Reader<'a> {
         let Some(r) = self.reg(c)? else {
             return unexpected(c.i, c.found(), "a destination register");
         };
+        let mme = self.mme(c, i)?;
         let h = match self.region_nums(c)? {
             None => 1,
             Some((rat, v, _)) => match v.as_slice() {
@@ -767,7 +810,7 @@ impl<'a> Reader<'a> {
             ty,
             addr,
             hstride: 1,
-            writemask: WriteMask::XYZW,
+            writemask: mme.map_or(WriteMask::XYZW, |m| WriteMask::from_bits_truncate(m.hw())),
         };
         i.dst = d.with_hstride(u32::try_from(h).unwrap_or(3)).map_or_else(
             || invalid(at, "destination stride", "the horizontal stride is 0, 1, 2 or 4"),
@@ -968,7 +1011,13 @@ impl<'a> Reader<'a> {
         if bracket {
             c.i += 1;
         }
-        if c.peek() == Some(b'(') && !op.is_send() && op != Opcode::Math {
+        if op == Opcode::Math && c.src.get(c.i..c.i + 4) == Some("(eo)") {
+            // INVM's and RSQTM's early-out flag.
+            c.i += 4;
+            c.ws();
+            let fat = c.i;
+            cmod_flag = Some((self.flag(c)?, fat));
+        } else if c.peek() == Some(b'(') && !op.is_send() && op != Opcode::Math {
             let save = c.i;
             c.i += 1;
             let cat = c.i;

@@ -281,6 +281,34 @@ pub(crate) fn shown_cond(i: &Instruction) -> Option<CondMod> {
     }
 }
 
+/// Whether IGA shows the instruction's early-out flag, `(eo)f0.0`: MATH
+/// INVM and RSQRTM write it (IGA's decoder: "math.inv and math.rsqrtm
+/// both implicitly support EO"), where other instructions show a flag
+/// modifier.
+pub(crate) fn early_out(i: &Instruction) -> bool {
+    i.opcode == Opcode::Math && i.is_math_macro()
+}
+
+/// Whether the instruction prints in IGA's math-macro form
+/// (`r8.mme0:df`, no subregisters or regions): a macro instruction
+/// ([`Instruction::is_math_macro`]) in align16 whose operands are direct
+/// registers. Any other word of those opcodes prints as the ALU form,
+/// its fields in the annotation.
+pub(crate) fn macro_form(i: &Instruction) -> bool {
+    let direct = |a: Addr| matches!(a, Addr::Direct { .. });
+    let n = if i.opcode.is_three_src() { 3 } else { shown_srcs(i) };
+    i.is_math_macro()
+        && i.access_mode == AccessMode::Align16
+        && direct(i.dst.addr)
+        && i.src.iter().take(n).all(|s| !s.is_imm() && direct(s.addr))
+}
+
+/// The specifier a macro operand's bits show: a register, or `nomme` for
+/// bits that name none (the annotation keeps them).
+pub(crate) fn shown_mme(bits: u8) -> MathMacro {
+    MathMacro::from_hw(bits).unwrap_or(MathMacro::NoMme)
+}
+
 /// The access mode IGA's text stands for: align16 for 3-source
 /// instructions (the only form they have here), align1 for the others
 /// (IGA reads align16 operands as align1 ones).
@@ -418,6 +446,9 @@ impl Printer<'_> {
             o.s("(")?;
             o.s(cond_name(c))?;
             o.s(")")?;
+            self.flag_text(o)?;
+        } else if early_out(i) {
+            o.s("(eo)")?;
             self.flag_text(o)?;
         }
         o.finish()?;
@@ -574,12 +605,29 @@ impl Printer<'_> {
         o.s("]")
     }
 
+    /// A math-macro operand: `r8.mme0` (IGA shows no subregister or
+    /// region on them).
+    fn macro_reg<W: Write + ?Sized>(o: &mut Cols<'_, W>, file: RegFile, addr: Addr, bits: u8) -> fmt::Result {
+        let nr = match addr {
+            Addr::Direct { nr, .. } => nr,
+            Addr::Indirect { .. } => 0,
+        };
+        Self::reg(o, file, nr, 0, false)?;
+        o.s(".")?;
+        o.s(shown_mme(bits).name())
+    }
+
     fn dst<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>, width: usize) -> fmt::Result {
         let i = self.i;
         let d = &i.dst;
         o.start(width);
         if i.controls.contains(Controls::SATURATE) {
             o.s("(sat)")?;
+        }
+        if macro_form(i) {
+            Self::macro_reg(o, d.file, d.addr, d.writemask.bits())?;
+            o.s(type_name(d.ty))?;
+            return o.finish();
         }
         match d.addr {
             Addr::Direct { nr, subnr } => {
@@ -650,6 +698,9 @@ impl Printer<'_> {
             };
             Self::reg(o, z.file, 0, 0, true)?;
             Self::region_a1(o, z.region)?;
+        } else if macro_form(self.i) {
+            self.mods(o, s.mods)?;
+            Self::macro_reg(o, s.file, s.addr, s.swizzle.0 & MathMacro::SWIZZLE_BITS)?;
         } else {
             self.mods(o, s.mods)?;
             match s.addr {
@@ -697,6 +748,11 @@ impl Printer<'_> {
         };
         o.start(COLUMNS.src);
         self.mods(o, s.mods)?;
+        if macro_form(self.i) {
+            Self::macro_reg(o, RegFile::Grf, s.addr, s.swizzle.0 & MathMacro::SWIZZLE_BITS)?;
+            o.s(type_name(s.ty))?;
+            return o.finish();
+        }
         let (nr, subnr) = match s.addr {
             Addr::Direct { nr, subnr } => (nr, subnr),
             Addr::Indirect { .. } => (0, 0),
