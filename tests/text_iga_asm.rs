@@ -414,7 +414,12 @@ fn brd_brc_immediate_forms_are_labels() {
     // second offset is parenthesised (`32 -32` reads as one jump of 0).
     assert_eq!(
         w,
-        assemble_iga_words(p, "brd (8|M0) 32\nbrc (8|M0) 32 (-32)\nnop\nnop\n", AsmOptions::UNCHECKED).unwrap()
+        assemble_iga_words(
+            p,
+            "brd (8|M0) 32\nbrc (8|M0) 32 (-32)\nnop\nnop\n",
+            AsmOptions::UNCHECKED
+        )
+        .unwrap()
     );
     let mut bytes = Vec::new();
     for x in &w {
