@@ -322,6 +322,14 @@ pub fn validate_no_panic(p: Platform, inst: &Instruction) {
 /// are a word checked by [`disasm_asm_fixpoint`], otherwise the rest is
 /// text (invalid UTF-8 replaced) checked by [`assemble_no_panic`].
 pub fn text_roundtrip(data: &[u8]) {
+    word_or_text(data, disasm_asm_fixpoint, assemble_no_panic);
+}
+
+/// The layout [`text_roundtrip`] and [`iga_roundtrip`] share: the first
+/// byte gives the platform; with [`MODE_BIT`] set, the next 16 bytes are
+/// a word for `word`, otherwise the rest is text (invalid UTF-8
+/// replaced) for `text`.
+fn word_or_text(data: &[u8], word: fn(Platform, &[u8; 16]), text: fn(Platform, &str)) {
     let Some((&first, _)) = data.split_first() else {
         return;
     };
@@ -329,11 +337,11 @@ pub fn text_roundtrip(data: &[u8]) {
         return;
     };
     if first & MODE_BIT != 0 {
-        if let Some(word) = rest.first_chunk::<16>() {
-            disasm_asm_fixpoint(p, word);
+        if let Some(w) = rest.first_chunk::<16>() {
+            word(p, w);
         }
     } else {
-        assemble_no_panic(p, &String::from_utf8_lossy(rest));
+        text(p, &String::from_utf8_lossy(rest));
     }
 }
 
@@ -345,19 +353,7 @@ pub fn text_roundtrip(data: &[u8]) {
 /// otherwise the rest is text (invalid UTF-8 replaced) checked by
 /// [`text::check_iga_assemble`] (the IGA-syntax reader never panics).
 pub fn iga_roundtrip(data: &[u8]) {
-    let Some((&first, _)) = data.split_first() else {
-        return;
-    };
-    let Some((p, rest)) = split_platform(data) else {
-        return;
-    };
-    if first & MODE_BIT != 0 {
-        if let Some(word) = rest.first_chunk::<16>() {
-            text::check_iga_roundtrip(p, word);
-        }
-    } else {
-        text::check_iga_assemble(p, &String::from_utf8_lossy(rest));
-    }
+    word_or_text(data, text::check_iga_roundtrip, text::check_iga_assemble);
 }
 
 /// The assembler never panics, whatever the text. A failed assembly

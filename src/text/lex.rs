@@ -251,10 +251,12 @@ pub(crate) fn starts_ident(b: u8) -> bool {
     class(b) == C_IDENT
 }
 
-/// The value of each lowercase hex digit; 255 for other bytes.
+/// Each byte's value as a hexadecimal digit, 255 for other bytes; with
+/// `upper`, `A`-`F` count too (IGA's literals), without, only lowercase
+/// (in Mesa's syntax an uppercase letter after a number is its type).
 // Evaluated at compile time: the indices are in range.
 #[allow(clippy::indexing_slicing)]
-const LOWER_HEX: [u8; 256] = {
+pub(crate) const fn hex_digits(upper: bool) -> [u8; 256] {
     let mut t = [255u8; 256];
     let mut i = 0;
     while i < 10 {
@@ -264,10 +266,16 @@ const LOWER_HEX: [u8; 256] = {
     let mut i = 0;
     while i < 6 {
         t[b'a' as usize + i] = 10 + i as u8;
+        if upper {
+            t[b'A' as usize + i] = 10 + i as u8;
+        }
         i += 1;
     }
     t
-};
+}
+
+/// The value of each lowercase hex digit; 255 for other bytes.
+const LOWER_HEX: [u8; 256] = hex_digits(false);
 
 #[inline]
 fn is_lower_hex(b: u8) -> bool {

@@ -40,23 +40,8 @@ fn bad<T>(at: usize, why: &'static str) -> R<T> {
     ))
 }
 
-/// Each byte's value as a hexadecimal digit (0xFF: none).
-#[allow(clippy::indexing_slicing)] // evaluated at compile time: an index out of range fails the build
-const HEX_DIGIT: [u8; 256] = {
-    let mut t = [0xffu8; 256];
-    let mut k = 0;
-    while k < 10 {
-        t[b'0' as usize + k] = k as u8;
-        k += 1;
-    }
-    let mut k = 0;
-    while k < 6 {
-        t[b'a' as usize + k] = 10 + k as u8;
-        t[b'A' as usize + k] = 10 + k as u8;
-        k += 1;
-    }
-    t
-};
+/// Each byte's value as a hexadecimal digit, either case (0xFF: none).
+const HEX_DIGIT: [u8; 256] = crate::text::lex::hex_digits(true);
 
 /// A cursor over the bytes of one line's code.
 pub(super) struct Ex<'a> {
