@@ -276,6 +276,10 @@ pub mod region {
 /// Bytes in one general register.
 pub const GRF_BYTES: u32 = 32;
 
+/// The most channels an instruction executes (SIMD32, the largest
+/// execution size).
+pub(crate) const MAX_CHANNELS: usize = 32;
+
 /// The last general register, g127 (the register file holds g0-g127).
 pub const GRF_LAST: u8 = 127;
 

@@ -19,7 +19,7 @@ use crate::model::{
 };
 
 /// Channels an instruction can have.
-pub(crate) const MAX_CH: usize = 32;
+pub(crate) use crate::isa::MAX_CHANNELS as MAX_CH;
 
 /// The execution domain of a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1007,7 +1007,7 @@ pub(crate) fn alu(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
     let i = *ctx.i;
     let geo = ctx.geo;
     if i.is_math_macro() {
-        return super::mme::execute(ctx, active);
+        return math_macro(ctx, active);
     }
     if i.access_mode == AccessMode::Align16 && mixes_widths_a16(&i) {
         return Err(ctx.unsupported(
@@ -1726,4 +1726,151 @@ fn math_op(
         },
         extra: None,
     })
+}
+
+use super::mme;
+use crate::model::{MathMacro, Swizzle, WriteMask};
+
+/// Executes `madm`, `invm` or `rsqrtm` on the channels of `active`.
+pub(super) fn math_macro(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
+    let i = *ctx.i;
+    let ty = i.dst.ty;
+    let f = match ty {
+        Type::DF => mme::F64,
+        Type::F => mme::F32,
+        _ => return Err(ctx.unsupported("a math macro of a type other than DF and F")),
+    };
+    if i.access_mode != AccessMode::Align16 {
+        return Err(ctx.unsupported("an align1 math macro (Gen8's are align16)"));
+    }
+    let math = i.math_function();
+    let nsrc = usize::from(i.num_srcs()).min(3);
+    // MATH keeps its function where the conditional modifier would be:
+    // INVM and RSQRTM always write the early-out flag. MADM's conditions
+    // are not documented.
+    let early_out = i.opcode == Opcode::Math;
+    if !early_out && i.cond_mod().is_some_and(|c| c != CondMod::None) {
+        return Err(ctx.unsupported("a conditional modifier on madm (its meaning is not documented)"));
+    }
+    if i.controls.contains(Controls::ACC_WR) {
+        return Err(ctx.unsupported("a math macro with AccWrEn"));
+    }
+    let bad = || ctx.unsupported("a math-macro specifier that names no register (9-15)");
+    let dm = i.dst.math_macro().ok_or_else(bad)?;
+    let sat = i.controls.contains(Controls::SATURATE);
+    if sat && dm.register().is_some() {
+        return Err(ctx.unsupported("a saturated math macro to an mme register"));
+    }
+    let mut sm = [MathMacro::NoMme; 3];
+    for (k, m) in sm.iter_mut().enumerate().take(nsrc) {
+        let s = i.src.get(k).copied().unwrap_or_default();
+        if s.is_imm() || s.ty != ty {
+            return Err(ctx.unsupported("a math macro with an immediate or a source of another type"));
+        }
+        *m = s.math_macro().ok_or_else(bad)?;
+    }
+    // The operands as registers: packed (IGA reads a macro's sources as
+    // `<2;1>`/`<1>`, `<4;4,1>` for MATH) and wholly written.
+    let mut plain = i;
+    plain.dst.writemask = WriteMask::XYZW;
+    for s in plain.src.iter_mut() {
+        s.swizzle = Swizzle::XYZW;
+    }
+    let geo = ctx.geo;
+    let mut c = Ctx {
+        p: ctx.p,
+        t: &mut *ctx.t,
+        i: &plain,
+        offset: ctx.offset,
+        geo,
+    };
+    let n = geo.n;
+    let emask = if i.controls.contains(Controls::WE_ALL) {
+        low(n)
+    } else {
+        geo.rel(active)
+    };
+    let en = emask & c.predicate()?;
+    let cr = c.cr0();
+    let rnd = c.rnd();
+    let flush =
+        cr & if ty == Type::DF {
+            cr0::DP_DENORM_RETAIN
+        } else {
+            cr0::SP_DENORM_RETAIN
+        } == 0;
+
+    // Every source element is read before the first write.
+    let mut v = [[mme::Ext::Zero(false); MAX_CH]; 3];
+    for (k, vk) in v.iter_mut().enumerate().take(nsrc) {
+        let mods = i.src.get(k).map_or(SrcMods::empty(), |s| s.mods);
+        for (ch, slot) in vk.iter_mut().enumerate().take(n as usize) {
+            if en >> ch & 1 == 0 {
+                continue;
+            }
+            let raw = c.read_src_raw(k, ch as u32)?;
+            let bit = geo.bit(ch as u32) as usize;
+            let saved = sm
+                .get(k)
+                .and_then(|m| m.register())
+                .and_then(|r| c.t.mme.get(usize::from(r)).and_then(|m| m.get(bit)))
+                .filter(|s| s.valid && s.image == raw)
+                .map(|s| s.value);
+            let mut x = saved.unwrap_or_else(|| mme::Ext::from_bits(raw, f, flush));
+            if mods.contains(SrcMods::ABS) {
+                x = x.abs();
+            }
+            if mods.contains(SrcMods::NEGATE) {
+                x = x.neg();
+            }
+            *slot = x;
+        }
+    }
+
+    let bounded = dm.register().is_none();
+    for ch in 0..n {
+        if en >> ch & 1 == 0 {
+            continue;
+        }
+        let g = |k: usize| v.get(k).and_then(|x| x.get(ch as usize)).copied().unwrap_or_default();
+        let (r, fin) = match (i.opcode, math) {
+            (Opcode::Madm, _) => (mme::fma(g(0), g(1), g(2), f, bounded, rnd), false),
+            (_, Some(MathFunction::Invm)) => mme::invm(g(0), g(1), f),
+            _ => mme::rsqrtm(g(0), f),
+        };
+        let bit = geo.bit(ch);
+        let raw = match dm.register() {
+            Some(reg) => {
+                let value = mme::reround(r, f, false, rnd);
+                let image = mme::reround(value, f, true, Rnd::Even).to_bits(f);
+                if let Some(s) = c.t.mme.get_mut(usize::from(reg)).and_then(|m| m.get_mut(bit as usize)) {
+                    *s = mme::MmeSlot {
+                        value,
+                        image,
+                        valid: true,
+                    };
+                }
+                image
+            }
+            None => {
+                let mut x = mme::reround(r, f, true, rnd);
+                // Rounded to the format, a value is normalized unless it
+                // is a denormal.
+                if let mme::Ext::Fin { neg, sig, .. } = x {
+                    if flush && sig < 1 << (f.prec - 1) {
+                        x = mme::Ext::Zero(neg);
+                    }
+                }
+                if sat {
+                    x = mme::saturate(x);
+                }
+                x.to_bits(f)
+            }
+        };
+        c.write_dst(ch, raw, raw, 0)?;
+        if early_out {
+            c.set_flag_bit(i.flag, bit, fin);
+        }
+    }
+    Ok(geo.abs(en))
 }

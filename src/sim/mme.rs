@@ -58,11 +58,8 @@
 //! destination, AccWrEn, and specifier bits that name no register
 //! (9-15).
 
-use super::exec::{low, Ctx, MAX_CH};
 use super::float::Rnd;
-use super::SimError;
-use crate::isa::cr0;
-use crate::model::{AccessMode, CondMod, Controls, MathFunction, MathMacro, Opcode, SrcMods, Swizzle, Type, WriteMask};
+use crate::isa::MAX_CHANNELS as MAX_CH;
 
 /// Math-macro registers (`mme0`-`mme7`).
 pub(crate) const MME_REGS: usize = 8;
@@ -71,19 +68,19 @@ pub(crate) const MME_REGS: usize = 8;
 /// significant bit of its smallest denormal, and the power of two that
 /// overflows.
 #[derive(Clone, Copy, Debug)]
-struct Fmt {
-    prec: u32,
+pub(super) struct Fmt {
+    pub(super) prec: u32,
     emin: i32,
     emax: i32,
 }
 
-const F64: Fmt = Fmt {
+pub(super) const F64: Fmt = Fmt {
     prec: 53,
     emin: -1074,
     emax: 1024,
 };
 
-const F32: Fmt = Fmt {
+pub(super) const F32: Fmt = Fmt {
     prec: 24,
     emin: -149,
     emax: 128,
@@ -118,7 +115,7 @@ pub(crate) struct MmeSlot {
 pub(crate) type MmeFile = [[MmeSlot; MAX_CH]; MME_REGS];
 
 impl Ext {
-    fn neg(self) -> Ext {
+    pub(super) fn neg(self) -> Ext {
         match self {
             Ext::Nan => Ext::Nan,
             Ext::Inf(s) => Ext::Inf(!s),
@@ -127,7 +124,7 @@ impl Ext {
         }
     }
 
-    fn abs(self) -> Ext {
+    pub(super) fn abs(self) -> Ext {
         match self {
             Ext::Nan => Ext::Nan,
             Ext::Inf(_) => Ext::Inf(false),
@@ -146,7 +143,7 @@ impl Ext {
 
     /// The value of IEEE bits of format `f` (a denormal flushed to zero
     /// when `flush`).
-    fn from_bits(bits: u64, f: Fmt, flush: bool) -> Ext {
+    pub(super) fn from_bits(bits: u64, f: Fmt, flush: bool) -> Ext {
         let mbits = f.prec - 1;
         let ebits = if f.prec == F64.prec { 11 } else { 8 };
         let bias = (1i32 << (ebits - 1)) - 1;
@@ -175,7 +172,7 @@ impl Ext {
 
     /// The IEEE bits of format `f` of a value that format holds (one
     /// [`round`] gave with `bounded`).
-    fn to_bits(self, f: Fmt) -> u64 {
+    pub(super) fn to_bits(self, f: Fmt) -> u64 {
         let mbits = f.prec - 1;
         let ebits = if f.prec == F64.prec { 11 } else { 8 };
         let bias = (1i32 << (ebits - 1)) - 1;
@@ -203,7 +200,7 @@ impl Ext {
 }
 
 /// Bits of `x` (0 for 0).
-fn bit_len(x: u128) -> i32 {
+pub(super) fn bit_len(x: u128) -> i32 {
     128 - x.leading_zeros() as i32
 }
 
@@ -277,7 +274,7 @@ fn round(neg: bool, mag: u128, exp: i32, f: Fmt, bounded: bool, rnd: Rnd) -> Ext
 }
 
 /// `x` rounded to `f` (as [`round`]).
-fn reround(x: Ext, f: Fmt, bounded: bool, rnd: Rnd) -> Ext {
+pub(super) fn reround(x: Ext, f: Fmt, bounded: bool, rnd: Rnd) -> Ext {
     match x {
         Ext::Fin { neg, sig, exp } => round(neg, u128::from(sig), exp, f, bounded, rnd),
         x => x,
@@ -286,7 +283,7 @@ fn reround(x: Ext, f: Fmt, bounded: bool, rnd: Rnd) -> Ext {
 
 /// `a + b * c`, exact, rounded once to `f` (as [`round`]); IEEE 754's
 /// fusedMultiplyAdd on the extended values.
-fn fma(a: Ext, b: Ext, c: Ext, f: Fmt, bounded: bool, rnd: Rnd) -> Ext {
+pub(super) fn fma(a: Ext, b: Ext, c: Ext, f: Fmt, bounded: bool, rnd: Rnd) -> Ext {
     // The product.
     let prod = match (b, c) {
         (Ext::Nan, _) | (_, Ext::Nan) => return Ext::Nan,
@@ -415,7 +412,7 @@ fn rsqrt_approx(sig: u64, exp: i32, f: Fmt) -> Ext {
 }
 
 /// INVM of one channel: (result, whether it is final).
-fn invm(a: Ext, b: Ext, f: Fmt) -> (Ext, bool) {
+pub(super) fn invm(a: Ext, b: Ext, f: Fmt) -> (Ext, bool) {
     let s = a.sign() ^ b.sign();
     match (a, b) {
         (Ext::Nan, _) | (_, Ext::Nan) => (Ext::Nan, true),
@@ -427,7 +424,7 @@ fn invm(a: Ext, b: Ext, f: Fmt) -> (Ext, bool) {
 }
 
 /// RSQRTM of one channel: (result, whether it is final).
-fn rsqrtm(x: Ext, f: Fmt) -> (Ext, bool) {
+pub(super) fn rsqrtm(x: Ext, f: Fmt) -> (Ext, bool) {
     match x {
         Ext::Nan | Ext::Inf(true) | Ext::Fin { neg: true, .. } => (Ext::Nan, true),
         Ext::Zero(s) => (Ext::Zero(s), true),
@@ -436,152 +433,8 @@ fn rsqrtm(x: Ext, f: Fmt) -> (Ext, bool) {
     }
 }
 
-/// Executes `madm`, `invm` or `rsqrtm` on the channels of `active`.
-pub(crate) fn execute(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError> {
-    let i = *ctx.i;
-    let ty = i.dst.ty;
-    let f = match ty {
-        Type::DF => F64,
-        Type::F => F32,
-        _ => return Err(ctx.unsupported("a math macro of a type other than DF and F")),
-    };
-    if i.access_mode != AccessMode::Align16 {
-        return Err(ctx.unsupported("an align1 math macro (Gen8's are align16)"));
-    }
-    let math = i.math_function();
-    let nsrc = usize::from(i.num_srcs()).min(3);
-    // MATH keeps its function where the conditional modifier would be:
-    // INVM and RSQRTM always write the early-out flag. MADM's conditions
-    // are not documented.
-    let early_out = i.opcode == Opcode::Math;
-    if !early_out && i.cond_mod().is_some_and(|c| c != CondMod::None) {
-        return Err(ctx.unsupported("a conditional modifier on madm (its meaning is not documented)"));
-    }
-    if i.controls.contains(Controls::ACC_WR) {
-        return Err(ctx.unsupported("a math macro with AccWrEn"));
-    }
-    let bad = || ctx.unsupported("a math-macro specifier that names no register (9-15)");
-    let dm = i.dst.math_macro().ok_or_else(bad)?;
-    let sat = i.controls.contains(Controls::SATURATE);
-    if sat && dm.register().is_some() {
-        return Err(ctx.unsupported("a saturated math macro to an mme register"));
-    }
-    let mut sm = [MathMacro::NoMme; 3];
-    for (k, m) in sm.iter_mut().enumerate().take(nsrc) {
-        let s = i.src.get(k).copied().unwrap_or_default();
-        if s.is_imm() || s.ty != ty {
-            return Err(ctx.unsupported("a math macro with an immediate or a source of another type"));
-        }
-        *m = s.math_macro().ok_or_else(bad)?;
-    }
-    // The operands as registers: packed (IGA reads a macro's sources as
-    // `<2;1>`/`<1>`, `<4;4,1>` for MATH) and wholly written.
-    let mut plain = i;
-    plain.dst.writemask = WriteMask::XYZW;
-    for s in plain.src.iter_mut() {
-        s.swizzle = Swizzle::XYZW;
-    }
-    let geo = ctx.geo;
-    let mut c = Ctx {
-        p: ctx.p,
-        t: &mut *ctx.t,
-        i: &plain,
-        offset: ctx.offset,
-        geo,
-    };
-    let n = geo.n;
-    let emask = if i.controls.contains(Controls::WE_ALL) {
-        low(n)
-    } else {
-        geo.rel(active)
-    };
-    let en = emask & c.predicate()?;
-    let cr = c.cr0();
-    let rnd = c.rnd();
-    let flush =
-        cr & if ty == Type::DF {
-            cr0::DP_DENORM_RETAIN
-        } else {
-            cr0::SP_DENORM_RETAIN
-        } == 0;
-
-    // Every source element is read before the first write.
-    let mut v = [[Ext::Zero(false); MAX_CH]; 3];
-    for (k, vk) in v.iter_mut().enumerate().take(nsrc) {
-        let mods = i.src.get(k).map_or(SrcMods::empty(), |s| s.mods);
-        for (ch, slot) in vk.iter_mut().enumerate().take(n as usize) {
-            if en >> ch & 1 == 0 {
-                continue;
-            }
-            let raw = c.read_src_raw(k, ch as u32)?;
-            let bit = geo.bit(ch as u32) as usize;
-            let saved = sm
-                .get(k)
-                .and_then(|m| m.register())
-                .and_then(|r| c.t.mme.get(usize::from(r)).and_then(|m| m.get(bit)))
-                .filter(|s| s.valid && s.image == raw)
-                .map(|s| s.value);
-            let mut x = saved.unwrap_or_else(|| Ext::from_bits(raw, f, flush));
-            if mods.contains(SrcMods::ABS) {
-                x = x.abs();
-            }
-            if mods.contains(SrcMods::NEGATE) {
-                x = x.neg();
-            }
-            *slot = x;
-        }
-    }
-
-    let bounded = dm.register().is_none();
-    for ch in 0..n {
-        if en >> ch & 1 == 0 {
-            continue;
-        }
-        let g = |k: usize| v.get(k).and_then(|x| x.get(ch as usize)).copied().unwrap_or_default();
-        let (r, fin) = match (i.opcode, math) {
-            (Opcode::Madm, _) => (fma(g(0), g(1), g(2), f, bounded, rnd), false),
-            (_, Some(MathFunction::Invm)) => invm(g(0), g(1), f),
-            _ => rsqrtm(g(0), f),
-        };
-        let bit = geo.bit(ch);
-        let raw = match dm.register() {
-            Some(reg) => {
-                let value = reround(r, f, false, rnd);
-                let image = reround(value, f, true, Rnd::Even).to_bits(f);
-                if let Some(s) = c.t.mme.get_mut(usize::from(reg)).and_then(|m| m.get_mut(bit as usize)) {
-                    *s = MmeSlot {
-                        value,
-                        image,
-                        valid: true,
-                    };
-                }
-                image
-            }
-            None => {
-                let mut x = reround(r, f, true, rnd);
-                // Rounded to the format, a value is normalized unless it
-                // is a denormal.
-                if let Ext::Fin { neg, sig, .. } = x {
-                    if flush && sig < 1 << (f.prec - 1) {
-                        x = Ext::Zero(neg);
-                    }
-                }
-                if sat {
-                    x = saturate(x);
-                }
-                x.to_bits(f)
-            }
-        };
-        c.write_dst(ch, raw, raw, 0)?;
-        if early_out {
-            c.set_flag_bit(i.flag, bit, fin);
-        }
-    }
-    Ok(geo.abs(en))
-}
-
 /// Saturation to [0, 1] (NaN to 0).
-fn saturate(x: Ext) -> Ext {
+pub(super) fn saturate(x: Ext) -> Ext {
     const ONE: Ext = Ext::Fin {
         neg: false,
         sig: 1,

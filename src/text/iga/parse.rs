@@ -1432,41 +1432,6 @@ fn pd_annotated(c: &Cur<'_>) -> bool {
     c.src.get(c.i..c.end).is_some_and(|r| r.contains('['))
 }
 
-/// The nearest half-precision value of `x` (round to nearest even).
-pub(super) fn f32_to_f16(x: f32) -> u16 {
-    let b = x.to_bits();
-    let sign = ((b >> 16) & 0x8000) as u16;
-    let exp = ((b >> 23) & 0xff) as i32;
-    let man = b & 0x7f_ffff;
-    if exp == 0xff {
-        return sign | 0x7c00 | if man != 0 { 0x200 | (man >> 13) as u16 } else { 0 };
-    }
-    let e = exp - 127 + 15;
-    if e >= 0x1f {
-        return sign | 0x7c00;
-    }
-    // The value's 24-bit significand, shifted to f16's 10 fraction bits.
-    let (sig, shift) = if e <= 0 {
-        if e < -10 {
-            return sign;
-        }
-        ((man | 0x80_0000), (14 - e) as u32)
-    } else {
-        (man, 13u32)
-    };
-    let half = 1u32 << (shift - 1);
-    let mut m = sig >> shift;
-    let rest = sig & ((1 << shift) - 1);
-    if rest > half || (rest == half && m & 1 == 1) {
-        m += 1;
-    }
-    if e <= 0 {
-        return sign | m as u16;
-    }
-    // A carry out of the fraction moves to the exponent, as it should.
-    sign | (((e as u32) << 10) + m) as u16
-}
-
 /// A line's end and the start of its `//` comment (or its end).
 fn line_bounds(b: &[u8], start: usize) -> (usize, usize) {
     let rest = b.get(start..).unwrap_or(&[]);
@@ -1765,25 +1730,4 @@ pub fn looks_like_iga(src: &str) -> bool {
 /// [`assemble_iga`], giving the 16-byte words only.
 pub fn assemble_iga_words(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<[u8; 16]>, AsmErrors> {
     assemble_iga(p, src, opts).map(|v| v.into_iter().map(|a| a.word).collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::f32_to_f16;
-
-    /// Against the half-precision decoding (`cfmt::half_value`), an
-    /// independent reading of the format: every finite half maps back to
-    /// its own bits.
-    #[test]
-    fn halves_read_back() {
-        for h in 0u16..=0xffff {
-            let x = crate::text::cfmt::half_value(h);
-            if x.is_nan() {
-                continue;
-            }
-            assert_eq!(f32_to_f16(x), h, "{h:#06x} {x}");
-        }
-        assert_eq!(f32_to_f16(1.0), 0x3c00);
-        assert_eq!(f32_to_f16(65520.0), 0x7c00);
-    }
 }
