@@ -98,6 +98,7 @@ fn canonical_form_depends_only_on_the_text() {
 /// instruction of each form, `brd`/`brc` among them) in word mode; and
 /// their IGA-syntax texts, cut short or with a byte changed, in text mode
 /// (the reader never panics; what it assembles decodes back).
+#[cfg(feature = "check")] // the shared property check (`geneu::check`)
 #[test]
 fn iga_roundtrip_property() {
     use geneu::check::{iga_roundtrip, platform_byte};
