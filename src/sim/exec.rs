@@ -101,6 +101,14 @@ impl Geo {
     /// covers, as bits 0..n.
     #[inline]
     pub(crate) fn rel(&self, mask: u32) -> u32 {
+        // Channel i at bit first + i: a shift.
+        if !self.ivb_df {
+            return if self.first < 32 {
+                (mask >> self.first) & low(self.n)
+            } else {
+                0
+            };
+        }
         let mut r = 0;
         for i in 0..self.n {
             let b = self.bit(i);
@@ -114,6 +122,13 @@ impl Geo {
     /// The absolute channel bits of relative channels `rel`.
     #[inline]
     pub(crate) fn abs(&self, rel: u32) -> u32 {
+        if !self.ivb_df {
+            return if self.first < 32 {
+                (u64::from(rel & low(self.n)) << self.first) as u32
+            } else {
+                0
+            };
+        }
         let mut r = 0;
         for i in 0..self.n {
             let b = self.bit(i);
@@ -645,6 +660,18 @@ impl Ctx<'_> {
             Err(_) => return Err(self.unsupported("a reserved predicate control")),
         };
         let f = self.i.flag;
+        // The common case, the channels' bits read at once (as
+        // `flag_bit` reads each).
+        if c == PredCtrl::Normal && !self.geo.ivb_df {
+            let all = u64::from(self.t.flag(0)) | u64::from(self.t.flag(1)) << 32;
+            let s = u32::from(f.nr & 1) * 32 + u32::from(f.subnr & 1) * 16 + self.geo.first;
+            let m = if s < 64 { (all >> s) as u32 & low(self.geo.n) } else { 0 };
+            return Ok(if self.i.controls.contains(Controls::PRED_INV) {
+                !m & low(self.geo.n)
+            } else {
+                m
+            });
+        }
         let mut m = 0;
         for i in 0..self.geo.n {
             let ch = self.geo.bit(i);

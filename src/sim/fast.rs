@@ -2,8 +2,11 @@
 //! decoded) for the common ALU forms — align1, direct GRF or immediate
 //! operands of one 32-bit type (F, D or UD), no saturation, no
 //! accumulator write, at most a normal predicate — with every element's
-//! byte address precomputed. Anything else runs through the general
-//! [`super::exec::alu`], which gives the same results (the tests run both).
+//! byte address precomputed (a run of dwords or one dword for every
+//! channel kept as its start, read and written whole). The operation is
+//! chosen once per instruction and runs on whole arrays of lanes. Anything
+//! else runs through the general [`super::exec::alu`], which gives the
+//! same results (the tests run both).
 
 use super::exec::{low, Geo};
 use super::float::{flush32, Rnd};
@@ -44,11 +47,25 @@ enum Kind {
 #[derive(Clone, Debug)]
 enum Operand {
     Imm(u32),
+    /// Dwords, one after another from this byte address.
+    Seq(u16),
+    /// The dword at this byte address, for every channel.
+    Rep(u16),
+    /// Dwords.
     Grf([u16; 16]),
     /// Signed words, extended.
     GrfW([u16; 16]),
     /// Unsigned words, extended.
     GrfUw([u16; 16]),
+}
+
+/// A destination's dword addresses.
+#[derive(Clone, Debug)]
+enum Out {
+    /// One after another from this byte address.
+    Seq(u16),
+    /// Each channel's.
+    At([u16; 16]),
 }
 
 /// A plan of one instruction.
@@ -61,8 +78,8 @@ pub(crate) struct Plan {
     mods: [SrcMods; 2],
     /// Each source's kind (a compare's signedness).
     skinds: [Kind; 2],
-    /// Destination byte addresses (`None`: the null register).
-    dst: Option<[u16; 16]>,
+    /// The destination (`None`: the null register).
+    dst: Option<Out>,
     /// Predicated (normal, possibly inverted).
     pred: Option<bool>,
     flag: crate::model::FlagReg,
@@ -187,7 +204,21 @@ impl Plan {
                 match (size, sk) {
                     (2, Kind::D) => Operand::GrfW(a),
                     (2, _) => Operand::GrfUw(a),
-                    _ => Operand::Grf(a),
+                    _ => {
+                        let n = geo.n as usize;
+                        let a0 = a.first().copied().unwrap_or(0);
+                        if a.iter()
+                            .take(n)
+                            .zip(0..)
+                            .all(|(&x, c)| u32::from(x) == u32::from(a0) + 4 * c)
+                        {
+                            Operand::Seq(a0)
+                        } else if a.iter().take(n).all(|&x| x == a0) {
+                            Operand::Rep(a0)
+                        } else {
+                            Operand::Grf(a)
+                        }
+                    }
                 }
             };
         }
@@ -215,7 +246,7 @@ impl Plan {
                     }
                     *x = at as u16;
                 }
-                Some(a)
+                Some(if h == 1 { Out::Seq(a[0]) } else { Out::At(a) })
             }
             _ => return None,
         };
@@ -235,163 +266,173 @@ impl Plan {
     /// Executes the plan on the channels of `active`; `None` when this
     /// run's state needs the general path (a rounding mode other than
     /// nearest even for float operations).
+    ///
+    /// Every operation runs on whole arrays of 16 lanes (the sources read
+    /// whole, the operation chosen once, not per channel); the lanes past
+    /// the execution size and the disabled channels are computed too, and
+    /// neither written nor counted in the flag.
     #[inline]
     pub(crate) fn run(&self, t: &mut Thread, active: u32, we_all: bool) -> Option<u32> {
         let geo = &self.geo;
         let n = geo.n as usize;
-        let cr = t.cr0();
-        if self.kind == Kind::F && Rnd::of_cr0(cr) != Rnd::Even {
+        let float = self.kind == Kind::F;
+        let cr = if float { t.cr0() } else { 0 };
+        if float && Rnd::of_cr0(cr) != Rnd::Even {
             return None;
         }
-        let flush = self.kind == Kind::F && cr & cr0::SP_DENORM_RETAIN == 0;
-        let mut en = if we_all {
-            low(geo.n)
-        } else {
-            (active >> geo.first) & low(geo.n)
-        };
-        let flags = u64::from(t.flag(0)) | u64::from(t.flag(1)) << 32;
+        let flush = float && cr & cr0::SP_DENORM_RETAIN == 0;
+        let all = low(geo.n);
+        let mut en = if we_all { all } else { (active >> geo.first) & all };
+        let cmp = matches!(self.op, Op::Cmp(_));
         let fshift = u32::from(self.flag.nr & 1) * 32 + u32::from(self.flag.subnr & 1) * 16 + geo.first;
+        let flags = if cmp || self.pred.is_some() {
+            u64::from(t.flag(0)) | u64::from(t.flag(1)) << 32
+        } else {
+            0
+        };
         if let Some(inv) = self.pred {
-            let bits = if fshift < 64 {
-                (flags >> fshift) as u32 & low(geo.n)
-            } else {
-                0
-            };
+            let bits = if fshift < 64 { (flags >> fshift) as u32 & all } else { 0 };
             en &= if inv { !bits } else { bits };
         }
         let grf = &t.grf[..];
-        let read = |o: &Operand, ch: usize| -> u32 { read_elem(o, grf, ch) };
-        let mut out = [0u32; 16];
+        let mut a = load(&self.src[0], grf, n);
+        let mut b = load(&self.src[1], grf, n);
         let mut cond = 0u32;
-        // The common operations without modifiers, one loop each.
-        let plain = self.mods[0].is_empty() && self.mods[1].is_empty();
-        let done = plain
-            && match (self.kind, self.op) {
-                (_, Op::Mov) => lanes(&self.src, grf, en, n, &mut out, |a, _| a),
-                (Kind::F, Op::Add) => lanes(&self.src, grf, en, n, &mut out, |a, b| fop(a, b, flush, |x, y| x + y)),
-                (Kind::F, Op::Mul) => lanes(&self.src, grf, en, n, &mut out, |a, b| fop(a, b, flush, |x, y| x * y)),
-                (Kind::F, _) => false,
-                (_, Op::Add) => lanes(&self.src, grf, en, n, &mut out, u32::wrapping_add),
-                (_, Op::Mul) => lanes(&self.src, grf, en, n, &mut out, u32::wrapping_mul),
-                (_, Op::And) => lanes(&self.src, grf, en, n, &mut out, |a, b| a & b),
-                (_, Op::Or) => lanes(&self.src, grf, en, n, &mut out, |a, b| a | b),
-                (_, Op::Xor) => lanes(&self.src, grf, en, n, &mut out, |a, b| a ^ b),
-                (_, Op::Shl) => lanes(&self.src, grf, en, n, &mut out, |a, b| a << (b & 31)),
-                _ => false,
-            };
-        for (ch, o) in out.iter_mut().enumerate().take(if done { 0 } else { n }) {
-            if en >> ch & 1 == 0 {
-                continue;
-            }
-            let a = read(&self.src[0], ch);
-            if self.op == Op::Mov && self.mods[0].is_empty() {
-                // A raw move.
-                *o = a;
-                continue;
-            }
-            let b0 = read(&self.src[1], ch);
-            if self.kind != Kind::F && matches!(self.op, Op::Cmp(_) | Op::SelCond(_)) {
-                // Compares see the modified value whole (abs of the most
-                // negative D is positive).
-                let (x, y) = (
-                    wide(a, self.mods[0], self.skinds[0]),
-                    wide(b0, self.mods[1], self.skinds[1]),
-                );
-                let (c, cmp) = match self.op {
-                    Op::Cmp(c) => (c, true),
-                    Op::SelCond(c) => (c, false),
-                    _ => (CondMod::L, false),
-                };
-                let h = compare(c, x.partial_cmp(&y));
-                *o = if cmp {
-                    cond |= u32::from(h) << ch;
-                    if h {
-                        u32::MAX
-                    } else {
-                        0
+        let out = match (self.kind, self.op) {
+            // A raw move.
+            (_, Op::Mov) if self.mods[0].is_empty() => a,
+            (Kind::F, op) => {
+                for (v, m) in [(&mut a, self.mods[0]), (&mut b, self.mods[1])] {
+                    if !m.is_empty() {
+                        v.iter_mut().for_each(|x| *x = modify(*x, m, Kind::F, op));
                     }
-                } else if h {
-                    x as u32
-                } else {
-                    y as u32
-                };
-                continue;
-            }
-            let a = modify(a, self.mods[0], self.skinds[0], self.op);
-            let b = modify(b0, self.mods[1], self.skinds[1], self.op);
-            let v = match self.kind {
-                Kind::F => {
-                    let (x, y) = if flush {
-                        (flush32(f32::from_bits(a)), flush32(f32::from_bits(b)))
-                    } else {
-                        (f32::from_bits(a), f32::from_bits(b))
-                    };
-                    match self.op {
-                        Op::Cmp(c) => {
-                            let h = compare(c, x.partial_cmp(&y));
-                            cond |= u32::from(h) << ch;
-                            if h {
-                                u32::MAX
-                            } else {
-                                0
-                            }
-                        }
-                        Op::Mov | Op::Add | Op::Mul | Op::SelCond(_) => {
-                            let r = match self.op {
-                                Op::Mov => x,
-                                Op::Add => x + y,
-                                Op::Mul => x * y,
-                                _ => {
-                                    // min/max: the number where one is NaN.
-                                    let take0 = if x.is_nan() || y.is_nan() {
-                                        y.is_nan()
-                                    } else {
-                                        compare(
-                                            if let Op::SelCond(c) = self.op { c } else { CondMod::L },
-                                            x.partial_cmp(&y),
-                                        )
-                                    };
-                                    if take0 {
-                                        x
-                                    } else {
-                                        y
-                                    }
-                                }
-                            };
-                            let r = if flush { flush32(r) } else { r };
-                            r.to_bits()
-                        }
-                        // Logic and shifts on float bits.
-                        _ => int_op(self.op, a, b, Kind::Ud),
+                    if flush {
+                        v.iter_mut().for_each(|x| *x = flush32(f32::from_bits(*x)).to_bits());
                     }
                 }
-                k => match self.op {
+                let f = |x: u32| f32::from_bits(x);
+                let r = match op {
+                    Op::Mov => a,
+                    Op::Add => map2(&a, &b, |x, y| (f(x) + f(y)).to_bits()),
+                    Op::Mul => map2(&a, &b, |x, y| (f(x) * f(y)).to_bits()),
+                    // min/max: the number where one is NaN.
+                    Op::SelCond(c) => {
+                        let lt = c == CondMod::L;
+                        map2(&a, &b, |x, y| {
+                            let (p, q) = (f(x), f(y));
+                            let take0 = if p.is_nan() || q.is_nan() {
+                                q.is_nan()
+                            } else if lt {
+                                p < q
+                            } else {
+                                p >= q
+                            };
+                            if take0 {
+                                x
+                            } else {
+                                y
+                            }
+                        })
+                    }
                     Op::Cmp(c) => {
-                        let o = if k == Kind::D {
-                            (a as i32).partial_cmp(&(b as i32))
-                        } else {
-                            a.partial_cmp(&b)
-                        };
-                        let h = compare(c, o);
-                        cond |= u32::from(h) << ch;
-                        if h {
-                            u32::MAX
-                        } else {
-                            0
+                        cond = mask(c, &a, &b, f);
+                        return self.finish(t, set(cond), en, fshift, flags, cond);
+                    }
+                    // Not the plan's (logic and shifts on floats).
+                    _ => return None,
+                };
+                if flush {
+                    map2(&r, &r, |x, _| flush32(f32::from_bits(x)).to_bits())
+                } else {
+                    r
+                }
+            }
+            // Integer compares see the modified values whole (abs of the
+            // most negative D is positive).
+            (_, Op::Cmp(c) | Op::SelCond(c)) => {
+                let wide_all = |v: &[u32; 16], s: usize| -> [i64; 16] {
+                    let (m, k) = (
+                        self.mods.get(s).copied().unwrap_or(SrcMods::empty()),
+                        self.skinds.get(s).copied().unwrap_or(Kind::D),
+                    );
+                    let mut w = [0i64; 16];
+                    for (w, &x) in w.iter_mut().zip(v.iter()) {
+                        *w = wide(x, m, k);
+                    }
+                    w
+                };
+                let (x, y) = (wide_all(&a, 0), wide_all(&b, 1));
+                let h = mask(c, &x, &y, |v| v);
+                if cmp {
+                    cond = h;
+                    set(h)
+                } else {
+                    let mut o = [0u32; 16];
+                    for (ch, (o, (&x, &y))) in o.iter_mut().zip(x.iter().zip(y.iter())).enumerate() {
+                        *o = if h >> ch & 1 != 0 { x as u32 } else { y as u32 };
+                    }
+                    o
+                }
+            }
+            (_, op) => {
+                for (v, m, k) in [
+                    (&mut a, self.mods[0], self.skinds[0]),
+                    (&mut b, self.mods[1], self.skinds[1]),
+                ] {
+                    if !m.is_empty() {
+                        v.iter_mut().for_each(|x| *x = modify(*x, m, k, op));
+                    }
+                }
+                match op {
+                    Op::Mov => a,
+                    Op::Add => map2(&a, &b, u32::wrapping_add),
+                    Op::Mul => map2(&a, &b, u32::wrapping_mul),
+                    Op::And => map2(&a, &b, |x, y| x & y),
+                    Op::Or => map2(&a, &b, |x, y| x | y),
+                    Op::Xor => map2(&a, &b, |x, y| x ^ y),
+                    Op::Not => map2(&a, &a, |x, _| !x),
+                    Op::Shl => map2(&a, &b, |x, y| x << (y & 31)),
+                    Op::Shr => map2(&a, &b, |x, y| x >> (y & 31)),
+                    Op::Asr => map2(&a, &b, |x, y| ((x as i32) >> (y & 31)) as u32),
+                    Op::SelCond(_) | Op::Cmp(_) => return None,
+                }
+            }
+        };
+        self.finish(t, out, en, fshift, flags, cond)
+    }
+
+    /// Writes the enabled channels of `out` and, for a compare, their
+    /// flag bits (`cond`); the executed channels.
+    #[inline(always)]
+    fn finish(&self, t: &mut Thread, out: [u32; 16], en: u32, fshift: u32, flags: u64, cond: u32) -> Option<u32> {
+        let geo = &self.geo;
+        let n = geo.n as usize;
+        let grf = &mut t.grf[..];
+        match &self.dst {
+            None => {}
+            Some(Out::Seq(at)) => {
+                let at = usize::from(*at);
+                if let Some(s) = grf.get_mut(at..at + 4 * n) {
+                    if en == low(geo.n) {
+                        for (d, v) in s.chunks_exact_mut(4).zip(out.iter()) {
+                            d.copy_from_slice(&v.to_le_bytes());
+                        }
+                    } else {
+                        for (ch, (d, v)) in s.chunks_exact_mut(4).zip(out.iter()).enumerate() {
+                            if en >> ch & 1 != 0 {
+                                d.copy_from_slice(&v.to_le_bytes());
+                            }
                         }
                     }
-                    _ => int_op(self.op, a, b, k),
-                },
-            };
-            *o = v;
-        }
-        if let Some(d) = &self.dst {
-            let grf = &mut t.grf[..];
-            for (ch, (&v, &at)) in out.iter().zip(d.iter()).enumerate().take(n) {
-                if en >> ch & 1 != 0 {
-                    let at = usize::from(at);
-                    if let Some(s) = grf.get_mut(at..at + 4) {
-                        s.copy_from_slice(&v.to_le_bytes());
+                }
+            }
+            Some(Out::At(d)) => {
+                for (ch, (&v, &at)) in out.iter().zip(d.iter()).enumerate().take(n) {
+                    if en >> ch & 1 != 0 {
+                        let at = usize::from(at);
+                        if let Some(s) = grf.get_mut(at..at + 4) {
+                            s.copy_from_slice(&v.to_le_bytes());
+                        }
                     }
                 }
             }
@@ -406,74 +447,93 @@ impl Plan {
     }
 }
 
-/// Channel `ch`'s element of a source, as 32 bits.
+/// The dword at byte `at` of the register file (0 past its end, which
+/// the plan's addresses never are).
 #[inline(always)]
-fn read_elem(o: &Operand, grf: &[u8], ch: usize) -> u32 {
+fn dword(grf: &[u8], at: u16) -> u32 {
+    let at = usize::from(at);
+    grf.get(at..at + 4)
+        .and_then(|b| b.try_into().ok())
+        .map_or(0, u32::from_le_bytes)
+}
+
+/// A source's elements for the first `n` channels (and, for immediates
+/// and scalars, the rest), as 32 bits.
+#[inline(always)]
+fn load(o: &Operand, grf: &[u8], n: usize) -> [u32; 16] {
+    let mut v = [0u32; 16];
     match o {
-        Operand::Imm(v) => *v,
+        Operand::Imm(x) => v = [*x; 16],
+        Operand::Rep(at) => v = [dword(grf, *at); 16],
+        Operand::Seq(at) => {
+            let at = usize::from(*at);
+            if let Some(s) = grf.get(at..at + 4 * n) {
+                for (d, b) in v.iter_mut().zip(s.chunks_exact(4)) {
+                    *d = b.try_into().map_or(0, u32::from_le_bytes);
+                }
+            }
+        }
         Operand::Grf(a) => {
-            let at = usize::from(a.get(ch).copied().unwrap_or(0));
-            grf.get(at..at + 4)
-                .and_then(|b| b.try_into().ok())
-                .map_or(0, u32::from_le_bytes)
+            for (d, &at) in v.iter_mut().zip(a.iter()).take(n) {
+                *d = dword(grf, at);
+            }
         }
         Operand::GrfW(a) | Operand::GrfUw(a) => {
-            let at = usize::from(a.get(ch).copied().unwrap_or(0));
-            let w = grf
-                .get(at..at + 2)
-                .and_then(|b| b.try_into().ok())
-                .map_or(0, u16::from_le_bytes);
-            if matches!(o, Operand::GrfW(_)) {
-                w as i16 as i32 as u32
-            } else {
-                u32::from(w)
+            let signed = matches!(o, Operand::GrfW(_));
+            for (d, &at) in v.iter_mut().zip(a.iter()).take(n) {
+                let at = usize::from(at);
+                let w = grf
+                    .get(at..at + 2)
+                    .and_then(|b| b.try_into().ok())
+                    .map_or(0, u16::from_le_bytes);
+                *d = if signed { w as i16 as i32 as u32 } else { u32::from(w) };
             }
         }
     }
+    v
 }
 
-/// Runs `f` on the enabled channels' sources into `out`; `true`.
+/// `f` on each lane of two sources.
 #[inline(always)]
-fn lanes(src: &[Operand; 2], grf: &[u8], en: u32, n: usize, out: &mut [u32; 16], f: impl Fn(u32, u32) -> u32) -> bool {
+fn map2(a: &[u32; 16], b: &[u32; 16], f: impl Fn(u32, u32) -> u32) -> [u32; 16] {
+    let mut o = [0u32; 16];
+    for (o, (&x, &y)) in o.iter_mut().zip(a.iter().zip(b.iter())) {
+        *o = f(x, y);
+    }
+    o
+}
+
+/// The lanes where `c` holds between `x` and `y`, as bits (unordered, a
+/// NaN: only "not equal" holds, as Rust's float comparisons have it).
+#[inline(always)]
+fn mask<T: Copy, U: PartialOrd>(c: CondMod, x: &[T; 16], y: &[T; 16], as_: impl Fn(T) -> U) -> u32 {
     #[inline(always)]
-    fn read(o: &Operand, grf: &[u8], ch: usize) -> u32 {
-        read_elem(o, grf, ch)
-    }
-    for (ch, o) in out.iter_mut().enumerate().take(n) {
-        if en >> ch & 1 != 0 {
-            *o = f(read(&src[0], grf, ch), read(&src[1], grf, ch));
+    fn bits<T: Copy, U>(x: &[T; 16], y: &[T; 16], as_: impl Fn(T) -> U, f: impl Fn(U, U) -> bool) -> u32 {
+        let mut m = 0u32;
+        for (ch, (&p, &q)) in x.iter().zip(y.iter()).enumerate() {
+            m |= u32::from(f(as_(p), as_(q))) << ch;
         }
+        m
     }
-    true
+    match c {
+        CondMod::Z => bits(x, y, as_, |p, q| p == q),
+        CondMod::Nz => bits(x, y, as_, |p, q| p != q),
+        CondMod::G => bits(x, y, as_, |p, q| p > q),
+        CondMod::Ge => bits(x, y, as_, |p, q| p >= q),
+        CondMod::L => bits(x, y, as_, |p, q| p < q),
+        CondMod::Le => bits(x, y, as_, |p, q| p <= q),
+        _ => 0,
+    }
 }
 
-/// A float operation on bits, flushing denormals in and out when `flush`.
+/// A compare's destination: all ones where `h` holds.
 #[inline(always)]
-fn fop(a: u32, b: u32, flush: bool, f: impl Fn(f32, f32) -> f32) -> u32 {
-    let (x, y) = (f32::from_bits(a), f32::from_bits(b));
-    if flush {
-        flush32(f(flush32(x), flush32(y))).to_bits()
-    } else {
-        f(x, y).to_bits()
+fn set(h: u32) -> [u32; 16] {
+    let mut o = [0u32; 16];
+    for (ch, o) in o.iter_mut().enumerate() {
+        *o = 0u32.wrapping_sub(h >> ch & 1);
     }
-}
-
-/// Whether an ordering satisfies a condition (`None`: unordered, a NaN:
-/// only "not equal" holds).
-#[inline]
-fn compare(c: CondMod, o: Option<core::cmp::Ordering>) -> bool {
-    use core::cmp::Ordering::*;
-    match (c, o) {
-        (CondMod::Nz, None) => true,
-        (_, None) => false,
-        (CondMod::Z, Some(o)) => o == Equal,
-        (CondMod::Nz, Some(o)) => o != Equal,
-        (CondMod::G, Some(o)) => o == Greater,
-        (CondMod::Ge, Some(o)) => o != Less,
-        (CondMod::L, Some(o)) => o == Less,
-        (CondMod::Le, Some(o)) => o != Greater,
-        _ => false,
-    }
+    o
 }
 
 /// An integer source with its modifiers, as a wide value.
@@ -527,36 +587,6 @@ fn modify(v: u32, m: SrcMods, k: Kind, op: Op) -> u32 {
     }
 }
 
-/// An integer operation on 32-bit values.
-#[inline]
-fn int_op(op: Op, a: u32, b: u32, k: Kind) -> u32 {
-    match op {
-        Op::Mov => a,
-        Op::Add => a.wrapping_add(b),
-        Op::Mul => a.wrapping_mul(b),
-        Op::And => a & b,
-        Op::Or => a | b,
-        Op::Xor => a ^ b,
-        Op::Not => !a,
-        Op::Shl => a << (b & 31),
-        Op::Shr => a >> (b & 31),
-        Op::Asr => ((a as i32) >> (b & 31)) as u32,
-        Op::SelCond(c) => {
-            let o = if k == Kind::D {
-                (a as i32).partial_cmp(&(b as i32))
-            } else {
-                a.partial_cmp(&b)
-            };
-            if compare(c, o) {
-                a
-            } else {
-                b
-            }
-        }
-        Op::Cmp(_) => 0,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -597,8 +627,8 @@ mod tests {
             Region::new(2, 4, 0),
         ];
         let types = [Type::F, Type::D, Type::UD];
-        let mut planned = 0;
-        for _ in 0..6_000 {
+        let (mut planned, mut runs, mut scalars) = (0, 0, 0);
+        for _ in 0..12_000 {
             let p = Platform::ALL[(next(&mut s) % 4) as usize];
             let op = ops[(next(&mut s) % ops.len() as u64) as usize];
             let ty = types[(next(&mut s) % 3) as usize];
@@ -607,6 +637,9 @@ mod tests {
             i.dst = Dst::grf((next(&mut s) % 120) as u8, 4 * (next(&mut s) % 2) as u8, ty);
             if next(&mut s) % 8 == 0 {
                 i.dst = Dst { ty, ..Dst::null() };
+            } else if next(&mut s) % 6 == 0 {
+                // A strided destination (element addresses, not a run).
+                i.dst.hstride = 2;
             }
             for k in 0..2 {
                 let r = regions[(next(&mut s) % 4) as usize].unwrap_or(Region::SCALAR);
@@ -639,6 +672,12 @@ mod tests {
             };
             let Some(plan) = Plan::of(p, &i) else { continue };
             planned += 1;
+            if matches!(plan.dst, Some(Out::Seq(_))) && plan.src.iter().any(|o| matches!(o, Operand::Seq(_))) {
+                runs += 1;
+            }
+            if plan.src.iter().any(|o| matches!(o, Operand::Rep(_))) {
+                scalars += 1;
+            }
             let mut t = Thread::new();
             for b in t.grf.iter_mut() {
                 *b = next(&mut s) as u8;
@@ -660,7 +699,12 @@ mod tests {
             if next(&mut s) % 2 == 0 {
                 t.set_cr0(crate::isa::cr0::SP_DENORM_RETAIN);
             }
-            let active = next(&mut s) as u32;
+            // Every channel on (whole registers written at once), or some.
+            let active = if next(&mut s) % 2 == 0 {
+                u32::MAX
+            } else {
+                next(&mut s) as u32
+            };
             let mut u = t.clone();
             let fast = plan.run(&mut t, active, i.controls.contains(Controls::WE_ALL));
             let geo = Geo::of(p, &i);
@@ -689,6 +733,9 @@ mod tests {
             assert!(canon(&t) == canon(&u), "{p} {i:?}");
             assert_eq!(t.flags, u.flags, "{i:?}");
         }
-        assert!(planned > 1_500, "{planned}");
+        assert!(
+            planned > 3_000 && runs > 1_000 && scalars > 700,
+            "{planned} {runs} {scalars}"
+        );
     }
 }

@@ -149,11 +149,10 @@ pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
 /// Flushes a single-precision denormal to zero of its sign.
 #[inline]
 pub(crate) fn flush32(x: f32) -> f32 {
-    if x.is_subnormal() {
-        f32::from_bits(x.to_bits() & (1 << 31))
-    } else {
-        x
-    }
+    // Exponent zero: a denormal, or a zero, which stays itself (a select,
+    // not a branch: the simulator flushes whole registers).
+    let b = x.to_bits();
+    f32::from_bits(if b & 0x7f80_0000 == 0 { b & (1 << 31) } else { b })
 }
 
 /// Flushes a double-precision denormal to zero of its sign.
