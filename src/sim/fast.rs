@@ -295,8 +295,9 @@ impl Plan {
             en &= if inv { !bits } else { bits };
         }
         let grf = &t.grf[..];
-        let mut a = load(&self.src[0], grf, n);
-        let mut b = load(&self.src[1], grf, n);
+        let (mut a, mut b) = ([0u32; 16], [0u32; 16]);
+        load(&self.src[0], grf, n, &mut a);
+        load(&self.src[1], grf, n, &mut b);
         let mut cond = 0u32;
         let out = match (self.kind, self.op) {
             // A raw move.
@@ -460,11 +461,10 @@ fn dword(grf: &[u8], at: u16) -> u32 {
 /// A source's elements for the first `n` channels (and, for immediates
 /// and scalars, the rest), as 32 bits.
 #[inline(always)]
-fn load(o: &Operand, grf: &[u8], n: usize) -> [u32; 16] {
-    let mut v = [0u32; 16];
+fn load(o: &Operand, grf: &[u8], n: usize, v: &mut [u32; 16]) {
     match o {
-        Operand::Imm(x) => v = [*x; 16],
-        Operand::Rep(at) => v = [dword(grf, *at); 16],
+        Operand::Imm(x) => *v = [*x; 16],
+        Operand::Rep(at) => *v = [dword(grf, *at); 16],
         Operand::Seq(at) => {
             let at = usize::from(*at);
             if let Some(s) = grf.get(at..at + 4 * n) {
@@ -490,7 +490,6 @@ fn load(o: &Operand, grf: &[u8], n: usize) -> [u32; 16] {
             }
         }
     }
-    v
 }
 
 /// `f` on each lane of two sources.
