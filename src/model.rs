@@ -538,35 +538,29 @@ impl Region {
 
     /// Builds a region from element counts; `None` if a value has no encoding.
     pub const fn new(vstride: u32, width: u32, hstride: u32) -> Option<Region> {
-        let v = match vstride {
-            0 => 0,
-            1 => 1,
-            2 => 2,
-            4 => 3,
-            8 => 4,
-            16 => 5,
-            32 => 6,
-            _ => return None,
-        };
-        let w = match width {
-            1 => 0,
-            2 => 1,
-            4 => 2,
-            8 => 3,
-            16 => 4,
-            _ => return None,
-        };
-        let h = match hstride {
-            0 => 0,
-            1 => 1,
-            2 => 2,
-            4 => 3,
-            _ => return None,
-        };
+        // The strides are 0 or a power of two (encoded as one more than
+        // its exponent: the bit length), the width a power of two
+        // (encoded as its exponent), each up to its largest; tested
+        // together rather than value by value.
+        const fn zero_or_pow2(n: u32) -> bool {
+            n & n.wrapping_sub(1) == 0
+        }
+        const fn bit_length(n: u32) -> u8 {
+            (u32::BITS - n.leading_zeros()) as u8
+        }
+        if !(zero_or_pow2(vstride)
+            && vstride <= 32
+            && width.is_power_of_two()
+            && width <= 16
+            && zero_or_pow2(hstride)
+            && hstride <= 4)
+        {
+            return None;
+        }
         Some(Region {
-            vstride: v,
-            width: w,
-            hstride: h,
+            vstride: bit_length(vstride),
+            width: bit_length(width) - 1,
+            hstride: bit_length(hstride),
         })
     }
 
@@ -1723,6 +1717,33 @@ static_assertions::assert_impl_all!(Region: Copy, Send, Sync, Eq, core::hash::Ha
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn region_new_takes_exactly_the_encodable_counts() {
+        // The PRM's encodable element counts.
+        let (vs, ws, hs) = ([0, 1, 2, 4, 8, 16, 32], [1, 2, 4, 8, 16], [0, 1, 2, 4]);
+        for v in 0..=70u32 {
+            for w in 0..=70u32 {
+                for h in 0..=70u32 {
+                    let r = Region::new(v, w, h);
+                    let ok = vs.contains(&v) && ws.contains(&w) && hs.contains(&h);
+                    assert_eq!(r.is_some(), ok, "<{v},{w},{h}>");
+                    if let Some(r) = r {
+                        assert_eq!(
+                            (r.vstride_elems(), r.width_elems(), r.hstride_elems()),
+                            (Some(v), Some(w), h),
+                            "<{v},{w},{h}>"
+                        );
+                    }
+                }
+            }
+        }
+        for big in [u32::MAX, 1 << 31, 64, 128] {
+            assert_eq!(Region::new(big, 1, 0), None);
+            assert_eq!(Region::new(0, big, 0), None);
+            assert_eq!(Region::new(0, 1, big), None);
+        }
+    }
 
     #[test]
     fn math_function_codes_are_named_as_mesa_names_them() {

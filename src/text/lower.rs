@@ -70,12 +70,26 @@ fn check(p: Platform, i: &Instruction, opts: AsmOptions, warnings: &mut Violatio
 /// Encodes, checked or not, giving the error's kind; a lenient check
 /// writes the violations it lets through to `warnings` (see
 /// [`Strictness`]).
+#[inline]
 pub(super) fn encode_kind(
     p: Platform,
     i: &Instruction,
     opts: AsmOptions,
     warnings: &mut Violations,
 ) -> Result<Word, AsmErrorKind> {
+    // One copy per platform, each with `p` a constant: the platform tests
+    // of the validator and the encoder fold away.
+    match p {
+        Platform::Gen7 => encode_on(Platform::Gen7, i, opts, warnings),
+        Platform::Gen75 => encode_on(Platform::Gen75, i, opts, warnings),
+        Platform::Gen8 => encode_on(Platform::Gen8, i, opts, warnings),
+        Platform::Chv => encode_on(Platform::Chv, i, opts, warnings),
+    }
+}
+
+/// [`encode_kind`] on one platform.
+#[inline(always)]
+fn encode_on(p: Platform, i: &Instruction, opts: AsmOptions, warnings: &mut Violations) -> Result<Word, AsmErrorKind> {
     // What `crate::encode_with` does, kept as a `Word`: the word stays in
     // registers on its way to the record. The word is the native one,
     // also for an instruction marked `compacted`.
@@ -92,9 +106,21 @@ pub(super) fn encode_raw(
     opts: AsmOptions,
     warnings: &mut Violations,
 ) -> Result<Word, AsmErrorKind> {
-    let Some(raw) = raw else {
-        return encode_kind(p, i, opts, warnings);
-    };
+    match raw {
+        None => encode_kind(p, i, opts, warnings),
+        Some(raw) => encode_annotated(p, i, raw, opts, warnings),
+    }
+}
+
+/// [`encode_raw`] with an annotation (rare: kept out of the common path).
+#[inline(never)]
+fn encode_annotated(
+    p: Platform,
+    i: &mut Instruction,
+    raw: &[(RawField, u64)],
+    opts: AsmOptions,
+    warnings: &mut Violations,
+) -> Result<Word, AsmErrorKind> {
     let mut w = crate::codec::native_word(p, i).map_err(AsmErrorKind::Encode)?;
     // The compacted word's subregister index is no bit of the native word.
     let mut compact_subreg = i.compact_subreg;
@@ -535,9 +561,9 @@ impl Lower<'_> {
                 _ => return Err(self.invalid(r.pos, "destination region", "a destination region is `<hstride>`")),
             },
         };
-        let writemask = match o.chans {
+        let writemask = match &o.chans {
             // The stride is not printed in align16 (canonicalization sets 1).
-            Some(c) if a16 => self.writemask(&c)?,
+            Some(c) if a16 => self.writemask(c)?,
             Some(c) => return Err(self.invalid(c.pos, "write mask", "write masks need align16")),
             None => WriteMask::XYZW,
         };
@@ -640,31 +666,32 @@ impl Lower<'_> {
         let Some(r) = &o.region else {
             return Ok(Region::SCALAR);
         };
-        let [v, w, h] = r.vals;
+        // By reference: the values are not copied.
+        let [v, w, h] = &r.vals;
         // The common `<v,w,h>` with no marker: the three values through
         // one constructor call (the steps below give the same region, or
         // the error).
         if (r.n, r.vxh, r.raw) == (3, false, 0) {
-            let fit = |n: Num| u32::try_from(n.value).ok();
+            let fit = |n: &Num| u32::try_from(n.value).ok();
             if let (Some(vs), Some(ws), Some(hs)) = (fit(v), fit(w), fit(h)) {
                 if let Some(region) = Region::new(vs, ws, hs) {
                     return Ok(region);
                 }
             }
         }
-        let vstride = if r.vxh { VXH } else { code(&v, 0)? };
+        let vstride = if r.vxh { VXH } else { code(v, 0)? };
         let (width, hstride) = match (r.n, r.vxh) {
             (1, false) => (WIDTH_1, HSTRIDE_0),
             // Align16 prints vertical stride 15 as `<VxH>`.
             (1, true) if a16 => (WIDTH_1, HSTRIDE_0),
-            (3, _) => (code(&w, 1)?, code(&h, 2)?),
+            (3, _) => (code(w, 1)?, code(h, 2)?),
             // `<w,h>` is Mesa's short form of `<VxH,w,h>`, for indirect
             // sources.
             (2, false) if indirect && !a16 => {
                 return Ok(Region {
                     vstride: VXH,
-                    width: code(&v, 1)?,
-                    hstride: code(&w, 2)?,
+                    width: code(v, 1)?,
+                    hstride: code(w, 2)?,
                 })
             }
             _ => {
@@ -736,9 +763,11 @@ impl Lower<'_> {
             Mode::ThreeSrc => self.three_src_region(o)?,
             _ => self.src_region(o, a16, matches!(o.base, Base::Indirect { .. }))?,
         };
-        let swizzle = match o.chans {
+        // By reference: most sources have no swizzle, and nothing is copied.
+        let swizzle = match &o.chans {
+            None => Swizzle::XYZW,
             Some(c) if mode == Mode::Align1 => return Err(self.invalid(c.pos, "swizzle", "swizzles need align16")),
-            c => self.swizzle(c)?,
+            Some(c) => self.swizzle(Some(*c))?,
         };
         Ok(Value::Reg(Reg::raw(
             file,
