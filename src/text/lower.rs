@@ -242,6 +242,7 @@ impl Lower<'_> {
 
     /// Lowers `a` into `i` (in place); a branch comes back with the jumps
     /// still to resolve.
+    #[inline(always)]
     pub(super) fn inst_into<'a>(&self, a: &Inst<'a>, i: &mut Instruction) -> LResult<Option<Fixup<'a>>> {
         let op = a.opcode;
         // Instructions printed without options (NOP) show their access mode
