@@ -14,19 +14,26 @@
 //! `#[path]`.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The variable that makes an absent corpus an error.
 pub const REQUIRE: &str = "GENEU_REQUIRE_CORPUS";
 
 /// The checkout's root: the library's manifest directory, the parent of
 /// the command line's (`cli/`).
+///
+/// The directory is the one cargo names when it runs the test
+/// (`CARGO_MANIFEST_DIR` at run time), not the one the test was compiled
+/// in, so that a copy of the checkout that reuses the checkout's test
+/// binaries (as `.ci/run`'s run without `../shared` does) looks beside
+/// the copy. A test binary run by hand falls back to where it was built.
 pub fn checkout() -> PathBuf {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest =
+        std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
     if env!("CARGO_PKG_NAME") == "geneu-cli" {
         manifest.join("..")
     } else {
-        manifest.to_path_buf()
+        manifest
     }
 }
 
