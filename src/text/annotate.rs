@@ -78,17 +78,28 @@ fn differences(
 ///
 /// `items` keeps the fields chosen for the last word, for the next one
 /// with the same difference and view (a program's SENDs, most of them).
+/// `word` is the native word `inst` was decoded from, if the caller has
+/// it (the codec is lossless: it is `inst`'s encoding, which is then not
+/// computed again).
 pub(crate) fn write_diff<W: core::fmt::Write + ?Sized>(
     out: &mut W,
     p: Platform,
     inst: &Instruction,
+    word: Option<Word>,
     base: &Instruction,
     prefix: &str,
     items: &mut Items,
 ) -> core::fmt::Result {
     // Native words, as the text assembles them (no CmptCtrl bit for an
     // instruction marked `compacted`, no compacted word's own field).
-    let (Ok(w), Ok(b)) = (crate::codec::native_word(p, inst), crate::codec::native_word(p, base)) else {
+    let w = match word {
+        Some(w) => {
+            debug_assert_eq!(crate::codec::native_word(p, inst).ok(), Some(w));
+            Ok(w)
+        }
+        None => crate::codec::native_word(p, inst),
+    };
+    let (Ok(w), Ok(b)) = (w, crate::codec::native_word(p, base)) else {
         return Ok(());
     };
     if w == b {

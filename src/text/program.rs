@@ -32,7 +32,7 @@ type Decoded = (u64, Piece, Result<Instruction, DecodeError>);
 
 /// The native word of a piece: a compacted word's uncompacted form (its
 /// own 64 bits when it has none).
-fn native_of(p: Platform, piece: &Piece) -> Word {
+pub(crate) fn native_of(p: Platform, piece: &Piece) -> Word {
     match *piece {
         Piece::Native(w) => w,
         Piece::Compact(c) => uncompact_word(p, c).unwrap_or(Word(u128::from(c.0))),
@@ -300,38 +300,7 @@ impl<'a> ProgramText<'a> {
     /// The text of the complete words of `bytes` (bytes after the last
     /// complete word are ignored).
     pub fn new(p: Platform, bytes: &'a [u8], opts: TextOptions) -> Self {
-        // One pass over the pieces: the branches, and whether any word is
-        // compacted; then the branches' labels.
-        let mut branches = Vec::new();
-        let mut compacted = false;
-        let mut len = 0;
-        for (o, piece) in pieces(bytes) {
-            // Only a word whose opcode field (bits 6:0 of either size) names
-            // a branch decodes to one.
-            let op = match piece {
-                Piece::Native(w) => raw_opcode(w),
-                Piece::Compact(c) => {
-                    compacted = true;
-                    crate::word::fields::compact_word::opcode(c.0)
-                }
-                // Only the last piece is short: its bytes are left out.
-                Piece::Short { .. } => break,
-            };
-            len = o + piece.len();
-            if Opcode::from_hw(p, op).is_some_and(Opcode::is_branch) {
-                branches.push((o as u64, piece));
-            }
-        }
-        let starts = match bytes.get(..len) {
-            Some(whole) if compacted => Starts::Listed(pieces(whole).map(|(o, _)| o as u64).collect()),
-            _ => Starts::EveryWord,
-        };
-        let mut labels = Labels::new();
-        for (o, piece) in branches {
-            if let Ok(i) = piece.decode(p) {
-                starts.add_targets(&mut labels, p, &i, o, len as u64);
-            }
-        }
+        let (labels, len) = scan_labels(p, bytes);
         ProgramText {
             bytes,
             records: Records::new(p, &labels, opts),
@@ -375,6 +344,46 @@ impl<'a> ProgramText<'a> {
     pub fn summary(&self) -> Summary {
         self.records.sum
     }
+}
+
+/// The branch labels of the complete instructions of `bytes` (bytes after
+/// the last one are left out) and those instructions' length in bytes:
+/// those of `Program::decode(p, bytes)`, from one pass over the pieces
+/// that decodes only the branches.
+pub(crate) fn scan_labels(p: Platform, bytes: &[u8]) -> (Labels, usize) {
+    // One pass over the pieces: the branches, and whether any word is
+    // compacted; then the branches' labels.
+    let mut branches = Vec::new();
+    let mut compacted = false;
+    let mut len = 0;
+    for (o, piece) in pieces(bytes) {
+        // Only a word whose opcode field (bits 6:0 of either size) names
+        // a branch decodes to one.
+        let op = match piece {
+            Piece::Native(w) => raw_opcode(w),
+            Piece::Compact(c) => {
+                compacted = true;
+                crate::word::fields::compact_word::opcode(c.0)
+            }
+            // Only the last piece is short: its bytes are left out.
+            Piece::Short { .. } => break,
+        };
+        len = o + piece.len();
+        if Opcode::from_hw(p, op).is_some_and(Opcode::is_branch) {
+            branches.push((o as u64, piece));
+        }
+    }
+    let starts = match bytes.get(..len) {
+        Some(whole) if compacted => Starts::Listed(pieces(whole).map(|(o, _)| o as u64).collect()),
+        _ => Starts::EveryWord,
+    };
+    let mut labels = Labels::new();
+    for (o, piece) in branches {
+        if let Ok(i) = piece.decode(p) {
+            starts.add_targets(&mut labels, p, &i, o, len as u64);
+        }
+    }
+    (labels, len)
 }
 
 /// Where a program's instructions start, which a branch target must be

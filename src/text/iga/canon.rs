@@ -409,16 +409,18 @@ fn round_src(s: &mut Src) {
 }
 
 /// Writes ` [annotation]` of `i` (see the module documentation), or
-/// nothing when `i` is what its text stands for.
+/// nothing when `i` is what its text stands for; `word` is the native
+/// word `i` was decoded from, if known.
 pub(crate) fn write_annotation<W: core::fmt::Write + ?Sized>(
     out: &mut W,
     p: Platform,
     i: &Instruction,
+    word: Option<crate::word::Word>,
     items: &mut crate::text::annotate::Items,
 ) -> core::fmt::Result {
     let base = iga_canonical(p, i);
     if base == *i {
         return Ok(());
     }
-    crate::text::annotate::write_diff(out, p, i, &base, " [", items)
+    crate::text::annotate::write_diff(out, p, i, word, &base, " [", items)
 }

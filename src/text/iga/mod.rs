@@ -132,12 +132,18 @@ impl<'a> IgaDisasm<'a> {
 
     /// Writes the text to any writer.
     pub fn write_to<W: Write + ?Sized>(&self, out: &mut W) -> fmt::Result {
-        self.write_with(out, &mut crate::text::annotate::Items::default())
+        self.write_with(out, None, &mut crate::text::annotate::Items::default())
     }
 
     /// [`Self::write_to`], the annotation's fields chosen through `items`
-    /// (kept from the program's previous instruction).
-    fn write_with<W: Write + ?Sized>(&self, out: &mut W, items: &mut crate::text::annotate::Items) -> fmt::Result {
+    /// (kept from the program's previous instruction); `word` is the
+    /// native word the instruction was decoded from, if known.
+    fn write_with<W: Write + ?Sized>(
+        &self,
+        out: &mut W,
+        word: Option<crate::word::Word>,
+        items: &mut crate::text::annotate::Items,
+    ) -> fmt::Result {
         let pr = print::Printer {
             p: self.platform,
             i: self.inst,
@@ -147,7 +153,7 @@ impl<'a> IgaDisasm<'a> {
         pr.body(&mut o)?;
         pr.options(&mut o)?;
         if self.annotate {
-            canon::write_annotation(out, self.platform, self.inst, items)?;
+            canon::write_annotation(out, self.platform, self.inst, word, items)?;
         }
         if self.inst.opcode.is_send() {
             out.write_str(" // ")?;
@@ -182,35 +188,57 @@ pub fn write_program<W: Write + ?Sized>(
     bytes: &[u8],
     annotate: bool,
 ) -> Result<crate::text::program::Summary, fmt::Error> {
-    let prog = crate::text::program::Program::decode(p, bytes);
-    let len = prog.byte_len();
+    use crate::compact::{pieces, Piece};
+    // Word by word, as Mesa's `write_bytes_text`: each word decoded as it
+    // is printed, only the branches decoded before (for the labels).
+    let (labels, len) = crate::text::program::scan_labels(p, bytes);
+    let mut targets = labels.iter().map(|(o, _)| o).peekable();
     let mut sum = crate::text::program::Summary::default();
     // A block starts at 0, at every branch target (the labels Mesa's
     // printer finds), and after every branch and EOT.
     let mut block_start = true;
     let mut items = crate::text::annotate::Items::default();
-    for e in prog.entries() {
-        if block_start || e.label.is_some() {
-            print::write_label(out, e.offset as i64)?;
+    // One instruction's place, which each word is decoded into.
+    let mut decoded = Err(crate::error::DecodeError::Length(0));
+    for (o, piece) in pieces(bytes.get(..len).unwrap_or(&[])) {
+        let offset = o as u64;
+        // The labels come in increasing order, all at instructions' starts.
+        let mut target = false;
+        while let Some(&t) = targets.peek() {
+            if t > offset {
+                break;
+            }
+            target |= t == offset;
+            targets.next();
+        }
+        if block_start || target {
+            print::write_label(out, offset as i64)?;
             out.write_str(":\n")?;
         }
-        match e.inst {
+        piece.decode_in_place(p, &mut decoded);
+        match &decoded {
             Ok(i) => {
-                let d = IgaDisasm::new(p, i).at(e.offset);
-                if annotate { d } else { d.without_annotation() }.write_with(out, &mut items)?;
+                let d = IgaDisasm::new(p, i).at(offset);
+                // A native word is the instruction's encoding (lossless).
+                let word = match piece {
+                    Piece::Native(w) => Some(w),
+                    _ => None,
+                };
+                if annotate { d } else { d.without_annotation() }.write_with(out, word, &mut items)?;
                 out.write_str("\n")?;
                 sum.instructions += 1;
                 block_start = ends_block(i);
             }
             Err(err) => {
-                crate::text::program::write_undecodable(out, e.word, err)?;
+                let w = crate::text::program::native_of(p, &piece);
+                crate::text::program::write_undecodable(out, w, err)?;
                 out.write_str("\n")?;
                 sum.undecodable += 1;
                 block_start = false;
             }
         }
     }
-    if block_start || prog.labels().get(len).is_some() {
+    if block_start || labels.get(len as u64).is_some() {
         print::write_label(out, len as i64)?;
         out.write_str(":\n")?;
     }
