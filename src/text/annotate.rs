@@ -114,16 +114,24 @@ pub(crate) fn write_diff<W: core::fmt::Write + ?Sized>(
 /// depend only on the platform, the bits that choose the word's view
 /// ([`crate::fields::view_context_bits`]) and the bits that differ, so
 /// the next word equal on those reuses them and only their values are
-/// written.
+/// written; and the text written, which the next word with the same
+/// fields and the same bits in them writes again as it is.
 #[derive(Debug, Default)]
 pub(crate) struct Items {
     /// Platform, the word's view bits, the differing bits.
     key: Option<(Platform, u128, u128)>,
     fields: Vec<RawField>,
+    /// The bits of the chosen fields.
+    mask: u128,
+    /// The word's bits under `mask` that `text` was written from, if any.
+    text_bits: Option<u128>,
+    /// The items' text for `key` and `text_bits`.
+    text: String,
 }
 
 impl Items {
-    /// [`write_items`], choosing the fields only when the key changed.
+    /// [`write_items`], choosing the fields only when the key changed and
+    /// writing them only when their bits changed.
     fn write<W: core::fmt::Write + ?Sized>(
         &mut self,
         out: &mut W,
@@ -136,20 +144,27 @@ impl Items {
         let key = Some((p, w.0 & crate::fields::view_context_bits(p), left));
         if self.key != key {
             self.fields.clear();
+            self.text_bits = None;
             let fields = &mut self.fields;
             choose_items(p, op, w, left, |rf| {
                 fields.push(rf);
                 Ok(())
             })?;
+            self.mask = self.fields.iter().fold(0, |m, rf| m | rf.mask());
             self.key = key;
         }
-        for (k, rf) in self.fields.iter().enumerate() {
-            if k > 0 {
-                out.write_str(" ")?;
+        let bits = Some(w.0 & self.mask);
+        if self.text_bits != bits {
+            self.text.clear();
+            for (k, rf) in self.fields.iter().enumerate() {
+                if k > 0 {
+                    self.text.push(' ');
+                }
+                rf.write(&mut self.text, w.0)?;
             }
-            rf.write(out, w.0)?;
+            self.text_bits = bits;
         }
-        Ok(())
+        out.write_str(&self.text)
     }
 }
 
