@@ -110,28 +110,43 @@ pub(crate) fn write_diff<W: core::fmt::Write + ?Sized>(
     out.write_str("]")
 }
 
-/// The fields [`write_items`] chose for the last word it wrote: they
-/// depend only on the platform, the bits that choose the word's view
-/// ([`crate::fields::view_context_bits`]) and the bits that differ, so
-/// the next word equal on those reuses them and only their values are
-/// written; and the text written, which the next word with the same
-/// fields and the same bits in them writes again as it is.
+/// The fields [`write_items`] chose for the last few differences it
+/// wrote: they depend only on the platform, the bits that choose the
+/// word's view ([`crate::fields::view_context_bits`]) and the bits that
+/// differ, so a later word equal on those reuses them and only their
+/// values are written; and each one's last text, which a word with the
+/// same fields and the same bits in them writes again as it is. A few
+/// are kept, not one: a program's SENDs, most of its annotated words,
+/// come between other instructions with other differences.
 #[derive(Debug, Default)]
 pub(crate) struct Items {
+    choices: Vec<Choice>,
+    /// The choice used last (looked at first).
+    last: usize,
+    /// The choice to replace next when all places are taken.
+    next: usize,
+}
+
+/// The items chosen for one difference, and their last text.
+#[derive(Debug)]
+struct Choice {
     /// Platform, the word's view bits, the differing bits.
-    key: Option<(Platform, u128, u128)>,
+    key: (Platform, u128, u128),
     fields: Vec<RawField>,
     /// The bits of the chosen fields.
     mask: u128,
-    /// The word's bits under `mask` that `text` was written from, if any.
-    text_bits: Option<u128>,
-    /// The items' text for `key` and `text_bits`.
+    /// The word's bits under `mask` that `text` was written from.
+    text_bits: u128,
+    /// The items' text.
     text: String,
 }
 
 impl Items {
-    /// [`write_items`], choosing the fields only when the key changed and
-    /// writing them only when their bits changed.
+    /// How many choices are kept.
+    const KEPT: usize = 8;
+
+    /// [`write_items`], choosing the fields only for a difference not
+    /// kept, and writing them only when their bits changed.
     fn write<W: core::fmt::Write + ?Sized>(
         &mut self,
         out: &mut W,
@@ -141,30 +156,64 @@ impl Items {
         base: Word,
     ) -> core::fmt::Result {
         let left = w.0 ^ base.0;
-        let key = Some((p, w.0 & crate::fields::view_context_bits(p), left));
-        if self.key != key {
-            self.fields.clear();
-            self.text_bits = None;
-            let fields = &mut self.fields;
-            choose_items(p, op, w, left, |rf| {
-                fields.push(rf);
-                Ok(())
-            })?;
-            self.mask = self.fields.iter().fold(0, |m, rf| m | rf.mask());
-            self.key = key;
-        }
-        let bits = Some(w.0 & self.mask);
-        if self.text_bits != bits {
-            self.text.clear();
-            for (k, rf) in self.fields.iter().enumerate() {
-                if k > 0 {
-                    self.text.push(' ');
+        let key = (p, w.0 & crate::fields::view_context_bits(p), left);
+        let k = match self.choices.get(self.last) {
+            Some(c) if c.key == key => self.last,
+            _ => match self.choices.iter().position(|c| c.key == key) {
+                Some(k) => k,
+                None => self.choose(p, op, w, key)?,
+            },
+        };
+        self.last = k;
+        let Some(c) = self.choices.get_mut(k) else {
+            return Ok(());
+        };
+        let bits = w.0 & c.mask;
+        if c.text_bits != bits || c.text.is_empty() {
+            c.text.clear();
+            for (n, rf) in c.fields.iter().enumerate() {
+                if n > 0 {
+                    c.text.push(' ');
                 }
-                rf.write(&mut self.text, w.0)?;
+                rf.write(&mut c.text, w.0)?;
             }
-            self.text_bits = bits;
+            c.text_bits = bits;
         }
-        out.write_str(&self.text)
+        out.write_str(&c.text)
+    }
+
+    /// Chooses the fields for `key` into a free place or the oldest one;
+    /// returns its index.
+    #[cold]
+    fn choose(
+        &mut self,
+        p: Platform,
+        op: Opcode,
+        w: Word,
+        key: (Platform, u128, u128),
+    ) -> Result<usize, core::fmt::Error> {
+        let mut fields = Vec::new();
+        choose_items(p, op, w, key.2, |rf| {
+            fields.push(rf);
+            Ok(())
+        })?;
+        let c = Choice {
+            key,
+            mask: fields.iter().fold(0, |m, rf| m | rf.mask()),
+            fields,
+            text_bits: 0,
+            text: String::new(),
+        };
+        if self.choices.len() < Self::KEPT {
+            self.choices.push(c);
+            return Ok(self.choices.len() - 1);
+        }
+        let k = self.next;
+        self.next = (k + 1) % Self::KEPT;
+        if let Some(place) = self.choices.get_mut(k) {
+            *place = c;
+        }
+        Ok(k)
     }
 }
 
