@@ -95,17 +95,24 @@ impl<'w, W: Write + ?Sized> Cols<'w, W> {
     }
 
     fn finish(&mut self) -> fmt::Result {
+        self.finish_sep(0)
+    }
+
+    /// [`Self::finish`], then `sep` counted spaces: the separator before
+    /// the next column, written with the padding in one piece.
+    fn finish_sep(&mut self, sep: usize) -> fmt::Result {
         let cap = self.cap.take().unwrap_or(0);
+        let mut pad = 0;
         if self.size <= cap {
-            let mut pad = cap - self.size;
+            pad = cap - self.size;
             let pay = self.debt.min(pad);
             pad -= pay;
             self.debt -= pay;
-            self.spaces(pad)?;
         } else {
             self.debt += self.size - cap;
         }
-        self.size = 0;
+        self.spaces(pad + sep)?;
+        self.size = sep;
         Ok(())
     }
 }
@@ -411,8 +418,7 @@ impl Printer<'_> {
             }
             o.s(")")?;
         }
-        o.finish()?;
-        o.s(" ")?;
+        o.finish_sep(1)?;
         // Mnemonic and execution size.
         o.start(COLUMNS.op_exec);
         o.s(op.name())?;
@@ -438,8 +444,7 @@ impl Printer<'_> {
             o.dec(i.first_channel().into())?;
             o.s(")")?;
         }
-        o.finish()?;
-        o.s(" ")?;
+        o.finish_sep(1)?;
         // Flag modifier.
         o.start(COLUMNS.flag_mod);
         if let Some(c) = shown_cond(i) {
@@ -466,8 +471,7 @@ impl Printer<'_> {
             o.s("  ")?;
             o.start(COLUMNS.src);
             write_label(&mut Raw(o), target(p, self.pc, i.jip(p).unwrap_or(0)))?;
-            o.finish()?;
-            o.s("  ")?;
+            o.finish_sep(2)?;
             o.start(COLUMNS.src);
             if uip {
                 write_label(&mut Raw(o), target(p, self.pc, i.uip(p).unwrap_or(0)))?;
@@ -783,8 +787,7 @@ impl Printer<'_> {
         if i.dst.ty != Type::UD || !self.p.is_gen8() {
             o.s(type_name(i.dst.ty))?;
         }
-        o.finish()?;
-        o.s("  ")?;
+        o.finish_sep(2)?;
         let s0 = &i.src[0];
         if s0.is_imm() {
             // A word no compiler writes: the payload as an immediate.
@@ -803,8 +806,7 @@ impl Printer<'_> {
         o.s("  ")?;
         o.start(COLUMNS.send_desc);
         write_hex(&mut Raw(o), ex_desc(i).into(), 0)?;
-        o.finish()?;
-        o.s("  ")?;
+        o.finish_sep(2)?;
         o.start(COLUMNS.send_desc);
         match i.send_desc() {
             Some(d) => write_hex(&mut Raw(o), d.into(), 8)?,
