@@ -16,7 +16,9 @@
 //! `disasm-iga-own` (the words IGA's syntax assembles its own plain text
 //! to: no annotation needed, printed with the annotation check) and
 //! `asm-iga` (unchecked, reading `disasm-iga`'s text, as the text
-//! bench), or `text` / `text-iga` to print the input text; `N` is the number of passes. The instructions of one pass per
+//! bench), `asm-iga-plain` (unchecked, reading `disasm-iga-plain`'s
+//! text: IGA's own, as users write it), or `text` / `text-iga` /
+//! `text-iga-plain` to print the input text; `N` is the number of passes. The instructions of one pass per
 //! word are the difference between the counts of two runs (say `N` = 10
 //! and `N` = 0) divided by the passes and the words, which the program
 //! prints.
@@ -49,6 +51,12 @@ fn main() {
     let insts: Vec<_> = words.iter().map(|w| decode(p, w).unwrap()).collect();
     let mut iga = String::new();
     geneu::text::iga::write_program(&mut iga, p, &bytes, true).unwrap();
+    // IGA's own text of the words (no annotation): what users feed the
+    // reader, read by `asm-iga-plain`.
+    let mut iga_plain = String::new();
+    if mode == "asm-iga-plain" || mode == "text-iga-plain" {
+        geneu::text::iga::write_program(&mut iga_plain, p, &bytes, false).unwrap();
+    }
     // The words IGA's own text stands for (its encoder's output): what
     // the corpus's plain IGA text assembles to.
     let own: Vec<u8> = if mode == "disasm-iga-own" {
@@ -68,6 +76,10 @@ fn main() {
     }
     if mode == "text-iga" {
         print!("{iga}");
+        return;
+    }
+    if mode == "text-iga-plain" {
+        print!("{iga_plain}");
         return;
     }
     let mut sum = 0usize;
@@ -101,6 +113,11 @@ fn main() {
             "asm-iga" => geneu::text::iga::assemble_iga_words(p, std::hint::black_box(&iga), AsmOptions::UNCHECKED)
                 .unwrap()
                 .len(),
+            "asm-iga-plain" => {
+                geneu::text::iga::assemble_iga_words(p, std::hint::black_box(&iga_plain), AsmOptions::UNCHECKED)
+                    .unwrap()
+                    .len()
+            }
             "validate" => insts
                 .iter()
                 .filter(|i| validate(p, std::hint::black_box(i)).is_ok())

@@ -41,7 +41,7 @@ fn bad<T>(at: usize, why: &'static str) -> R<T> {
 }
 
 /// Each byte's value as a hexadecimal digit, either case (0xFF: none).
-const HEX_DIGIT: [u8; 256] = crate::text::lex::hex_digits(true);
+pub(super) const HEX_DIGIT: [u8; 256] = crate::text::lex::hex_digits(true);
 
 /// A cursor over the bytes of one line's code.
 pub(super) struct Ex<'a> {

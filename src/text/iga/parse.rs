@@ -108,8 +108,21 @@ struct Cur<'a> {
     end: usize,
 }
 
+/// Whether each byte is one of an identifier's (letters, digits, `_`).
+const IDENT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'_';
+        c += 1;
+    }
+    t
+};
+
+#[inline(always)]
 fn is_ident(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
+    IDENT[usize::from(c)]
 }
 
 impl<'a> Cur<'a> {
@@ -121,6 +134,21 @@ impl<'a> Cur<'a> {
         self.b.get(self.i + k).copied()
     }
     fn ws(&mut self) {
+        // IGA pads its columns with runs of spaces: eight bytes at a
+        // time, then the rest (tabs and CRs too) byte by byte.
+        const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
+        // Most calls find no space at all.
+        if self.peek() != Some(b' ') && !matches!(self.peek(), Some(b'\t' | b'\r')) {
+            return;
+        }
+        while let Some(w) = self.b.get(self.i..).and_then(<[u8]>::first_chunk::<8>) {
+            let x = u64::from_le_bytes(*w) ^ SPACES;
+            if x != 0 {
+                self.i += (x.trailing_zeros() / 8) as usize;
+                break;
+            }
+            self.i += 8;
+        }
         while matches!(self.peek(), Some(b' ' | b'\t' | b'\r')) {
             self.i += 1;
         }
@@ -158,15 +186,22 @@ impl<'a> Cur<'a> {
     fn ident(&mut self) -> Option<&'a str> {
         self.ws();
         let s = self.i;
-        while self.peek().is_some_and(is_ident) {
-            self.i += 1;
+        let rest = self.b.get(s..)?;
+        let n = rest.iter().position(|&c| !is_ident(c)).unwrap_or(rest.len());
+        if n == 0 {
+            return None;
         }
-        (self.i > s).then(|| self.src.get(s..self.i).unwrap_or(""))
+        self.i = s + n;
+        // The bytes are ASCII: the slice is on character boundaries.
+        Some(self.src.get(s..s + n).unwrap_or(""))
     }
     /// An unsigned decimal, `0x` hexadecimal or `0b` binary number (IGA's
     /// integer literals, `expr::Ex::int_literal`).
     fn number(&mut self, what: &'static str) -> R<u64> {
         self.ws();
+        if let Some(v) = self.quick_number() {
+            return Ok(v);
+        }
         let s = self.i;
         let mut e = self.ex();
         match e.int_literal() {
@@ -177,6 +212,36 @@ impl<'a> Cur<'a> {
             Err(err @ (_, AsmErrorKind::NumberTooLarge(_))) => Err(err),
             _ => unexpected(s, self.found(), what),
         }
+    }
+    /// The common integer literals without the expression reader: a
+    /// decimal of at most 19 digits or a `0x` hexadecimal of at most 16,
+    /// not run into letters or digits ([`super::expr::Ex::int_literal`]
+    /// reads the same value there). `None` (the cursor kept) for anything
+    /// else, which the full reader then reads.
+    #[inline]
+    fn quick_number(&mut self) -> Option<u64> {
+        let b = self.b.get(self.i..)?;
+        let (digits, radix, skip) = match b {
+            [b'0', b'x' | b'X', rest @ ..] => (rest, 16u64, 2),
+            [b'0'..=b'9', ..] => (b, 10, 0),
+            _ => return None,
+        };
+        let mut v: u64 = 0;
+        let mut n = 0;
+        for &c in digits {
+            let d = super::expr::HEX_DIGIT.get(usize::from(c)).copied().unwrap_or(0xff);
+            if u64::from(d) >= radix {
+                break;
+            }
+            v = v.wrapping_mul(radix).wrapping_add(u64::from(d));
+            n += 1;
+        }
+        let max = if radix == 10 { 19 } else { 16 };
+        if n == 0 || n > max || digits.get(n).is_some_and(|&c| is_ident(c)) {
+            return None;
+        }
+        self.i += skip + n;
+        Some(v)
     }
     /// An expression cursor at this one.
     fn ex(&self) -> Ex<'a> {
@@ -190,13 +255,33 @@ impl<'a> Cur<'a> {
     fn int_expr(&mut self, what: &'static str) -> R<i64> {
         self.ws();
         let at = self.i;
-        let mut e = self.ex();
-        let v = e.expr()?;
-        self.i = e.i;
+        let v = self.expr()?;
         match v {
             Val::Int(v) => Ok(v),
             Val::Float(_) => invalid(at, what, "a constant integer expression"),
         }
+    }
+    /// A constant expression ([`Ex::expr`]), a literal alone read
+    /// without the expression reader, as `Ex::expr` reads it first.
+    fn expr(&mut self) -> R<Val> {
+        let at = self.i;
+        if let Some(v) = self.quick_number() {
+            if self.peek() != Some(b'.') {
+                self.ws();
+                if !matches!(
+                    self.peek(),
+                    Some(b'&' | b'|' | b'<' | b'>' | b'+' | b'-' | b'*' | b'/' | b'%')
+                ) {
+                    // IGA reads literals as unsigned and keeps them as signed.
+                    return Ok(Val::Int(v as i64));
+                }
+            }
+            self.i = at;
+        }
+        let mut e = self.ex();
+        let v = e.expr()?;
+        self.i = e.i;
+        Ok(v)
     }
     fn small(&mut self, what: &'static str, max: u64, range: &'static str) -> R<u8> {
         let at = self.i;
@@ -215,24 +300,40 @@ impl<'a> Cur<'a> {
     }
 }
 
+/// A name of one or two bytes as one integer (0 for any other length).
+const fn short_key(s: &[u8]) -> u16 {
+    match *s {
+        [a] => a as u16,
+        [a, b] => a as u16 | (b as u16) << 8,
+        _ => 0,
+    }
+}
+
+/// IGA's type names (the printer's, `type_name`, after its `:`), as
+/// [`short_key`]s.
+const TYPE_KEYS: [(u16, Type); Type::ALL.len()] = {
+    let mut t = [(0, Type::UD); Type::ALL.len()];
+    let mut k = 0;
+    while k < Type::ALL.len() {
+        let ty = Type::ALL[k];
+        let name = type_name(ty).as_bytes();
+        let key = match *name {
+            [_, a] => a as u16,
+            [_, a, b] => a as u16 | (b as u16) << 8,
+            _ => 0,
+        };
+        t[k] = (key, ty);
+        k += 1;
+    }
+    t
+};
+
 /// IGA's type names, and the alternative ones its parser accepts.
 fn type_named(s: &str) -> Option<Type> {
-    // IGA's names are Mesa's suffixes in lower case.
-    if let [a, rest @ ..] = s.as_bytes() {
-        let mut up = [a.to_ascii_uppercase(), 0];
-        let name: &[u8] = match rest {
-            [] => up.get(..1).unwrap_or(&[]),
-            [b] => {
-                up[1] = b.to_ascii_uppercase();
-                &up
-            }
-            _ => &[],
-        };
-        if let Some(Some(t)) = crate::text::names::type_by_bytes(name) {
-            // The same name as the printer's (`type_name`).
-            if type_name(t).get(1..) == Some(s) {
-                return Some(t);
-            }
+    let key = short_key(s.as_bytes());
+    if key != 0 {
+        if let Some(&(_, t)) = TYPE_KEYS.iter().find(|&&(k, _)| k == key) {
+            return Some(t);
         }
     }
     Some(match s {
@@ -318,6 +419,10 @@ struct Reader<'a> {
     /// The annotations' fields of all instructions read, one after
     /// another (one vector for the text, not one per instruction).
     raws: core::cell::RefCell<Vec<(RawField, u64)>>,
+    /// The last annotation read: its opcode, its text after `[` to its
+    /// `]`, and its fields in `raws` (the next instruction's is often the
+    /// same text).
+    last_annotation: core::cell::Cell<Option<(Opcode, &'a [u8], (usize, usize))>>,
     /// The execution size of an instruction that shows none, once a
     /// directive has put the text in IGA's legacy mode (`iga64
     /// -Xlegacy-directives`): SIMD1 unless `.default_execution_size`.
@@ -379,25 +484,32 @@ impl<'a> Reader<'a> {
     fn reg(&self, c: &mut Cur<'a>) -> R<Option<Reg>> {
         c.ws();
         let s = c.i;
+        // `c.b` ends at the line's code: its bounds are the line's.
+        let b = c.b;
         let mut j = s;
-        while j < c.end && c.b.get(j).is_some_and(|x| x.is_ascii_alphabetic()) {
+        while b.get(j).is_some_and(u8::is_ascii_alphabetic) {
             j += 1;
         }
         // IGA's name of ARF class 14 has digits and `_` in it (`arf14_3`).
-        if c.src.get(s..s + 6) == Some("arf14_") {
+        if b.get(s..s + 6) == Some(b"arf14_") {
             j = s + 6;
         }
         let letters = c.src.get(s..j).unwrap_or("");
+        let grf = letters == "r";
+        // The number, saturated (past 255 it is out of range whatever it
+        // is).
         let mut k = j;
-        while k < c.end && c.b.get(k).is_some_and(u8::is_ascii_digit) {
+        let mut n: u32 = 0;
+        while let Some(d) = b.get(k).map(|x| x.wrapping_sub(b'0')).filter(|&d| d < 10) {
+            n = n.saturating_mul(10).saturating_add(u32::from(d));
             k += 1;
         }
-        if k < c.end && c.b.get(k).is_some_and(|&x| is_ident(x)) {
+        if b.get(k).is_some_and(|&x| is_ident(x)) {
             return Ok(None);
         }
         // `r[a0.1,16]`, and IGA's `r3[a0.1,16]`: the offset counted
         // from r3 (3 × 32 bytes more).
-        if letters == "r" && c.b.get(k) == Some(&b'[') && k < c.end {
+        if grf && b.get(k) == Some(&b'[') {
             let digits = c.src.get(j..k).unwrap_or("");
             let base = if digits.is_empty() {
                 0
@@ -442,11 +554,15 @@ impl<'a> Reader<'a> {
             };
             return Ok(Some(Reg::Indirect { subnr, imm }));
         }
-        let digits = c.src.get(j..k).unwrap_or("");
         // GRF numbers past 127 name no register, but the field holds them
         // (IGA warns and encodes them).
-        let named = letters == "r" || arf_class(letters).is_some();
-        if named && !digits.is_empty() && digits.parse::<u8>().is_err() {
+        let class = if grf { None } else { arf_class(letters) };
+        let n: Option<u8> = if k == j {
+            None
+        } else if let Ok(n) = u8::try_from(n) {
+            Some(n)
+        } else if grf || class.is_some() {
+            let digits = c.src.get(j..k).unwrap_or("");
             return Err((
                 j,
                 AsmErrorKind::OutOfRange {
@@ -455,13 +571,14 @@ impl<'a> Reader<'a> {
                     range: "0 to 255",
                 },
             ));
-        }
-        let n: Option<u8> = if digits.is_empty() { None } else { digits.parse().ok() };
-        let (file, nr) = if letters == "r" {
+        } else {
+            None
+        };
+        let (file, nr) = if grf {
             let Some(n) = n else { return Ok(None) };
             (RegFile::Grf, n)
         } else {
-            let Some(class) = arf_class(letters) else {
+            let Some(class) = class else {
                 return Ok(None);
             };
             let n = n.unwrap_or(0);
@@ -707,9 +824,7 @@ impl<'a> Reader<'a> {
             }
             c.i = vat;
         }
-        let mut e = c.ex();
-        let mut v = e.expr()?;
-        c.i = e.i;
+        let mut v = c.expr()?;
         if pipe {
             v = match v {
                 Val::Int(x) => Val::Int(x.wrapping_abs()),
@@ -1136,6 +1251,17 @@ impl<'a> Reader<'a> {
         }
         // The field annotation.
         if c.eat(b'[') {
+            // The text to its `]` as the previous annotation's, on the
+            // same opcode (the same layout): the same fields.
+            let rest = c.b.get(c.i..).unwrap_or(&[]);
+            let text = memchr::memchr(b']', rest).and_then(|k| rest.get(..=k));
+            if let (Some(text), Some((op, prev, range))) = (text, self.last_annotation.get()) {
+                if op == i.opcode && prev == text {
+                    c.i += text.len();
+                    parsed.raw = Some(range.0..range.1);
+                    return Self::inst_end(c, parsed);
+                }
+            }
             let mut raws = self.raws.borrow_mut();
             let first = raws.len();
             loop {
@@ -1168,7 +1294,15 @@ impl<'a> Reader<'a> {
                 raws.push((f, v));
             }
             parsed.raw = Some(first..raws.len());
+            if let Some(text) = text {
+                self.last_annotation.set(Some((i.opcode, text, (first, raws.len()))));
+            }
         }
+        Self::inst_end(c, parsed)
+    }
+
+    /// The end of an instruction: the line's code, or `;`.
+    fn inst_end(c: &mut Cur<'a>, parsed: Parsed<'a>) -> R<Parsed<'a>> {
         c.ws();
         if c.i < c.end && c.peek() != Some(b';') {
             return unexpected(
@@ -1434,17 +1568,22 @@ fn pd_annotated(c: &Cur<'_>) -> bool {
 
 /// A line's end and the start of its `//` comment (or its end).
 fn line_bounds(b: &[u8], start: usize) -> (usize, usize) {
-    let rest = b.get(start..).unwrap_or(&[]);
-    let end = memchr::memchr(b'\n', rest).map_or(b.len(), |k| start + k);
-    let line = b.get(start..end).unwrap_or(&[]);
-    let mut from = 0;
-    while let Some(k) = line.get(from..).and_then(|r| memchr::memchr(b'/', r)) {
-        if line.get(from + k + 1) == Some(&b'/') {
-            return (end, start + from + k);
+    // One pass to the first `//` or the newline; past a `//`, to the
+    // newline.
+    let mut from = start;
+    loop {
+        let rest = b.get(from..).unwrap_or(&[]);
+        match memchr::memchr2(b'\n', b'/', rest).map(|k| from + k) {
+            None => return (b.len(), b.len()),
+            Some(k) if b.get(k) == Some(&b'\n') => return (k, k),
+            Some(k) if b.get(k + 1) == Some(&b'/') => {
+                let tail = b.get(k + 2..).unwrap_or(&[]);
+                let end = memchr::memchr(b'\n', tail).map_or(b.len(), |e| k + 2 + e);
+                return (end, k);
+            }
+            Some(k) => from = k + 1,
         }
-        from += k + 1;
     }
-    (end, end)
 }
 
 /// The column (from 1, in characters) of byte `at` on the line that
@@ -1514,6 +1653,20 @@ fn blank_block_comments(src: &str) -> Result<Option<String>, usize> {
 /// its word stays the native one, as in Mesa's syntax (compaction is
 /// [`crate::compact::compact_program`]).
 pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Assembled>, AsmErrors> {
+    let mut out = Vec::new();
+    run::<_, true>(p, src, opts, &mut out, |a| a)?;
+    Ok(out)
+}
+
+/// [`assemble_iga`], each instruction given to `f` and its result
+/// appended to `out`; with `COLUMNS` off, no column is counted (0).
+fn run<T, const COLUMNS: bool>(
+    p: Platform,
+    src: &str,
+    opts: AsmOptions,
+    out: &mut Vec<T>,
+    f: impl Fn(Assembled) -> T,
+) -> Result<(), AsmErrors> {
     let blanked = match blank_block_comments(src) {
         Ok(b) => b,
         Err(at) => return Err(located(src, alloc::vec![(at, AsmErrorKind::UnterminatedComment)])),
@@ -1523,13 +1676,15 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
         p,
         fields: core::cell::RefCell::new(Vec::new()),
         raws: core::cell::RefCell::new(Vec::new()),
+        last_annotation: core::cell::Cell::new(None),
         default_exec: core::cell::Cell::new(None),
         default_type: core::cell::Cell::new(None),
         mov_label: core::cell::Cell::new(None),
     };
     let b = text.as_bytes();
     let mut errors = Vec::new();
-    let mut insts: Vec<Parsed<'_>> = Vec::new();
+    // At most one instruction a line, mostly.
+    let mut insts: Vec<Parsed<'_>> = Vec::with_capacity(memchr::memchr_iter(b'\n', b).count() + 1);
     let mut labels: Vec<(&str, usize, usize)> = Vec::new();
     let mut start = 0;
     let mut line = 0u32;
@@ -1602,7 +1757,7 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
             }
         }
     }
-    let mut out = Vec::with_capacity(insts.len());
+    out.reserve(insts.len());
     let raws = rd.raws.borrow();
     for (idx, mut pd) in insts.into_iter().enumerate() {
         let mut i = pd.inst;
@@ -1695,19 +1850,19 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
         let raw = pd.raw.map(|r| raws.get(r).unwrap_or(&[]));
         match encode_raw(p, &mut i, raw, opts, &mut warnings) {
             Ok(w) => {
-                out.push(Assembled {
+                out.push(f(Assembled {
                     line: pd.line,
-                    column: column(text, pd.line_start, pd.at),
+                    column: if COLUMNS { column(text, pd.line_start, pd.at) } else { 0 },
                     inst: i,
                     word: w.to_bytes(),
                     warnings,
-                });
+                }));
             }
             Err(kind) => errors.push((pd.at, kind)),
         }
     }
     if errors.is_empty() {
-        Ok(out)
+        Ok(())
     } else {
         Err(located(src, errors))
     }
@@ -1729,5 +1884,7 @@ pub fn looks_like_iga(src: &str) -> bool {
 
 /// [`assemble_iga`], giving the 16-byte words only.
 pub fn assemble_iga_words(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<[u8; 16]>, AsmErrors> {
-    assemble_iga(p, src, opts).map(|v| v.into_iter().map(|a| a.word).collect())
+    let mut out = Vec::new();
+    run::<_, false>(p, src, opts, &mut out, |a| a.word)?;
+    Ok(out)
 }
