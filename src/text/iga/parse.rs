@@ -221,22 +221,32 @@ impl<'a> Cur<'a> {
     #[inline]
     fn quick_number(&mut self) -> Option<u64> {
         let b = self.b.get(self.i..)?;
-        let (digits, radix, skip) = match b {
-            [b'0', b'x' | b'X', rest @ ..] => (rest, 16u64, 2),
-            [b'0'..=b'9', ..] => (b, 10, 0),
-            _ => return None,
-        };
         let mut v: u64 = 0;
         let mut n = 0;
-        for &c in digits {
-            let d = super::expr::HEX_DIGIT.get(usize::from(c)).copied().unwrap_or(0xff);
-            if u64::from(d) >= radix {
-                break;
+        let (digits, max, skip) = match b {
+            [b'0', b'x' | b'X', rest @ ..] => {
+                for &c in rest {
+                    let d = super::expr::HEX_DIGIT.get(usize::from(c)).copied().unwrap_or(0xff);
+                    if d >= 16 {
+                        break;
+                    }
+                    v = v << 4 | u64::from(d);
+                    n += 1;
+                }
+                (rest, 16, 2)
             }
-            v = v.wrapping_mul(radix).wrapping_add(u64::from(d));
-            n += 1;
-        }
-        let max = if radix == 10 { 19 } else { 16 };
+            _ => {
+                for &c in b {
+                    let d = c.wrapping_sub(b'0');
+                    if d >= 10 {
+                        break;
+                    }
+                    v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+                    n += 1;
+                }
+                (b, 19, 0)
+            }
+        };
         if n == 0 || n > max || digits.get(n).is_some_and(|&c| is_ident(c)) {
             return None;
         }
@@ -486,6 +496,39 @@ impl<'a> Reader<'a> {
         let s = c.i;
         // `c.b` ends at the line's code: its bounds are the line's.
         let b = c.b;
+        // The common names first: `rN` (up to three digits) and `null`,
+        // as the general reading below reads them.
+        let quick = match b.get(s..) {
+            Some([b'r', d @ b'0'..=b'9', rest @ ..]) => {
+                let mut n = u32::from(d - b'0');
+                let mut k = s + 2;
+                for &x in rest.iter().take(2) {
+                    if !x.is_ascii_digit() {
+                        break;
+                    }
+                    n = n * 10 + u32::from(x - b'0');
+                    k += 1;
+                }
+                match (u8::try_from(n), b.get(k)) {
+                    (Ok(n), next) if !next.is_some_and(|&x| is_ident(x) || x == b'[') => Some((k, RegFile::Grf, n)),
+                    _ => None,
+                }
+            }
+            Some([b'n', b'u', b'l', b'l', rest @ ..]) if !rest.first().is_some_and(|&x| is_ident(x)) => {
+                Some((s + 4, RegFile::Arf, arf::NULL))
+            }
+            _ => None,
+        };
+        if let Some((k, file, nr)) = quick {
+            c.i = k;
+            let sub = if c.peek() == Some(b'.') && c.peek_at(1).is_some_and(|x| x.is_ascii_digit()) {
+                c.i += 1;
+                Some(c.small("subregister", 31, "0 to 31")?)
+            } else {
+                None
+            };
+            return Ok(Some(Reg::Direct { file, nr, sub }));
+        }
         let mut j = s;
         while b.get(j).is_some_and(u8::is_ascii_alphabetic) {
             j += 1;
@@ -631,6 +674,22 @@ impl<'a> Reader<'a> {
     /// `:type`.
     fn ty(&self, c: &mut Cur<'a>) -> R<Type> {
         c.expect(b':', "`:` and the operand's type")?;
+        // IGA's own names (one or two letters) without the general
+        // reading.
+        if let Some(rest) = c.b.get(c.i..) {
+            let n = match rest {
+                [a, b, x, ..] if is_ident(*a) && is_ident(*b) && !is_ident(*x) => 2,
+                [a, b] if is_ident(*a) && is_ident(*b) => 2,
+                [a, x, ..] if is_ident(*a) && !is_ident(*x) => 1,
+                [a] if is_ident(*a) => 1,
+                _ => 0,
+            };
+            let key = rest.get(..n).map_or(0, short_key);
+            if let Some(&(_, t)) = TYPE_KEYS.iter().find(|&&(k, _)| k == key && key != 0) {
+                c.i += n;
+                return Ok(t);
+            }
+        }
         let at = c.i;
         let name = c.ident().unwrap_or("");
         type_named(name).map_or_else(
@@ -1253,15 +1312,17 @@ impl<'a> Reader<'a> {
         if c.eat(b'[') {
             // The text to its `]` as the previous annotation's, on the
             // same opcode (the same layout): the same fields.
+            // (`prev` ends at its first `]`: the text that starts with it
+            // is it to its first `]`.)
             let rest = c.b.get(c.i..).unwrap_or(&[]);
-            let text = memchr::memchr(b']', rest).and_then(|k| rest.get(..=k));
-            if let (Some(text), Some((op, prev, range))) = (text, self.last_annotation.get()) {
-                if op == i.opcode && prev == text {
-                    c.i += text.len();
+            if let Some((op, prev, range)) = self.last_annotation.get() {
+                if op == i.opcode && rest.starts_with(prev) {
+                    c.i += prev.len();
                     parsed.raw = Some(range.0..range.1);
                     return Self::inst_end(c, parsed);
                 }
             }
+            let text = memchr::memchr(b']', rest).and_then(|k| rest.get(..=k));
             let mut raws = self.raws.borrow_mut();
             let first = raws.len();
             loop {
@@ -1623,7 +1684,7 @@ fn located(src: &str, mut errs: Vec<(usize, AsmErrorKind)>) -> AsmErrors {
 /// offsets, lines and columns stay those of the text; `Err` with the
 /// offset of an unterminated one.
 fn blank_block_comments(src: &str) -> Result<Option<String>, usize> {
-    if !src.contains("/*") {
+    if memchr::memmem::find(src.as_bytes(), b"/*").is_none() {
         return Ok(None);
     }
     let mut out: Vec<u8> = src.as_bytes().to_vec();
@@ -1684,7 +1745,12 @@ fn run<T, const COLUMNS: bool>(
     let b = text.as_bytes();
     let mut errors = Vec::new();
     // At most one instruction a line, mostly.
-    let mut insts: Vec<Parsed<'_>> = Vec::with_capacity(memchr::memchr_iter(b'\n', b).count() + 1);
+    out.reserve(memchr::memchr_iter(b'\n', b).count() + 1);
+    // The instructions with jumps, encoded once the labels are known:
+    // each with its place in `out` and its index in the program.
+    let mut insts: Vec<(usize, usize, Parsed<'_>)> = Vec::new();
+    // The instructions read.
+    let mut count = 0usize;
     let mut labels: Vec<(&str, usize, usize)> = Vec::new();
     let mut start = 0;
     let mut line = 0u32;
@@ -1725,7 +1791,7 @@ fn run<T, const COLUMNS: bool>(
                     k += 1;
                 }
                 if b.get(k) == Some(&b':') && k < c.end {
-                    labels.push((text.get(s..j).unwrap_or(""), insts.len(), s));
+                    labels.push((text.get(s..j).unwrap_or(""), count, s));
                     c.i = k + 1;
                     continue;
                 }
@@ -1734,7 +1800,24 @@ fn run<T, const COLUMNS: bool>(
                 Ok(mut pd) => {
                     pd.line = line;
                     pd.line_start = start;
-                    insts.push(pd);
+                    if pd.jip.is_some() || pd.uip.is_some() {
+                        // Its jumps wait for the labels: a placeholder
+                        // until then.
+                        insts.push((out.len(), count, pd));
+                        out.push(f(Assembled {
+                            line: 0,
+                            column: 0,
+                            inst: Instruction::new(Opcode::Nop, ExecSize::S1),
+                            word: [0; 16],
+                            warnings: crate::error::Violations::default(),
+                        }));
+                    } else {
+                        match finish::<COLUMNS>(p, opts, text, &pd, &pd.inst, &rd.raws.borrow()) {
+                            Ok(a) => out.push(f(a)),
+                            Err(e) => errors.push(e),
+                        }
+                    }
+                    count += 1;
                 }
                 Err(e) => {
                     errors.push(e);
@@ -1757,9 +1840,8 @@ fn run<T, const COLUMNS: bool>(
             }
         }
     }
-    out.reserve(insts.len());
     let raws = rd.raws.borrow();
-    for (idx, mut pd) in insts.into_iter().enumerate() {
+    for (slot, idx, mut pd) in insts {
         let mut i = pd.inst;
         let target = |j: &Jump<'_>| -> R<i64> {
             let (r, at) = match *j {
@@ -1843,28 +1925,47 @@ fn run<T, const COLUMNS: bool>(
         if let Some(u) = uip {
             crate::build::flow::set_uip(p, &mut i, u);
         }
-        let compacted = i.controls & Controls::COMPACTED;
-        let mut i = super::iga_canonical(p, &i);
-        i.controls |= compacted;
-        let mut warnings = crate::error::Violations::default();
-        let raw = pd.raw.map(|r| raws.get(r).unwrap_or(&[]));
-        match encode_raw(p, &mut i, raw, opts, &mut warnings) {
-            Ok(w) => {
-                out.push(f(Assembled {
-                    line: pd.line,
-                    column: if COLUMNS { column(text, pd.line_start, pd.at) } else { 0 },
-                    inst: i,
-                    word: w.to_bytes(),
-                    warnings,
-                }));
+        match finish::<COLUMNS>(p, opts, text, &pd, &i, &raws) {
+            Ok(a) => {
+                if let Some(x) = out.get_mut(slot) {
+                    *x = f(a);
+                }
             }
-            Err(kind) => errors.push((pd.at, kind)),
+            Err(e) => errors.push(e),
         }
     }
     if errors.is_empty() {
         Ok(())
     } else {
         Err(located(src, errors))
+    }
+}
+
+/// The instruction `pd` stands for (`i`: its instruction with its jumps)
+/// in IGA's canonical form, encoded with its annotation's fields.
+#[inline]
+fn finish<const COLUMNS: bool>(
+    p: Platform,
+    opts: AsmOptions,
+    text: &str,
+    pd: &Parsed<'_>,
+    i: &Instruction,
+    raws: &[(RawField, u64)],
+) -> R<Assembled> {
+    let compacted = i.controls & Controls::COMPACTED;
+    let mut i = super::iga_canonical(p, i);
+    i.controls |= compacted;
+    let mut warnings = crate::error::Violations::default();
+    let raw = pd.raw.clone().map(|r| raws.get(r).unwrap_or(&[]));
+    match encode_raw(p, &mut i, raw, opts, &mut warnings) {
+        Ok(w) => Ok(Assembled {
+            line: pd.line,
+            column: if COLUMNS { column(text, pd.line_start, pd.at) } else { 0 },
+            inst: i,
+            word: w.to_bytes(),
+            warnings,
+        }),
+        Err(kind) => Err((pd.at, kind)),
     }
 }
 
