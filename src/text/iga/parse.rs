@@ -726,6 +726,21 @@ impl<'a> Reader<'a> {
     fn region_nums(&self, c: &mut Cur<'a>) -> R<Option<(usize, Nums, bool)>> {
         c.ws();
         let at = c.i;
+        // The printer's regions, of one digit each, as the loop below
+        // reads them.
+        let d = |x: u8| u64::from(x.wrapping_sub(b'0'));
+        let quick = match c.b.get(at..) {
+            Some([b'<', a @ b'0'..=b'9', b';', w @ b'0'..=b'9', b',', h @ b'0'..=b'9', b'>', ..]) => {
+                Some((7, [d(*a), d(*w), d(*h)], 3, true))
+            }
+            Some([b'<', a @ b'0'..=b'9', b';', w @ b'0'..=b'9', b'>', ..]) => Some((5, [d(*a), d(*w), 0], 2, true)),
+            Some([b'<', h @ b'0'..=b'9', b'>', ..]) => Some((3, [d(*h), 0, 0], 1, false)),
+            _ => None,
+        };
+        if let Some((n, v, len, semi)) = quick {
+            c.i += n;
+            return Ok(Some((at, Nums { v, len }, semi)));
+        }
         if !c.eat(b'<') {
             return Ok(None);
         }
@@ -1319,7 +1334,8 @@ impl<'a> Reader<'a> {
                 if op == i.opcode && rest.starts_with(prev) {
                     c.i += prev.len();
                     parsed.raw = Some(range.0..range.1);
-                    return Self::inst_end(c, parsed);
+                    Self::inst_end(c)?;
+                    return Ok(parsed);
                 }
             }
             let text = memchr::memchr(b']', rest).and_then(|k| rest.get(..=k));
@@ -1359,11 +1375,12 @@ impl<'a> Reader<'a> {
                 self.last_annotation.set(Some((i.opcode, text, (first, raws.len()))));
             }
         }
-        Self::inst_end(c, parsed)
+        Self::inst_end(c)?;
+        Ok(parsed)
     }
 
     /// The end of an instruction: the line's code, or `;`.
-    fn inst_end(c: &mut Cur<'a>, parsed: Parsed<'a>) -> R<Parsed<'a>> {
+    fn inst_end(c: &mut Cur<'a>) -> R<()> {
         c.ws();
         if c.i < c.end && c.peek() != Some(b';') {
             return unexpected(
@@ -1372,7 +1389,7 @@ impl<'a> Reader<'a> {
                 "the end of the instruction (or `{options}`, `[fields]`, `//`)",
             );
         }
-        Ok(parsed)
+        Ok(())
     }
 
     fn operands(&self, c: &mut Cur<'a>, pd: &mut Parsed<'a>) -> R<()> {
@@ -1782,15 +1799,15 @@ fn run<T, const COLUMNS: bool>(
                 continue;
             }
             if c.peek().is_some_and(|x| is_ident(x) && !x.is_ascii_digit()) {
-                let mut j = s;
-                while j < c.end && b.get(j).is_some_and(|&x| is_ident(x)) {
-                    j += 1;
-                }
-                let mut k = j;
-                while k < c.end && matches!(b.get(k), Some(b' ' | b'\t')) {
-                    k += 1;
-                }
-                if b.get(k) == Some(&b':') && k < c.end {
+                // (`c.b` ends at the line's code.)
+                let rest = c.b.get(s..).unwrap_or(&[]);
+                let j = s + rest.iter().position(|&x| !is_ident(x)).unwrap_or(rest.len());
+                let rest = c.b.get(j..).unwrap_or(&[]);
+                let k = j + rest
+                    .iter()
+                    .position(|&x| !matches!(x, b' ' | b'\t'))
+                    .unwrap_or(rest.len());
+                if c.b.get(k) == Some(&b':') {
                     labels.push((text.get(s..j).unwrap_or(""), count, s));
                     c.i = k + 1;
                     continue;
