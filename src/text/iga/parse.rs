@@ -109,7 +109,11 @@ struct Cur<'a> {
 }
 
 /// Whether each byte is one of an identifier's (letters, digits, `_`).
-const IDENT: [bool; 256] = {
+const IDENT: [bool; 256] = ident_bytes();
+
+// Evaluated at compile time: the indices are in range.
+#[allow(clippy::indexing_slicing)]
+const fn ident_bytes() -> [bool; 256] {
     let mut t = [false; 256];
     let mut c = 0;
     while c < 256 {
@@ -118,11 +122,12 @@ const IDENT: [bool; 256] = {
         c += 1;
     }
     t
-};
+}
 
 #[inline(always)]
 fn is_ident(c: u8) -> bool {
-    IDENT[usize::from(c)]
+    // (A byte is always in the table: the check compiles away.)
+    IDENT.get(usize::from(c)).copied().unwrap_or(false)
 }
 
 impl<'a> Cur<'a> {
@@ -321,7 +326,11 @@ const fn short_key(s: &[u8]) -> u16 {
 
 /// IGA's type names (the printer's, `type_name`, after its `:`), as
 /// [`short_key`]s.
-const TYPE_KEYS: [(u16, Type); Type::ALL.len()] = {
+const TYPE_KEYS: [(u16, Type); Type::ALL.len()] = type_keys();
+
+// Evaluated at compile time: the indices are in range.
+#[allow(clippy::indexing_slicing)]
+const fn type_keys() -> [(u16, Type); Type::ALL.len()] {
     let mut t = [(0, Type::UD); Type::ALL.len()];
     let mut k = 0;
     while k < Type::ALL.len() {
@@ -336,7 +345,7 @@ const TYPE_KEYS: [(u16, Type); Type::ALL.len()] = {
         k += 1;
     }
     t
-};
+}
 
 /// IGA's type names, and the alternative ones its parser accepts.
 fn type_named(s: &str) -> Option<Type> {
@@ -420,6 +429,10 @@ enum Reg {
     Indirect { subnr: u8, imm: i16 },
 }
 
+/// An annotation read: its instruction's opcode, its text after `[` to
+/// its `]`, and its fields' range in the reader's `raws`.
+type LastAnnotation<'a> = (Opcode, &'a [u8], (usize, usize));
+
 /// The reader's state for one text.
 struct Reader<'a> {
     p: Platform,
@@ -432,7 +445,7 @@ struct Reader<'a> {
     /// The last annotation read: its opcode, its text after `[` to its
     /// `]`, and its fields in `raws` (the next instruction's is often the
     /// same text).
-    last_annotation: core::cell::Cell<Option<(Opcode, &'a [u8], (usize, usize))>>,
+    last_annotation: core::cell::Cell<Option<LastAnnotation<'a>>>,
     /// The execution size of an instruction that shows none, once a
     /// directive has put the text in IGA's legacy mode (`iga64
     /// -Xlegacy-directives`): SIMD1 unless `.default_execution_size`.
