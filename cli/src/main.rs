@@ -161,7 +161,8 @@ enum Cmd {
         /// (`--compact` or `--compact=all`), or exactly those the text
         /// marks `compacted` (`--compact=marked`: a disassembled program
         /// that mixes both sizes assembles back to its bytes; a marked
-        /// instruction with no 8-byte form is an error). Branch offsets are
+        /// instruction with no 8-byte form is an error; IGA's syntax gets
+        /// this by default, as from `iga64 -a`). Branch offsets are
         /// moved to match; the number compacted and the bytes saved are
         /// reported on stderr (and, with --json, in the document's
         /// `compaction`).

@@ -140,3 +140,55 @@ brc(8) { align1 1Q };\n";
         );
     }
 }
+
+/// IGA's compaction default: `iga64 -a` compacts exactly the instructions
+/// marked `{Compacted}` (and refuses a marked one with no compacted form),
+/// so `asm` in IGA's syntax does too without `--compact`.
+#[test]
+fn asm_compacts_what_iga_marks_compacted() {
+    let add = "add (8|M0) r2.0<1>:f r3.0<8;8,1>:f r4.0<8;8,1>:f";
+    let marked = format!("{add} {{Compacted}}\n{add}\n");
+    let (code, out, err) = geneu(&["asm", "--gen", "bdw", "--syntax", "iga"], marked.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let records: Vec<usize> = out.lines().map(|l| l.split_whitespace().count()).collect();
+    assert_eq!(records, [8, 16], "{out}");
+    assert!(err.contains("compacted 1 of 2"), "{err}");
+    // The same as asking for exactly the marked ones.
+    let (code, asked, _) = geneu(
+        &["asm", "--gen", "bdw", "--syntax", "iga", "--compact=marked"],
+        marked.as_bytes(),
+    );
+    assert_eq!((code, asked.as_str()), (0, out.as_str()));
+    // The compacted word is the marked instruction's: it reads back as the
+    // unmarked one's native word.
+    let (code, back, err) = geneu(&["disasm", "--gen", "bdw", "--uncompact", "--hex"], out.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let (_, native, _) = geneu(
+        &["asm", "--gen", "bdw", "--syntax", "iga"],
+        format!("{add}\n{add}\n").as_bytes(),
+    );
+    let (_, native_text, _) = geneu(&["disasm", "--gen", "bdw", "--hex"], native.as_bytes());
+    assert_eq!(back, native_text);
+    // Nothing marked: nothing compacted, and no report.
+    let (code, out, err) = geneu(
+        &["asm", "--gen", "bdw", "--syntax", "iga"],
+        format!("{add}\n").as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.split_whitespace().count(), 16, "{out}");
+    assert!(!err.contains("compacted"), "{err}");
+    // The document says so too.
+    let (code, doc, err) = geneu(&["asm", "--gen", "bdw", "--syntax", "iga", "--json"], marked.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&doc).unwrap();
+    assert_eq!(doc["compaction"]["compacted"], 1, "{doc}");
+    // A marked instruction with no 8-byte form (an immediate no table
+    // entry holds) is an error at its line, as in IGA.
+    let text = format!("{add}\nmov (8|M0) r2.0<1>:ud 0x12345678:ud {{Compacted}}\n");
+    let (code, out, err) = geneu(&["asm", "--gen", "bdw", "--syntax", "iga"], text.as_bytes());
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.starts_with("<stdin>:2:1: error:") && err.contains("marked compacted"),
+        "{err}"
+    );
+}

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 use geneu::compact::{compact_instructions, compact_program, pieces, Piece, ProgramError, Rewritten};
 use geneu::text::{AsmError, AsmErrorKind, AsmErrors, AsmOptions, Assembled, Assembler};
-use geneu::{Instruction, Platform, Strictness};
+use geneu::{Controls, Instruction, Platform, Strictness};
 
 use super::asm_parallel;
 use super::disasm::Syntax;
@@ -284,6 +284,18 @@ fn write_compacted(
     Ok(ExitCode::SUCCESS)
 }
 
+/// The compaction an assembly gets: the one asked for; else, for IGA's
+/// syntax, IGA's own default (`iga64 -a` compacts exactly the
+/// instructions marked `{Compacted}`, and refuses a marked one that has no
+/// compacted form; it compacts unmarked ones only with `-Xauto-compact`),
+/// so that the bytes are those `iga64` gives; else none.
+fn compaction(asked: Option<Compaction>, iga: bool, list: &[Assembled]) -> Option<Compaction> {
+    asked.or_else(|| {
+        let marked = list.iter().any(|a| a.inst.controls.contains(Controls::COMPACTED));
+        (iga && marked).then_some(Compaction::Marked)
+    })
+}
+
 /// Compacts an assembled listing's native words (branch offsets moved):
 /// every instruction that compacts, or exactly those marked `compacted`.
 fn compact_listing(p: Platform, list: &[Assembled], how: Compaction) -> Result<Rewritten, ProgramError> {
@@ -336,7 +348,7 @@ fn asm_listing(
         let _ = writeln!(msg, "geneu: {warned} warning(s)");
         eprint!("{msg}");
     }
-    let Some(how) = compact else {
+    let Some(how) = compaction(compact, iga, &list) else {
         let (header, footer) = frame(p, ty, list.len());
         let mut body = Vec::with_capacity(list.len() * 48);
         for a in &list {
@@ -446,6 +458,7 @@ pub fn asm_json(
         errors: Vec::new(),
         compaction: None,
     };
+    let compact = result.as_ref().map_or(compact, |list| compaction(compact, iga, list));
     let code = match (&result, compact) {
         (Ok(list), Some(how)) => match compact_listing(p, list, how) {
             Ok(r) => {
