@@ -43,6 +43,51 @@ fn bad<T>(at: usize, why: &'static str) -> R<T> {
 /// Each byte's value as a hexadecimal digit, either case (0xFF: none).
 pub(super) const HEX_DIGIT: [u8; 256] = crate::text::lex::hex_digits(true);
 
+/// The common integer literals at the start of `b`, read fast: a decimal
+/// of at most 19 digits or a `0x` hexadecimal of at most 16 (no overflow
+/// to check), not run into a letter, digit or `_`; the value and the
+/// bytes read. `None` for anything else, which [`Ex::int_literal`] reads
+/// in full (binary literals, longer ones, errors).
+#[inline]
+pub(super) fn short_literal(b: &[u8]) -> Option<(u64, usize)> {
+    let mut v: u64 = 0;
+    let mut n = 0;
+    let (digits, max, skip) = match b {
+        [b'0', b'x' | b'X', rest @ ..] => {
+            for &c in rest {
+                let d = HEX_DIGIT.get(usize::from(c)).copied().unwrap_or(0xff);
+                if d >= 16 {
+                    break;
+                }
+                v = v << 4 | u64::from(d);
+                n += 1;
+            }
+            (rest, 16, 2)
+        }
+        _ => {
+            for &c in b {
+                let d = c.wrapping_sub(b'0');
+                if d >= 10 {
+                    break;
+                }
+                v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+                n += 1;
+            }
+            (b, 19, 0)
+        }
+    };
+    if n == 0 || n > max || digits.get(n).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_') {
+        return None;
+    }
+    Some((v, skip + n))
+}
+
+/// Whether `c`, after an operand, continues a constant expression (one of
+/// its binary operators).
+pub(super) fn continues_expr(c: Option<u8>) -> bool {
+    matches!(c, Some(b'&' | b'|' | b'<' | b'>' | b'+' | b'-' | b'*' | b'/' | b'%'))
+}
+
 /// A cursor over the bytes of one line's code.
 pub(super) struct Ex<'a> {
     pub b: &'a [u8],
@@ -117,6 +162,10 @@ impl Ex<'_> {
     pub fn int_literal(&mut self) -> R<Option<u64>> {
         let s = self.i;
         let b = self.b.get(..self.end).unwrap_or(self.b);
+        if let Some((v, n)) = short_literal(b.get(s..).unwrap_or(&[])) {
+            self.i = s + n;
+            return Ok(Some(v));
+        }
         let (radix, start) = match (b.get(s), b.get(s + 1), b.get(s + 2)) {
             (Some(b'0'), Some(b'x' | b'X'), Some(c)) if c.is_ascii_hexdigit() => (16u32, s + 2),
             (Some(b'0'), Some(b'b' | b'B'), Some(b'0' | b'1')) => (2, s + 2),
@@ -224,10 +273,7 @@ impl Ex<'_> {
         if let Ok(Some(v)) = self.int_literal() {
             if self.peek() != Some(b'.') {
                 self.ws();
-                if !matches!(
-                    self.peek(),
-                    Some(b'&' | b'|' | b'<' | b'>' | b'+' | b'-' | b'*' | b'/' | b'%')
-                ) {
+                if !continues_expr(self.peek()) {
                     // IGA reads literals as unsigned and keeps them as signed.
                     return Ok(Val::Int(v as i64));
                 }

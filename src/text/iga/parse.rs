@@ -218,44 +218,14 @@ impl<'a> Cur<'a> {
             _ => unexpected(s, self.found(), what),
         }
     }
-    /// The common integer literals without the expression reader: a
-    /// decimal of at most 19 digits or a `0x` hexadecimal of at most 16,
-    /// not run into letters or digits ([`super::expr::Ex::int_literal`]
-    /// reads the same value there). `None` (the cursor kept) for anything
-    /// else, which the full reader then reads.
+    /// The common integer literals without the expression reader
+    /// ([`super::expr::short_literal`], which `Ex::int_literal` reads
+    /// first too). `None` (the cursor kept) for anything else, which the
+    /// full reader then reads.
     #[inline]
     fn quick_number(&mut self) -> Option<u64> {
-        let b = self.b.get(self.i..)?;
-        let mut v: u64 = 0;
-        let mut n = 0;
-        let (digits, max, skip) = match b {
-            [b'0', b'x' | b'X', rest @ ..] => {
-                for &c in rest {
-                    let d = super::expr::HEX_DIGIT.get(usize::from(c)).copied().unwrap_or(0xff);
-                    if d >= 16 {
-                        break;
-                    }
-                    v = v << 4 | u64::from(d);
-                    n += 1;
-                }
-                (rest, 16, 2)
-            }
-            _ => {
-                for &c in b {
-                    let d = c.wrapping_sub(b'0');
-                    if d >= 10 {
-                        break;
-                    }
-                    v = v.wrapping_mul(10).wrapping_add(u64::from(d));
-                    n += 1;
-                }
-                (b, 19, 0)
-            }
-        };
-        if n == 0 || n > max || digits.get(n).is_some_and(|&c| is_ident(c)) {
-            return None;
-        }
-        self.i += skip + n;
+        let (v, n) = super::expr::short_literal(self.b.get(self.i..)?)?;
+        self.i += n;
         Some(v)
     }
     /// An expression cursor at this one.
@@ -283,10 +253,7 @@ impl<'a> Cur<'a> {
         if let Some(v) = self.quick_number() {
             if self.peek() != Some(b'.') {
                 self.ws();
-                if !matches!(
-                    self.peek(),
-                    Some(b'&' | b'|' | b'<' | b'>' | b'+' | b'-' | b'*' | b'/' | b'%')
-                ) {
+                if !super::expr::continues_expr(self.peek()) {
                     // IGA reads literals as unsigned and keeps them as signed.
                     return Ok(Val::Int(v as i64));
                 }
