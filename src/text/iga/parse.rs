@@ -282,6 +282,17 @@ impl<'a> Cur<'a> {
     }
 }
 
+/// A direct register whose name ends at the cursor: its `.sub`, if any.
+fn direct(c: &mut Cur<'_>, file: RegFile, nr: u8) -> R<Reg> {
+    let sub = if c.peek() == Some(b'.') && c.peek_at(1).is_some_and(|x| x.is_ascii_digit()) {
+        c.i += 1;
+        Some(c.small("subregister", 31, "0 to 31")?)
+    } else {
+        None
+    };
+    Ok(Reg::Direct { file, nr, sub })
+}
+
 /// A name of one or two bytes as one integer (0 for any other length).
 const fn short_key(s: &[u8]) -> u16 {
     match *s {
@@ -501,13 +512,7 @@ impl<'a> Reader<'a> {
         };
         if let Some((k, file, nr)) = quick {
             c.i = k;
-            let sub = if c.peek() == Some(b'.') && c.peek_at(1).is_some_and(|x| x.is_ascii_digit()) {
-                c.i += 1;
-                Some(c.small("subregister", 31, "0 to 31")?)
-            } else {
-                None
-            };
-            return Ok(Some(Reg::Direct { file, nr, sub }));
+            return direct(c, file, nr).map(Some);
         }
         let mut j = s;
         while b.get(j).is_some_and(u8::is_ascii_alphabetic) {
@@ -618,13 +623,7 @@ impl<'a> Reader<'a> {
             (RegFile::Arf, class | n)
         };
         c.i = k;
-        let sub = if c.peek() == Some(b'.') && c.peek_at(1).is_some_and(|x| x.is_ascii_digit()) {
-            c.i += 1;
-            Some(c.small("subregister", 31, "0 to 31")?)
-        } else {
-            None
-        };
-        Ok(Some(Reg::Direct { file, nr, sub }))
+        direct(c, file, nr).map(Some)
     }
 
     /// A math-macro specifier after a register, `.mme0`-`.mme7` or
