@@ -956,6 +956,25 @@ mod tests {
     }
 
     #[test]
+    fn decimal_numbers_read_alike_at_every_distance_from_the_end() {
+        // Numbers of 1 to 21 digits, followed by 0 to 9 other bytes: read
+        // from an eight-byte window or byte by byte, the value and the end
+        // are those `str::parse` finds.
+        let digits = "918273645546372819012";
+        for len in 1..=digits.len() {
+            let num = &digits[..len];
+            for tail in 0..10 {
+                let src = alloc::format!("{num}{}", &"D,>;1xyz ("[..tail]);
+                let t = Lexer::new(&src).next_token();
+                match num.parse::<u64>() {
+                    Ok(v) => assert_eq!((t.kind, t.text, t.value), (Kind::Number, num, v), "{src}"),
+                    Err(_) => assert_eq!((t.kind, t.text), (Kind::BadNumber, num), "{src}"),
+                }
+            }
+        }
+    }
+
+    #[test]
     fn hex_numbers_overflow_only_past_sixteen_significant_digits() {
         for (src, want) in [
             ("0x00000000000000000001", Some(1)),
