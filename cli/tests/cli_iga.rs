@@ -5,19 +5,11 @@
 mod cli_common;
 use cli_common::*;
 
-/// The IGA corpus directory, or `None` (after a note) when absent.
+/// The IGA corpus directory (beside Mesa's, as the library's IGA tests
+/// find it), or `None` after the corpus module's note when absent.
+#[track_caller]
 fn iga_corpus() -> Option<std::path::PathBuf> {
-    let dir = corpus("../iga");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("GENEU_REQUIRE_CORPUS").is_none(),
-        "the corpus is not at {} and GENEU_REQUIRE_CORPUS is set",
-        dir.display()
-    );
-    eprintln!("note: skipped, the corpus is not at {}", dir.display());
-    None
+    corpus::mesa().map(|mesa| mesa.join("../iga"))
 }
 
 #[test]
