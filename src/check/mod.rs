@@ -102,7 +102,7 @@ fn within(v: u64, f: &FieldInfo) -> u8 {
 
 /// Overwrites one part of `inst`, selected by `field`, with bits of
 /// `value`. Values go somewhat past each field's range (the widest
-/// platform's, [`past`]), so that both the encodable and the refused
+/// platform's, `past`), so that both the encodable and the refused
 /// neighbourhood of real instructions is reached.
 /// The high three bits of `field` select the source operand.
 pub fn perturb(inst: &mut Instruction, field: u8, value: u64) {

@@ -3,7 +3,7 @@
 //!
 //! Arbitrary bytes given as vISA operands, and arbitrary typed operands
 //! against an arbitrary variable table, give `Ok` or a typed
-//! [`VisaError`]: never a panic, and never an instruction that fails
+//! [`VisaError`](crate::visa::VisaError): never a panic, and never an instruction that fails
 //! [`crate::validate::validate`] or does not round-trip through the codec.
 //!
 //! [`arbitrary_case`] builds a whole lowering problem from bytes (platform,
