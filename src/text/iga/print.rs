@@ -381,10 +381,19 @@ impl Printer<'_> {
 
     fn flag_text<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>) -> fmt::Result {
         let f = self.flag();
-        o.s("f")?;
-        o.dec(f.nr.into())?;
-        o.s(".")?;
-        o.dec(f.subnr.into())
+        // The common flags in one piece.
+        match (f.nr, f.subnr) {
+            (0, 0) => o.s("f0.0"),
+            (0, 1) => o.s("f0.1"),
+            (1, 0) => o.s("f1.0"),
+            (1, 1) => o.s("f1.1"),
+            _ => {
+                o.s("f")?;
+                o.dec(f.nr.into())?;
+                o.s(".")?;
+                o.dec(f.subnr.into())
+            }
+        }
     }
 
     /// The line up to (not including) the options block and comment.
@@ -436,13 +445,27 @@ impl Printer<'_> {
         {
             o.s(".b")?;
         }
-        o.s(" ")?;
-        if !implicit_exec(op) {
-            o.s("(")?;
-            o.dec(i.exec_size.channels().into())?;
-            o.s("|M")?;
-            o.dec(i.first_channel().into())?;
-            o.s(")")?;
+        if implicit_exec(op) {
+            o.s(" ")?;
+        } else {
+            // The common execution sizes and offsets in one piece.
+            match (i.exec_size.channels(), i.first_channel()) {
+                (1, 0) => o.s(" (1|M0)")?,
+                (2, 0) => o.s(" (2|M0)")?,
+                (4, 0) => o.s(" (4|M0)")?,
+                (8, 0) => o.s(" (8|M0)")?,
+                (16, 0) => o.s(" (16|M0)")?,
+                (32, 0) => o.s(" (32|M0)")?,
+                (8, 8) => o.s(" (8|M8)")?,
+                (16, 16) => o.s(" (16|M16)")?,
+                (n, m) => {
+                    o.s(" (")?;
+                    o.dec(n.into())?;
+                    o.s("|M")?;
+                    o.dec(m.into())?;
+                    o.s(")")?;
+                }
+            }
         }
         o.finish_sep(1)?;
         // Flag modifier.
@@ -456,10 +479,12 @@ impl Printer<'_> {
             o.s("(eo)")?;
             self.flag_text(o)?;
         }
-        o.finish()?;
         self.operands(o)
     }
 
+    /// The flag-modifier column's end, and the operands: the column's
+    /// padding is written with what follows it, the separator and (for
+    /// the operands without one) the empty destination column.
     fn operands<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>) -> fmt::Result {
         let i = self.i;
         let p = self.p;
@@ -467,8 +492,7 @@ impl Printer<'_> {
         let (jip, uip) = label_operands(p, op);
         if jip {
             // No destination: its column stays empty.
-            o.spaces(COLUMNS.dst)?;
-            o.s("  ")?;
+            o.finish_sep(COLUMNS.dst + 2)?;
             o.start(COLUMNS.src);
             write_label(&mut Raw(o), target(p, self.pc, i.jip(p).unwrap_or(0)))?;
             o.finish_sep(2)?;
@@ -479,46 +503,41 @@ impl Printer<'_> {
             return o.finish();
         }
         if op.offsets_may_be_register() {
+            o.finish_sep(COLUMNS.dst + 2)?;
             return self.brd_brc(o);
         }
         if no_operands(op) {
-            return Ok(());
+            return o.finish();
         }
         if op == Opcode::Jmpi {
             // The jump is the only operand IGA shows (src1 in the word).
-            o.spaces(COLUMNS.dst)?;
-            o.s("  ")?;
-            return self.src(o, 1, COLUMNS.src);
+            o.finish_sep(COLUMNS.dst + 2)?;
+            return self.src(o, 1, COLUMNS.src, 0);
         }
         if op == Opcode::Wait {
-            o.spaces(COLUMNS.dst)?;
-            o.s("  ")?;
-            self.src(o, 0, COLUMNS.src)?;
+            o.finish_sep(COLUMNS.dst + 2)?;
+            self.src(o, 0, COLUMNS.src, 0)?;
             o.start(COLUMNS.src);
             return o.finish();
         }
+        o.finish_sep(2)?;
         if op.is_send() {
             return self.send(o);
         }
         if op.is_three_src() {
-            o.s("  ")?;
-            self.dst(o, COLUMNS.dst)?;
+            self.dst(o, COLUMNS.dst, 2)?;
             for k in 0..3 {
-                o.s("  ")?;
-                self.src3(o, k)?;
+                self.src3(o, k, if k < 2 { 2 } else { 0 })?;
             }
             return Ok(());
         }
         let nsrc = shown_srcs(i);
-        o.s("  ")?;
-        self.dst(o, COLUMNS.dst)?;
+        self.dst(o, COLUMNS.dst, if nsrc >= 1 { 2 } else { 0 })?;
         if nsrc >= 1 {
-            o.s("  ")?;
-            self.src(o, 0, COLUMNS.src)?;
+            self.src(o, 0, COLUMNS.src, if nsrc >= 2 { 2 } else { 0 })?;
         }
         if nsrc >= 2 {
-            o.s("  ")?;
-            self.src(o, 1, COLUMNS.src)?;
+            self.src(o, 1, COLUMNS.src, 0)?;
         } else {
             o.start(COLUMNS.src);
             o.finish()?;
@@ -542,8 +561,7 @@ impl Printer<'_> {
                 o.s(type_name(s.ty))
             }
         };
-        o.spaces(COLUMNS.dst)?;
-        o.s("  ")?;
+        // The empty destination column: `Self::operands`.
         o.start(COLUMNS.src);
         if i.offsets_from_register() {
             self.mods(o, s.mods)?;
@@ -591,8 +609,15 @@ impl Printer<'_> {
             }
         };
         if (show_sub && subregs) || sub != 0 {
-            o.s(".")?;
-            o.dec(sub.into())?;
+            // `.0` to `.9` in one piece.
+            const DOT_DIGITS: &str = ".0.1.2.3.4.5.6.7.8.9";
+            match DOT_DIGITS.get(2 * sub as usize..2 * sub as usize + 2) {
+                Some(t) if sub < 10 => o.s(t)?,
+                _ => {
+                    o.s(".")?;
+                    o.dec(sub.into())?;
+                }
+            }
         }
         Ok(())
     }
@@ -621,7 +646,8 @@ impl Printer<'_> {
         o.s(shown_mme(bits).name())
     }
 
-    fn dst<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>, width: usize) -> fmt::Result {
+    /// The destination column, and `sep` spaces after it.
+    fn dst<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>, width: usize, sep: usize) -> fmt::Result {
         let i = self.i;
         let d = &i.dst;
         o.start(width);
@@ -631,7 +657,7 @@ impl Printer<'_> {
         if macro_form(i) {
             Self::macro_reg(o, d.file, d.addr, d.writemask.bits())?;
             o.s(type_name(d.ty))?;
-            return o.finish();
+            return o.finish_sep(sep);
         }
         match d.addr {
             Addr::Direct { nr, subnr } => {
@@ -644,11 +670,18 @@ impl Printer<'_> {
         } else {
             d.hstride_elems()
         };
-        o.s("<")?;
-        o.dec(h.into())?;
-        o.s(">")?;
+        match h {
+            1 => o.s("<1>")?,
+            2 => o.s("<2>")?,
+            4 => o.s("<4>")?,
+            _ => {
+                o.s("<")?;
+                o.dec(h.into())?;
+                o.s(">")?;
+            }
+        }
         o.s(type_name(d.ty))?;
-        o.finish()
+        o.finish_sep(sep)
     }
 
     fn mods<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>, m: SrcMods) -> fmt::Result {
@@ -674,6 +707,25 @@ impl Printer<'_> {
         let r = shown_region(r);
         let w = r.width_elems().unwrap_or(1);
         let h = r.hstride_elems();
+        if r.vstride != VSTRIDE_VXH {
+            // The common regions in one piece.
+            let t = match (r.vstride_elems().unwrap_or(0), w, h) {
+                (0, 1, 0) => "<0;1,0>",
+                (1, 1, 0) => "<1;1,0>",
+                (4, 4, 1) => "<4;4,1>",
+                (8, 8, 1) => "<8;8,1>",
+                (16, 16, 1) => "<16;16,1>",
+                (16, 8, 2) => "<16;8,2>",
+                (8, 4, 2) => "<8;4,2>",
+                (4, 1, 0) => "<4;1,0>",
+                (2, 1, 0) => "<2;1,0>",
+                (8, 1, 0) => "<8;1,0>",
+                _ => "",
+            };
+            if !t.is_empty() {
+                return o.s(t);
+            }
+        }
         o.s("<")?;
         if r.vstride != VSTRIDE_VXH {
             o.dec(r.vstride_elems().unwrap_or(0).into())?;
@@ -685,9 +737,10 @@ impl Printer<'_> {
         o.s(">")
     }
 
-    fn src<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>, k: usize, width: usize) -> fmt::Result {
+    /// Source `k`'s column, and `sep` spaces after it.
+    fn src<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>, k: usize, width: usize, sep: usize) -> fmt::Result {
         let Some(s) = self.i.src.get(k) else {
-            return Ok(());
+            return o.spaces(sep);
         };
         o.start(width);
         if s.is_imm() {
@@ -714,7 +767,7 @@ impl Printer<'_> {
             self.region(o, s)?;
         }
         o.s(type_name(s.ty))?;
-        o.finish()
+        o.finish_sep(sep)
     }
 
     /// Bits 127:64 of the word, for 64-bit immediates.
@@ -746,16 +799,16 @@ impl Printer<'_> {
 
     /// A 3-source operand: IGA's align1 view of the align16 operand
     /// (`<2;1>` or the replicated `<0;0>`; src2 `<1>` or `<0>`).
-    fn src3<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>, k: usize) -> fmt::Result {
+    fn src3<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>, k: usize, sep: usize) -> fmt::Result {
         let Some(s) = self.i.src.get(k) else {
-            return Ok(());
+            return o.spaces(sep);
         };
         o.start(COLUMNS.src);
         self.mods(o, s.mods)?;
         if macro_form(self.i) {
             Self::macro_reg(o, RegFile::Grf, s.addr, s.swizzle.0 & MathMacro::SWIZZLE_BITS)?;
             o.s(type_name(s.ty))?;
-            return o.finish();
+            return o.finish_sep(sep);
         }
         let (nr, subnr) = match s.addr {
             Addr::Direct { nr, subnr } => (nr, subnr),
@@ -770,14 +823,13 @@ impl Printer<'_> {
             (_, false) => "<2;1>",
         })?;
         o.s(type_name(s.ty))?;
-        o.finish()
+        o.finish_sep(sep)
     }
 
     /// SEND: destination and payload register without region, and the
     /// two descriptors.
     fn send<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>) -> fmt::Result {
         let i = self.i;
-        o.s("  ")?;
         o.start(COLUMNS.send_dst);
         match i.dst.addr {
             Addr::Direct { nr, subnr } => Self::reg(o, i.dst.file, nr, u32::from(subnr) / i.dst.ty.size(), false)?,
@@ -791,7 +843,7 @@ impl Printer<'_> {
         let s0 = &i.src[0];
         if s0.is_imm() {
             // A word no compiler writes: the payload as an immediate.
-            self.src(o, 0, COLUMNS.send_src)?;
+            self.src(o, 0, COLUMNS.send_src, 2)?;
         } else {
             o.start(COLUMNS.send_src);
             match s0.addr {
@@ -801,9 +853,8 @@ impl Printer<'_> {
             if s0.ty != Type::UD {
                 o.s(type_name(s0.ty))?;
             }
-            o.finish()?;
+            o.finish_sep(2)?;
         }
-        o.s("  ")?;
         o.start(COLUMNS.send_desc);
         write_hex(&mut Raw(o), ex_desc(i).into(), 0)?;
         o.finish_sep(2)?;
