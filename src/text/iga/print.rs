@@ -68,6 +68,14 @@ impl<'w, W: Write + ?Sized> Cols<'w, W> {
         self.out.write_str(t)
     }
 
+    /// Counted text of up to four bytes (a name from a table), as a
+    /// piece of known length ([`crate::decimal::write_short`]).
+    #[inline]
+    fn short(&mut self, t: &str) -> fmt::Result {
+        self.size += t.len();
+        crate::decimal::write_short(self.out, t)
+    }
+
     /// Text that IGA writes past its column counter.
     #[inline]
     fn raw(&mut self, t: &str) -> fmt::Result {
@@ -81,6 +89,10 @@ impl<'w, W: Write + ?Sized> Cols<'w, W> {
 
     /// `n` counted spaces.
     fn spaces(&mut self, mut n: usize) -> fmt::Result {
+        // Padding is shorter than `SPACES`: one piece, no loop.
+        if let Some(t) = SPACES.get(..n) {
+            return self.s(t);
+        }
         while n > 0 {
             let k = n.min(SPACES.len());
             self.s(SPACES.get(..k).unwrap_or(""))?;
@@ -111,7 +123,11 @@ impl<'w, W: Write + ?Sized> Cols<'w, W> {
         } else {
             self.debt += self.size - cap;
         }
-        self.spaces(pad + sep)?;
+        let n = pad + sep;
+        match SPACES.get(..n) {
+            Some(t) => self.out.write_str(t)?,
+            None => self.spaces(n)?,
+        }
         self.size = sep;
         Ok(())
     }
@@ -292,6 +308,7 @@ pub(crate) fn shown_cond(i: &Instruction) -> Option<CondMod> {
 /// INVM and RSQRTM write it (IGA's decoder: "math.inv and math.rsqrtm
 /// both implicitly support EO"), where other instructions show a flag
 /// modifier.
+#[inline]
 pub(crate) fn early_out(i: &Instruction) -> bool {
     i.opcode == Opcode::Math && i.is_math_macro()
 }
@@ -360,6 +377,7 @@ pub(crate) fn shown_srcs(i: &Instruction) -> usize {
 }
 
 /// The branches whose operands IGA prints as labels: (JIP, UIP).
+#[inline]
 pub(crate) fn label_operands(p: Platform, op: Opcode) -> (bool, bool) {
     (crate::canon::shows_jip(op), crate::canon::shows_uip(p, op))
 }
@@ -430,13 +448,13 @@ impl Printer<'_> {
         o.finish_sep(1)?;
         // Mnemonic and execution size.
         o.start(COLUMNS.op_exec);
-        o.s(op.name())?;
+        o.short(op.name())?;
         if op == Opcode::Math {
             match MathFunction::from_hw(i.cond_modifier) {
                 Some(MathFunction::None) | None => {}
                 Some(f) => {
                     o.s(".")?;
-                    o.s(math_name(f))?;
+                    o.short(math_name(f))?;
                 }
             }
         } else if self.p.is_gen8()
@@ -472,7 +490,7 @@ impl Printer<'_> {
         o.start(COLUMNS.flag_mod);
         if let Some(c) = shown_cond(i) {
             o.s("(")?;
-            o.s(cond_name(c))?;
+            o.short(cond_name(c))?;
             o.s(")")?;
             self.flag_text(o)?;
         } else if early_out(i) {
@@ -558,7 +576,7 @@ impl Printer<'_> {
             if s.ty == crate::canon::IGA.typed_branch_src_type {
                 Ok(())
             } else {
-                o.s(type_name(s.ty))
+                o.short(type_name(s.ty))
             }
         };
         // The empty destination column: `Self::operands`.
@@ -595,7 +613,7 @@ impl Printer<'_> {
         let subregs = match file {
             RegFile::Arf => {
                 let a = arf_info(nr);
-                o.s(a.name)?;
+                o.short(a.name)?;
                 let n = nr & arf::NUMBER_MAX;
                 if n != 0 || a.numbered {
                     o.dec(n.into())?;
@@ -656,7 +674,7 @@ impl Printer<'_> {
         }
         if macro_form(i) {
             Self::macro_reg(o, d.file, d.addr, d.writemask.bits())?;
-            o.s(type_name(d.ty))?;
+            o.short(type_name(d.ty))?;
             return o.finish_sep(sep);
         }
         match d.addr {
@@ -680,7 +698,7 @@ impl Printer<'_> {
                 o.s(">")?;
             }
         }
-        o.s(type_name(d.ty))?;
+        o.short(type_name(d.ty))?;
         o.finish_sep(sep)
     }
 
@@ -766,7 +784,7 @@ impl Printer<'_> {
             }
             self.region(o, s)?;
         }
-        o.s(type_name(s.ty))?;
+        o.short(type_name(s.ty))?;
         o.finish_sep(sep)
     }
 
@@ -807,7 +825,7 @@ impl Printer<'_> {
         self.mods(o, s.mods)?;
         if macro_form(self.i) {
             Self::macro_reg(o, RegFile::Grf, s.addr, s.swizzle.0 & MathMacro::SWIZZLE_BITS)?;
-            o.s(type_name(s.ty))?;
+            o.short(type_name(s.ty))?;
             return o.finish_sep(sep);
         }
         let (nr, subnr) = match s.addr {
@@ -822,7 +840,7 @@ impl Printer<'_> {
             (_, true) => "<0;0>",
             (_, false) => "<2;1>",
         })?;
-        o.s(type_name(s.ty))?;
+        o.short(type_name(s.ty))?;
         o.finish_sep(sep)
     }
 
@@ -837,7 +855,7 @@ impl Printer<'_> {
         }
         // Haswell's model has no implicit destination type for SEND.
         if i.dst.ty != Type::UD || !self.p.is_gen8() {
-            o.s(type_name(i.dst.ty))?;
+            o.short(type_name(i.dst.ty))?;
         }
         o.finish_sep(2)?;
         let s0 = &i.src[0];
@@ -851,7 +869,7 @@ impl Printer<'_> {
                 Addr::Indirect { subnr, imm } => Self::indirect(o, subnr, imm)?,
             }
             if s0.ty != Type::UD {
-                o.s(type_name(s0.ty))?;
+                o.short(type_name(s0.ty))?;
             }
             o.finish_sep(2)?;
         }
