@@ -110,8 +110,8 @@ pub(crate) fn write_diff<W: core::fmt::Write + ?Sized>(
     out.write_str("]")
 }
 
-/// The fields [`write_items`] chose for the last few differences it
-/// wrote: they depend only on the platform, the bits that choose the
+/// The fields [`choose_items`] chose for the last few differences
+/// written: they depend only on the platform, the bits that choose the
 /// word's view ([`crate::fields::view_context_bits`]) and the bits that
 /// differ, so a later word equal on those reuses them and only their
 /// values are written; and each one's last text, which a word with the
@@ -145,8 +145,9 @@ impl Items {
     /// How many choices are kept.
     const KEPT: usize = 8;
 
-    /// [`write_items`], choosing the fields only for a difference not
-    /// kept, and writing them only when their bits changed.
+    /// Writes the items where word `w` differs from `base`, separated by
+    /// spaces ([`choose_items`]), choosing the fields only for a
+    /// difference not kept, and writing them only when their bits changed.
     fn write<W: core::fmt::Write + ?Sized>(
         &mut self,
         out: &mut W,
@@ -227,28 +228,8 @@ fn items(p: Platform, inst: &Instruction, base: Word) -> Option<String> {
         return None;
     }
     let mut out = String::new();
-    write_items(&mut out, p, inst.opcode, w, base).ok()?;
+    Items::default().write(&mut out, p, inst.opcode, w, base).ok()?;
     Some(out)
-}
-
-/// Writes the items where word `w` differs from `base`, separated by
-/// spaces: the fields the word's view uses first, then any field of its
-/// layout, then bit ranges no field names.
-fn write_items<W: core::fmt::Write + ?Sized>(
-    out: &mut W,
-    p: Platform,
-    op: Opcode,
-    w: Word,
-    base: Word,
-) -> core::fmt::Result {
-    let mut first = true;
-    choose_items(p, op, w, w.0 ^ base.0, |rf| {
-        if !first {
-            out.write_str(" ")?;
-        }
-        first = false;
-        rf.write(out, w.0)
-    })
 }
 
 /// The items covering the bits `left` of word `w`, in order, to `item`:
