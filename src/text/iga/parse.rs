@@ -313,11 +313,10 @@ const fn type_keys() -> [(u16, Type); Type::ALL.len()] {
     let mut k = 0;
     while k < Type::ALL.len() {
         let ty = Type::ALL[k];
-        let name = type_name(ty).as_bytes();
-        let key = match *name {
-            [_, a] => a as u16,
-            [_, a, b] => a as u16 | (b as u16) << 8,
-            _ => 0,
+        // The name after its `:`.
+        let key = match type_name(ty).as_bytes().split_first() {
+            Some((_, name)) => short_key(name),
+            None => 0,
         };
         t[k] = (key, ty);
         k += 1;
@@ -325,13 +324,19 @@ const fn type_keys() -> [(u16, Type); Type::ALL.len()] {
     t
 }
 
+/// The type of IGA's name whose [`short_key`] is `key` (none for 0).
+#[inline]
+fn type_keyed(key: u16) -> Option<Type> {
+    if key == 0 {
+        return None;
+    }
+    TYPE_KEYS.iter().find(|&&(k, _)| k == key).map(|&(_, t)| t)
+}
+
 /// IGA's type names, and the alternative ones its parser accepts.
 fn type_named(s: &str) -> Option<Type> {
-    let key = short_key(s.as_bytes());
-    if key != 0 {
-        if let Some(&(_, t)) = TYPE_KEYS.iter().find(|&&(k, _)| k == key) {
-            return Some(t);
-        }
+    if let Some(t) = type_keyed(short_key(s.as_bytes())) {
+        return Some(t);
     }
     Some(match s {
         "u8" => Type::UB,
@@ -663,8 +668,7 @@ impl<'a> Reader<'a> {
                 [a] if is_ident(*a) => 1,
                 _ => 0,
             };
-            let key = rest.get(..n).map_or(0, short_key);
-            if let Some(&(_, t)) = TYPE_KEYS.iter().find(|&&(k, _)| k == key && key != 0) {
+            if let Some(t) = type_keyed(rest.get(..n).map_or(0, short_key)) {
                 c.i += n;
                 return Ok(t);
             }
