@@ -620,8 +620,7 @@ impl Lower<'_> {
         Ok(WriteMask::from_bits_truncate(m))
     }
 
-    fn swizzle(&self, c: Option<Chans>) -> LResult<Swizzle> {
-        let Some(c) = c else { return Ok(Swizzle::XYZW) };
+    fn swizzle(&self, c: &Chans) -> LResult<Swizzle> {
         if let Some(m) = c.mme {
             // A math macro's source specifier: the swizzle's low bits.
             return Ok(Swizzle(m.hw()));
@@ -768,7 +767,7 @@ impl Lower<'_> {
         let swizzle = match &o.chans {
             None => Swizzle::XYZW,
             Some(c) if mode == Mode::Align1 => return Err(self.invalid(c.pos, "swizzle", "swizzles need align16")),
-            Some(c) => self.swizzle(Some(*c))?,
+            Some(c) => self.swizzle(c)?,
         };
         Ok(Value::Reg(Reg::raw(
             file,
