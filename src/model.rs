@@ -538,9 +538,10 @@ impl Region {
 
     /// Builds a region from element counts; `None` if a value has no encoding.
     pub const fn new(vstride: u32, width: u32, hstride: u32) -> Option<Region> {
+        use crate::isa::region::{hstride_defined, vstride_is_stride, width_defined};
         // The strides are 0 or a power of two (encoded as one more than
         // its exponent: the bit length), the width a power of two
-        // (encoded as its exponent), each up to its largest; tested
+        // (encoded as its exponent), each up to its last code; tested
         // together rather than value by value.
         const fn zero_or_pow2(n: u32) -> bool {
             n & n.wrapping_sub(1) == 0
@@ -548,19 +549,17 @@ impl Region {
         const fn bit_length(n: u32) -> u8 {
             (u32::BITS - n.leading_zeros()) as u8
         }
-        if !(zero_or_pow2(vstride)
-            && vstride <= 32
-            && width.is_power_of_two()
-            && width <= 16
-            && zero_or_pow2(hstride)
-            && hstride <= 4)
-        {
+        if !(zero_or_pow2(vstride) && width.is_power_of_two() && zero_or_pow2(hstride)) {
+            return None;
+        }
+        let (v, w, h) = (bit_length(vstride), bit_length(width) - 1, bit_length(hstride));
+        if !(vstride_is_stride(v) && width_defined(w) && hstride_defined(h)) {
             return None;
         }
         Some(Region {
-            vstride: bit_length(vstride),
-            width: bit_length(width) - 1,
-            hstride: bit_length(hstride),
+            vstride: v,
+            width: w,
+            hstride: h,
         })
     }
 
