@@ -140,6 +140,14 @@ impl Geo {
     }
 }
 
+/// The bit of channel bit `ch` of flag subregister `f` in
+/// [`Thread::flag_bits`]: f0.0, f0.1, f1.0 and f1.1 start at bits 0, 16,
+/// 32 and 48.
+#[inline]
+pub(crate) fn flag_bit_index(f: FlagReg, ch: u32) -> u32 {
+    u32::from(f.nr & 1) * 32 + u32::from(f.subnr & 1) * 16 + ch
+}
+
 /// Channels 0..n as a mask.
 #[inline]
 pub(crate) const fn low(n: u32) -> u32 {
@@ -636,19 +644,16 @@ impl Ctx<'_> {
     /// The flag bit of channel bit `ch` in the instruction's flag
     /// subregister.
     fn flag_bit(&self, f: FlagReg, ch: u32) -> bool {
-        let all = u64::from(self.t.flag(0)) | u64::from(self.t.flag(1)) << 32;
-        let b = u32::from(f.nr & 1) * 32 + u32::from(f.subnr & 1) * 16 + ch;
-        b < 64 && all >> b & 1 != 0
+        let b = flag_bit_index(f, ch);
+        b < 64 && self.t.flag_bits() >> b & 1 != 0
     }
 
     /// Sets the flag bit of channel bit `ch`.
     pub(crate) fn set_flag_bit(&mut self, f: FlagReg, ch: u32, v: bool) {
-        let mut all = u64::from(self.t.flag(0)) | u64::from(self.t.flag(1)) << 32;
-        let b = u32::from(f.nr & 1) * 32 + u32::from(f.subnr & 1) * 16 + ch;
+        let b = flag_bit_index(f, ch);
         if b < 64 {
-            all = all & !(1 << b) | u64::from(v) << b;
-            self.t.set_flag(0, all as u32);
-            self.t.set_flag(1, (all >> 32) as u32);
+            let all = self.t.flag_bits() & !(1 << b) | u64::from(v) << b;
+            self.t.set_flag_bits(all);
         }
     }
 
@@ -663,9 +668,12 @@ impl Ctx<'_> {
         // The common case, the channels' bits read at once (as
         // `flag_bit` reads each).
         if c == PredCtrl::Normal && !self.geo.ivb_df {
-            let all = u64::from(self.t.flag(0)) | u64::from(self.t.flag(1)) << 32;
-            let s = u32::from(f.nr & 1) * 32 + u32::from(f.subnr & 1) * 16 + self.geo.first;
-            let m = if s < 64 { (all >> s) as u32 & low(self.geo.n) } else { 0 };
+            let s = flag_bit_index(f, self.geo.first);
+            let m = if s < 64 {
+                (self.t.flag_bits() >> s) as u32 & low(self.geo.n)
+            } else {
+                0
+            };
             return Ok(if self.i.controls.contains(Controls::PRED_INV) {
                 !m & low(self.geo.n)
             } else {
@@ -709,7 +717,7 @@ impl Ctx<'_> {
                 // Align1 "any/all vertical": the channel's bit in each
                 // flag subregister, f0.0, f0.1, f1.0 and f1.1.
                 PredCtrl::AnyV | PredCtrl::AllV => {
-                    let all = u64::from(self.t.flag(0)) | u64::from(self.t.flag(1)) << 32;
+                    let all = self.t.flag_bits();
                     let set = (0..4).filter(|s| all >> (s * 16 + ch % 16) & 1 != 0).count();
                     if c == PredCtrl::AnyV {
                         set > 0

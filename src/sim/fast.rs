@@ -8,7 +8,7 @@
 //! else runs through the general [`super::exec::alu`], which gives the
 //! same results (the tests run both).
 
-use super::exec::{low, Geo};
+use super::exec::{flag_bit_index, low, Geo};
 use super::float::{flush32, Rnd};
 use super::state::{Thread, GRF_FILE_BYTES};
 use crate::isa::cr0;
@@ -284,12 +284,8 @@ impl Plan {
         let all = low(geo.n);
         let mut en = if we_all { all } else { (active >> geo.first) & all };
         let cmp = matches!(self.op, Op::Cmp(_));
-        let fshift = u32::from(self.flag.nr & 1) * 32 + u32::from(self.flag.subnr & 1) * 16 + geo.first;
-        let flags = if cmp || self.pred.is_some() {
-            u64::from(t.flag(0)) | u64::from(t.flag(1)) << 32
-        } else {
-            0
-        };
+        let fshift = flag_bit_index(self.flag, geo.first);
+        let flags = if cmp || self.pred.is_some() { t.flag_bits() } else { 0 };
         if let Some(inv) = self.pred {
             let bits = if fshift < 64 { (flags >> fshift) as u32 & all } else { 0 };
             en &= if inv { !bits } else { bits };
@@ -440,9 +436,7 @@ impl Plan {
         }
         if matches!(self.op, Op::Cmp(_)) && fshift < 64 {
             let m = u64::from(en) << fshift;
-            let all = flags & !m | (u64::from(cond) << fshift) & m;
-            t.set_flag(0, all as u32);
-            t.set_flag(1, (all >> 32) as u32);
+            t.set_flag_bits(flags & !m | (u64::from(cond) << fshift) & m);
         }
         Some(en << geo.first)
     }

@@ -179,6 +179,21 @@ impl Thread {
         }
     }
 
+    /// Both flag registers as one value, f1 in the high half: the bit of
+    /// channel bit `ch` of a flag subregister is
+    /// [`super::exec::flag_bit_index`].
+    #[inline]
+    pub(crate) fn flag_bits(&self) -> u64 {
+        u64::from(self.flag(0)) | u64::from(self.flag(1)) << 32
+    }
+
+    /// Sets both flag registers from one value ([`Self::flag_bits`]).
+    #[inline]
+    pub(crate) fn set_flag_bits(&mut self, all: u64) {
+        self.set_flag(0, all as u32);
+        self.set_flag(1, (all >> 32) as u32);
+    }
+
     /// Address subregister `a0.<k>` (a word).
     pub fn a0(&self, k: u8) -> u16 {
         let s = usize::from(k) * 2;
