@@ -12,7 +12,7 @@
 mod sim_common;
 
 use geneu::build::{Builder, Predicate};
-use geneu::sim::Thread;
+use geneu::sim::{Arf, Loc, MmeValue, Thread};
 use geneu::{
     AccessMode, Dst, ExecSize, FlagReg, Instruction, MathFunction, MathMacro, Opcode, Platform, Region, Src, SrcMods,
     Strictness, Type,
@@ -414,7 +414,46 @@ fn madm_is_fused_and_mme_keeps_what_the_register_cannot() {
         bytes.extend_from_slice(&geneu::encode_unchecked(Platform::Gen8, &i).unwrap());
     }
     th.set_dispatch_mask(0xf);
-    run_traced(Platform::Gen8, &bytes, &mut th).unwrap();
+    let out = run_traced(Platform::Gen8, &bytes, &mut th).unwrap();
+    // mme1 holds 2^1000 * 2^1000 = 2^2000, which the caller can read,
+    // and the trace shows the instruction that wrote it changing mme1's
+    // four channels (and no other math-macro register).
+    let pow2 = |v: MmeValue| match v {
+        MmeValue::Fin { neg: false, sig, exp } if sig.is_power_of_two() => Some(exp + sig.trailing_zeros() as i32),
+        _ => None,
+    };
+    let mut written = std::collections::BTreeSet::new();
+    for (k, e) in out.trace.iter().enumerate() {
+        for c in &e.changes {
+            if let Loc::Arf {
+                reg: Arf::Mme { reg, channel },
+                ..
+            } = c.at
+            {
+                assert_eq!(k, 1, "only the madm to mme1 writes a math-macro register");
+                written.insert((reg, channel));
+            }
+        }
+    }
+    assert_eq!(written, (0..4).map(|ch| (1, ch)).collect());
+    for k in 0..4 {
+        assert_eq!(th.mme(1, k).and_then(pow2), Some(2000), "mme1.{k}: {:?}", th.mme(1, k));
+        assert_eq!(
+            th.mme(1, k).map(|v| v.to_string()),
+            Some("0x10000000000000p+1948".into())
+        );
+        assert_eq!(th.mme(0, k), None, "mme0 was never written");
+    }
+    assert_eq!(th.mme(1, 4), None, "channel 4 is disabled");
+    let image = th
+        .arfs()
+        .into_iter()
+        .find(|(r, _)| *r == Arf::Mme { reg: 1, channel: 0 });
+    let want_exp = (2000 - 52i32).to_le_bytes();
+    assert_eq!(
+        image.map(|(_, b)| b),
+        Some([&(1u64 << 52).to_le_bytes()[..], &want_exp[..], &[1, 0, 1, 0]].concat())
+    );
     for k in 0..4 {
         assert_eq!(read_f64(&th, 10, k), -(2f64.powi(-104)), "fused");
         assert_eq!(read_f64(&th, 11, k), f64::INFINITY, "the GRF part overflows");

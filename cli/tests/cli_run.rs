@@ -90,6 +90,57 @@ fn grf_settings_and_trace() {
 }
 
 #[test]
+fn architecture_registers_in_the_output_and_the_trace() {
+    // a0.0-7 = g3's words + 4; f0.0 = the channels where g3 < 3; an
+    // addc writes its carries to the accumulator.
+    let text = "add(8)          a0<1>UW         g3<8,8,1>UW     0x0004UW        { align1 1Q };\n\
+                cmp.l.f0.0(8)   null<1>D        g3<8,8,1>D      3D              { align1 1Q };\n\
+                addc(8)         g5<1>UD         g3<8,8,1>UD     0xffffffffUD    { align1 1Q AccWrEnable };\n";
+    let grf = ["run", "--gen", "bdw", "--grf", "g3=1,2,3,4,5,6,7,0:uw"];
+    let (code, out, err) = geneu(&[&grf[..], &["--trace"]].concat(), text.as_bytes());
+    assert_eq!(code, 0, "{out}{err}");
+    // The words 1..7, 0 plus 4, two to a dword, little-endian.
+    let a0 = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("a0 "))
+        .expect("a0 changed");
+    for d in ["00060005*", "00080007*", "000a0009*", "0004000b*"] {
+        assert!(a0.contains(d), "{a0}");
+    }
+    // cmp and addc read g3 as dwords: the eight words make four, and
+    // the rest of g3 is zero.
+    let dw: Vec<i32> = [1u32 | 2 << 16, 3 | 4 << 16, 5 | 6 << 16, 7, 0, 0, 0, 0]
+        .iter()
+        .map(|&v| v as i32)
+        .collect();
+    let f0: u32 = dw.iter().enumerate().filter(|(_, &v)| v < 3).map(|(k, _)| 1 << k).sum();
+    let f0_line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("f0 "))
+        .expect("f0 changed");
+    assert!(f0_line.contains(&format!("{f0:08x}*")), "{f0_line}");
+    // addc's carry of channel k is 1 where g3's dword is nonzero.
+    for (k, v) in dw.iter().enumerate() {
+        let carry = u64::from(*v != 0);
+        let name = format!("acc[{k}]");
+        let line = out.lines().find(|l| l.trim_start().starts_with(&format!("{name} ")));
+        match line {
+            Some(l) => assert!(l.contains(&format!("{:08x}*", carry)), "{l}"),
+            None => assert_eq!(carry, 0, "{name} unchanged: {out}"),
+        }
+    }
+    // The trace names the registers each instruction changed.
+    assert!(out.lines().any(|l| l.contains("add(8)") && l.ends_with(" a0")), "{out}");
+    assert!(out.lines().any(|l| l.contains("cmp.l") && l.ends_with(" f0")), "{out}");
+    // JSON: the same registers under the same names.
+    let (code, json, err) = geneu(&[&grf[..], &["--json"]].concat(), text.as_bytes());
+    assert_eq!(code, 0, "{json}{err}");
+    for name in ["\"g5\"", "\"a0\"", "\"f0\"", "\"acc[0]\""] {
+        assert!(json.contains(&format!("\"register\": {name}")), "{name}: {json}");
+    }
+}
+
+#[test]
 fn errors_name_thread_and_offset() {
     // A jump into the middle of the next instruction.
     let text = "jmpi(1)         1D                                              { align1 WE_all 1N };\n\

@@ -1836,7 +1836,7 @@ pub(super) fn math_macro(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError
         } == 0;
 
     // Every source element is read before the first write.
-    let mut v = [[mme::Ext::Zero(false); MAX_CH]; 3];
+    let mut v = [[mme::MmeValue::Zero(false); MAX_CH]; 3];
     for (k, vk) in v.iter_mut().enumerate().take(nsrc) {
         let mods = i.src.get(k).map_or(SrcMods::empty(), |s| s.mods);
         for (ch, slot) in vk.iter_mut().enumerate().take(n as usize) {
@@ -1851,7 +1851,7 @@ pub(super) fn math_macro(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError
                 .and_then(|r| c.t.mme.get(usize::from(r)).and_then(|m| m.get(bit)))
                 .filter(|s| s.valid && s.image == raw)
                 .map(|s| s.value);
-            let mut x = saved.unwrap_or_else(|| mme::Ext::from_bits(raw, f, flush));
+            let mut x = saved.unwrap_or_else(|| mme::MmeValue::from_bits(raw, f, flush));
             if mods.contains(SrcMods::ABS) {
                 x = x.abs();
             }
@@ -1891,9 +1891,9 @@ pub(super) fn math_macro(ctx: &mut Ctx<'_>, active: u32) -> Result<u32, SimError
                 let mut x = mme::reround(r, f, true, rnd);
                 // Rounded to the format, a value is normalized unless it
                 // is a denormal.
-                if let mme::Ext::Fin { neg, sig, .. } = x {
+                if let mme::MmeValue::Fin { neg, sig, .. } = x {
                     if flush && sig < 1 << (f.prec - 1) {
-                        x = mme::Ext::Zero(neg);
+                        x = mme::MmeValue::Zero(neg);
                     }
                 }
                 if sat {

@@ -14,7 +14,7 @@
 //!
 //! # The model
 //!
-//! - A value here is an [`Ext`]: a significand of the operand type's
+//! - A value here is an [`MmeValue`]: a significand of the operand type's
 //!   precision (53 bits for DF, 24 for F) and an unbounded exponent. The
 //!   hardware's extension is a few bits wide; how wide, and how its bits
 //!   and the GRF's combine, is not in the documents the simulator
@@ -86,19 +86,53 @@ pub(super) const F32: Fmt = Fmt {
     emax: 128,
 };
 
-/// An extended value: NaN, a signed infinity or zero, or `sig * 2^exp`
-/// (`sig` nonzero, below `2^prec`).
+/// One channel of a math-macro register (`mme0`-`mme7`) as the model
+/// keeps it ([`super::Thread::mme`]): NaN, a signed infinity or zero, or
+/// `sig * 2^exp` with `sig` nonzero and below `2^53` (DF) or `2^24` (F),
+/// and an exponent wider than the type's (the hardware's extension is a
+/// few bits; the model's is unbounded, see the module's notes).
+///
+/// It prints as `nan`, `inf`, `-inf`, `0`, `-0` or the exact
+/// `[-]0xSIGp±EXP` (`0x18p-4` is 1.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Ext {
+#[non_exhaustive]
+pub enum MmeValue {
+    /// Not a number.
     Nan,
+    /// An infinity, negative when `true`.
     Inf(bool),
+    /// A zero, negative when `true`.
     Zero(bool),
-    Fin { neg: bool, sig: u64, exp: i32 },
+    /// `(-1)^neg * sig * 2^exp`.
+    Fin {
+        /// Negative.
+        neg: bool,
+        /// The significand, nonzero, below `2^53`.
+        sig: u64,
+        /// The power of two of its least significant bit.
+        exp: i32,
+    },
 }
 
-impl Default for Ext {
-    fn default() -> Ext {
-        Ext::Zero(false)
+impl core::fmt::Display for MmeValue {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let sign = |neg: bool| if neg { "-" } else { "" };
+        match *self {
+            MmeValue::Nan => f.write_str("nan"),
+            MmeValue::Inf(neg) => write!(f, "{}inf", sign(neg)),
+            MmeValue::Zero(neg) => write!(f, "{}0", sign(neg)),
+            MmeValue::Fin { neg, sig, exp } => write!(f, "{}{sig:#x}p{exp:+}", sign(neg)),
+        }
+    }
+}
+
+/// Bytes of one channel of a math-macro register in a trace
+/// ([`super::Arf::Mme`]): see [`MmeSlot::image`].
+pub(crate) const MME_IMAGE_BYTES: usize = 16;
+
+impl Default for MmeValue {
+    fn default() -> MmeValue {
+        MmeValue::Zero(false)
     }
 }
 
@@ -106,44 +140,66 @@ impl Default for Ext {
 /// and the GRF bits written beside it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) struct MmeSlot {
-    pub value: Ext,
+    pub value: MmeValue,
     pub image: u64,
     pub valid: bool,
+}
+
+impl MmeSlot {
+    /// The slot as a trace shows it ([`super::Arf::Mme`]): bytes 0-7 the
+    /// significand and 8-11 the exponent (little-endian; zero unless
+    /// finite), 12 the class (0 zero, 1 finite, 2 infinity, 3 NaN), 13
+    /// the sign, 14 one once the slot is written, 15 zero.
+    pub(crate) fn image(&self) -> [u8; MME_IMAGE_BYTES] {
+        let (class, neg, sig, exp) = match self.value {
+            MmeValue::Zero(neg) => (0, neg, 0, 0),
+            MmeValue::Fin { neg, sig, exp } => (1, neg, sig, exp),
+            MmeValue::Inf(neg) => (2, neg, 0, 0),
+            MmeValue::Nan => (3, false, 0, 0),
+        };
+        let mut b = [0; MME_IMAGE_BYTES];
+        b[..8].copy_from_slice(&sig.to_le_bytes());
+        b[8..12].copy_from_slice(&exp.to_le_bytes());
+        b[12] = class;
+        b[13] = u8::from(neg);
+        b[14] = u8::from(self.valid);
+        b
+    }
 }
 
 /// The math-macro registers of a thread, per channel.
 pub(crate) type MmeFile = [[MmeSlot; MAX_CH]; MME_REGS];
 
-impl Ext {
-    pub(super) fn neg(self) -> Ext {
+impl MmeValue {
+    pub(super) fn neg(self) -> MmeValue {
         match self {
-            Ext::Nan => Ext::Nan,
-            Ext::Inf(s) => Ext::Inf(!s),
-            Ext::Zero(s) => Ext::Zero(!s),
-            Ext::Fin { neg, sig, exp } => Ext::Fin { neg: !neg, sig, exp },
+            MmeValue::Nan => MmeValue::Nan,
+            MmeValue::Inf(s) => MmeValue::Inf(!s),
+            MmeValue::Zero(s) => MmeValue::Zero(!s),
+            MmeValue::Fin { neg, sig, exp } => MmeValue::Fin { neg: !neg, sig, exp },
         }
     }
 
-    pub(super) fn abs(self) -> Ext {
+    pub(super) fn abs(self) -> MmeValue {
         match self {
-            Ext::Nan => Ext::Nan,
-            Ext::Inf(_) => Ext::Inf(false),
-            Ext::Zero(_) => Ext::Zero(false),
-            Ext::Fin { sig, exp, .. } => Ext::Fin { neg: false, sig, exp },
+            MmeValue::Nan => MmeValue::Nan,
+            MmeValue::Inf(_) => MmeValue::Inf(false),
+            MmeValue::Zero(_) => MmeValue::Zero(false),
+            MmeValue::Fin { sig, exp, .. } => MmeValue::Fin { neg: false, sig, exp },
         }
     }
 
     fn sign(self) -> bool {
         match self {
-            Ext::Nan => false,
-            Ext::Inf(s) | Ext::Zero(s) => s,
-            Ext::Fin { neg, .. } => neg,
+            MmeValue::Nan => false,
+            MmeValue::Inf(s) | MmeValue::Zero(s) => s,
+            MmeValue::Fin { neg, .. } => neg,
         }
     }
 
     /// The value of IEEE bits of format `f` (a denormal flushed to zero
     /// when `flush`).
-    pub(super) fn from_bits(bits: u64, f: Fmt, flush: bool) -> Ext {
+    pub(super) fn from_bits(bits: u64, f: Fmt, flush: bool) -> MmeValue {
         let mbits = f.prec - 1;
         let ebits = if f.prec == F64.prec { 11 } else { 8 };
         let bias = (1i32 << (ebits - 1)) - 1;
@@ -151,19 +207,19 @@ impl Ext {
         let e = (bits >> mbits) & ((1 << ebits) - 1);
         let m = bits & ((1 << mbits) - 1);
         if e == (1 << ebits) - 1 {
-            return if m == 0 { Ext::Inf(neg) } else { Ext::Nan };
+            return if m == 0 { MmeValue::Inf(neg) } else { MmeValue::Nan };
         }
         if e == 0 {
             if m == 0 || flush {
-                return Ext::Zero(neg);
+                return MmeValue::Zero(neg);
             }
-            return Ext::Fin {
+            return MmeValue::Fin {
                 neg,
                 sig: m,
                 exp: 1 - bias - mbits as i32,
             };
         }
-        Ext::Fin {
+        MmeValue::Fin {
             neg,
             sig: m | 1 << mbits,
             exp: e as i32 - bias - mbits as i32,
@@ -179,10 +235,10 @@ impl Ext {
         let sign = |neg: bool| u64::from(neg) << (mbits + ebits);
         let inf = ((1u64 << ebits) - 1) << mbits;
         match self {
-            Ext::Nan => inf | 1 << (mbits - 1),
-            Ext::Inf(neg) => sign(neg) | inf,
-            Ext::Zero(neg) => sign(neg),
-            Ext::Fin { neg, mut sig, mut exp } => {
+            MmeValue::Nan => inf | 1 << (mbits - 1),
+            MmeValue::Inf(neg) => sign(neg) | inf,
+            MmeValue::Zero(neg) => sign(neg),
+            MmeValue::Fin { neg, mut sig, mut exp } => {
                 while sig < 1 << mbits && exp > f.emin {
                     sig <<= 1;
                     exp -= 1;
@@ -207,9 +263,9 @@ pub(super) fn bit_len(x: u128) -> i32 {
 /// `(-1)^neg * mag * 2^exp` rounded to `f`'s precision by `rnd`; with
 /// `bounded`, to the format itself (denormals and overflow), else with an
 /// unbounded exponent.
-fn round(neg: bool, mag: u128, exp: i32, f: Fmt, bounded: bool, rnd: Rnd) -> Ext {
+fn round(neg: bool, mag: u128, exp: i32, f: Fmt, bounded: bool, rnd: Rnd) -> MmeValue {
     if mag == 0 {
-        return Ext::Zero(neg);
+        return MmeValue::Zero(neg);
     }
     let prec = f.prec as i32;
     let mut lsb = exp + bit_len(mag) - prec;
@@ -250,23 +306,23 @@ fn round(neg: bool, mag: u128, exp: i32, f: Fmt, bounded: bool, rnd: Rnd) -> Ext
         }
     }
     if q == 0 {
-        return Ext::Zero(neg);
+        return MmeValue::Zero(neg);
     }
     if bounded && lsb + bit_len(q) > f.emax {
-        let max = Ext::Fin {
+        let max = MmeValue::Fin {
             neg,
             sig: (1 << f.prec) - 1,
             exp: f.emax - prec,
         };
         return match rnd {
-            Rnd::Even => Ext::Inf(neg),
+            Rnd::Even => MmeValue::Inf(neg),
             Rnd::Zero => max,
             Rnd::Up if neg => max,
             Rnd::Down if !neg => max,
-            _ => Ext::Inf(neg),
+            _ => MmeValue::Inf(neg),
         };
     }
-    Ext::Fin {
+    MmeValue::Fin {
         neg,
         sig: q as u64,
         exp: lsb,
@@ -274,29 +330,29 @@ fn round(neg: bool, mag: u128, exp: i32, f: Fmt, bounded: bool, rnd: Rnd) -> Ext
 }
 
 /// `x` rounded to `f` (as [`round`]).
-pub(super) fn reround(x: Ext, f: Fmt, bounded: bool, rnd: Rnd) -> Ext {
+pub(super) fn reround(x: MmeValue, f: Fmt, bounded: bool, rnd: Rnd) -> MmeValue {
     match x {
-        Ext::Fin { neg, sig, exp } => round(neg, u128::from(sig), exp, f, bounded, rnd),
+        MmeValue::Fin { neg, sig, exp } => round(neg, u128::from(sig), exp, f, bounded, rnd),
         x => x,
     }
 }
 
 /// `a + b * c`, exact, rounded once to `f` (as [`round`]); IEEE 754's
 /// fusedMultiplyAdd on the extended values.
-pub(super) fn fma(a: Ext, b: Ext, c: Ext, f: Fmt, bounded: bool, rnd: Rnd) -> Ext {
+pub(super) fn fma(a: MmeValue, b: MmeValue, c: MmeValue, f: Fmt, bounded: bool, rnd: Rnd) -> MmeValue {
     // The product.
     let prod = match (b, c) {
-        (Ext::Nan, _) | (_, Ext::Nan) => return Ext::Nan,
-        (Ext::Inf(_), Ext::Zero(_)) | (Ext::Zero(_), Ext::Inf(_)) => return Ext::Nan,
-        (Ext::Inf(_), _) | (_, Ext::Inf(_)) => Ext::Inf(b.sign() ^ c.sign()),
-        (Ext::Zero(_), _) | (_, Ext::Zero(_)) => Ext::Zero(b.sign() ^ c.sign()),
+        (MmeValue::Nan, _) | (_, MmeValue::Nan) => return MmeValue::Nan,
+        (MmeValue::Inf(_), MmeValue::Zero(_)) | (MmeValue::Zero(_), MmeValue::Inf(_)) => return MmeValue::Nan,
+        (MmeValue::Inf(_), _) | (_, MmeValue::Inf(_)) => MmeValue::Inf(b.sign() ^ c.sign()),
+        (MmeValue::Zero(_), _) | (_, MmeValue::Zero(_)) => MmeValue::Zero(b.sign() ^ c.sign()),
         (
-            Ext::Fin {
+            MmeValue::Fin {
                 neg: nb,
                 sig: sb,
                 exp: eb,
             },
-            Ext::Fin {
+            MmeValue::Fin {
                 neg: nc,
                 sig: sc,
                 exp: ec,
@@ -305,29 +361,29 @@ pub(super) fn fma(a: Ext, b: Ext, c: Ext, f: Fmt, bounded: bool, rnd: Rnd) -> Ex
             // Held exactly: 53-bit significands make a product below 2^106.
             let pm = u128::from(sb) * u128::from(sc);
             return match a {
-                Ext::Nan | Ext::Inf(_) => a,
+                MmeValue::Nan | MmeValue::Inf(_) => a,
                 _ => sum(a, nb ^ nc, pm, eb + ec, f, bounded, rnd),
             };
         }
     };
     match (a, prod) {
-        (Ext::Nan, _) => Ext::Nan,
-        (Ext::Inf(s), Ext::Inf(t)) if s != t => Ext::Nan,
-        (_, Ext::Inf(t)) => Ext::Inf(t),
-        (Ext::Inf(s), _) => Ext::Inf(s),
-        (Ext::Zero(s), Ext::Zero(t)) => Ext::Zero(if s == t { s } else { rnd == Rnd::Down }),
+        (MmeValue::Nan, _) => MmeValue::Nan,
+        (MmeValue::Inf(s), MmeValue::Inf(t)) if s != t => MmeValue::Nan,
+        (_, MmeValue::Inf(t)) => MmeValue::Inf(t),
+        (MmeValue::Inf(s), _) => MmeValue::Inf(s),
+        (MmeValue::Zero(s), MmeValue::Zero(t)) => MmeValue::Zero(if s == t { s } else { rnd == Rnd::Down }),
         (a, _) => reround(a, f, bounded, rnd),
     }
 }
 
 /// `a + (-1)^pneg * pm * 2^pe`, `a` not NaN or infinite, exact, rounded
 /// once.
-fn sum(a: Ext, pneg: bool, pm: u128, pe: i32, f: Fmt, bounded: bool, rnd: Rnd) -> Ext {
+fn sum(a: MmeValue, pneg: bool, pm: u128, pe: i32, f: Fmt, bounded: bool, rnd: Rnd) -> MmeValue {
     let (aneg, am, ae) = match a {
-        Ext::Fin { neg, sig, exp } => (neg, u128::from(sig), exp),
-        Ext::Zero(_) => return round(pneg, pm, pe, f, bounded, rnd),
+        MmeValue::Fin { neg, sig, exp } => (neg, u128::from(sig), exp),
+        MmeValue::Zero(_) => return round(pneg, pm, pe, f, bounded, rnd),
         // Not reached: the caller handles NaN and infinite addends.
-        _ => return Ext::Nan,
+        _ => return MmeValue::Nan,
     };
     // Place the operand whose leading bit is higher with that bit at bit
     // 125 of a 128-bit window; the other shifted into it keeps every bit
@@ -362,14 +418,14 @@ fn sum(a: Ext, pneg: bool, pm: u128, pe: i32, f: Fmt, bounded: bool, rnd: Rnd) -
     };
     if mag == 0 {
         // An exact cancellation: +0, or -0 rounding toward -infinity.
-        return Ext::Zero(rnd == Rnd::Down);
+        return MmeValue::Zero(rnd == Rnd::Down);
     }
     round(neg, mag, w, f, bounded, rnd)
 }
 
 /// `1 / x` of a finite nonzero `x`, correctly rounded to nearest in the
 /// precision, exponent unbounded.
-fn recip(neg: bool, sig: u64, exp: i32, f: Fmt) -> Ext {
+fn recip(neg: bool, sig: u64, exp: i32, f: Fmt) -> MmeValue {
     const K: u32 = 120;
     let num = 1u128 << K;
     let d = u128::from(sig);
@@ -392,7 +448,7 @@ fn pow2(k: i32) -> f64 {
 /// An approximation of `1 / sqrt(x)` of a positive finite `x`, within an
 /// ulp, rounded to the precision, exponent unbounded (Newton's iteration
 /// in f64 on the significand, without `std`).
-fn rsqrt_approx(sig: u64, exp: i32, f: Fmt) -> Ext {
+fn rsqrt_approx(sig: u64, exp: i32, f: Fmt) -> MmeValue {
     let len = bit_len(u128::from(sig));
     // x = m * 2^e with m in [1, 4) and e even.
     let mut m = sig as f64 * pow2(1 - len);
@@ -405,45 +461,47 @@ fn rsqrt_approx(sig: u64, exp: i32, f: Fmt) -> Ext {
     for _ in 0..12 {
         y *= 1.5 - 0.5 * m * y * y;
     }
-    match Ext::from_bits(y.to_bits(), F64, false) {
-        Ext::Fin { sig, exp, .. } => round(false, u128::from(sig), exp - e / 2, f, false, Rnd::Even),
+    match MmeValue::from_bits(y.to_bits(), F64, false) {
+        MmeValue::Fin { sig, exp, .. } => round(false, u128::from(sig), exp - e / 2, f, false, Rnd::Even),
         x => x,
     }
 }
 
 /// INVM of one channel: (result, whether it is final).
-pub(super) fn invm(a: Ext, b: Ext, f: Fmt) -> (Ext, bool) {
+pub(super) fn invm(a: MmeValue, b: MmeValue, f: Fmt) -> (MmeValue, bool) {
     let s = a.sign() ^ b.sign();
     match (a, b) {
-        (Ext::Nan, _) | (_, Ext::Nan) => (Ext::Nan, true),
-        (Ext::Inf(_), Ext::Inf(_)) | (Ext::Zero(_), Ext::Zero(_)) => (Ext::Nan, true),
-        (Ext::Inf(_), _) | (_, Ext::Zero(_)) => (Ext::Inf(s), true),
-        (Ext::Zero(_), _) | (_, Ext::Inf(_)) => (Ext::Zero(s), true),
-        (_, Ext::Fin { neg, sig, exp }) => (recip(neg, sig, exp, f), false),
+        (MmeValue::Nan, _) | (_, MmeValue::Nan) => (MmeValue::Nan, true),
+        (MmeValue::Inf(_), MmeValue::Inf(_)) | (MmeValue::Zero(_), MmeValue::Zero(_)) => (MmeValue::Nan, true),
+        (MmeValue::Inf(_), _) | (_, MmeValue::Zero(_)) => (MmeValue::Inf(s), true),
+        (MmeValue::Zero(_), _) | (_, MmeValue::Inf(_)) => (MmeValue::Zero(s), true),
+        (_, MmeValue::Fin { neg, sig, exp }) => (recip(neg, sig, exp, f), false),
     }
 }
 
 /// RSQRTM of one channel: (result, whether it is final).
-pub(super) fn rsqrtm(x: Ext, f: Fmt) -> (Ext, bool) {
+pub(super) fn rsqrtm(x: MmeValue, f: Fmt) -> (MmeValue, bool) {
     match x {
-        Ext::Nan | Ext::Inf(true) | Ext::Fin { neg: true, .. } => (Ext::Nan, true),
-        Ext::Zero(s) => (Ext::Zero(s), true),
-        Ext::Inf(false) => (Ext::Inf(false), true),
-        Ext::Fin { sig, exp, .. } => (rsqrt_approx(sig, exp, f), false),
+        MmeValue::Nan | MmeValue::Inf(true) | MmeValue::Fin { neg: true, .. } => (MmeValue::Nan, true),
+        MmeValue::Zero(s) => (MmeValue::Zero(s), true),
+        MmeValue::Inf(false) => (MmeValue::Inf(false), true),
+        MmeValue::Fin { sig, exp, .. } => (rsqrt_approx(sig, exp, f), false),
     }
 }
 
 /// Saturation to [0, 1] (NaN to 0).
-pub(super) fn saturate(x: Ext) -> Ext {
-    const ONE: Ext = Ext::Fin {
+pub(super) fn saturate(x: MmeValue) -> MmeValue {
+    const ONE: MmeValue = MmeValue::Fin {
         neg: false,
         sig: 1,
         exp: 0,
     };
     match x {
-        Ext::Nan | Ext::Zero(_) | Ext::Inf(true) | Ext::Fin { neg: true, .. } => Ext::Zero(false),
-        Ext::Inf(false) => ONE,
-        Ext::Fin { sig, exp, .. } if exp + bit_len(u128::from(sig)) > 0 => ONE,
+        MmeValue::Nan | MmeValue::Zero(_) | MmeValue::Inf(true) | MmeValue::Fin { neg: true, .. } => {
+            MmeValue::Zero(false)
+        }
+        MmeValue::Inf(false) => ONE,
+        MmeValue::Fin { sig, exp, .. } if exp + bit_len(u128::from(sig)) > 0 => ONE,
         x => x,
     }
 }
@@ -452,11 +510,11 @@ pub(super) fn saturate(x: Ext) -> Ext {
 mod tests {
     use super::*;
 
-    fn d(x: f64) -> Ext {
-        Ext::from_bits(x.to_bits(), F64, false)
+    fn d(x: f64) -> MmeValue {
+        MmeValue::from_bits(x.to_bits(), F64, false)
     }
 
-    fn back(x: Ext) -> f64 {
+    fn back(x: MmeValue) -> f64 {
         f64::from_bits(reround(x, F64, true, Rnd::Even).to_bits(F64))
     }
 
@@ -477,7 +535,7 @@ mod tests {
         }
         assert!(back(d(f64::NAN)).is_nan());
         for x in [0.0f32, -1.5, f32::MIN_POSITIVE, 1e-45, f32::MAX] {
-            let e = Ext::from_bits(u64::from(x.to_bits()), F32, false);
+            let e = MmeValue::from_bits(u64::from(x.to_bits()), F32, false);
             assert_eq!(
                 reround(e, F32, true, Rnd::Even).to_bits(F32),
                 u64::from(x.to_bits()),
@@ -615,13 +673,15 @@ mod tests {
     #[test]
     fn reciprocal_is_correctly_rounded() {
         for x in [3.0f64, 7.0, 1e-310, 5e-324, 1.0 / 3.0, 12345.678] {
-            let Ext::Fin { neg, sig, exp } = d(x) else { panic!() };
+            let MmeValue::Fin { neg, sig, exp } = d(x) else {
+                panic!()
+            };
             let r = recip(neg, sig, exp, F64);
             if x > 1e-300 {
                 assert_eq!(back(r), 1.0 / x, "{x}");
             } else {
                 // 1 / x overflows f64: the extended value does not.
-                assert!(matches!(r, Ext::Fin { .. }));
+                assert!(matches!(r, MmeValue::Fin { .. }));
             }
         }
     }

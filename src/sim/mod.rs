@@ -144,6 +144,7 @@ pub use memory::{
     AddressMode, ChannelKind, Memory, MemoryError, RtWrite, SamplerState, Surface, SurfaceFormat, UrbWrite,
     SLM_SIZE_MAX, URB_ENTRY_DWORDS_MAX,
 };
+pub use mme::MmeValue;
 pub use program::Program;
 pub use state::{Arf, Thread};
 
@@ -401,6 +402,7 @@ fn run_from(
     };
     let mut before_grf: Vec<u8> = Vec::new();
     let (mut arf_before, mut arf_after) = (Vec::new(), Vec::new());
+    let mut mme_before: Option<alloc::boxed::Box<mme::MmeFile>> = None;
     loop {
         ch.wake(idx);
         let Some(slot) = prog.slots.get(idx as usize) else {
@@ -433,6 +435,10 @@ fn run_from(
             before_grf.clear();
             before_grf.extend_from_slice(thread.grf());
             thread.arf_image(&mut arf_before);
+            match &mut mme_before {
+                Some(m) => **m = *thread.mme,
+                None => mme_before = Some(thread.mme.clone()),
+            }
         }
         let geo = slot.geo;
         let next = idx + 1;
@@ -637,6 +643,25 @@ fn run_from(
                         old: o,
                         new: n,
                     });
+                }
+            }
+            let old_slots = mme_before.as_deref().into_iter().flatten().flatten();
+            for (k, (o, n)) in old_slots.zip(thread.mme.iter().flatten()).enumerate() {
+                if o == n {
+                    continue;
+                }
+                let reg = Arf::Mme {
+                    reg: (k / crate::isa::MAX_CHANNELS) as u8,
+                    channel: (k % crate::isa::MAX_CHANNELS) as u8,
+                };
+                for (b, (&o, n)) in o.image().iter().zip(n.image()).enumerate() {
+                    if o != n {
+                        changes.push(Change {
+                            at: Loc::Arf { reg, byte: b as u8 },
+                            old: o,
+                            new: n,
+                        });
+                    }
                 }
             }
             trace.push(TraceEntry {

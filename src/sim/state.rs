@@ -36,6 +36,40 @@ pub enum Arf {
     Ip,
     /// `tm0`: the simulator's step counter, deterministic (two dwords).
     Tm0,
+    /// Channel `channel` of math-macro register `mme<reg>` (acc2-acc9 on
+    /// Gen8), 16 bytes as the model keeps it (see
+    /// [`super::MmeValue`]): bytes 0-7 the significand and 8-11 the
+    /// exponent (little-endian; zero unless finite), 12 the class (0
+    /// zero, 1 finite, 2 infinity, 3 NaN), 13 the sign, 14 one once
+    /// written, 15 zero.
+    Mme {
+        /// The register, 0 to 7.
+        reg: u8,
+        /// The channel, 0 to 31.
+        channel: u8,
+    },
+}
+
+/// The register's name as a trace prints it: the text layer's names
+/// (`a0`, `f0`, `sr0`, `cr0`, `ce0`, `tdr0`, `n0`, `ip`, `tm0`); an
+/// accumulator slot and a math-macro channel with the channel in
+/// brackets (`acc[3]`, `mme1[3]`).
+impl core::fmt::Display for Arf {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Arf::A0 => f.write_str("a0"),
+            Arf::Acc(k) => write!(f, "acc[{k}]"),
+            Arf::Flag(n) => write!(f, "f{n}"),
+            Arf::Sr0 => f.write_str("sr0"),
+            Arf::Cr0 => f.write_str("cr0"),
+            Arf::Ce => f.write_str("ce0"),
+            Arf::Tdr => f.write_str("tdr0"),
+            Arf::Notify => f.write_str("n0"),
+            Arf::Ip => f.write_str("ip"),
+            Arf::Tm0 => f.write_str("tm0"),
+            Arf::Mme { reg, channel } => write!(f, "mme{reg}[{channel}]"),
+        }
+    }
 }
 
 /// The registers of one thread, before, during and after a run.
@@ -294,15 +328,46 @@ impl Thread {
         })
     }
 
+    /// Channel `channel` of math-macro register `mme<reg>` (Gen8's
+    /// `madm`, `invm` and `rsqrtm`), once an instruction has written it.
+    pub fn mme(&self, reg: u8, channel: usize) -> Option<super::MmeValue> {
+        let slot = self.mme.get(usize::from(reg))?.get(channel)?;
+        slot.valid.then_some(slot.value)
+    }
+
+    /// Every architecture register the simulator models with its bytes
+    /// ([`Arf`] numbers them), `ip` and `tm0` included, the math-macro
+    /// channels only once written.
+    pub fn arfs(&self) -> alloc::vec::Vec<(Arf, alloc::vec::Vec<u8>)> {
+        let mut out = alloc::vec::Vec::new();
+        self.each_fixed_arf(&mut |r, b| out.push((r, b.to_vec())));
+        for (reg, slots) in self.mme.iter().enumerate() {
+            for (channel, slot) in slots.iter().enumerate().filter(|(_, s)| s.valid) {
+                let r = Arf::Mme {
+                    reg: reg as u8,
+                    channel: channel as u8,
+                };
+                out.push((r, slot.image().to_vec()));
+            }
+        }
+        out
+    }
+
     /// Every architecture register's bytes, in [`Arf`] order (the
-    /// trace's "before" and "after").
+    /// trace's "before" and "after"; the math-macro channels, which the
+    /// trace compares apart, aside).
     pub(crate) fn arf_image(&self, out: &mut alloc::vec::Vec<(Arf, u8, u8)>) {
         out.clear();
-        let mut put = |r: Arf, b: &[u8]| {
+        self.each_fixed_arf(&mut |r, b| {
             for (k, &v) in b.iter().enumerate() {
                 out.push((r, k as u8, v));
             }
-        };
+        });
+    }
+
+    /// Calls `put` with every architecture register but the math-macro
+    /// channels, and its bytes.
+    fn each_fixed_arf(&self, put: &mut dyn FnMut(Arf, &[u8])) {
         put(Arf::A0, &self.a0);
         for (k, a) in self.acc.iter().enumerate() {
             put(Arf::Acc(k as u8), &a.to_le_bytes());

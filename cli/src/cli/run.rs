@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use geneu::sim::{
-    run_dispatch_parallel, Change, Dispatch, End, Loc, Memory, Outcome, Program, RunOptions, Surface, SurfaceFormat,
-    Thread,
+    run_dispatch_parallel, Arf, Change, Dispatch, End, Loc, Memory, Outcome, Program, RunOptions, Surface,
+    SurfaceFormat, Thread,
 };
 use geneu::{Platform, Type};
 use serde::{Deserialize, Serialize};
@@ -417,7 +417,7 @@ fn store(desc: &DispatchDesc, base: &Path, mem: &Memory) -> Result<(), CliError>
 fn loc_name(at: Loc) -> (String, u8) {
     match at {
         Loc::Grf { reg, byte } => (format!("g{reg}"), byte),
-        Loc::Arf { reg, byte } => (format!("{reg:?}").to_ascii_lowercase(), byte),
+        Loc::Arf { reg, byte } => (reg.to_string(), byte),
         _ => ("?".into(), 0),
     }
 }
@@ -456,11 +456,40 @@ fn changed_registers(before: &Thread, after: &Thread, out: &mut String) {
         }
         out.push('\n');
     }
-    for f in 0..2u8 {
-        if before.flag(f) != after.flag(f) {
-            let _ = writeln!(out, "  f{f}    {:08x}", after.flag(f));
+    for (r, b, a) in changed_arfs(before, after) {
+        let _ = write!(out, "  {:<5}", r.to_string());
+        if let Some(v) = match r {
+            Arf::Mme { reg, channel } => after.mme(reg, usize::from(channel)),
+            _ => None,
+        } {
+            let _ = writeln!(out, " {v}");
+            continue;
         }
+        for (db, da) in b.chunks(4).zip(a.chunks(4)) {
+            let mark = if db == da { ' ' } else { '*' };
+            let _ = write!(out, " {:0w$x}{mark}", dword(da), w = 2 * da.len());
+        }
+        out.push('\n');
     }
+}
+
+/// The architecture registers `after` holds differently from `before`
+/// (`ip` and `tm0` aside, which every step changes): each with its bytes
+/// before (zero for a math-macro channel not yet written) and after.
+fn changed_arfs(before: &Thread, after: &Thread) -> Vec<(Arf, Vec<u8>, Vec<u8>)> {
+    let old = before.arfs();
+    after
+        .arfs()
+        .into_iter()
+        .filter(|(r, _)| !matches!(r, Arf::Ip | Arf::Tm0))
+        .filter_map(|(r, a)| {
+            let b = old
+                .iter()
+                .find(|(o, _)| *o == r)
+                .map_or_else(|| vec![0; a.len()], |(_, b)| b.clone());
+            (b != a).then_some((r, b, a))
+        })
+        .collect()
 }
 
 /// Groups a trace entry's byte changes into registers.
@@ -552,6 +581,10 @@ fn changed_json(before: &Thread, after: &Thread) -> Vec<RegJson> {
             register: format!("g{n}"),
             bytes: json::hex_bytes(y),
         })
+        .chain(changed_arfs(before, after).into_iter().map(|(r, _, a)| RegJson {
+            register: r.to_string(),
+            bytes: json::hex_bytes(&a),
+        }))
         .collect()
 }
 
