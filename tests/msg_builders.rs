@@ -42,6 +42,19 @@ fn urb() {
     m.per_slot_offset = true;
     m.channel_mask = true;
     check(Message::Urb(m), Chv, 6 << 25 | 1 << 19 | 1 << 17 | 1 << 15 | 9 << 4 | 7);
+    // Gen7.5: atomic add (6), which the Haswell PRM lists (Mesa's
+    // validator, citing its page 317); Ivy Bridge has no such opcode.
+    let m = Urb::new(Gen75, hdr(2, 1), UrbOpcode::AtomicAdd);
+    check(Message::Urb(m), Gen75, 2 << 25 | 1 << 20 | 1 << 19 | 6);
+    let m = Urb::new(Gen7, hdr(2, 1), UrbOpcode::AtomicAdd);
+    assert!(matches!(
+        m.desc(),
+        Err(MsgError::Reserved {
+            field: "URB opcode",
+            value: 6,
+            ..
+        })
+    ));
     // Gen8: OWord write with interleave uses bit 15 too.
     let mut m = Urb::new(Gen8, hdr(2, 0), UrbOpcode::WriteOWord);
     m.interleave = true;

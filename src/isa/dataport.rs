@@ -435,7 +435,7 @@ hw_enum! {
         AtomicMov = 4,
         /// Atomic increment.
         AtomicInc = 5,
-        /// Atomic add (Gen8).
+        /// Atomic add (Gen7.5 and Gen8).
         AtomicAdd = 6,
         /// SIMD8 write (Gen8).
         Simd8Write = 7,
@@ -445,9 +445,18 @@ hw_enum! {
 }
 
 impl UrbOpcode {
-    /// Whether the opcode exists on `p`.
+    /// Whether the opcode exists on `p`: the SIMD8 read and write on
+    /// Gen8, atomic add from Gen7.5 (Mesa's validator: "The Haswell PRM
+    /// lists this opcode as valid on page 317"; Mesa names the constant
+    /// GFX8_ and its disassembler's table says "Gfx8+", but the PRM page
+    /// its validator cites is Haswell's, so the validator is followed),
+    /// the others on every platform here.
     pub const fn exists_on(self, p: Platform) -> bool {
-        p.is_gen8() || (self as u8) <= UrbOpcode::AtomicInc as u8
+        match self {
+            UrbOpcode::Simd8Write | UrbOpcode::Simd8Read => p.is_gen8(),
+            UrbOpcode::AtomicAdd => p.is_gen75_or_later(),
+            _ => true,
+        }
     }
 
     /// The SIMD8 (Gen8) opcodes, whose bit 15 is "channel mask present".

@@ -192,8 +192,8 @@ pub(crate) fn urb_opcode_problem(p: Platform, d: u32) -> Option<&'static str> {
     };
     match UrbOpcode::from_hw(op) {
         None => Some("invalid URB message opcode"),
-        Some(UrbOpcode::AtomicAdd) if !p.is_gen75_or_later() => Some("URB atomic add needs Gen7.5"),
-        Some(UrbOpcode::Simd8Write | UrbOpcode::Simd8Read) if !gen8 => Some("URB SIMD8 messages need Gen8"),
+        Some(o) if !o.exists_on(p) && o.is_simd8() => Some("URB SIMD8 messages need Gen8"),
+        Some(o) if !o.exists_on(p) => Some("URB atomic add needs Gen7.5"),
         Some(UrbOpcode::Simd8Read) if rlen(d) == 0 => Some("a URB SIMD8 read must read some data"),
         Some(_) => None,
     }
