@@ -639,8 +639,8 @@ pub(crate) struct IgaDefaults {
     pub(crate) gen7_branch_src0_type: Type,
     /// The immediate type of a Gen8 one-jump branch's src1 (its JIP).
     pub(crate) gen8_branch_src1_type: Type,
-    /// The source type IGA's text leaves out on `brd` and `brc` (its
-    /// `OpSpec::implicitSrcTypeVal` for typed branches: `:d`, for a
+    /// The source type IGA's text leaves out on `brd`, `brc` and `jmpi`
+    /// (its `OpSpec::implicitSrcTypeVal` for typed branches: `:d`, for a
     /// register and for a label alike); another type is printed.
     pub(crate) typed_branch_src_type: Type,
     /// The src0 region of a `brd` reading its offsets from a register,

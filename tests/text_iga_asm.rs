@@ -223,6 +223,30 @@ fn labels_and_offsets() {
     }
 }
 
+/// A type after a branch's jump (`32:d`, `L32:w`): IGA's parser reads it
+/// and leaves it out, the operand's type being implicit
+/// (`KernelParser::ParseSrcOpTypeWithoutDefault`,
+/// `OpSpec::implicitSrcTypeVal`): the bytes `iga64 -a` gave for the
+/// untyped lines (corpus `gen8/if.iga`).
+#[test]
+fn typed_branch_offsets() {
+    let p = Platform::Gen8;
+    let first = iga64("22 00 61 00 00 0e 00 20 50 00 00 00 20 00 00 00");
+    let second = iga64("22 00 71 00 00 0e 00 20 40 00 00 00 10 00 00 00");
+    for text in [
+        "(f0.0) if (8|M0) 32:d 80:d\n(~f0.0) if (8|M0) 16:d 64:d\n",
+        "(f0.0) if (8|M0) L32:d L80:d\n(~f0.0) if (8|M0) L32:ud L80:w\n",
+        "(f0.0) if (8|M0) (2*16):s32 80:u16\n(~f0.0) if (8|M0) 16:w (-(-64)):b\n",
+    ] {
+        let w = assemble_iga_words(p, text, AsmOptions::UNCHECKED).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!((w[0], w[1]), (first, second), "{text}");
+    }
+    // One-jump branches too.
+    let endif = one(p, "endif (8|M0) L16");
+    assert_eq!(one(p, "endif (8|M0) L16:d"), endif);
+    assert_eq!(one(p, "endif (8|M0) 16:ud"), endif);
+}
+
 /// Errors carry the line and column of what is wrong.
 #[test]
 fn errors_have_lines_and_columns() {
@@ -450,4 +474,144 @@ fn brd_brc_immediate_forms_are_labels() {
     assert_eq!(t, "brc (8|M0) L16:w L48:w");
     // The two labels of brc have src0's one type.
     assert!(assemble_iga_words(p, "brc (8|M0) L16:w L48:d\nnop\nnop\n", AsmOptions::UNCHECKED).is_err());
+}
+
+/// DW3 of a word: the immediate (src1's, or a branch's JIP on Haswell).
+fn dw3(w: &[u8; 16]) -> u32 {
+    u32::from_le_bytes([w[12], w[13], w[14], w[15]])
+}
+
+/// `jmpi` as IGA's parser reads it (`KernelParser`, `JUMP_UNARY_REGIMM`):
+/// a label, a user label, or a byte offset counted from the jmpi (a
+/// constant expression, `:d` or no type), with or without `(W)` (IGA
+/// adds it): one word, whose src1 holds the jump from
+/// the next instruction (bytes on Broadwell, 8-byte units on Haswell),
+/// typed `:d`, NoMask, SIMD1. The builder's `jmpi` to the same place
+/// gives the same jump.
+#[test]
+fn jmpi_labels_and_offsets() {
+    for p in [Platform::Gen75, Platform::Gen8] {
+        let spelled = "(W) jmpi (1|M0) L48\nnop\nnop\nL48:\nnop\n";
+        let want = assemble_iga_words(p, spelled, AsmOptions::UNCHECKED).unwrap();
+        assert_eq!(want.len(), 4);
+        for text in [
+            "(W) jmpi (1|M0) done\nnop\nnop\ndone: nop\n",
+            // An offset label not defined: IGA's name of byte 48.
+            "(W) jmpi (1|M0) L48\nnop\nnop\nnop\n",
+            "(W) jmpi (1|M0) 48\nnop\nnop\nnop\n",
+            "(W) jmpi (1|M0) 48:d\nnop\nnop\nnop\n",
+            "(W) jmpi (1|M0) (3*16):d\nnop\nnop\nnop\n",
+            "(W) jmpi (1|M0) L48:d\nnop\nnop\nnop\n",
+            // No `(W)`: IGA's parser adds it.
+            "jmpi (1|M0) done\nnop\nnop\ndone: nop\n",
+            "jmpi (1) 48\nnop\nnop\nnop\n",
+        ] {
+            let w = assemble_iga_words(p, text, AsmOptions::UNCHECKED).unwrap_or_else(|e| panic!("{p}: {text}: {e}"));
+            assert_eq!(w, want, "{p}: {text}");
+        }
+        let i = codec::decode(p, &want[0]).unwrap();
+        assert_eq!(i.opcode, geneu::Opcode::Jmpi);
+        assert!(i.controls.contains(geneu::Controls::WE_ALL));
+        assert_eq!(i.exec_size, geneu::ExecSize::S1);
+        assert_eq!((i.src[1].is_imm(), i.src[1].ty), (true, geneu::Type::D));
+        // From the next instruction: 32 bytes.
+        assert_eq!(dw3(&want[0]), (32 / p.branch_unit_bytes()) as u32, "{p}");
+        // Backwards: `L0` from the third instruction is 48 bytes back
+        // from the next one.
+        let back = assemble_iga_words(p, "nop\nnop\n(W) jmpi (1|M0) L0\n", AsmOptions::UNCHECKED).unwrap();
+        assert_eq!(dw3(&back[2]) as i32, (-48 / p.branch_unit_bytes()) as i32, "{p}");
+        assert_eq!(
+            back,
+            assemble_iga_words(p, "nop\nnop\n(W) jmpi (1|M0) (-32)\n", AsmOptions::UNCHECKED).unwrap()
+        );
+        // The builder's jmpi to the same place: the same jump.
+        let mut b = geneu::build::Builder::new(p);
+        let l = b.label();
+        b.jmpi(l).unwrap();
+        b.nop().unwrap();
+        b.nop().unwrap();
+        b.bind(l).unwrap();
+        b.nop().unwrap();
+        let prog = b.finish().unwrap();
+        let built: [u8; 16] = prog.bytes()[..16].try_into().unwrap();
+        assert_eq!(dw3(&built), dw3(&want[0]), "{p}");
+    }
+}
+
+/// `jmpi` prints as IGA prints it: its immediate as the label of its
+/// target (`Decoder::decodeBranchInstruction` reads it as a label from
+/// the jmpi; `Formatter::formatSrcOp`), with a `L<n>:` line there, and
+/// the type where it is not `:d`. The builder's programs, native and
+/// compacted, print so and their annotated text gives their bytes back.
+#[test]
+fn jmpi_prints_a_label_and_reads_back() {
+    for p in [Platform::Gen7, Platform::Gen75, Platform::Gen8] {
+        let mut b = geneu::build::Builder::new(p);
+        let (skip, top) = (b.label(), b.label());
+        b.bind(top).unwrap();
+        b.jmpi(skip).unwrap();
+        b.nop().unwrap();
+        b.nop().unwrap();
+        b.bind(skip).unwrap();
+        b.jmpi(top).unwrap();
+        b.nop().unwrap();
+        let native = b.clone().finish().unwrap();
+        let compacted = b.finish_compacted().unwrap();
+        for prog in [native, compacted] {
+            let mut text = String::new();
+            geneu::text::iga::write_program(&mut text, p, prog.bytes(), true).unwrap();
+            let lines: Vec<String> = text.lines().map(squeeze).collect();
+            let len = prog.bytes().len();
+            // The jmpi at 0 lands on the third instruction after it.
+            let skip_at = prog.instructions().nth(3).unwrap().0;
+            assert!(lines.contains(&format!("(W) jmpi (1|M0) L{skip_at}")), "{p}: {text}");
+            assert!(lines.contains(&format!("L{skip_at}:")), "{p}: {text}");
+            assert!(lines.contains(&"(W) jmpi (1|M0) L0".to_owned()), "{p}: {text}");
+            // Read back: the same bytes (the compacted words as their
+            // native forms, marked `{Compacted}`).
+            let back = assemble_iga(p, &text, AsmOptions::UNCHECKED).unwrap_or_else(|e| panic!("{p}: {text}: {e}"));
+            let insts: Vec<_> = back.iter().map(|a| a.inst).collect();
+            let native: Vec<u8> = back.iter().flat_map(|a| a.word).collect();
+            let again = geneu::compact::compact_instructions(p, &native, &insts).unwrap();
+            assert_eq!(again.bytes.len(), len, "{p}: {text}");
+            assert_eq!(&again.bytes[..], prog.bytes(), "{p}: {text}");
+        }
+    }
+    // A type other than `:d` prints (IGA's `formatSourceType`), and reads
+    // back (as `brd`'s and `brc`'s do; IGA's encoder writes `:d`).
+    let p = Platform::Gen8;
+    let w = one(p, "(W) jmpi (1|M0) L32");
+    let mut ud = w;
+    // src1's type field (bits 94:91 on Gen8): UD is 0.
+    let q = u128::from_le_bytes(w) & !(0xf << 91);
+    ud.copy_from_slice(&q.to_le_bytes());
+    let i = codec::decode(p, &ud).unwrap();
+    assert_eq!(i.src[1].ty, geneu::Type::UD);
+    let t = IgaDisasm::new(p, &i).to_text();
+    assert_eq!(squeeze(&t), "(W) jmpi (1|M0) L32:ud", "{t}");
+    assert_eq!(one(p, &t), ud);
+    // A jmpi without NoMask prints `(W)` (IGA's parser adds it), and its
+    // annotation the mask control.
+    // (Mask control: bit 34 on Gen8.)
+    let q = u128::from_le_bytes(w) & !(1 << 34);
+    let nomask = q.to_le_bytes();
+    let i = codec::decode(p, &nomask).unwrap();
+    assert!(!i.controls.contains(geneu::Controls::WE_ALL));
+    let t = IgaDisasm::new(p, &i).to_text();
+    assert!(squeeze(&t).starts_with("(W) jmpi (1|M0) L32 ["), "{t}");
+    assert_eq!(one(p, &t), nomask);
+}
+
+/// IGA's warning for a `jmpi` without `(W)` comes with the instruction
+/// as a lenient assembly's warnings do.
+#[test]
+fn jmpi_without_nomask_warns() {
+    let p = Platform::Gen8;
+    // A jmpi without `(W)`: IGA's warning.
+    for opts in [AsmOptions::UNCHECKED, AsmOptions::CHECKED] {
+        let a = assemble_iga(p, "jmpi (1|M0) L16\n(W) jmpi (1|M0) L32\nnop\n", opts).unwrap();
+        assert!(a[0].warnings.has("iga_jmpi_nomask"), "{}", a[0].warnings);
+        assert!(a[1].warnings.0.is_empty(), "{}", a[1].warnings);
+        assert_eq!(a[0].word, a[1].word);
+    }
 }

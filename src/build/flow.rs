@@ -81,7 +81,7 @@ pub(crate) fn set_uip(p: Platform, i: &mut Instruction, v: i64) {
 
 /// A 32-bit immediate offset (JMPI's src1, CALL's JIP): the payload's
 /// low 32 bits, DW3.
-fn set_imm32(i: &mut Instruction, v: i64) {
+pub(crate) fn set_imm32(i: &mut Instruction, v: i64) {
     i.imm = i.imm & !u64::from(u32::MAX) | u64::from(v as i32 as u32);
 }
 

@@ -300,7 +300,7 @@ impl<'a> ProgramText<'a> {
     /// The text of the complete words of `bytes` (bytes after the last
     /// complete word are ignored).
     pub fn new(p: Platform, bytes: &'a [u8], opts: TextOptions) -> Self {
-        let (labels, len) = scan_labels(p, bytes);
+        let (labels, len) = scan_labels(p, bytes, false);
         ProgramText {
             bytes,
             records: Records::new(p, &labels, opts),
@@ -349,8 +349,9 @@ impl<'a> ProgramText<'a> {
 /// The branch labels of the complete instructions of `bytes` (bytes after
 /// the last one are left out) and those instructions' length in bytes:
 /// those of `Program::decode(p, bytes)`, from one pass over the pieces
-/// that decodes only the branches.
-pub(crate) fn scan_labels(p: Platform, bytes: &[u8]) -> (Labels, usize) {
+/// that decodes only the branches. With `jmpi`, the targets of `jmpi`'s
+/// immediate jumps too (IGA labels them; Mesa prints a number).
+pub(crate) fn scan_labels(p: Platform, bytes: &[u8], jmpi: bool) -> (Labels, usize) {
     // One pass over the pieces: the branches, and whether any word is
     // compacted; then the branches' labels.
     let mut branches = Vec::new();
@@ -369,7 +370,7 @@ pub(crate) fn scan_labels(p: Platform, bytes: &[u8]) -> (Labels, usize) {
             Piece::Short { .. } => break,
         };
         len = o + piece.len();
-        if Opcode::from_hw(p, op).is_some_and(Opcode::is_branch) {
+        if Opcode::from_hw(p, op).is_some_and(|op| op.is_branch() || (jmpi && op == Opcode::Jmpi)) {
             branches.push((o as u64, piece));
         }
     }
@@ -379,8 +380,16 @@ pub(crate) fn scan_labels(p: Platform, bytes: &[u8]) -> (Labels, usize) {
     };
     let mut labels = Labels::new();
     for (o, piece) in branches {
-        if let Ok(i) = piece.decode(p) {
-            starts.add_targets(&mut labels, p, &i, o, len as u64);
+        match piece.decode(p) {
+            Ok(i) if i.opcode == Opcode::Jmpi => {
+                // Counted from the next instruction (`BranchOffset::target`).
+                if let Some(b) = crate::text::iga::jmpi_jump(p, &i) {
+                    let t = b.target(p, o as i64, piece.len() as i64);
+                    starts.add_target(&mut labels, t, len as u64);
+                }
+            }
+            Ok(i) => starts.add_targets(&mut labels, p, &i, o, len as u64),
+            Err(_) => {}
         }
     }
     (labels, len)
@@ -402,6 +411,18 @@ impl Starts {
         match self {
             Starts::EveryWord => labels.add_targets(p, inst, offset, len),
             Starts::Listed(starts) => labels.add_targets_at(p, inst, offset, starts, len),
+        }
+    }
+
+    /// Labels byte `t` if an instruction starts there, or it is the end.
+    fn add_target(&self, labels: &mut Labels, t: i64, len: u64) {
+        let Ok(t) = u64::try_from(t) else { return };
+        let start = match self {
+            Starts::EveryWord => t % NATIVE_BYTES as u64 == 0,
+            Starts::Listed(starts) => starts.binary_search(&t).is_ok(),
+        };
+        if t == len || t < len && start {
+            labels.add(t);
         }
     }
 }

@@ -37,6 +37,10 @@ fn with_defaults(p: Platform, i: &Instruction, d: &Defaults) -> Instruction {
     let mut c = Instruction::new(op, ExecSize::S1);
     // The header.
     let mut controls = i.controls & SHOWN_CONTROLS;
+    if op == Opcode::Jmpi {
+        // IGA's parser gives jmpi NoMask, `(W)` written or not.
+        controls |= Controls::WE_ALL;
+    }
     if !implicit_exec(op) {
         c.exec_size = i.exec_size;
         c.qtr_control = i.qtr_control;
@@ -119,6 +123,12 @@ fn with_defaults(p: Platform, i: &Instruction, d: &Defaults) -> Instruction {
         m.src = i.src;
         m.imm = i.imm;
         crate::canon::canonicalize(p, &mut m);
+        if let Some(b) = super::print::jmpi_jump(p, i) {
+            // An immediate jump shows as a label (`print`): the jump as
+            // the reader writes it, 32 bits, whatever src1's type.
+            m.imm = 0;
+            crate::build::flow::set_imm32(&mut m, b.units);
+        }
         c.dst = m.dst;
         c.src = m.src;
         c.imm = m.imm;

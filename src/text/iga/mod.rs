@@ -84,6 +84,7 @@ use alloc::string::String;
 use crate::model::*;
 
 pub use canon::iga_canonical;
+pub(crate) use print::jmpi_jump;
 
 mod canon;
 mod expr;
@@ -191,11 +192,11 @@ pub fn write_program<W: Write + ?Sized>(
     use crate::compact::{pieces, Piece};
     // Word by word, as Mesa's `write_bytes_text`: each word decoded as it
     // is printed, only the branches decoded before (for the labels).
-    let (labels, len) = crate::text::program::scan_labels(p, bytes);
+    let (labels, len) = crate::text::program::scan_labels(p, bytes, true);
     let mut targets = labels.iter().map(|(o, _)| o).peekable();
     let mut sum = crate::text::program::Summary::default();
     // A block starts at 0, at every branch target (the labels Mesa's
-    // printer finds), and after every branch and EOT.
+    // printer finds, and `jmpi`'s), and after every branch and EOT.
     let mut block_start = true;
     let mut items = crate::text::annotate::Items::default();
     // One instruction's place, which each word is decoded into.

@@ -40,8 +40,12 @@
 //!   for `f0.0`; `math.N` by function code; its alternative type names
 //!   (`u32`, `s16`, `f32`, ...);
 //! - user labels (`loop_head:`), numeric branch offsets (bytes from the
-//!   branch, as IGA's `jmpi 32` reads them), `{Compacted}`, `{NoCompact}`,
-//!   `{Uncompacted}`, and `/* ... */` comments;
+//!   branch, as IGA's `jmpi 32` reads them) with a type or none (IGA
+//!   reads the type and leaves it out: a branch operand's type is
+//!   implicit), `jmpi` with a label or a byte offset counted from the
+//!   jmpi, and NoMask on `jmpi` whether `(W)` is written or not (IGA's
+//!   parser adds it), `{Compacted}`, `{NoCompact}`, `{Uncompacted}`, and
+//!   `/* ... */` comments;
 //! - the directives of `iga64 -Xlegacy-directives`:
 //!   `.default_execution_size(16)` and `.default_register_type :f`
 //!   (after either, an instruction without execution size takes the
@@ -77,6 +81,37 @@ struct Parsed<'a> {
     /// The line (from 1) and the offset of its first byte.
     line: u32,
     line_start: usize,
+    /// A warning IGA's assembler gives for the text (`Warning`).
+    warning: Option<Warning>,
+}
+
+/// A warning of IGA's parser for text it assembles all the same, kept
+/// with the instruction as [`Assembled::warnings`] keeps those of a
+/// lenient assembly.
+#[derive(Clone, Copy, Debug)]
+enum Warning {
+    /// `KernelParser::ParseMnemonic`: "jmpi must have (W) specified
+    /// (automatically adding)".
+    JmpiNoMask,
+}
+
+impl Warning {
+    fn violation(self) -> crate::error::Violation {
+        let (rule, operand, message) = match self {
+            Warning::JmpiNoMask => (
+                "iga_jmpi_nomask",
+                crate::error::OperandId::Inst,
+                "jmpi without (W): NoMask added, as IGA's assembler adds it",
+            ),
+        };
+        crate::error::Violation {
+            rule,
+            basis: crate::error::Basis::Conservative,
+            source: "IGA's assembler (KernelParser) warns the same",
+            operand,
+            message: message.into(),
+        }
+    }
 }
 
 type R<T> = Result<T, (usize, AsmErrorKind)>;
@@ -439,6 +474,8 @@ struct Reader<'a> {
     /// The label a `mov` reads (`mov (1|M0) r65:ud LOOP`), taken by the
     /// instruction being read.
     mov_label: core::cell::Cell<Option<(&'a str, usize)>>,
+    /// A warning for the instruction being read.
+    warning: core::cell::Cell<Option<Warning>>,
 }
 
 impl<'a> Reader<'a> {
@@ -1053,6 +1090,7 @@ impl<'a> Reader<'a> {
         c.ws();
         let at = c.i;
         let mut i = Instruction::new(Opcode::Nop, ExecSize::S1);
+        self.warning.set(None);
         // Predication and NoMask.
         let mut pred: Option<(FlagReg, usize)> = None;
         let mut pred_ctrl: Option<(&str, usize)> = None;
@@ -1099,6 +1137,15 @@ impl<'a> Reader<'a> {
             ));
         }
         i.opcode = op;
+        if op == Opcode::Jmpi {
+            // IGA's parser gives jmpi NoMask whether `(W)` is written or
+            // not (`KernelParser::ParseMnemonic`: "jmpi must have (W)
+            // specified (automatically adding)").
+            if !i.controls.contains(Controls::WE_ALL) {
+                self.warning.set(Some(Warning::JmpiNoMask));
+            }
+            i.controls |= Controls::WE_ALL;
+        }
         if c.peek() == Some(b'.') {
             c.i += 1;
             let sat = c.i;
@@ -1233,9 +1280,11 @@ impl<'a> Reader<'a> {
             at,
             line: 0,
             line_start: 0,
+            warning: None,
         };
         self.mov_label.set(None);
         self.operands(c, &mut parsed)?;
+        parsed.warning = self.warning.take();
         // A `mov`'s label source (its byte offset in the program) waits
         // in `jip`, which a `mov` has no other use for.
         if let Some((name, at)) = self.mov_label.take() {
@@ -1384,9 +1433,15 @@ impl<'a> Reader<'a> {
         }
         if crate::canon::shows_jip(op) {
             i.dst.ty = Type::UD;
+            // A type after a jump (`32:d`, `L32:d`) is read and left
+            // out, as IGA's parser does: a branch operand has its implicit
+            // type (`KernelParser::ParseSrcOpTypeWithoutDefault`,
+            // `OpSpec::implicitSrcTypeVal`).
             pd.jip = Some(self.jump(c)?);
+            self.opt_ty(c)?;
             if crate::canon::shows_uip(p, op) {
                 pd.uip = Some(self.jump(c)?);
+                self.opt_ty(c)?;
             }
             return Ok(());
         }
@@ -1411,8 +1466,28 @@ impl<'a> Reader<'a> {
             return Ok(());
         }
         if op == Opcode::Jmpi {
-            // The jump (src1 in the word) is the only operand shown.
-            return self.src(c, i, 1);
+            // The jump (src1 in the word) is the only operand shown: a
+            // register, or a label or byte offset counted from the jmpi
+            // (IGA's `JUMP_UNARY_REGIMM`), with src1's type (`:d` when
+            // none is written, as `brd` and `brc` read theirs).
+            c.ws();
+            let at = c.i;
+            while matches!(c.peek(), Some(b'-' | b'~' | b'|')) {
+                c.i += 1;
+                c.ws();
+            }
+            if c.src.get(c.i..c.i + 5) == Some("(abs)") {
+                c.i += 5;
+            }
+            let register = self.reg(c)?.is_some();
+            c.i = at;
+            if register {
+                return self.src(c, i, 1);
+            }
+            pd.jip = Some(self.jump(c)?);
+            let ty = self.opt_ty(c)?.unwrap_or(crate::canon::IGA.typed_branch_src_type);
+            pd.inst.src[1] = Src::imm(ty);
+            return Ok(());
         }
         if op.is_send() {
             return self.send(c, i);
@@ -1741,6 +1816,7 @@ fn run<T, const COLUMNS: bool>(
         default_exec: core::cell::Cell::new(None),
         default_type: core::cell::Cell::new(None),
         mov_label: core::cell::Cell::new(None),
+        warning: core::cell::Cell::new(None),
     };
     let b = text.as_bytes();
     let mut errors = Vec::new();
@@ -1881,16 +1957,7 @@ fn run<T, const COLUMNS: bool>(
                     }
                 }
             };
-            r.map_err(|e| {
-                (
-                    at,
-                    AsmErrorKind::OutOfRange {
-                        what: "jump offset",
-                        value: e.offset,
-                        range: e.range,
-                    },
-                )
-            })
+            r.map_err(|e| out_of_range(at, e))
         };
         // A `mov` label: the label's byte offset from the program's start
         // (IGA's encoder patches it in with the PC base 0).
@@ -1920,7 +1987,21 @@ fn run<T, const COLUMNS: bool>(
             }
         };
         if let Some(j) = jip {
-            crate::build::flow::set_jip(p, &mut i, j);
+            if i.opcode.counts_from_next() {
+                // jmpi: IGA's jump counts from the jmpi; the word's, in
+                // src1's immediate, from the next instruction.
+                let from_next = crate::build::flow::fits(p, j - p.branch_units_per_instruction());
+                match (from_next, &pd.jip) {
+                    (Ok(v), _) => crate::build::flow::set_imm32(&mut i, v),
+                    (Err(e), Some(Jump::Label(_, at) | Jump::Bytes(_, at))) => {
+                        errors.push(out_of_range(*at, e));
+                        continue;
+                    }
+                    (Err(_), None) => {}
+                }
+            } else {
+                crate::build::flow::set_jip(p, &mut i, j);
+            }
         }
         if let Some(u) = uip {
             crate::build::flow::set_uip(p, &mut i, u);
@@ -1941,6 +2022,18 @@ fn run<T, const COLUMNS: bool>(
     }
 }
 
+/// A jump offset out of the field's range, at `at`.
+fn out_of_range(at: usize, e: crate::build::flow::OffsetRange) -> (usize, AsmErrorKind) {
+    (
+        at,
+        AsmErrorKind::OutOfRange {
+            what: "jump offset",
+            value: e.offset,
+            range: e.range,
+        },
+    )
+}
+
 /// The instruction `pd` stands for (`i`: its instruction with its jumps)
 /// in IGA's canonical form, encoded with its annotation's fields.
 #[inline]
@@ -1959,11 +2052,14 @@ fn finish<const COLUMNS: bool>(
     let raw = pd.raw.clone().map(|r| raws.get(r).unwrap_or(&[]));
     match encode_raw(p, &mut i, raw, opts, &mut warnings) {
         Ok(w) => Ok(Assembled {
+            warnings: {
+                warnings.0.extend(pd.warning.map(Warning::violation));
+                warnings
+            },
             line: pd.line,
             column: if COLUMNS { column(text, pd.line_start, pd.at) } else { 0 },
             inst: i,
             word: w.to_bytes(),
-            warnings,
         }),
         Err(kind) => Err((pd.at, kind)),
     }

@@ -270,6 +270,16 @@ pub(crate) fn target(p: Platform, pc: i64, raw: i32) -> i64 {
     pc.saturating_add(i64::from(raw) * p.branch_unit_bytes())
 }
 
+/// The jump of a `jmpi` whose src1 is an immediate, which IGA reads as a
+/// label (a jmpi by a register, or with src0 the immediate, has none:
+/// IGA's decoder reads src1).
+pub(crate) fn jmpi_jump(p: Platform, i: &Instruction) -> Option<crate::model::BranchOffset> {
+    match i.branch_offsets(p) {
+        Ok([Some(b), _]) if i.opcode == Opcode::Jmpi && i.src[1].is_imm() => Some(b),
+        _ => None,
+    }
+}
+
 /// `L<offset>` (`L_N<offset>` before the program), as IGA names a label.
 pub(crate) fn write_label<W: Write + ?Sized>(o: &mut W, t: i64) -> fmt::Result {
     o.write_str(if t < 0 { "L_N" } else { "L" })?;
@@ -421,7 +431,9 @@ impl Printer<'_> {
         // Predication and NoMask.
         o.start(COLUMNS.predication);
         let pred = i.pred_control != PRED_CONTROL_NONE;
-        let nomask = i.controls.contains(Controls::WE_ALL);
+        // IGA's parser gives every jmpi NoMask (`canon`): a jmpi shows
+        // `(W)`, its annotation a word without.
+        let nomask = i.controls.contains(Controls::WE_ALL) || op == Opcode::Jmpi;
         if nomask || pred {
             o.s("(")?;
             if nomask {
@@ -530,6 +542,23 @@ impl Printer<'_> {
         if op == Opcode::Jmpi {
             // The jump is the only operand IGA shows (src1 in the word).
             o.finish_sep(COLUMNS.dst + 2)?;
+            // An immediate is the label of its target, the type where it
+            // is not `:d`: IGA's decoder reads it as a label counted from
+            // the jmpi (`Decoder::decodeBranchInstruction`: "jmpi is
+            // stored post-increment; normalize it to pre-increment").
+            if let Some(b) = jmpi_jump(p, i) {
+                let size = if i.controls.contains(Controls::COMPACTED) {
+                    crate::compact::COMPACT_BYTES
+                } else {
+                    crate::compact::NATIVE_BYTES
+                };
+                o.start(COLUMNS.src);
+                write_label(&mut Raw(o), b.target(p, self.pc, size as i64))?;
+                if i.src[1].ty != crate::canon::IGA.typed_branch_src_type {
+                    o.short(type_name(i.src[1].ty))?;
+                }
+                return o.finish();
+            }
             return self.src(o, 1, COLUMNS.src, 0);
         }
         if op == Opcode::Wait {
