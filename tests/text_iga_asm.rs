@@ -615,3 +615,37 @@ fn jmpi_without_nomask_warns() {
         assert_eq!(a[0].word, a[1].word);
     }
 }
+
+/// Integer immediates keep the bits their type holds, as IGA's parser
+/// truncates them (`KernelParser::FinishSrcOpImmValue`): the bytes
+/// `iga64 -a` gave for the value in range (corpus `gen8/and.iga`); only
+/// `:hf` refuses bits above its 16. No warning: IGA warns only for `:b`,
+/// which has no immediate encoding.
+#[test]
+fn immediates_truncate_as_iga_truncates_them() {
+    let p = Platform::Gen8;
+    let and = iga64("05 00 80 00 48 12 a0 21 60 02 ae 16 fc ff fc ff");
+    for imm in [
+        "0xFFFC:uw",
+        "0x1FFFC:uw",
+        "0xFFFFFFFC:uw",
+        "-4:uw",
+        "(0xFFFC | 0x7 << 16):uw",
+        "0x12345FFFC:u16",
+    ] {
+        let text = format!("and (16|M0) r13.0<1>:uw r19.0<16;8,2>:uw {imm}");
+        assert_eq!(one(p, &text), and, "{text}");
+    }
+    let mov = |imm: &str| one(p, &format!("mov (8|M0) r1.0<1>:ud {imm}"));
+    assert_eq!(mov("0x1FFFFFFFF:ud"), mov("0xFFFFFFFF:ud"));
+    assert_eq!(mov("0x100000005:d"), mov("5:d"));
+    assert_eq!(mov("0x18000:w"), mov("-32768:w"));
+    assert_eq!(mov("0x1FFFFFFFF:f"), mov("0xFFFFFFFF:f"));
+    assert_eq!(mov("0x1234567890:v"), mov("0x34567890:v"));
+    // `:hf`: IGA's "hex literal too big for type".
+    assert!(assemble_iga_words(p, "mov (8|M0) r1.0<1>:hf 0x13C00:hf", AsmOptions::UNCHECKED).is_err());
+    assert!(assemble_iga_words(p, "mov (8|M0) r1.0<1>:hf -0x3C00:hf", AsmOptions::UNCHECKED).is_err());
+    // No warning for a truncation IGA makes in silence.
+    let a = assemble_iga(p, "mov (8|M0) r1.0<1>:ud 0x1FFFFFFFF:ud", AsmOptions::UNCHECKED).unwrap();
+    assert!(a[0].warnings.0.is_empty());
+}

@@ -555,6 +555,13 @@ fn round_to_f64(m: u64, sticky: bool, e2: i64) -> u64 {
 /// A value as an immediate of `ty`: its bits (IGA's
 /// `FinishSrcOpImmValue`). `dec_first`: the operand's first token is a
 /// decimal integer (IGA refuses those as nonzero float bits: `2:f`).
+///
+/// An integer keeps the bits the type holds, as IGA's parser truncates
+/// it (`0x10000:uw` is 0, `0x1FFFFFFFF:f` the bits 0xFFFFFFFF); only as
+/// `:hf` bits above the type's are refused ("hex literal too big for
+/// type"). IGA warns for one type only, `:b` out of -128..=127
+/// (`CheckLiteralBounds`, which checks `:w` and `:d` after the
+/// truncation), and `:b` has no immediate encoding.
 pub(super) fn imm_bits(v: Val, ty: Type, dec_first: bool, at: usize) -> R<u64> {
     let width = if ty.is_vector_imm() { 32 } else { ty.size() * 8 };
     match (v, ty) {
@@ -565,7 +572,13 @@ pub(super) fn imm_bits(v: Val, ty: Type, dec_first: bool, at: usize) -> R<u64> {
                     "an integer as a float immediate is its bits in hex or binary (0x3F800000:f); write 1.0:f for the value",
                 );
             }
-            fit(x, width, at)
+            if ty == Type::HF && x as u64 >> width != 0 {
+                return bad(
+                    at,
+                    "a literal with bits above the type's 16 (IGA: hex literal too big for type)",
+                );
+            }
+            Ok(low_bits(x, width))
         }
         (Val::Float(b), Type::DF) => Ok(b),
         (Val::Float(b), Type::F) => {
@@ -582,32 +595,17 @@ pub(super) fn imm_bits(v: Val, ty: Type, dec_first: bool, at: usize) -> R<u64> {
             Ok(u64::from(f32_to_f16_bits(f64_to_f32_bits(b))))
         }
         (Val::Float(_), _) => bad(at, "a float is no immediate of an integer type"),
-        (Val::Int(x), _) => fit(x, width, at),
+        (Val::Int(x), _) => Ok(low_bits(x, width)),
     }
 }
 
-/// An integer's low `width` bits, if the bits above are all zeros or all
-/// ones (`-1:ud`, `~0xFFFFFFFE:ud`).
-///
-/// IGA truncates any value (with a warning for signed types); geneu
-/// refuses one whose high bits would be lost (`0x10000:uw`).
-fn fit(x: i64, width: u32, at: usize) -> R<u64> {
+/// An integer's low `width` bits (all of them from 64 on).
+fn low_bits(x: i64, width: u32) -> u64 {
     if width >= 64 {
-        return Ok(x as u64);
+        x as u64
+    } else {
+        x as u64 & ((1u64 << width) - 1)
     }
-    let high = x >> width;
-    let fits = high == 0 || high == -1;
-    if !fits {
-        return Err((
-            at,
-            AsmErrorKind::OutOfRange {
-                what: "immediate",
-                value: x,
-                range: "the immediate's type",
-            },
-        ));
-    }
-    Ok(x as u64 & ((1u64 << width) - 1))
 }
 
 fn is_nan(b: u64) -> bool {
@@ -741,7 +739,17 @@ mod tests {
         assert_eq!(f("-snan(0x5)", Type::HF), 0xfc05);
         assert_eq!(f("1.0", Type::HF), 0x3c00);
         assert_eq!(f("-1", Type::UW), 0xffff);
-        assert!(imm_bits(eval("0x10000"), Type::UW, false, 0).is_err());
+        // Truncated as IGA truncates them.
+        assert_eq!(f("0x10000", Type::UW), 0);
+        assert_eq!(f("0x12345", Type::UW), 0x2345);
+        assert_eq!(f("0x1FFFFFFFF", Type::F), 0xffff_ffff);
+        assert_eq!(f("0x1FFFFFFFF", Type::D), 0xffff_ffff);
+        assert_eq!(f("0x180", Type::B), 0x80);
+        assert_eq!(f("0x123456789", Type::V), 0x2345_6789);
+        // `:hf` refuses bits above its 16, even a sign's.
+        assert_eq!(f("0x3C00", Type::HF), 0x3c00);
+        assert!(imm_bits(eval("0x13C00"), Type::HF, false, 0).is_err());
+        assert!(imm_bits(eval("-0x3C00"), Type::HF, false, 0).is_err());
         assert!(imm_bits(eval("2"), Type::F, true, 0).is_err());
         assert!(imm_bits(eval("1.5"), Type::D, false, 0).is_err());
     }

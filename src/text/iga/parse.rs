@@ -29,8 +29,9 @@
 //! - immediates as IGA's constant expressions (the `expr` module):
 //!   `(2*4+1):d`, `~0:ud`, binary `0b101`, floats `1.5e-3`, `0x1.8p3`,
 //!   `inf`, `nan`, `qnan(0x5)`, `snan(…)`, with IGA's conversions to the
-//!   type (`-0x3F800000:f` is the bits 0xC0800000; `2:f` is refused, as
-//!   IGA refuses it); SEND descriptors and numeric jumps as constant
+//!   type (`-0x3F800000:f` is the bits 0xC0800000; an integer keeps the
+//!   bits its type holds, `0x10000:uw` is 0; `2:f` and `0x13C00:hf` are
+//!   refused, as IGA refuses them); SEND descriptors and numeric jumps as constant
 //!   integer expressions; a label as `mov`'s source (its byte offset);
 //! - source modifiers `~` (as `-`) and `|operand|` (as `(abs)`);
 //!   indirect operands `r[a0.1 + 16]` and `r3[a0.1,16]` (from r3);
