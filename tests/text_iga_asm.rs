@@ -271,6 +271,23 @@ fn errors_have_lines_and_columns() {
     }
 }
 
+/// `{Serialize}`: IGA's parser takes it, and its encoder writes it
+/// (FusionCtrl) only from Gen12 on (`Encoder::encodeSendInstruction`):
+/// the same bytes as without.
+#[test]
+fn serialize_option_has_no_bit() {
+    for p in [Platform::Gen75, Platform::Gen8] {
+        let send = "send (8|M0) null:f r123:f 0x26 0x0A080017 {EOT}";
+        let plain = one(p, send);
+        assert_eq!(
+            one(p, "send (8|M0) null:f r123:f 0x26 0x0A080017 {EOT,Serialize}"),
+            plain
+        );
+        let add = "add (8|M0) r124.0<1>:f r7.0<8;8,1>:d 1:d";
+        assert_eq!(one(p, &format!("{add} {{Serialize}}")), one(p, add));
+    }
+}
+
 /// `{Compacted}` marks the instruction; its word stays the native one.
 #[test]
 fn compacted_option() {

@@ -45,7 +45,8 @@
 //!   reads the type and leaves it out: a branch operand's type is
 //!   implicit), `jmpi` with a label or a byte offset counted from the
 //!   jmpi, and NoMask on `jmpi` whether `(W)` is written or not (IGA's
-//!   parser adds it), `{Compacted}`, `{NoCompact}`, `{Uncompacted}`, and
+//!   parser adds it), `{Compacted}`, `{NoCompact}`, `{Uncompacted}`,
+//!   `{Serialize}` (which IGA encodes from Gen12 on only: no bit), and
 //!   `/* ... */` comments;
 //! - the directives of `iga64 -Xlegacy-directives`:
 //!   `.default_execution_size(16)` and `.default_register_type :f`
@@ -1334,6 +1335,9 @@ impl<'a> Reader<'a> {
                     "Breakpoint" => i.controls |= Controls::BREAKPOINT,
                     "Compacted" => i.controls |= Controls::COMPACTED,
                     "NoCompact" | "Uncompacted" => {}
+                    // IGA's parser takes it and its encoder writes it
+                    // (FusionCtrl) only from Gen12 on: no bit here.
+                    "Serialize" => {}
                     "EOT" => eot = true,
                     "NoDDChk" => i.controls |= Controls::NO_DD_CHECK,
                     "NoDDClr" => i.controls |= Controls::NO_DD_CLEAR,
@@ -1341,7 +1345,7 @@ impl<'a> Reader<'a> {
                     _ => return unexpected(
                         oat,
                         name,
-                        "an option (AccWrEn, Atomic, Breakpoint, Compacted, NoCompact, EOT, NoDDChk, NoDDClr, Switch)",
+                        "an option (AccWrEn, Atomic, Breakpoint, Compacted, NoCompact, EOT, NoDDChk, NoDDClr, Serialize, Switch)",
                     ),
                 }
                 if c.eat(b'}') {
