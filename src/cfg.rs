@@ -7,7 +7,7 @@
 //! Where a jump lands is read once, by the model
 //! ([`Instruction::jip`]/[`Instruction::uip`] and the distance of `jmpi`
 //! and `call`, in the platform's branch units,
-//! [`Platform::branch_unit_bytes`]), the reading compaction's program
+//! [`Platform::jump_unit_bytes`]), the reading compaction's program
 //! rewrite ([`crate::compact::compact_program`]) moves. It works on
 //! native and compacted instructions alike (16 bytes, or 8 with
 //! [`Controls::COMPACTED`](crate::Controls::COMPACTED), as decoding a
@@ -263,7 +263,7 @@ impl Cfg {
                     (_, OffsetField::Jip) => EdgeKind::Jip,
                     (_, OffsetField::Uip) => EdgeKind::Uip,
                 };
-                let target = o.target(p, *offset as i64, size(inst) as i64);
+                let target = o.target(*offset as i64, size(inst) as i64);
                 let to = if target == len as i64 {
                     Ok(n)
                 } else {

@@ -229,7 +229,15 @@ fn meaning(p: Platform, name: &str, raw: u64, w: &Word) -> String {
             } else {
                 raw as u16 as i16 as i64
             };
-            match p.branch_unit_bytes() {
+            let op = if p.is_gen8() {
+                gen8_native::opcode(w)
+            } else {
+                gen7_native::opcode(w)
+            };
+            // The unit of the word's opcode (a branch's, when the
+            // opcode is none).
+            let op = Opcode::from_hw(p, op).unwrap_or(Opcode::If);
+            match p.jump_unit_bytes(op) {
                 1 => format!("{v} bytes"),
                 unit => format!("{v} × {unit} bytes"),
             }

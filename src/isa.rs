@@ -372,19 +372,29 @@ impl Platform {
         }
     }
 
-    /// Bytes per unit of a branch offset (JIP, UIP, and the distance of
-    /// `jmpi` and `call`): 1 on Gen8, 8 on Gen7 and Gen7.5.
-    pub const fn branch_unit_bytes(self) -> i64 {
-        if self.is_gen8() {
-            1
-        } else {
-            8
+    /// Bytes per unit of a jump offset of `op` (JIP and UIP of the
+    /// branches, the distance of `jmpi` and `call`):
+    /// - 1 on Gen8;
+    /// - on Gen7.5, 1 for `jmpi`, `call` and `calla`, whose offset is
+    ///   src1's immediate, and 8 for JIP and UIP. IGA's encoder keeps
+    ///   Gen7.5 offsets in QWords except for those three opcodes
+    ///   (`Encoder::arePcsInQWords`), and Beignet's Haswell encoder
+    ///   scales its `jmpi` to bytes ("the HSW's offset of jmpi is in
+    ///   byte", `Gen75Encoder::patchJMPI`);
+    /// - 8 on Gen7, `jmpi` included (Mesa's `brw_land_fwd_jump` counts
+    ///   two units an instruction from Gen5 on, as Beignet's Gen7
+    ///   encoder does; IGA has no Gen7).
+    pub const fn jump_unit_bytes(self, op: Opcode) -> i64 {
+        match self {
+            Platform::Gen8 | Platform::Chv => 1,
+            Platform::Gen75 if matches!(op, Opcode::Jmpi | Opcode::Call | Opcode::Calla) => 1,
+            _ => 8,
         }
     }
 
-    /// Branch-offset units per native (16-byte) instruction.
-    pub const fn branch_units_per_instruction(self) -> i64 {
-        16 / self.branch_unit_bytes()
+    /// Jump-offset units of `op` per native (16-byte) instruction.
+    pub const fn jump_units_per_instruction(self, op: Opcode) -> i64 {
+        16 / self.jump_unit_bytes(op)
     }
 
     /// The branch offsets, in branch units, that a JIP or UIP field holds,

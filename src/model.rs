@@ -1576,6 +1576,7 @@ impl Instruction {
                 field,
                 from_next,
                 units: i64::from(self.payload_offset(p, field)),
+                unit_bytes: p.jump_unit_bytes(op),
             })
         };
         Ok(match op.form() {
@@ -1673,20 +1674,22 @@ pub(crate) struct BranchOffset {
     /// Whether it counts from the next instruction (`jmpi`) rather than
     /// from the instruction itself.
     pub(crate) from_next: bool,
-    /// Its value, in the platform's units ([`Platform::branch_unit_bytes`]).
+    /// Its value, in the units of the platform and opcode.
     pub(crate) units: i64,
+    /// Bytes per unit ([`Platform::jump_unit_bytes`]).
+    pub(crate) unit_bytes: i64,
 }
 
 impl BranchOffset {
     /// The byte offset it lands on, for an instruction of `size` bytes
     /// (16, or 8 compacted) at byte `offset`.
-    pub(crate) const fn target(self, p: Platform, offset: i64, size: i64) -> i64 {
+    pub(crate) const fn target(self, offset: i64, size: i64) -> i64 {
         let base = if self.from_next {
             offset.saturating_add(size)
         } else {
             offset
         };
-        base.saturating_add(self.units.saturating_mul(p.branch_unit_bytes()))
+        base.saturating_add(self.units.saturating_mul(self.unit_bytes))
     }
 }
 

@@ -178,7 +178,9 @@ fn structured(p: Platform) -> Builder {
 /// target (`numeric`: the offsets as numbers instead), each instruction
 /// in the state it was built in.
 fn as_text(p: Platform, insts: &[geneu::Instruction], numeric: bool) -> String {
-    let unit = p.branch_units_per_instruction();
+    // JIP and UIP units per instruction: 16 bytes on Gen8, two 8-byte
+    // units before.
+    let unit = if p.is_gen8() { 16 } else { 2 };
     let target = |k: usize, off: i32| (k as i64 + i64::from(off) / unit) as usize;
     let mut labels = std::collections::BTreeSet::new();
     for (k, i) in insts.iter().enumerate() {

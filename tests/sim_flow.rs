@@ -543,3 +543,28 @@ fn unmodelled_opcodes_name_themselves() {
         }
     }
 }
+
+/// A `jmpi` word's jump, counted from the next instruction, is in bytes
+/// on Gen8 and on Haswell (IGA's encoder and decoder keep only JIP and
+/// UIP in 8-byte units there, `Encoder::arePcsInQWords`; Beignet's
+/// Haswell encoder: "the HSW's offset of jmpi is in byte"), and in 8-byte
+/// units on Ivy Bridge (Mesa's `brw_land_fwd_jump`, Beignet's Gen7
+/// encoder): the jump of one instruction is 16 and 2.
+#[test]
+fn jmpi_jumps_bytes_on_haswell_and_qwords_on_ivy_bridge() {
+    use Platform::*;
+    for (p, one) in [(Gen7, 2), (Gen75, 16), (Gen8, 16), (Chv, 16)] {
+        let text = format!(
+            "mov(8) g5<1>D 1D {{ align1 1Q }};\n\
+             jmpi(1) {one}D {{ align1 WE_all 1N }};\n\
+             mov(8) g5<1>D 2D {{ align1 1Q }};\n\
+             add(8) g5<1>D g5<8,8,1>D 100D {{ align1 1Q }};\n"
+        );
+        let bytes: Vec<u8> = geneu::text::assemble_words(p, &text)
+            .unwrap_or_else(|e| panic!("{p}: {e}"))
+            .concat();
+        let mut t = thread_with(&[0; 8]);
+        run_traced(p, &bytes, &mut t).unwrap_or_else(|e| panic!("{p}: {e}"));
+        assert_eq!(outputs(&t, 5, 8), vec![101; 8], "{p}: the jmpi skips one instruction");
+    }
+}

@@ -39,16 +39,17 @@ pub(crate) const fn fits(p: Platform, v: i64) -> Result<i64, OffsetRange> {
     Ok(v)
 }
 
-/// The offset of the instruction `delta` instructions away, in the
-/// platform's units, if it fits the field ([`fits`]).
+/// The offset of the instruction `delta` instructions away, in the units
+/// of `op`'s jumps ([`Platform::jump_unit_bytes`]), if it fits the field
+/// ([`fits`]).
 #[inline]
-pub(crate) const fn units(p: Platform, delta: i64) -> Result<i64, OffsetRange> {
-    fits(p, delta.saturating_mul(p.branch_units_per_instruction()))
+pub(crate) const fn units(p: Platform, op: Opcode, delta: i64) -> Result<i64, OffsetRange> {
+    fits(p, delta.saturating_mul(p.jump_units_per_instruction(op)))
 }
 
 /// [`units`], as the builder's error for the branch at `index`.
-fn units_at(p: Platform, delta: i64, index: usize) -> Result<i64, BuildError> {
-    units(p, delta).map_err(|e| e.at(index))
+fn units_at(p: Platform, op: Opcode, delta: i64, index: usize) -> Result<i64, BuildError> {
+    units(p, op, delta).map_err(|e| e.at(index))
 }
 
 /// Writes JIP (`v`, checked by [`fits`]) where the platform keeps it: the
@@ -150,8 +151,8 @@ impl<'b> Flow<'b> {
     /// Whether the WHILE at `w` jumps back to `start` or before it.
     fn while_jumps_before(p: Platform, insts: &[Instruction], w: usize, start: usize) -> bool {
         let jip = insts.get(w).and_then(|i| i.jip(p)).unwrap_or(0);
-        (w as i64) * p.branch_units_per_instruction() + i64::from(jip)
-            <= (start as i64) * p.branch_units_per_instruction()
+        let unit = p.jump_units_per_instruction(Opcode::While);
+        (w as i64) * unit + i64::from(jip) <= (start as i64) * unit
     }
 
     /// The position in `at` of the first flow instruction after `start`.
@@ -227,34 +228,34 @@ pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
             let mut imm32 = None;
             match j.fix {
                 Fix::Explicit { jip: j, uip: u } => {
-                    jip = Some(units_at(p, rel(j)?, index)?);
+                    jip = Some(units_at(p, op, rel(j)?, index)?);
                     if let Some(u) = u {
-                        uip = Some(units_at(p, rel(u)?, index)?);
+                        uip = Some(units_at(p, op, rel(u)?, index)?);
                     }
                 }
                 // `jmpi` counts from the instruction after it, `call` from
                 // itself (`Opcode::counts_from_next`).
                 Fix::Jmpi(t) | Fix::Call(t) => {
                     let from = i64::from(op.counts_from_next());
-                    imm32 = Some((rel(t)? - from).saturating_mul(p.branch_units_per_instruction()));
+                    imm32 = Some((rel(t)? - from).saturating_mul(p.jump_units_per_instruction(op)));
                 }
                 Fix::If { else_, endif } => {
-                    let to_end = units_at(p, endif as i64 - index as i64, index)?;
+                    let to_end = units_at(p, op, endif as i64 - index as i64, index)?;
                     jip = Some(match else_ {
-                        Some(e) => units_at(p, e as i64 + 1 - index as i64, index)?,
+                        Some(e) => units_at(p, op, e as i64 + 1 - index as i64, index)?,
                         None => to_end,
                     });
                     uip = Some(to_end);
                 }
                 Fix::Else { endif } => {
-                    let to_end = units_at(p, endif as i64 - index as i64, index)?;
+                    let to_end = units_at(p, op, endif as i64 - index as i64, index)?;
                     jip = Some(to_end);
                     if p.is_gen8() {
                         uip = Some(to_end);
                     }
                 }
-                Fix::While { start } => jip = Some(units_at(p, start as i64 - index as i64, index)?),
-                Fix::Halt { uip: u } => uip = Some(units_at(p, rel(u)?, index)?),
+                Fix::While { start } => jip = Some(units_at(p, op, start as i64 - index as i64, index)?),
+                Fix::Halt { uip: u } => uip = Some(units_at(p, op, rel(u)?, index)?),
                 Fix::Rule => {}
             }
             Ok((jip, uip, imm32))
@@ -296,20 +297,20 @@ pub(super) fn resolve(b: &mut Builder, errors: &mut Vec<BuildError>) {
                     let end = end.ok_or_else(no_end)?;
                     let loop_end = flow.loop_end(p, &b.insts, index, f).ok_or_else(no_end)?;
                     (
-                        Some(units_at(p, end as i64 - index as i64, index)?),
-                        Some(units_at(p, loop_end as i64 - index as i64, index)?),
+                        Some(units_at(p, op, end as i64 - index as i64, index)?),
+                        Some(units_at(p, op, loop_end as i64 - index as i64, index)?),
                     )
                 }
                 Opcode::Endif => (
                     Some(match end {
-                        Some(e) => units_at(p, e as i64 - index as i64, index)?,
-                        None => p.branch_units_per_instruction(),
+                        Some(e) => units_at(p, op, e as i64 - index as i64, index)?,
+                        None => p.jump_units_per_instruction(op),
                     }),
                     None,
                 ),
                 Opcode::Halt => (
                     Some(match end {
-                        Some(e) => units_at(p, e as i64 - index as i64, index)?,
+                        Some(e) => units_at(p, op, e as i64 - index as i64, index)?,
                         None => i64::from(b.insts.get(index).and_then(|i| i.uip(p)).unwrap_or(0)),
                     }),
                     None,

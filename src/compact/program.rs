@@ -218,7 +218,7 @@ fn read(p: Platform, bytes: &[u8]) -> Result<Vec<Item>, ProgramError> {
                 opcode: inst.opcode,
             },
         })?;
-        raw.push(offsets.map(|o| o.map(|o| (o.field, o.from_next, o.target(p, offset as i64, size as i64)))));
+        raw.push(offsets.map(|o| o.map(|o| (o.field, o.from_next, o.target(offset as i64, size as i64)))));
         items.push(Item {
             offset,
             opcode: inst.opcode,
@@ -270,7 +270,7 @@ fn moved(p: Platform, it: &Item, k: usize, at: &[usize], size: usize) -> Result<
         let base = here + if j.from_next { size as i64 } else { 0 };
         let target = at.get(j.target).copied().unwrap_or(0) as i64;
         // Targets are instruction starts, 8-byte aligned: the division is exact.
-        let v = (target - base) / p.branch_unit_bytes();
+        let v = (target - base) / p.jump_unit_bytes(it.opcode);
         if !set(p, &mut w, j.field, v) {
             return Err(ProgramError::Range {
                 offset: it.offset,

@@ -699,7 +699,7 @@ fn jmpi_target(prog: &Program, slot: &program::Slot, inst: &Instruction, ctx: &m
         };
     }
     let v = ctx.read_ud(1, 0)? as i32;
-    let target = i64::from(offset) + i64::from(slot.size) + i64::from(v) * prog.platform().branch_unit_bytes();
+    let target = i64::from(offset) + i64::from(slot.size) + i64::from(v) * prog.platform().jump_unit_bytes(inst.opcode);
     prog.resolve(target)
         .map_err(|target| SimError::BadJump { offset, target })
 }

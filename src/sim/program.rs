@@ -133,7 +133,7 @@ impl Program {
     fn targets(&self, s: &Slot) -> (Option<Target>, Option<Target>) {
         let Ok(i) = &s.inst else { return (None, None) };
         let p = self.platform;
-        let unit = p.branch_unit_bytes();
+        let unit = p.jump_unit_bytes(i.opcode);
         let base = i64::from(s.offset);
         let at = |units: i32| self.resolve(base + i64::from(units) * unit);
         match i.opcode.form() {

@@ -515,7 +515,7 @@ fn resolve(p: Platform, pd: &mut Pending, labels: &[Label]) -> Result<(), AsmErr
                 match labels.get(k) {
                     Some(l) if l.name == *name => {
                         let d = i64::try_from(l.idx).unwrap_or(i64::MAX) - i64::try_from(idx).unwrap_or(0);
-                        (flow::units(p, d), *line, *column)
+                        (flow::units(p, pd.inst.opcode, d), *line, *column)
                     }
                     _ => {
                         return Err(AsmError {

@@ -221,7 +221,7 @@ pub fn branch_targets(p: Platform, inst: &Instruction, offset: u64) -> [Option<i
             .iter()
             .flatten()
             .find(|o| shown && o.field == field)
-            .map(|o| o.target(p, base, NATIVE_BYTES as i64))
+            .map(|o| o.target(base, NATIVE_BYTES as i64))
     };
     [
         at(OffsetField::Jip, prints_jip(op)),

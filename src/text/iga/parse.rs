@@ -1924,10 +1924,11 @@ fn run<T, const COLUMNS: bool>(
     let raws = rd.raws.borrow();
     for (slot, idx, mut pd) in insts {
         let mut i = pd.inst;
+        let op = i.opcode;
         let target = |j: &Jump<'_>| -> R<i64> {
             let (r, at) = match *j {
                 Jump::Bytes(v, at) => {
-                    let unit = p.branch_unit_bytes();
+                    let unit = p.jump_unit_bytes(op);
                     if v % unit != 0 {
                         return Err((
                             at,
@@ -1941,7 +1942,7 @@ fn run<T, const COLUMNS: bool>(
                     match sorted.get(k) {
                         Some(l) if l.0 == name => {
                             let d = i64::try_from(l.1).unwrap_or(i64::MAX) - i64::try_from(idx).unwrap_or(0);
-                            (crate::build::flow::units(p, d), at)
+                            (crate::build::flow::units(p, op, d), at)
                         }
                         // IGA names its labels after byte offsets in the
                         // program: an undefined `L<n>` (`L_N<n>` before
@@ -1951,7 +1952,7 @@ fn run<T, const COLUMNS: bool>(
                             Some(off) => {
                                 let here = i64::try_from(idx).unwrap_or(i64::MAX).saturating_mul(16);
                                 let d = off.saturating_sub(here);
-                                let unit = p.branch_unit_bytes();
+                                let unit = p.jump_unit_bytes(op);
                                 if d % unit != 0 {
                                     return Err((at, AsmErrorKind::UnknownLabel(name.into())));
                                 }
@@ -1995,7 +1996,7 @@ fn run<T, const COLUMNS: bool>(
             if i.opcode.counts_from_next() {
                 // jmpi: IGA's jump counts from the jmpi; the word's, in
                 // src1's immediate, from the next instruction.
-                let from_next = crate::build::flow::fits(p, j - p.branch_units_per_instruction());
+                let from_next = crate::build::flow::fits(p, j - p.jump_units_per_instruction(op));
                 match (from_next, &pd.jip) {
                     (Ok(v), _) => crate::build::flow::set_imm32(&mut i, v),
                     (Err(e), Some(Jump::Label(_, at) | Jump::Bytes(_, at))) => {

@@ -264,10 +264,10 @@ pub(crate) const fn arf_info(nr: u8) -> ArfInfo {
     }
 }
 
-/// The branch target of a jump of `raw` platform units from the
+/// The branch target of a jump of `raw` units of `op`'s jumps from the
 /// instruction at byte `pc`.
-pub(crate) fn target(p: Platform, pc: i64, raw: i32) -> i64 {
-    pc.saturating_add(i64::from(raw) * p.branch_unit_bytes())
+pub(crate) fn target(p: Platform, op: Opcode, pc: i64, raw: i32) -> i64 {
+    pc.saturating_add(i64::from(raw) * p.jump_unit_bytes(op))
 }
 
 /// The jump of a `jmpi` whose src1 is an immediate, which IGA reads as a
@@ -524,11 +524,11 @@ impl Printer<'_> {
             // No destination: its column stays empty.
             o.finish_sep(COLUMNS.dst + 2)?;
             o.start(COLUMNS.src);
-            write_label(&mut Raw(o), target(p, self.pc, i.jip(p).unwrap_or(0)))?;
+            write_label(&mut Raw(o), target(p, i.opcode, self.pc, i.jip(p).unwrap_or(0)))?;
             o.finish_sep(2)?;
             o.start(COLUMNS.src);
             if uip {
-                write_label(&mut Raw(o), target(p, self.pc, i.uip(p).unwrap_or(0)))?;
+                write_label(&mut Raw(o), target(p, i.opcode, self.pc, i.uip(p).unwrap_or(0)))?;
             }
             return o.finish();
         }
@@ -553,7 +553,7 @@ impl Printer<'_> {
                     crate::compact::NATIVE_BYTES
                 };
                 o.start(COLUMNS.src);
-                write_label(&mut Raw(o), b.target(p, self.pc, size as i64))?;
+                write_label(&mut Raw(o), b.target(self.pc, size as i64))?;
                 if i.src[1].ty != crate::canon::IGA.typed_branch_src_type {
                     o.short(type_name(i.src[1].ty))?;
                 }
@@ -617,7 +617,7 @@ impl Printer<'_> {
                 Addr::Indirect { subnr, imm } => Self::indirect(o, subnr, imm)?,
             }
         } else {
-            write_label(&mut Raw(o), target(p, self.pc, i.jip(p).unwrap_or(0)))?;
+            write_label(&mut Raw(o), target(p, i.opcode, self.pc, i.jip(p).unwrap_or(0)))?;
         }
         ty(o)?;
         o.finish()?;
@@ -629,7 +629,7 @@ impl Printer<'_> {
         o.start(COLUMNS.src);
         match i.uip(p) {
             Some(u) => {
-                write_label(&mut Raw(o), target(p, self.pc, u))?;
+                write_label(&mut Raw(o), target(p, i.opcode, self.pc, u))?;
                 ty(o)?;
             }
             None => Self::reg(o, RegFile::Arf, arf::NULL, 0, true)?,
