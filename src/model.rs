@@ -1205,7 +1205,11 @@ pub(crate) const fn channel_group_of(first: u32) -> (u8, bool) {
 /// either `<4;4,1>` or, with replicate control, the scalar `<0;1,0>`.
 ///
 /// A decoded or encodable instruction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Eq, Hash)]
+// The equality compares as the derived one would (so the derived hash
+// agrees with it); it is written out to compare the sources one by one,
+// inlined, where the derived one calls a slice loop (see `Src`'s).
+#[allow(clippy::derived_hash_with_manual_eq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Instruction {
@@ -1258,6 +1262,29 @@ pub struct Instruction {
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
 const fn is_zero(v: &u8) -> bool {
     *v == 0
+}
+
+/// The derived equality, the sources unrolled: the IGA printer compares
+/// every word's instruction with its canonical form.
+impl PartialEq for Instruction {
+    #[inline(always)]
+    fn eq(&self, o: &Instruction) -> bool {
+        self.opcode == o.opcode
+            && self.exec_size == o.exec_size
+            && self.access_mode == o.access_mode
+            && self.thread_control == o.thread_control
+            && self.qtr_control == o.qtr_control
+            && self.pred_control == o.pred_control
+            && self.cond_modifier == o.cond_modifier
+            && self.controls == o.controls
+            && self.flag == o.flag
+            && self.dst == o.dst
+            && self.src[0] == o.src[0]
+            && self.src[1] == o.src[1]
+            && self.src[2] == o.src[2]
+            && self.imm == o.imm
+            && self.compact_subreg == o.compact_subreg
+    }
 }
 
 impl Default for Instruction {
