@@ -73,7 +73,7 @@ fn differences(
 
 /// Writes the annotation of `inst` against the instruction `base` its
 /// text stands for in some dialect (IGA's syntax: [`super::iga`]) as
-/// `prefix`, the items and `]`; writes nothing when their words agree or
+/// ` [`, the items and `]`; writes nothing when their words agree or
 /// either does not encode.
 ///
 /// `items` keeps the fields chosen for the last word, for the next one
@@ -87,7 +87,6 @@ pub(crate) fn write_diff<W: core::fmt::Write + ?Sized>(
     inst: &Instruction,
     word: Option<Word>,
     base: &Instruction,
-    prefix: &str,
     items: &mut Items,
 ) -> core::fmt::Result {
     // Native words, as the text assembles them (no CmptCtrl bit for an
@@ -95,36 +94,36 @@ pub(crate) fn write_diff<W: core::fmt::Write + ?Sized>(
     let w = match word {
         Some(w) => {
             debug_assert_eq!(crate::codec::native_word(p, inst).ok(), Some(w));
-            Ok(w)
+            w
         }
-        None => crate::codec::native_word(p, inst),
+        None => match crate::codec::native_word(p, inst) {
+            Ok(w) => w,
+            Err(_) => return Ok(()),
+        },
     };
-    let (Ok(w), Ok(b)) = (w, crate::codec::native_word(p, base)) else {
+    let Ok(b) = crate::codec::native_word(p, base) else {
         return Ok(());
     };
     if w == b {
         return Ok(());
     }
-    out.write_str(prefix)?;
-    items.write(out, p, inst.opcode, w, b)?;
-    out.write_str("]")
+    items.write(out, p, inst.opcode, w, b)
 }
 
-/// The fields [`choose_items`] chose for the last few differences
-/// written: they depend only on the platform, the bits that choose the
-/// word's view ([`crate::fields::view_context_bits`]) and the bits that
-/// differ, so a later word equal on those reuses them and only their
-/// values are written; and each one's last text, which a word with the
-/// same fields and the same bits in them writes again as it is. A few
-/// are kept, not one: a program's SENDs, most of its annotated words,
-/// come between other instructions with other differences.
+/// The fields [`choose_items`] chose for the differences written: they
+/// depend only on the platform, the bits that choose the word's view
+/// ([`crate::fields::view_context_bits`]) and the bits that differ, so a
+/// later word equal on those reuses them and only their values are
+/// written; and each one's last text, which a word with the same fields
+/// and the same bits in them writes again as it is. Several are kept, in
+/// places found from their key: a program's SENDs, most of its annotated
+/// words, come between other instructions with other differences.
 #[derive(Debug, Default)]
 pub(crate) struct Items {
-    choices: Vec<Choice>,
-    /// The choice used last (looked at first).
-    last: usize,
-    /// The choice to replace next when all places are taken.
-    next: usize,
+    /// [`Self::PLACES`] places once the first choice is made (none
+    /// before: an `Items` made for one instruction allocates only if it
+    /// writes an annotation); a key's place is [`Self::place`].
+    choices: Vec<Option<Choice>>,
 }
 
 /// The items chosen for one difference, and their last text.
@@ -137,17 +136,26 @@ struct Choice {
     mask: u128,
     /// The word's bits under `mask` that `text` was written from.
     text_bits: u128,
-    /// The items' text.
+    /// The annotation's text: ` [`, the items, `]`.
     text: String,
 }
 
 impl Items {
-    /// How many choices are kept.
-    const KEPT: usize = 8;
+    /// How many choices are kept (a power of two).
+    const PLACES: usize = 128;
 
-    /// Writes the items where word `w` differs from `base`, separated by
-    /// spaces ([`choose_items`]), choosing the fields only for a
-    /// difference not kept, and writing them only when their bits changed.
+    /// The place of `key`'s choice: a hash of its bits.
+    #[inline]
+    fn place(key: &(Platform, u128, u128)) -> usize {
+        let h = key.1 ^ key.2.rotate_left(29);
+        let h = (h as u64 ^ (h >> 64) as u64 ^ key.0 as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> (u64::BITS - Self::PLACES.trailing_zeros())) as usize
+    }
+
+    /// Writes ` [`, the items where word `w` differs from `base`,
+    /// separated by spaces ([`choose_items`]), and `]`, choosing the
+    /// fields only for a difference not kept, and writing them only when
+    /// their bits changed.
     fn write<W: core::fmt::Write + ?Sized>(
         &mut self,
         out: &mut W,
@@ -158,33 +166,29 @@ impl Items {
     ) -> core::fmt::Result {
         let left = w.0 ^ base.0;
         let key = (p, w.0 & crate::fields::view_context_bits(p), left);
-        let k = match self.choices.get(self.last) {
-            Some(c) if c.key == key => self.last,
-            _ => match self.choices.iter().position(|c| c.key == key) {
-                Some(k) => k,
-                None => self.choose(p, op, w, key)?,
-            },
-        };
-        self.last = k;
-        let Some(c) = self.choices.get_mut(k) else {
-            return Ok(());
+        let k = Self::place(&key);
+        let c = match self.choices.get_mut(k) {
+            Some(Some(c)) if c.key == key => c,
+            _ => self.choose(p, op, w, key, k)?,
         };
         let bits = w.0 & c.mask;
         if c.text_bits != bits || c.text.is_empty() {
             c.text.clear();
+            c.text.push_str(" [");
             for (n, rf) in c.fields.iter().enumerate() {
                 if n > 0 {
                     c.text.push(' ');
                 }
                 rf.write(&mut c.text, w.0)?;
             }
+            c.text.push(']');
             c.text_bits = bits;
         }
         out.write_str(&c.text)
     }
 
-    /// Chooses the fields for `key` into a free place or the oldest one;
-    /// returns its index.
+    /// Chooses the fields for `key` into place `k`, replacing what was
+    /// there.
     #[cold]
     fn choose(
         &mut self,
@@ -192,7 +196,8 @@ impl Items {
         op: Opcode,
         w: Word,
         key: (Platform, u128, u128),
-    ) -> Result<usize, core::fmt::Error> {
+        k: usize,
+    ) -> Result<&mut Choice, core::fmt::Error> {
         let mut fields = Vec::new();
         choose_items(p, op, w, key.2, |rf| {
             fields.push(rf);
@@ -205,16 +210,13 @@ impl Items {
             text_bits: 0,
             text: String::new(),
         };
-        if self.choices.len() < Self::KEPT {
-            self.choices.push(c);
-            return Ok(self.choices.len() - 1);
+        if self.choices.is_empty() {
+            self.choices.resize_with(Self::PLACES, || None);
         }
-        let k = self.next;
-        self.next = (k + 1) % Self::KEPT;
-        if let Some(place) = self.choices.get_mut(k) {
-            *place = c;
+        match self.choices.get_mut(k) {
+            Some(place) => Ok(place.insert(c)),
+            None => Err(core::fmt::Error),
         }
-        Ok(k)
     }
 }
 
@@ -228,7 +230,13 @@ fn items(p: Platform, inst: &Instruction, base: Word) -> Option<String> {
         return None;
     }
     let mut out = String::new();
-    Items::default().write(&mut out, p, inst.opcode, w, base).ok()?;
+    choose_items(p, inst.opcode, w, w.0 ^ base.0, |rf| {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        rf.write(&mut out, w.0)
+    })
+    .ok()?;
     Some(out)
 }
 

@@ -432,5 +432,5 @@ pub(crate) fn write_annotation<W: core::fmt::Write + ?Sized>(
     if base == *i {
         return Ok(());
     }
-    crate::text::annotate::write_diff(out, p, i, word, &base, " [", items)
+    crate::text::annotate::write_diff(out, p, i, word, &base, items)
 }
