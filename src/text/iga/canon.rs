@@ -396,10 +396,10 @@ fn round_dst(d: &mut Dst) {
         d.file = RegFile::Grf;
     }
     if let Addr::Direct { nr, subnr } = d.addr {
-        let size = d.ty.size() as u8;
+        // A type's size is a power of two.
         d.addr = Addr::Direct {
             nr,
-            subnr: subnr - subnr % size.max(1),
+            subnr: subnr & !((d.ty.size() as u8).max(1) - 1),
         };
     }
 }
@@ -410,10 +410,9 @@ fn round_src(s: &mut Src) {
         s.file = RegFile::Grf;
     }
     if let Addr::Direct { nr, subnr } = s.addr {
-        let size = s.ty.size() as u8;
         s.addr = Addr::Direct {
             nr,
-            subnr: subnr - subnr % size.max(1),
+            subnr: subnr & !((s.ty.size() as u8).max(1) - 1),
         };
     }
 }

@@ -330,11 +330,11 @@ pub(crate) fn early_out(i: &Instruction) -> bool {
 /// its fields in the annotation.
 pub(crate) fn macro_form(i: &Instruction) -> bool {
     let direct = |a: Addr| matches!(a, Addr::Direct { .. });
-    let n = if i.opcode.is_three_src() { 3 } else { shown_srcs(i) };
-    i.is_math_macro()
-        && i.access_mode == AccessMode::Align16
-        && direct(i.dst.addr)
-        && i.src.iter().take(n).all(|s| !s.is_imm() && direct(s.addr))
+    // The cheap tests first: every word's printing and canonical form ask.
+    i.is_math_macro() && i.access_mode == AccessMode::Align16 && direct(i.dst.addr) && {
+        let n = if i.opcode.is_three_src() { 3 } else { shown_srcs(i) };
+        i.src.iter().take(n).all(|s| !s.is_imm() && direct(s.addr))
+    }
 }
 
 /// The specifier a macro operand's bits show: a register, or `nomme` for
