@@ -31,6 +31,10 @@ const SHOWN_CONTROLS: Controls = Controls::WE_ALL
     .union(Controls::NO_DD_CLEAR)
     .union(Controls::NO_DD_CHECK);
 
+/// Inlined into its two callers: the instruction is built in the
+/// caller's place, not copied out (a copy of 64 bytes a word for the
+/// printer's check).
+#[inline(always)]
 fn with_defaults(p: Platform, i: &Instruction, d: &Defaults) -> Instruction {
     use super::print::{implicit_exec, no_operands, shown_cond, shown_srcs};
     let op = i.opcode;
@@ -427,7 +431,7 @@ pub(crate) fn write_annotation<W: core::fmt::Write + ?Sized>(
     word: Option<crate::word::Word>,
     items: &mut crate::text::annotate::Items,
 ) -> core::fmt::Result {
-    let base = iga_canonical(p, i);
+    let base = with_defaults(p, i, &IGA);
     if base == *i {
         return Ok(());
     }
