@@ -1265,23 +1265,25 @@ const fn is_zero(v: &u8) -> bool {
 }
 
 /// The derived equality, the sources unrolled: the IGA printer compares
-/// every word's instruction with its canonical form.
+/// every word's instruction with its canonical form. The fields where a
+/// word most often differs from it come first (the sources' regions and
+/// types, the access mode): the test stops there.
 impl PartialEq for Instruction {
     #[inline(always)]
     fn eq(&self, o: &Instruction) -> bool {
-        self.opcode == o.opcode
-            && self.exec_size == o.exec_size
+        self.src[0] == o.src[0]
+            && self.src[1] == o.src[1]
             && self.access_mode == o.access_mode
+            && self.src[2] == o.src[2]
+            && self.dst == o.dst
+            && self.opcode == o.opcode
+            && self.exec_size == o.exec_size
             && self.thread_control == o.thread_control
             && self.qtr_control == o.qtr_control
             && self.pred_control == o.pred_control
             && self.cond_modifier == o.cond_modifier
             && self.controls == o.controls
             && self.flag == o.flag
-            && self.dst == o.dst
-            && self.src[0] == o.src[0]
-            && self.src[1] == o.src[1]
-            && self.src[2] == o.src[2]
             && self.imm == o.imm
             && self.compact_subreg == o.compact_subreg
     }
