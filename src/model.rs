@@ -878,16 +878,18 @@ impl Default for Src {
 
 /// The derived equality, always inlined: the disassembler checks for
 /// every word that a source holds a constant (its canonical value, see
-/// `canon`), and inlined those compares fold against it.
+/// `canon`), and inlined those compares fold against it. The region and
+/// type first, where a source most often differs from IGA's canonical one
+/// (a SEND's payload region), the address (a compare per variant) last.
 impl PartialEq for Src {
     #[inline(always)]
     fn eq(&self, o: &Src) -> bool {
-        self.file == o.file
+        self.region == o.region
             && self.ty == o.ty
-            && self.addr == o.addr
-            && self.region == o.region
+            && self.file == o.file
             && self.swizzle == o.swizzle
             && self.mods == o.mods
+            && self.addr == o.addr
     }
 }
 
