@@ -1628,6 +1628,16 @@ impl Instruction {
         })
     }
 
+    /// The jump of a `jmpi` whose src1 is an immediate, which IGA reads
+    /// as a label (a jmpi by a register, or with src0 the immediate, has
+    /// none: IGA's decoder reads src1).
+    pub(crate) fn jmpi_jump(&self, p: Platform) -> Option<BranchOffset> {
+        match self.branch_offsets(p) {
+            Ok([Some(b), _]) if self.opcode == Opcode::Jmpi && self.src[1].is_imm() => Some(b),
+            _ => None,
+        }
+    }
+
     /// Sets JIP (and UIP where given) in the immediate payload, in the
     /// platform's units. Returns `false` if a value does not fit (Gen7/7.5
     /// offsets are 16-bit), leaving the payload as it was.

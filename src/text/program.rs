@@ -383,7 +383,7 @@ pub(crate) fn scan_labels(p: Platform, bytes: &[u8], jmpi: bool) -> (Labels, usi
         match piece.decode(p) {
             Ok(i) if i.opcode == Opcode::Jmpi => {
                 // Counted from the next instruction (`BranchOffset::target`).
-                if let Some(b) = crate::text::iga::jmpi_jump(p, &i) {
+                if let Some(b) = i.jmpi_jump(p) {
                     let t = b.target(o as i64, piece.len() as i64);
                     starts.add_target(&mut labels, t, len as u64);
                 }

@@ -127,7 +127,7 @@ fn with_defaults(p: Platform, i: &Instruction, d: &Defaults) -> Instruction {
         m.src = i.src;
         m.imm = i.imm;
         crate::canon::canonicalize(p, &mut m);
-        if let Some(b) = super::print::jmpi_jump(p, i) {
+        if let Some(b) = i.jmpi_jump(p) {
             // An immediate jump shows as a label (`print`): the jump as
             // the reader writes it, 32 bits, whatever src1's type.
             m.imm = 0;

@@ -84,7 +84,6 @@ use alloc::string::String;
 use crate::model::*;
 
 pub use canon::iga_canonical;
-pub(crate) use print::jmpi_jump;
 
 mod canon;
 mod expr;

@@ -270,16 +270,6 @@ pub(crate) fn target(p: Platform, op: Opcode, pc: i64, raw: i32) -> i64 {
     pc.saturating_add(i64::from(raw) * p.jump_unit_bytes(op))
 }
 
-/// The jump of a `jmpi` whose src1 is an immediate, which IGA reads as a
-/// label (a jmpi by a register, or with src0 the immediate, has none:
-/// IGA's decoder reads src1).
-pub(crate) fn jmpi_jump(p: Platform, i: &Instruction) -> Option<crate::model::BranchOffset> {
-    match i.branch_offsets(p) {
-        Ok([Some(b), _]) if i.opcode == Opcode::Jmpi && i.src[1].is_imm() => Some(b),
-        _ => None,
-    }
-}
-
 /// `L<offset>` (`L_N<offset>` before the program), as IGA names a label.
 pub(crate) fn write_label<W: Write + ?Sized>(o: &mut W, t: i64) -> fmt::Result {
     o.write_str(if t < 0 { "L_N" } else { "L" })?;
@@ -546,7 +536,7 @@ impl Printer<'_> {
             // is not `:d`: IGA's decoder reads it as a label counted from
             // the jmpi (`Decoder::decodeBranchInstruction`: "jmpi is
             // stored post-increment; normalize it to pre-increment").
-            if let Some(b) = jmpi_jump(p, i) {
+            if let Some(b) = i.jmpi_jump(p) {
                 let size = if i.controls.contains(Controls::COMPACTED) {
                     crate::compact::COMPACT_BYTES
                 } else {
