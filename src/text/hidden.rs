@@ -40,6 +40,53 @@ pub(crate) enum RawField {
     CompactSubreg,
 }
 
+/// An annotation's fields as one write to a word: the bits they cover
+/// and the values they give there (each field written as
+/// [`RawField::put`] writes it, a later one over an earlier), and the
+/// compacted word's subregister index if it names it. Built once per
+/// annotation, applied to each word that carries it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Patch {
+    mask: u128,
+    bits: u128,
+    compact_subreg: Option<u8>,
+}
+
+impl Patch {
+    /// The patch of the fields `items`, in order.
+    pub(crate) fn of(items: &[(RawField, u64)]) -> Patch {
+        let mut p = Patch::default();
+        for &(f, v) in items {
+            p.push(f, v);
+        }
+        p
+    }
+
+    /// Adds the field `f` set to `v` (which fits its width).
+    pub(crate) fn push(&mut self, f: RawField, v: u64) {
+        match f {
+            // (Truncated to the compacted word's field: it fits it.)
+            RawField::CompactSubreg => self.compact_subreg = Some(v as u8),
+            _ => {
+                self.mask |= f.mask();
+                self.bits = f.put(self.bits, v);
+            }
+        }
+    }
+
+    /// `w` with the fields written.
+    #[inline]
+    pub(crate) fn apply(&self, w: u128) -> u128 {
+        w & !self.mask | self.bits
+    }
+
+    /// The compacted word's subregister index it names, or `k`.
+    #[inline]
+    pub(crate) fn compact_subreg(&self, k: u8) -> u8 {
+        self.compact_subreg.unwrap_or(k)
+    }
+}
+
 /// The compacted word's field that [`RawField::CompactSubreg`] names.
 const COMPACT_SUBREG: &crate::word::FieldInfo = &crate::word::fields::compact_word::SUBREG_INDEX;
 

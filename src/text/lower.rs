@@ -7,7 +7,7 @@
 use alloc::vec::Vec;
 
 use super::error::{AsmError, AsmErrorKind};
-use super::hidden::RawField;
+use super::hidden::{Patch, RawField};
 use super::lex::Pos;
 use super::syntax::{Base, Chans, Flag, Inst, Num, Operand, Operands, Options, RawItem, RegName, SendOperands, Target};
 use crate::build::construct::{self, imm_bits, Fault, Mode, Why};
@@ -108,28 +108,56 @@ pub(super) fn encode_raw(
 ) -> Result<Word, AsmErrorKind> {
     match raw {
         None => encode_kind(p, i, opts, warnings),
+        Some(raw) => encode_annotated(p, i, &Patch::of(raw), opts, warnings),
+    }
+}
+
+/// [`encode_raw`] with the annotation as a [`Patch`].
+#[inline]
+pub(super) fn encode_patched(
+    p: Platform,
+    i: &mut Instruction,
+    raw: Option<&Patch>,
+    opts: AsmOptions,
+    warnings: &mut Violations,
+) -> Result<Word, AsmErrorKind> {
+    match raw {
+        None => encode_kind(p, i, opts, warnings),
         Some(raw) => encode_annotated(p, i, raw, opts, warnings),
     }
 }
 
-/// [`encode_raw`] with an annotation (rare: kept out of the common path).
+/// [`encode_raw`] with an annotation (rare in Mesa's text: kept out of
+/// the common path), one copy per platform as [`encode_kind`].
 #[inline(never)]
 fn encode_annotated(
     p: Platform,
     i: &mut Instruction,
-    raw: &[(RawField, u64)],
+    raw: &Patch,
+    opts: AsmOptions,
+    warnings: &mut Violations,
+) -> Result<Word, AsmErrorKind> {
+    match p {
+        Platform::Gen7 => annotated_on(Platform::Gen7, i, raw, opts, warnings),
+        Platform::Gen75 => annotated_on(Platform::Gen75, i, raw, opts, warnings),
+        Platform::Gen8 => annotated_on(Platform::Gen8, i, raw, opts, warnings),
+        Platform::Chv => annotated_on(Platform::Chv, i, raw, opts, warnings),
+    }
+}
+
+/// [`encode_annotated`] on one platform.
+#[inline(always)]
+fn annotated_on(
+    p: Platform,
+    i: &mut Instruction,
+    raw: &Patch,
     opts: AsmOptions,
     warnings: &mut Violations,
 ) -> Result<Word, AsmErrorKind> {
     let mut w = crate::codec::native_word(p, i).map_err(AsmErrorKind::Encode)?;
+    w.0 = raw.apply(w.0);
     // The compacted word's subregister index is no bit of the native word.
-    let mut compact_subreg = i.compact_subreg;
-    for &(f, v) in raw {
-        match f {
-            RawField::CompactSubreg => compact_subreg = v as u8,
-            _ => w.0 = f.put(w.0, v),
-        }
-    }
+    let compact_subreg = raw.compact_subreg(i.compact_subreg);
     let compacted = i.controls & Controls::COMPACTED;
     *i = crate::decode_word(p, w).map_err(|_| AsmErrorKind::Invalid {
         what: "field annotation",

@@ -61,8 +61,8 @@ use super::expr::{imm_bits, Ex, Val};
 use super::print::{arf_info, cond_name, implicit_exec, math_name, type_name};
 use crate::isa::arf;
 use crate::model::*;
-use crate::text::hidden::RawField;
-use crate::text::lower::encode_raw;
+use crate::text::hidden::{Patch, RawField};
+use crate::text::lower::encode_patched;
 use crate::text::{AsmError, AsmErrorKind, AsmErrors, AsmOptions, Assembled};
 
 /// A jump target as written: a label or a byte offset.
@@ -77,8 +77,8 @@ struct Parsed<'a> {
     inst: Instruction,
     jip: Option<Jump<'a>>,
     uip: Option<Jump<'a>>,
-    /// The annotation's fields: a range of the reader's `raws`.
-    raw: Option<core::ops::Range<usize>>,
+    /// The annotation's fields.
+    raw: Option<Patch>,
     at: usize,
     /// The line (from 1) and the offset of its first byte.
     line: u32,
@@ -450,8 +450,8 @@ enum Reg {
 }
 
 /// An annotation read: its instruction's opcode, its text after `[` to
-/// its `]`, and its fields' range in the reader's `raws`.
-type LastAnnotation<'a> = (Opcode, &'a [u8], (usize, usize));
+/// its `]`, and its fields.
+type LastAnnotation<'a> = (Opcode, &'a [u8], Patch);
 
 /// The reader's state for one text.
 struct Reader<'a> {
@@ -459,12 +459,9 @@ struct Reader<'a> {
     /// The annotation fields found so far, by opcode and name (a text
     /// names the same few fields again and again).
     fields: core::cell::RefCell<Vec<(Opcode, &'a str, RawField)>>,
-    /// The annotations' fields of all instructions read, one after
-    /// another (one vector for the text, not one per instruction).
-    raws: core::cell::RefCell<Vec<(RawField, u64)>>,
     /// The last annotation read: its opcode, its text after `[` to its
-    /// `]`, and its fields in `raws` (the next instruction's is often the
-    /// same text).
+    /// `]`, and its fields (the next instruction's is often the same
+    /// text).
     last_annotation: core::cell::Cell<Option<LastAnnotation<'a>>>,
     /// The execution size of an instruction that shows none, once a
     /// directive has put the text in IGA's legacy mode (`iga64
@@ -1187,7 +1184,7 @@ impl<'a> Reader<'a> {
             let eat = c.i;
             let n = c.number("an execution size")?;
             let es = u32::try_from(n).ok().and_then(ExecSize::from_channels);
-            i.exec_size = es.ok_or((eat, AsmErrorKind::BadExecSize(n)))?;
+            i.exec_size = es.ok_or_else(|| (eat, AsmErrorKind::BadExecSize(n)))?;
             if c.eat(b'|') {
                 c.ws();
                 let mat = c.i;
@@ -1367,17 +1364,16 @@ impl<'a> Reader<'a> {
             // (`prev` ends at its first `]`: the text that starts with it
             // is it to its first `]`.)
             let rest = c.b.get(c.i..).unwrap_or(&[]);
-            if let Some((op, prev, range)) = self.last_annotation.get() {
+            if let Some((op, prev, patch)) = self.last_annotation.get() {
                 if op == i.opcode && rest.starts_with(prev) {
                     c.i += prev.len();
-                    parsed.raw = Some(range.0..range.1);
+                    parsed.raw = Some(patch);
                     Self::inst_end(c)?;
                     return Ok(parsed);
                 }
             }
             let text = memchr::memchr(b']', rest).and_then(|k| rest.get(..=k));
-            let mut raws = self.raws.borrow_mut();
-            let first = raws.len();
+            let mut patch = Patch::default();
             loop {
                 c.ws();
                 if c.eat(b']') {
@@ -1405,11 +1401,11 @@ impl<'a> Reader<'a> {
                         },
                     ));
                 }
-                raws.push((f, v));
+                patch.push(f, v);
             }
-            parsed.raw = Some(first..raws.len());
+            parsed.raw = Some(patch);
             if let Some(text) = text {
-                self.last_annotation.set(Some((i.opcode, text, (first, raws.len()))));
+                self.last_annotation.set(Some((i.opcode, text, patch)));
             }
         }
         Self::inst_end(c)?;
@@ -1816,7 +1812,6 @@ fn run<T, const COLUMNS: bool>(
     let rd = Reader {
         p,
         fields: core::cell::RefCell::new(Vec::new()),
-        raws: core::cell::RefCell::new(Vec::new()),
         last_annotation: core::cell::Cell::new(None),
         default_exec: core::cell::Cell::new(None),
         default_type: core::cell::Cell::new(None),
@@ -1893,7 +1888,7 @@ fn run<T, const COLUMNS: bool>(
                             warnings: crate::error::Violations::default(),
                         }));
                     } else {
-                        match finish::<COLUMNS>(p, opts, text, &pd, &pd.inst, &rd.raws.borrow()) {
+                        match finish::<COLUMNS>(p, opts, text, &pd, &pd.inst) {
                             Ok(a) => out.push(f(a)),
                             Err(e) => errors.push(e),
                         }
@@ -1921,7 +1916,6 @@ fn run<T, const COLUMNS: bool>(
             }
         }
     }
-    let raws = rd.raws.borrow();
     for (slot, idx, mut pd) in insts {
         let mut i = pd.inst;
         let op = i.opcode;
@@ -2012,7 +2006,7 @@ fn run<T, const COLUMNS: bool>(
         if let Some(u) = uip {
             crate::build::flow::set_uip(p, &mut i, u);
         }
-        match finish::<COLUMNS>(p, opts, text, &pd, &i, &raws) {
+        match finish::<COLUMNS>(p, opts, text, &pd, &i) {
             Ok(a) => {
                 if let Some(x) = out.get_mut(slot) {
                     *x = f(a);
@@ -2049,14 +2043,12 @@ fn finish<const COLUMNS: bool>(
     text: &str,
     pd: &Parsed<'_>,
     i: &Instruction,
-    raws: &[(RawField, u64)],
 ) -> R<Assembled> {
     let compacted = i.controls & Controls::COMPACTED;
     let mut i = super::iga_canonical(p, i);
     i.controls |= compacted;
     let mut warnings = crate::error::Violations::default();
-    let raw = pd.raw.clone().map(|r| raws.get(r).unwrap_or(&[]));
-    match encode_raw(p, &mut i, raw, opts, &mut warnings) {
+    match encode_patched(p, &mut i, pd.raw.as_ref(), opts, &mut warnings) {
         Ok(w) => Ok(Assembled {
             warnings: {
                 warnings.0.extend(pd.warning.map(Warning::violation));
