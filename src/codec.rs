@@ -63,6 +63,20 @@ fn decode_into(p: Platform, w: Word, r: &mut Result<Instruction, DecodeError>) {
     }
 }
 
+/// Whether `w` decodes: [`decode_word`]'s code with the instruction
+/// dropped (its stores die, its checks stay).
+#[inline(never)]
+pub(crate) fn decodes(p: Platform, w: Word) -> bool {
+    let mut r = Ok(BLANK);
+    let w = &w;
+    if p.is_gen8() {
+        gen8::decode_into(p, w, &mut r)
+    } else {
+        gen7::decode_into(p, w, &mut r)
+    }
+    r.is_ok()
+}
+
 /// Encodes an instruction without checking hardware rules: only what the
 /// platform cannot express at all is refused. For bring-up experiments;
 /// compilers want checked [`crate::encode`], which validates first.

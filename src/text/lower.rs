@@ -127,6 +127,38 @@ pub(super) fn encode_patched(
     }
 }
 
+/// [`encode_patched`] for the word alone: unchecked, an annotated word is
+/// only checked to decode (its instruction is not built); `i` is left as
+/// it is.
+#[inline]
+pub(super) fn encode_patched_word(
+    p: Platform,
+    i: &Instruction,
+    raw: Option<&Patch>,
+    opts: AsmOptions,
+    warnings: &mut Violations,
+) -> Result<Word, AsmErrorKind> {
+    match raw {
+        None => encode_kind(p, i, opts, warnings),
+        Some(raw) if opts.strictness == Strictness::Unchecked => {
+            let mut w = crate::codec::native_word(p, i).map_err(AsmErrorKind::Encode)?;
+            w.0 = raw.apply(w.0);
+            if crate::codec::decodes(p, w) {
+                Ok(w)
+            } else {
+                Err(UNDECODABLE)
+            }
+        }
+        Some(raw) => encode_annotated(p, &mut i.clone(), raw, opts, warnings),
+    }
+}
+
+/// An annotation whose word does not decode.
+const UNDECODABLE: AsmErrorKind = AsmErrorKind::Invalid {
+    what: "field annotation",
+    why: "the word it gives does not decode",
+};
+
 /// [`encode_raw`] with an annotation (rare in Mesa's text: kept out of
 /// the common path), one copy per platform as [`encode_kind`].
 #[inline(never)]
@@ -159,10 +191,7 @@ fn annotated_on(
     // The compacted word's subregister index is no bit of the native word.
     let compact_subreg = raw.compact_subreg(i.compact_subreg);
     let compacted = i.controls & Controls::COMPACTED;
-    *i = crate::decode_word(p, w).map_err(|_| AsmErrorKind::Invalid {
-        what: "field annotation",
-        why: "the word it gives does not decode",
-    })?;
+    *i = crate::decode_word(p, w).map_err(|_| UNDECODABLE)?;
     i.controls |= compacted;
     i.compact_subreg = compact_subreg;
     check(p, i, opts, warnings)?;

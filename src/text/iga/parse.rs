@@ -62,7 +62,7 @@ use super::print::{arf_info, cond_name, implicit_exec, math_name, type_name};
 use crate::isa::arf;
 use crate::model::*;
 use crate::text::hidden::{Patch, RawField};
-use crate::text::lower::encode_patched;
+use crate::text::lower::{encode_patched, encode_patched_word};
 use crate::text::{AsmError, AsmErrorKind, AsmErrors, AsmOptions, Assembled};
 
 /// A jump target as written: a label or a byte offset.
@@ -1760,7 +1760,10 @@ fn located(src: &str, mut errs: Vec<(usize, AsmErrorKind)>) -> AsmErrors {
 /// offsets, lines and columns stay those of the text; `Err` with the
 /// offset of an unterminated one.
 fn blank_block_comments(src: &str) -> Result<Option<String>, usize> {
-    if memchr::memmem::find(src.as_bytes(), b"/*").is_none() {
+    // A `*` after a `/`: one byte looked for (rare in IGA's text), not
+    // the pair.
+    let b = src.as_bytes();
+    if !memchr::memchr_iter(b'*', b).any(|k| k > 0 && b.get(k - 1) == Some(&b'/')) {
         return Ok(None);
     }
     let mut out: Vec<u8> = src.as_bytes().to_vec();
@@ -1796,8 +1799,10 @@ pub fn assemble_iga(p: Platform, src: &str, opts: AsmOptions) -> Result<Vec<Asse
 }
 
 /// [`assemble_iga`], each instruction given to `f` and its result
-/// appended to `out`; with `COLUMNS` off, no column is counted (0).
-fn run<T, const COLUMNS: bool>(
+/// appended to `out`; with `FULL` off, for the words alone: no column is
+/// counted (0), and a record's instruction is the canonical one read, not
+/// its annotated word's.
+fn run<T, const FULL: bool>(
     p: Platform,
     src: &str,
     opts: AsmOptions,
@@ -1888,7 +1893,7 @@ fn run<T, const COLUMNS: bool>(
                             warnings: crate::error::Violations::default(),
                         }));
                     } else {
-                        match finish::<COLUMNS>(p, opts, text, &pd, &pd.inst) {
+                        match finish::<FULL>(p, opts, text, &pd, &pd.inst) {
                             Ok(a) => out.push(f(a)),
                             Err(e) => errors.push(e),
                         }
@@ -2006,7 +2011,7 @@ fn run<T, const COLUMNS: bool>(
         if let Some(u) = uip {
             crate::build::flow::set_uip(p, &mut i, u);
         }
-        match finish::<COLUMNS>(p, opts, text, &pd, &i) {
+        match finish::<FULL>(p, opts, text, &pd, &i) {
             Ok(a) => {
                 if let Some(x) = out.get_mut(slot) {
                     *x = f(a);
@@ -2037,7 +2042,7 @@ fn out_of_range(at: usize, e: crate::build::flow::OffsetRange) -> (usize, AsmErr
 /// The instruction `pd` stands for (`i`: its instruction with its jumps)
 /// in IGA's canonical form, encoded with its annotation's fields.
 #[inline]
-fn finish<const COLUMNS: bool>(
+fn finish<const FULL: bool>(
     p: Platform,
     opts: AsmOptions,
     text: &str,
@@ -2048,14 +2053,19 @@ fn finish<const COLUMNS: bool>(
     let mut i = super::iga_canonical(p, i);
     i.controls |= compacted;
     let mut warnings = crate::error::Violations::default();
-    match encode_patched(p, &mut i, pd.raw.as_ref(), opts, &mut warnings) {
+    let w = if FULL {
+        encode_patched(p, &mut i, pd.raw.as_ref(), opts, &mut warnings)
+    } else {
+        encode_patched_word(p, &i, pd.raw.as_ref(), opts, &mut warnings)
+    };
+    match w {
         Ok(w) => Ok(Assembled {
             warnings: {
                 warnings.0.extend(pd.warning.map(Warning::violation));
                 warnings
             },
             line: pd.line,
-            column: if COLUMNS { column(text, pd.line_start, pd.at) } else { 0 },
+            column: if FULL { column(text, pd.line_start, pd.at) } else { 0 },
             inst: i,
             word: w.to_bytes(),
         }),
