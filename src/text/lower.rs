@@ -108,8 +108,21 @@ pub(super) fn encode_raw(
 ) -> Result<Word, AsmErrorKind> {
     match raw {
         None => encode_kind(p, i, opts, warnings),
-        Some(raw) => encode_annotated(p, i, &Patch::of(raw), opts, warnings),
+        Some(raw) => encode_items(p, i, raw, opts, warnings),
     }
+}
+
+/// [`encode_raw`] with an annotation's items (rare in Mesa's text: kept
+/// out of the common path).
+#[inline(never)]
+fn encode_items(
+    p: Platform,
+    i: &mut Instruction,
+    raw: &[(RawField, u64)],
+    opts: AsmOptions,
+    warnings: &mut Violations,
+) -> Result<Word, AsmErrorKind> {
+    encode_annotated(p, i, &Patch::of(raw), opts, warnings)
 }
 
 /// [`encode_raw`] with the annotation as a [`Patch`].

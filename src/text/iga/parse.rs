@@ -218,12 +218,19 @@ impl<'a> Cur<'a> {
         }
         self.src.get(self.i..j).unwrap_or("")
     }
+    #[inline(always)]
     fn expect(&mut self, c: u8, what: &'static str) -> R<()> {
         if self.eat(c) {
             Ok(())
         } else {
-            unexpected(self.i, self.found(), what)
+            self.expected(what)
         }
+    }
+    /// The error of a token other than `what` at the cursor.
+    #[cold]
+    #[inline(never)]
+    fn expected<T>(&self, what: &'static str) -> R<T> {
+        unexpected(self.i, self.found(), what)
     }
     fn ident(&mut self) -> Option<&'a str> {
         self.ws();
@@ -239,11 +246,17 @@ impl<'a> Cur<'a> {
     }
     /// An unsigned decimal, `0x` hexadecimal or `0b` binary number (IGA's
     /// integer literals, `expr::Ex::int_literal`).
+    #[inline(always)]
     fn number(&mut self, what: &'static str) -> R<u64> {
         self.ws();
         if let Some(v) = self.quick_number() {
             return Ok(v);
         }
+        self.long_number(what)
+    }
+    /// [`Cur::number`] past the common literals.
+    #[inline(never)]
+    fn long_number(&mut self, what: &'static str) -> R<u64> {
         let s = self.i;
         let mut e = self.ex();
         match e.int_literal() {
