@@ -20,6 +20,7 @@ use crate::canon::{IgaDefaults as Defaults, IGA};
 /// only on the text (a test checks this over random words), so the
 /// reader of IGA's syntax builds the same instruction from the text and
 /// then applies the annotation's fields.
+#[inline]
 pub fn iga_canonical(p: Platform, i: &Instruction) -> Instruction {
     with_defaults(p, i, &IGA)
 }
