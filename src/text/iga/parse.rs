@@ -1197,7 +1197,12 @@ impl<'a> Reader<'a> {
             let eat = c.i;
             let n = c.number("an execution size")?;
             let es = u32::try_from(n).ok().and_then(ExecSize::from_channels);
-            i.exec_size = es.ok_or_else(|| (eat, AsmErrorKind::BadExecSize(n)))?;
+            // (The error built only when there is one: `ok_or` built
+            // and dropped it for every instruction.)
+            let Some(es) = es else {
+                return Err((eat, AsmErrorKind::BadExecSize(n)));
+            };
+            i.exec_size = es;
             if c.eat(b'|') {
                 c.ws();
                 let mat = c.i;
