@@ -489,23 +489,39 @@ impl Lower<'_> {
         }
     }
 
-    #[inline]
+    /// The operand's type, or `default`. Inlined into every operand's
+    /// lowering, its errors built out of line: the IGA reader's use of
+    /// the same lowering once tipped the compiler into a call here, which
+    /// cost Mesa's reader about 20 instructions a word.
+    #[inline(always)]
     fn reg_type(&self, o: &Operand, default: Option<Type>) -> LResult<Type> {
         let (ty, pos) = match (o.ty, default) {
             (Some(t), _) => t,
             (None, Some(t)) => return Ok(t),
-            (None, None) => return Err(self.invalid(o.pos, "operand", "a type such as `F` or `UD` is required")),
+            (None, None) => return Err(self.type_required(o.pos)),
         };
         if ty.reg_hw(self.p).is_none() {
-            return Err(self.err(
-                pos,
-                AsmErrorKind::TypeNotOnPlatform {
-                    ty: ty.name(),
-                    platform: self.p,
-                },
-            ));
+            return Err(self.type_not_on_platform(ty, pos));
         }
         Ok(ty)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn type_required(&self, pos: Pos) -> AsmError {
+        self.invalid(pos, "operand", "a type such as `F` or `UD` is required")
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn type_not_on_platform(&self, ty: Type, pos: Pos) -> AsmError {
+        self.err(
+            pos,
+            AsmErrorKind::TypeNotOnPlatform {
+                ty: ty.name(),
+                platform: self.p,
+            },
+        )
     }
 
     /// File and register number of a direct register.
