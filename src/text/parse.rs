@@ -1121,10 +1121,11 @@ impl<'a> Parser<'a> {
         if !c.eat(b'<') {
             return Err(self.unexpected_at(*c, "`<`"));
         }
-        *r = Region {
-            pos: open,
-            ..Region::EMPTY
-        };
+        // Only what every region has is reset: the values are written as
+        // they are read (those past the count stay as they were).
+        r.pos = open;
+        r.vxh = false;
+        r.raw = 0;
         // The count is kept here and stored once.
         let mut n = 0u8;
         let done = loop {
@@ -1160,7 +1161,7 @@ impl<'a> Parser<'a> {
                     Some(b'V') if n == 0 && c.word_here("VxH").is_some() => {
                         c.advance(3);
                         r.vxh = true;
-                        slot.pos = at;
+                        *slot = Num { value: 0, pos: at };
                     }
                     _ => break Err(self.unexpected_at(*c, "a region value")),
                 }

@@ -46,6 +46,8 @@ pub(crate) enum Base {
 }
 
 /// A region as written: up to three items, `VxH` in the first place.
+/// Only the first `n` of `vals` are the region's (the parser writes a
+/// region in place, and leaves those after them as they were).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Region {
     pub vals: [Num; 3],
