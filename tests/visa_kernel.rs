@@ -71,7 +71,10 @@ fn a_complete_visa_kernel_becomes_a_program_on_every_platform() {
         let at = |op| ops.iter().position(|&o| o == op).unwrap();
         // The predicated JMP skips the MUL: jmpi counts from the next instruction.
         let j = at(Opcode::Jmpi);
-        let unit = if p.is_gen8() { 16 } else { 2 };
+        // jmpi and call jump in bytes on Gen8 and Haswell (IGA's
+        // `Encoder::arePcsInQWords`, Beignet's Haswell jmpi), in 8-byte
+        // units on Ivy Bridge.
+        let unit = if p == Platform::Gen7 { 2 } else { 16 };
         assert_eq!(insts[j].imm as u32 as i32, unit, "{p}");
         assert_ne!(insts[j].pred_control, 0);
         // CALL jumps to the subroutine after the EOT send.
