@@ -258,8 +258,8 @@ impl Cfg {
             };
             for o in found.into_iter().flatten() {
                 let kind = match (inst.opcode.form(), o.field) {
-                    (Form::Jump, _) => EdgeKind::Jmpi,
                     (Form::Call, _) => EdgeKind::Call,
+                    (_, OffsetField::Imm32) => EdgeKind::Jmpi,
                     (_, OffsetField::Jip) => EdgeKind::Jip,
                     (_, OffsetField::Uip) => EdgeKind::Uip,
                 };

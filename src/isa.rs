@@ -397,18 +397,25 @@ impl Platform {
         16 / self.jump_unit_bytes(op)
     }
 
-    /// The branch offsets, in branch units, that a JIP or UIP field holds,
-    /// and their description for errors: a signed 32-bit byte offset on
-    /// Gen8, a signed 16-bit offset in 8-byte units before.
-    pub const fn branch_offset_range(self) -> (i64, i64, &'static str) {
-        if self.is_gen8() {
-            (i32::MIN as i64, i32::MAX as i64, "a signed 32-bit byte offset")
-        } else {
-            (
+    /// The jump offsets of `op`, in its units ([`Self::jump_unit_bytes`]),
+    /// that its offset field holds, and their description for errors:
+    /// JIP and UIP are signed 32-bit on Gen8 and 16-bit before; the
+    /// distance of `jmpi` and `call`, src1's immediate dword, is signed
+    /// 32-bit on every platform.
+    pub const fn jump_offset_range(self, op: Opcode) -> (i64, i64, &'static str) {
+        let wide = self.is_gen8() || matches!(op.form(), opcode::Form::Jump | opcode::Form::Call);
+        match (wide, self.jump_unit_bytes(op)) {
+            (true, 1) => (i32::MIN as i64, i32::MAX as i64, "a signed 32-bit byte offset"),
+            (true, _) => (
+                i32::MIN as i64,
+                i32::MAX as i64,
+                "a signed 32-bit offset in 8-byte units",
+            ),
+            (false, _) => (
                 i16::MIN as i64,
                 i16::MAX as i64,
                 "a signed 16-bit offset in 8-byte units",
-            )
+            ),
         }
     }
 

@@ -1577,15 +1577,16 @@ impl Instruction {
         Some(self.payload_offset(p, OffsetField::Uip))
     }
 
-    /// The offset the flow tables' `jip` or `uip` field holds in the
-    /// immediate payload, whatever the opcode (`jmpi` and `call` keep
-    /// their distance where branches keep JIP).
+    /// The offset field `f` holds in the immediate payload, whatever the
+    /// opcode: the flow tables' `jip` or `uip`, or the payload's low
+    /// dword (DW3, `imm32`), where `jmpi` and `call` keep their distance.
     const fn payload_offset(&self, p: Platform, f: OffsetField) -> i32 {
         match (p.is_gen8(), f) {
             (true, OffsetField::Jip) => (self.imm >> Self::GEN8_JIP_SHIFT) as u32 as i32,
             (true, OffsetField::Uip) => (self.imm >> Self::GEN8_UIP_SHIFT) as u32 as i32,
             (false, OffsetField::Jip) => (self.imm >> Self::GEN7_JIP_SHIFT) as u16 as i16 as i32,
             (false, OffsetField::Uip) => (self.imm >> Self::GEN7_UIP_SHIFT) as u16 as i16 as i32,
+            (_, OffsetField::Imm32) => self.imm as u32 as i32,
         }
     }
 
@@ -1613,7 +1614,7 @@ impl Instruction {
         Ok(match op.form() {
             Form::Call if op.jumps_absolute() => return Err(NoStaticTarget::Absolute),
             Form::Jump | Form::Call if self.imm_src().is_none() => return Err(NoStaticTarget::Indirect),
-            Form::Jump | Form::Call => [at(OffsetField::Jip, op.counts_from_next()), None],
+            Form::Jump | Form::Call => [at(OffsetField::Imm32, op.counts_from_next()), None],
             // `brd`/`brc` with the offsets in src0's register.
             _ if self.offsets_from_register() => return Err(NoStaticTarget::Indirect),
             _ if op.is_branch() => [
@@ -1699,11 +1700,15 @@ pub(crate) const SEND_EOT_BIT: u32 = gen7_send::EOT_LO - IMM32_LO;
 /// The first instruction bit of the immediate payload dword (`imm32`).
 const IMM32_LO: u32 = crate::word::fields::gen7_native::IMM32_LO;
 /// Which offset field of a flow-control instruction: the flow tables'
-/// `jip` (also `jmpi`'s and `call`'s distance) or `uip`.
+/// `jip` or `uip` of a branch, or the whole immediate dword of `jmpi` and
+/// `call` (their distance, a 32-bit D immediate on every platform:
+/// Mesa's `brw_JMPI` and Beignet's `patchJMPI` write `immd(distance)`;
+/// Gen7's 16-bit JIP field is the branches' only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum OffsetField {
     Jip,
     Uip,
+    Imm32,
 }
 
 /// One jump offset of a flow-control instruction

@@ -330,6 +330,48 @@ fn jmpi_and_call_from_the_builder() {
     }
 }
 
+/// `jmpi` and `call` keep their distance in src1's whole immediate dword
+/// on every platform (Mesa's `brw_JMPI` and Beignet's `patchJMPI` write a
+/// D immediate; only branches have Gen7's 16-bit JIP): a jump farther
+/// than 16 bits of its units, forward (`jmpi`) and back (`call`), lands
+/// where the builder aimed it, native and compacted; and IGA's text of
+/// the native program, which names both targets by label, reads back to
+/// its bytes.
+#[test]
+fn far_jmpi_and_call_keep_their_32_bit_distance() {
+    // Past i16::MAX units on Ivy Bridge (8-byte units, 2 an instruction)
+    // and on Haswell (bytes, 16 an instruction).
+    const FAR: usize = 16_400;
+    for p in [Platform::Gen7, Platform::Gen75, Platform::Gen8] {
+        let mut b = Builder::new(p);
+        let (main, func) = (b.label(), b.label());
+        b.jmpi(main).unwrap(); // k0
+        b.bind(func).unwrap();
+        b.ret(g(120).ud().vec1()).unwrap(); // k1
+        for _ in 0..FAR {
+            b.mov(g(4).f(), g(3).f()).unwrap(); // k2 ..= FAR + 1
+        }
+        b.bind(main).unwrap();
+        b.call(g(120).ud().vec1(), func).unwrap(); // FAR + 2
+        b.mov(g(5).f(), g(3).f()).unwrap();
+        let native = b.clone().finish().unwrap();
+        let compacted = b.finish_compacted().unwrap();
+        let mut iga = String::new();
+        geneu::text::iga::write_program(&mut iga, p, native.bytes(), true).unwrap();
+        let words = geneu::text::iga::assemble_iga_words(p, &iga, AsmOptions::UNCHECKED).unwrap();
+        assert!(words.concat() == native.bytes(), "{p}: IGA's text reads back");
+        for prog in [native, compacted] {
+            let insts: Vec<_> = prog.instructions().map(|(o, i)| (o, *i)).collect();
+            let cfg = Cfg::new(p, &insts, prog.bytes().len()).unwrap();
+            let found: BTreeSet<_> = jumps(&cfg, insts.len()).into_iter().collect();
+            let want: BTreeSet<_> = [(0, EdgeKind::Jmpi.name(), FAR + 2), (FAR + 2, EdgeKind::Call.name(), 1)]
+                .into_iter()
+                .collect();
+            assert_eq!(found, want, "{p}");
+        }
+    }
+}
+
 /// A jump to the end of the program lands on an empty exit block, into
 /// which the last block falls.
 #[test]

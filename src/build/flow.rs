@@ -5,7 +5,7 @@
 use alloc::vec::Vec;
 
 use super::{BuildError, Builder, Fix, Target};
-use crate::model::{Instruction, Opcode, Platform};
+use crate::model::{Form, Instruction, Opcode, Platform};
 
 /// A branch offset that does not fit the platform's JIP/UIP field: the
 /// offset in the platform's units and the field's range, described.
@@ -27,12 +27,13 @@ impl OffsetRange {
     }
 }
 
-/// `v`, a branch offset in the platform's units (bytes on Gen8, 8-byte
-/// units before), if the platform's JIP/UIP field holds it. The one check
-/// of the field's range, for the builder's offsets and the text's.
+/// `v`, a jump offset of `op` in its units ([`Platform::jump_unit_bytes`]),
+/// if the field that keeps it holds it ([`Platform::jump_offset_range`]).
+/// The one check of the field's range, for the builder's offsets and the
+/// text's.
 #[inline]
-pub(crate) const fn fits(p: Platform, v: i64) -> Result<i64, OffsetRange> {
-    let (lo, hi, range) = p.branch_offset_range();
+pub(crate) const fn fits(p: Platform, op: Opcode, v: i64) -> Result<i64, OffsetRange> {
+    let (lo, hi, range) = p.jump_offset_range(op);
     if v < lo || v > hi {
         return Err(OffsetRange { offset: v, range });
     }
@@ -44,7 +45,7 @@ pub(crate) const fn fits(p: Platform, v: i64) -> Result<i64, OffsetRange> {
 /// ([`fits`]).
 #[inline]
 pub(crate) const fn units(p: Platform, op: Opcode, delta: i64) -> Result<i64, OffsetRange> {
-    fits(p, delta.saturating_mul(p.jump_units_per_instruction(op)))
+    fits(p, op, delta.saturating_mul(p.jump_units_per_instruction(op)))
 }
 
 /// [`units`], as the builder's error for the branch at `index`.
@@ -77,6 +78,17 @@ pub(crate) fn set_uip(p: Platform, i: &mut Instruction, v: i64) {
     } else {
         const S: u32 = Instruction::GEN7_UIP_SHIFT;
         i.imm = i.imm & !(u64::from(u16::MAX) << S) | u64::from(v as i16 as u16) << S;
+    }
+}
+
+/// Writes the first jump offset of `i` where its opcode keeps it: the
+/// distance of `jmpi` and `call` in the immediate dword
+/// ([`set_imm32`]), a branch's JIP in the JIP field ([`set_jip`]).
+pub(crate) fn set_first(p: Platform, i: &mut Instruction, v: i64) {
+    if matches!(i.opcode.form(), Form::Jump | Form::Call) {
+        set_imm32(i, v);
+    } else {
+        set_jip(p, i, v);
     }
 }
 

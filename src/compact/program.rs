@@ -29,7 +29,7 @@ use super::{compact_word, pieces, CompactWord, Piece, COMPACT_BYTES, NATIVE_BYTE
 use crate::codec::decode_word;
 use crate::error::DecodeError;
 use crate::model::{Instruction, Opcode, Platform};
-use crate::word::fields::{gen7_flow, gen8_flow};
+use crate::word::fields::{gen7_flow, gen8_flow, gen8_native};
 use crate::word::Word;
 
 /// Why a program cannot be compacted or uncompacted.
@@ -165,17 +165,23 @@ struct Item {
 
 /// Writes an offset; `false` if it does not fit.
 fn set(p: Platform, w: &mut Word, f: Field, v: i64) -> bool {
-    if p.is_gen8() {
-        let Ok(v) = i32::try_from(v) else { return false };
-        match f {
-            Field::Jip => gen8_flow::set_jip_unchecked(w, v as u32),
-            Field::Uip => gen8_flow::set_uip_unchecked(w, v as u32),
+    match (p.is_gen8(), f) {
+        (_, Field::Imm32) | (true, _) => {
+            let Ok(v) = i32::try_from(v) else { return false };
+            match f {
+                Field::Jip => gen8_flow::set_jip_unchecked(w, v as u32),
+                Field::Uip => gen8_flow::set_uip_unchecked(w, v as u32),
+                // DW3, at the same bits on every platform.
+                Field::Imm32 => gen8_native::set_imm32_unchecked(w, v as u32),
+            }
         }
-    } else {
-        let Ok(v) = i16::try_from(v) else { return false };
-        match f {
-            Field::Jip => gen7_flow::set_jip_unchecked(w, v as u16),
-            Field::Uip => gen7_flow::set_uip_unchecked(w, v as u16),
+        (false, Field::Jip | Field::Uip) => {
+            let Ok(v) = i16::try_from(v) else { return false };
+            if f == Field::Jip {
+                gen7_flow::set_jip_unchecked(w, v as u16);
+            } else {
+                gen7_flow::set_uip_unchecked(w, v as u16);
+            }
         }
     }
     true
@@ -183,7 +189,7 @@ fn set(p: Platform, w: &mut Word, f: Field, v: i64) -> bool {
 
 const fn field_name(f: Field, from_next: bool) -> &'static str {
     match (f, from_next) {
-        (_, true) => "jump",
+        (_, true) | (Field::Imm32, _) => "jump",
         (Field::Jip, false) => "JIP",
         (Field::Uip, false) => "UIP",
     }

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use super::SimError;
 use crate::compact::{decode_stream, COMPACT_BYTES};
 use crate::error::DecodeError;
-use crate::model::{Form, Instruction, Platform};
+use crate::model::{BranchOffset, Instruction, NoStaticTarget, Platform};
 
 /// Where a branch goes: an instruction index (the program's length for
 /// its end), or the byte offset that is not an instruction's start.
@@ -129,36 +129,23 @@ impl Program {
         Ok(prog)
     }
 
-    /// The branch targets of an instruction, as indices.
+    /// The branch targets of an instruction, as indices: where the
+    /// model's offsets land ([`Instruction::branch_offsets`], which says
+    /// where each opcode keeps them and what they count from), and a
+    /// CALLA's absolute target. A register operand is read when executed.
     fn targets(&self, s: &Slot) -> (Option<Target>, Option<Target>) {
         let Ok(i) = &s.inst else { return (None, None) };
-        let p = self.platform;
-        let unit = p.jump_unit_bytes(i.opcode);
-        let base = i64::from(s.offset);
-        let at = |units: i32| self.resolve(base + i64::from(units) * unit);
-        match i.opcode.form() {
-            f if f.is_branch() => {
-                let jip = i.jip(p).map(at);
-                let uip = if i.opcode.uses_uip(p) { i.uip(p).map(at) } else { None };
-                (jip, uip)
+        let (base, size) = (i64::from(s.offset), i64::from(s.size));
+        match i.branch_offsets(self.platform) {
+            Ok([jip, uip]) => {
+                let at = |o: Option<BranchOffset>| o.map(|o| self.resolve(o.target(base, size)));
+                (at(jip), at(uip))
             }
-            // JMPI counts from the next instruction (Mesa's
-            // `brw_land_fwd_jump`: the jump count is the distance minus
-            // one instruction); CALL from itself; CALLA is absolute. A
-            // register operand is read when executed.
-            Form::Jump => match i.imm_value() {
-                Some((_, v)) => (
-                    Some(self.resolve(base + i64::from(s.size) + i64::from(v as u32 as i32) * unit)),
-                    None,
-                ),
-                None => (None, None),
-            },
-            Form::Call => match i.imm_value() {
-                Some((_, v)) if i.opcode.jumps_absolute() => (Some(self.resolve(i64::from(v as u32 as i32))), None),
-                Some((_, v)) => (Some(at(v as u32 as i32)), None),
-                None => (None, None),
-            },
-            _ => (None, None),
+            Err(NoStaticTarget::Absolute) => (
+                i.imm_value().map(|(_, v)| self.resolve(i64::from(v as u32 as i32))),
+                None,
+            ),
+            Err(NoStaticTarget::Indirect) => (None, None),
         }
     }
 

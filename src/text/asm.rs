@@ -509,7 +509,7 @@ fn resolve(p: Platform, pd: &mut Pending, labels: &[Label]) -> Result<(), AsmErr
     let idx = pd.idx;
     let off = |t: &Jump| -> Result<i64, AsmError> {
         let (r, line, column) = match t {
-            Jump::Offset(v, line, column) => (flow::fits(p, *v), *line, *column),
+            Jump::Offset(v, line, column) => (flow::fits(p, pd.inst.opcode, *v), *line, *column),
             Jump::Label(name, line, column) => {
                 let k = labels.partition_point(|l| l.name.as_str() < name.as_str());
                 match labels.get(k) {

@@ -1952,7 +1952,7 @@ fn run<T, const FULL: bool>(
                             AsmErrorKind::Jump("a jump offset is a whole number of instructions' units"),
                         ));
                     }
-                    (crate::build::flow::fits(p, v / unit), at)
+                    (crate::build::flow::fits(p, op, v / unit), at)
                 }
                 Jump::Label(name, at) => {
                     let k = sorted.partition_point(|l| l.0 < name);
@@ -1973,7 +1973,7 @@ fn run<T, const FULL: bool>(
                                 if d % unit != 0 {
                                     return Err((at, AsmErrorKind::UnknownLabel(name.into())));
                                 }
-                                (crate::build::flow::fits(p, d / unit), at)
+                                (crate::build::flow::fits(p, op, d / unit), at)
                             }
                             None => return Err((at, AsmErrorKind::UnknownLabel(name.into()))),
                         },
@@ -2013,7 +2013,7 @@ fn run<T, const FULL: bool>(
             if i.opcode.counts_from_next() {
                 // jmpi: IGA's jump counts from the jmpi; the word's, in
                 // src1's immediate, from the next instruction.
-                let from_next = crate::build::flow::fits(p, j - p.jump_units_per_instruction(op));
+                let from_next = crate::build::flow::fits(p, op, j - p.jump_units_per_instruction(op));
                 match (from_next, &pd.jip) {
                     (Ok(v), _) => crate::build::flow::set_imm32(&mut i, v),
                     (Err(e), Some(Jump::Label(_, at) | Jump::Bytes(_, at))) => {
@@ -2023,7 +2023,7 @@ fn run<T, const FULL: bool>(
                     (Err(_), None) => {}
                 }
             } else {
-                crate::build::flow::set_jip(p, &mut i, j);
+                crate::build::flow::set_first(p, &mut i, j);
             }
         }
         if let Some(u) = uip {
