@@ -157,7 +157,7 @@ macro_rules! opcodes {
             pub const ALL: &'static [Opcode] = &[$(Opcode::$v,)*];
 
             /// The hardware opcode number.
-            #[inline]
+            #[inline(always)]
             pub const fn hw(self) -> u8 {
                 match self { $( Opcode::$v => $n, )* }
             }
