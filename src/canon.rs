@@ -134,12 +134,12 @@ pub(crate) fn is_canonical(p: Platform, i: &Instruction) -> bool {
 }
 
 /// A field that differs from its canonical value (checking walk).
-struct Differs;
+pub(crate) struct Differs;
 
 /// How the walk reaches the fields it gives canonical values: [`Set`]
 /// writes each one ([`canonicalize`]), [`Check`] compares it and stops
 /// at the first that differs ([`is_canonical`]).
-trait Slots {
+pub(crate) trait Slots {
     /// The instruction as it stands (the fields the walk reads).
     fn i(&self) -> &Instruction;
 
@@ -154,10 +154,10 @@ trait Slots {
 }
 
 /// The setting walk: writes every canonical value.
-struct Set<'a>(&'a mut Instruction);
+pub(crate) struct Set<'a>(pub(crate) &'a mut Instruction);
 
 /// The checking walk: reads the instruction, stops at a differing field.
-struct Check<'a>(&'a Instruction);
+pub(crate) struct Check<'a>(pub(crate) &'a Instruction);
 
 impl Slots for Set<'_> {
     #[inline(always)]
@@ -207,6 +207,7 @@ macro_rules! put {
         $s.put(|i| &i.$($f)+, |i| &mut i.$($f)+, $v)
     };
 }
+pub(crate) use put;
 
 /// [`canonicalize`] (through [`Set`]) or [`is_canonical`] (through
 /// [`Check`]). Writes each field at most once on any path (see

@@ -406,11 +406,16 @@ impl Opcode {
     /// The opcode's row.
     #[inline(always)]
     const fn row(self) -> Row {
+        // Read through a reference (one global table): indexing the
+        // constant array itself copied all of it to the stack first, a
+        // `memcpy` of the whole table per lookup where the compiler
+        // did not fold it.
+        const TABLE: &[Row; Opcode::ALL.len()] = &ROWS;
         let k = self as usize;
         // Every opcode has its row: `k` is below the table's length.
         #[allow(clippy::indexing_slicing)]
-        if k < ROWS.len() {
-            ROWS[k]
+        if k < TABLE.len() {
+            TABLE[k]
         } else {
             Row::NONE
         }

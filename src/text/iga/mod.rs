@@ -83,7 +83,7 @@ use alloc::string::String;
 
 use crate::model::*;
 
-pub use canon::iga_canonical;
+pub use canon::{iga_canonical, is_iga_canonical};
 
 mod canon;
 mod expr;

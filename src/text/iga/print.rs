@@ -293,6 +293,7 @@ pub(crate) fn no_operands(op: Opcode) -> bool {
 /// The conditional modifier the text shows (as a flag modifier), if any:
 /// not on SEND (shared function) or MATH (function), nor on opcodes
 /// without the field, nor an undefined code.
+#[inline]
 pub(crate) fn shown_cond(i: &Instruction) -> Option<CondMod> {
     let op = i.opcode;
     if op.is_send() || op == Opcode::Math || !op.form().has_cond_modifier_field() || no_operands(op) {
