@@ -6,7 +6,7 @@
 //! instruction's opcode and state; the builder places the labels and
 //! computes every JIP and UIP itself.
 
-mod corpus;
+use crate::corpus;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -7,7 +7,7 @@
 //!   canonical function), encodes as the text of the same instruction
 //!   assembles: every corpus instruction, stripped of its hidden fields.
 
-mod corpus;
+use crate::corpus;
 
 use geneu::build::{g, imm_d, imm_f, imm_w, null, Builder, Predicate};
 use geneu::text::program::{Program, TextOptions};

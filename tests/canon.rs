@@ -2,7 +2,7 @@
 //! for the fields its syntax does not show, in one function that the text
 //! assembler and the program builder share.
 
-mod text_common;
+use crate::text_common;
 use text_common::corpus;
 
 use geneu::canon::canonicalize;

@@ -3,7 +3,7 @@
 //! blocks, edges, regions and DOT are derived by hand; `jmpi` and `call`
 //! from the builder; and the typed errors.
 
-mod corpus;
+use crate::corpus;
 
 use std::collections::BTreeSet;
 

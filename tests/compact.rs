@@ -2,7 +2,7 @@
 //! (test_eu_compact.cpp: the instructions it builds and its two-bit fuzz
 //! around each), the corpus, and the tables' own facts.
 
-mod corpus;
+use crate::corpus;
 
 use std::path::PathBuf;
 

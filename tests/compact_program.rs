@@ -2,7 +2,7 @@
 //! programs compacted and uncompacted with their branches kept, and the
 //! disassembly of compacted programs.
 
-mod corpus;
+use crate::corpus;
 
 use geneu::compact::{compact_marked, compact_program, decode_stream, pieces, uncompact_program, Piece, ProgramError};
 use geneu::text::program::{write_bytes_text, Program, TextOptions};

@@ -7,7 +7,7 @@
 use arbitrary::Unstructured;
 use geneu::{check, Platform};
 
-mod text_common;
+use crate::text_common;
 use text_common::{check as run, corpus_words, mutated_corpus_word};
 
 fn platform(u: &mut Unstructured<'_>) -> arbitrary::Result<Platform> {

@@ -1,6 +1,6 @@
 //! Every word of the Mesa corpus decodes and re-encodes bit for bit.
 
-mod corpus;
+use crate::corpus;
 
 use std::path::PathBuf;
 

@@ -2,7 +2,7 @@
 //! opcode, execution size, conditional modifier, saturate, and the
 //! destination's register number, subregister and type.
 
-mod corpus;
+use crate::corpus;
 
 use geneu::{decode, Addr, Instruction, Platform, RegFile};
 

@@ -13,7 +13,7 @@ use geneu::check::text::check_asm_roundtrip;
 use geneu::text::{assemble_words_with, AsmOptions};
 use geneu::*;
 
-mod text_common;
+use crate::text_common;
 
 fn word(hex: &str) -> [u8; 16] {
     let v: Vec<u8> = hex

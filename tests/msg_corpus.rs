@@ -3,7 +3,7 @@
 //! `MsgDesc:` comment of the `.asm` file, and the printed comment (with
 //! Mesa's padding computed from the counted width) matches byte for byte.
 
-mod corpus;
+use crate::corpus;
 
 use std::path::PathBuf;
 

@@ -3,7 +3,7 @@
 //! the descriptor, and together they cover every set bit of a typed
 //! message (nothing of the descriptor is hidden from a bring-up view).
 
-mod corpus;
+use crate::corpus;
 
 use geneu::msg::{desc_fields, Message};
 use geneu::{decode_word, Platform, Word};

@@ -18,7 +18,7 @@ use arbitrary::{Result, Unstructured};
 use geneu::check;
 use geneu::{decode, Platform};
 
-mod text_common;
+use crate::text_common;
 use text_common::{check, corpus_files, corpus_words, mutated_corpus_word, platform as dir_platform};
 
 fn platform(u: &mut Unstructured<'_>) -> Result<Platform> {

@@ -5,7 +5,7 @@
 // Channel-indexed loops compare arrays channel by channel.
 #![allow(clippy::needless_range_loop)]
 
-mod sim_common;
+use crate::sim_common;
 
 use geneu::build::{acc, g, imm_d, imm_f, imm_ud, null, Builder, Predicate, State};
 use geneu::isa::cr0;

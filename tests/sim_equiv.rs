@@ -3,7 +3,7 @@
 //! (`geneu::check::sim`, the same check as the `sim_equiv` fuzz target).
 #![cfg(feature = "check")]
 
-mod semantic_common;
+use crate::semantic_common;
 
 use geneu::check::sim::{arbitrary_program, forms};
 use semantic_common::Rng;

@@ -8,7 +8,7 @@
 // Channel-indexed loops compare arrays channel by channel.
 #![allow(clippy::needless_range_loop)]
 
-mod sim_common;
+use crate::sim_common;
 
 use geneu::build::{g, imm_d, null, Builder, Predicate, State};
 use geneu::sim::{run, Memory, Program, RunOptions, SimError, Thread};

@@ -5,7 +5,7 @@
 //! compared with `semantic_common::flow_ref`'s direct evaluation of the
 //! program as that channel's scalar code.
 
-mod semantic_common;
+use crate::semantic_common;
 
 use geneu::{ExecSize, Platform};
 use semantic_common::flow_ref::*;

@@ -9,7 +9,7 @@
 //! quotient and square root: Rust's `a / b` and `sqrt`, bit for bit, for
 //! random operands of every magnitude and the special ones.
 
-mod sim_common;
+use crate::sim_common;
 
 use geneu::build::{Builder, Predicate};
 use geneu::sim::{Arf, Loc, MmeValue, Thread};

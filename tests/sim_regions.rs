@@ -6,7 +6,7 @@
 // Channel-indexed loops compare arrays channel by channel.
 #![allow(clippy::needless_range_loop)]
 
-mod sim_common;
+use crate::sim_common;
 
 use geneu::build::{g, imm_ud, imm_uv, imm_v, imm_vf, indirect, swz, Builder, Chan::*, PredCtrl, Predicate, State};
 use geneu::sim::Thread;

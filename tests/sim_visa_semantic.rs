@@ -5,7 +5,7 @@
 //! worked by hand from the specification's pseudo-code.
 #![cfg(feature = "check")]
 
-mod semantic_common;
+use crate::semantic_common;
 
 use geneu::visa::*;
 use geneu::{ExecSize, FlagReg};

@@ -2,7 +2,7 @@
 //! with checked encoding. Failures are listed per line, with the fields
 //! that differ.
 
-mod corpus;
+use crate::corpus;
 
 use std::path::{Path, PathBuf};
 

@@ -9,7 +9,7 @@ use geneu::text::program::{Program, TextOptions};
 use geneu::text::{assemble_listing, AsmOptions, Assembler};
 use geneu::{Platform, Word};
 
-mod text_common;
+use crate::text_common;
 
 fn same_in_pieces(p: Platform, text: &str, sizes: &[usize]) {
     for opts in [AsmOptions::CHECKED, AsmOptions::UNCHECKED] {

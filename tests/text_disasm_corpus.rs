@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use geneu::text::program::{write_bytes_text, Program, ProgramText, Summary, TextOptions};
 
-mod text_common;
+use crate::text_common;
 use text_common::{
     check, corpus, corpus_files, corpus_files_in, expected_of, items, mutated_corpus_word, platform, read_words,
     Compare, Item,

@@ -4,7 +4,7 @@
 //! `iga64 -a` gave for it (`.iga.expected`); and the annotated IGA text
 //! of every Mesa corpus word must give back that word (lossless).
 
-mod corpus;
+use crate::corpus;
 
 use std::fs;
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! the words IGA's assembler makes of that text (`.iga.expected`) against
 //! `iga_canonical`, which the field annotation is measured from.
 
-mod corpus;
+use crate::corpus;
 
 use std::fs;
 use std::path::Path;

@@ -40,7 +40,7 @@ use geneu::text::program::Program;
 use geneu::text::{assemble_words_with, AsmOptions};
 use geneu::{Platform, Word};
 
-mod text_common;
+use crate::text_common;
 use text_common::{
     check, corpus_files, corpus_words, expected_of, items, mutated_corpus_word, platform, read_words, Compare, Item,
 };

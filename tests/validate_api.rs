@@ -1,7 +1,7 @@
 //! The validator's interface: rule identifiers, reports, the codec's use
 //! of validation, and a test per rule.
 
-mod validate_util;
+use crate::validate_util;
 use validate_util::*;
 
 #[cfg(feature = "check")]

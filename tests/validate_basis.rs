@@ -2,7 +2,7 @@
 //! each violation, the public rule list, and the examples of each
 //! kind: words that shipped, classified as the documentation supports.
 
-mod validate_util;
+use crate::validate_util;
 use validate_util::*;
 
 use geneu::validate::{find_rule, list_rules, Basis, OperandId};

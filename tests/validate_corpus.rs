@@ -1,7 +1,7 @@
 //! Every instruction of the Mesa corpus ran on real hardware, so it must
 //! validate clean on its own platform. A violation here is a bug in a rule.
 
-mod corpus;
+use crate::corpus;
 
 use std::path::PathBuf;
 

@@ -3,7 +3,7 @@
 //! Gen8 align16 execution-size limit. Tables follow Mesa's tests; every
 //! case is legal on Broadwell and on Gen7/7.5 where the types exist.
 
-mod validate_util;
+use crate::validate_util;
 use validate_util::*;
 
 /// MOV or MUL (by an immediate 0 of the source type) in the layout of

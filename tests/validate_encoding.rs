@@ -3,7 +3,7 @@
 //! file, reserved type numbers) are refused by the decoder, naming the
 //! field; the tests named after those rules show it.
 
-mod validate_util;
+use crate::validate_util;
 use validate_util::*;
 
 use geneu::word::fields::{gen7_native, gen8_3src, gen8_native};

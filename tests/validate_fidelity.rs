@@ -2,7 +2,7 @@
 //! conditional-modifier and SFID classes of section 1: one test per rule,
 //! named after it, with the example words where it gives one.
 
-mod validate_util;
+use crate::validate_util;
 use validate_util::*;
 
 use geneu::isa::arf;

@@ -1,7 +1,7 @@
 //! Rules of single instructions: CMP, SEL, MUL, logic, BFI2, CSEL,
 //! 3-source opcodes, MATH and Gen8 branches.
 
-mod validate_util;
+use crate::validate_util;
 use validate_util::*;
 
 const GEN7: [Platform; 2] = [Gen7, Gen75];

@@ -30,7 +30,7 @@
 //! `mul(4) acc0<2>D g0<4,2,2>D 0D`; the current cases reject it (the
 //! Broadwell PRM forbids an accumulator destination for a dword multiply).
 
-mod validate_util;
+use crate::validate_util;
 use std::fmt::Debug;
 use validate_util::*;
 

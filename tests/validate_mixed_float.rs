@@ -2,7 +2,7 @@
 //! Tables follow Mesa's validator tests; half floats do not exist before
 //! Gen8, where these instructions do not even encode.
 
-mod validate_util;
+use crate::validate_util;
 use validate_util::*;
 
 const GEN8: [Platform; 2] = [Gen8, Chv];

@@ -2,7 +2,7 @@
 //! The tables follow Mesa's validator tests (SIMD8 `g0` operands unless
 //! stated).
 
-mod validate_util;
+use crate::validate_util;
 use validate_util::*;
 
 #[test]

@@ -2,7 +2,7 @@
 //! the region alignment rules. Vectors follow Mesa's validator tests:
 //! `add(8) g0<1>F g0<8,8,1>F g0<8,8,1>F` modified one field at a time.
 
-mod validate_util;
+use crate::validate_util;
 use validate_util::*;
 
 fn add() -> Instruction {

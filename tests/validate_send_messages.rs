@@ -3,7 +3,7 @@
 //! `send_surface_read_rlen` (a surface read's response length against its
 //! enabled channels and SIMD mode), positive and negative, per platform.
 
-mod validate_util;
+use crate::validate_util;
 use validate_util::*;
 
 use geneu::validate::{find_rule, Basis};

@@ -1,6 +1,6 @@
 //! Null and immediate sources; SEND and SENDC restrictions.
 
-mod validate_util;
+use crate::validate_util;
 use validate_util::*;
 
 fn math(f: MathFunction, s0: Src, s1: Src) -> Instruction {

@@ -4,7 +4,7 @@
 //! Cherryview's 64-bit restrictions. Words are decoded back and checked
 //! field by field.
 
-mod visa_common;
+use crate::visa_common;
 
 use geneu::visa::*;
 use geneu::*;

@@ -1,7 +1,7 @@
 //! The execution model: every execution size, mask control and predicate
 //! combination, lowered and checked field by field.
 
-mod visa_common;
+use crate::visa_common;
 
 use geneu::visa::*;
 use geneu::*;

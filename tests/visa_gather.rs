@@ -1,7 +1,7 @@
 //! vISA GATHER4_TYPED lowered to payload moves and a typed surface read
 //! SEND; the words are decoded and checked field by field.
 
-mod visa_common;
+use crate::visa_common;
 
 use geneu::msg::{Channels, DataCache1, Dc1Op, Message, Render, RenderOp, TypedSlotGroup};
 use geneu::visa::*;

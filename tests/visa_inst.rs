@@ -1,7 +1,7 @@
 //! Instruction lowering: moves, arithmetic, logic, compare and select, math,
 //! logic on predicates, splitting, and the errors of every rule.
 
-mod visa_common;
+use crate::visa_common;
 
 use geneu::visa::*;
 use geneu::*;

@@ -1,7 +1,7 @@
 //! Operand lowering: every operand class against a variable table, the
 //! spec's region example, and the errors of every rule.
 
-mod visa_common;
+use crate::visa_common;
 
 use geneu::visa::*;
 use geneu::*;

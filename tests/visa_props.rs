@@ -4,7 +4,7 @@
 //! round-trips through the codec. Same check as the fuzz target.
 #![cfg(feature = "check")] // the shared property checks (`geneu::check`)
 
-mod text_common;
+use crate::text_common;
 
 /// The check the `visa_cases` fuzz target runs, on arbitrary bytes, for
 /// the time budget.

@@ -2,7 +2,7 @@
 //! `-o`, exit codes, and error messages with file, line, column, the
 //! offending token and what was expected.
 
-mod cli_common;
+use crate::cli_common;
 use cli_common::*;
 
 #[test]

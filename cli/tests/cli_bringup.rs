@@ -4,7 +4,7 @@
 //! `--rule`, `--skip` and `--list-rules` in `check`, `asm --json`, error
 //! messages that say what was expected, and examples in every `--help`.
 
-mod cli_common;
+use crate::cli_common;
 use cli_common::*;
 
 use geneu::Platform;

@@ -1,7 +1,7 @@
 //! `geneu cfg`, run as the real binary: the same graph from assembly,
 //! hex and binary input (native or compacted), and errors with offsets.
 
-mod cli_common;
+use crate::cli_common;
 use cli_common::*;
 
 /// An if/else/endif, by hand (16 bytes each): blocks [0x00, 0x20)

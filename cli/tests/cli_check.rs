@@ -1,7 +1,7 @@
 //! `geneu check`, run as the real binary: assembly, hex and binary input,
 //! each violation with its place and rule id, exit codes.
 
-mod cli_common;
+use crate::cli_common;
 use cli_common::*;
 
 #[test]

@@ -3,7 +3,7 @@
 //! compacted instruction's own offset, `fields` and `diff` of compacted
 //! words, each with `--json`.
 
-mod cli_common;
+use crate::cli_common;
 use cli_common::*;
 
 /// Every corpus assembly file of a platform directory.

@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-mod cli_common;
+use crate::cli_common;
 use cli_common::corpus_absent;
 
 fn geneu(args: &[&str]) -> (i32, String, String) {

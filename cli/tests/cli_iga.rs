@@ -2,7 +2,7 @@
 //! asks for it) and gives `iga64 -a`'s bytes; `convert` turns Mesa's
 //! syntax into IGA's and back keeping the bytes; `check` reads it.
 
-mod cli_common;
+use crate::cli_common;
 use cli_common::*;
 
 /// The IGA corpus directory (beside Mesa's, as the library's IGA tests

@@ -5,7 +5,7 @@
 //! that every error and violation has a `kind` listed in `JSON.md`, a
 //! `message` and a location.
 
-mod cli_common;
+use crate::cli_common;
 
 use std::collections::BTreeMap;
 

@@ -2,7 +2,7 @@
 //! instructions compute (worked out here from the kernel's text), and
 //! register settings, the trace and errors behave as documented.
 
-mod cli_common;
+use crate::cli_common;
 use cli_common::geneu;
 
 fn examples() -> std::path::PathBuf {

@@ -1,7 +1,7 @@
 //! `geneu disasm`, run as the real binary: input forms, exit codes,
 //! truncated input, undecodable words, `--json` and `--check`.
 
-mod cli_common;
+use crate::cli_common;
 use cli_common::{corpus, corpus_absent, corpus_bin, corpus_text, geneu, temp_file};
 
 use geneu::{encode_unchecked, ExecSize, Instruction, Opcode, Platform, Region, Src, Type};

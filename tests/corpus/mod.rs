@@ -9,9 +9,9 @@
 //! `GENEU_REQUIRE_CORPUS` set (as `.ci/run` sets it) an absent corpus fails
 //! the test instead.
 //!
-//! This file is the one home of that rule: the library's tests include it
-//! as `mod corpus;`, the command line's tests and unit tests (`cli/`) by
-//! `#[path]`.
+//! This file is the one home of that rule: the library's test suite
+//! (`tests/suite.rs`) has it as its module `corpus`, the command line's
+//! tests and unit tests (`cli/`) include it by `#[path]`.
 #![allow(dead_code)]
 
 use std::path::PathBuf;

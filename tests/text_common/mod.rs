@@ -8,8 +8,7 @@
 //! so the properties drawn from them still run.
 #![allow(dead_code)]
 
-#[path = "../corpus/mod.rs"]
-pub mod corpus;
+pub(crate) use crate::corpus;
 
 use std::collections::HashMap;
 use std::fs;
