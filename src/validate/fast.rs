@@ -61,6 +61,8 @@ const fn type_mask(p: Platform, imm: bool) -> u16 {
 
 const REG_GEN7: u16 = type_mask(Platform::Gen7, false);
 const REG_GEN8: u16 = type_mask(Platform::Gen8, false);
+const IMM_GEN7: u16 = type_mask(Platform::Gen7, true);
+const IMM_GEN8: u16 = type_mask(Platform::Gen8, true);
 
 /// Types of at most 4 bytes other than HF and the vector immediates: no
 /// 64-bit, mixed-float or HF-conversion rule can concern them.
@@ -86,17 +88,35 @@ fn has(m: u16, t: Type) -> bool {
 }
 
 /// Whether every rule passes, proven cheaply; `false` means unknown.
+///
+/// The form is told first: each form's path runs the common checks
+/// ([`common`]) inlined on its own, where the opcode's form is known and
+/// the tests that depend on it fold.
 #[inline(always)]
 pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
     let op = i.opcode;
-    // opcode_exists; the source count of the model's opcode table.
+    let a16 = i.access_mode == AccessMode::Align16;
+    if op.is_send() {
+        common(p, i, a16) && send(p, i, a16)
+    } else if op.is_three_src() {
+        a16 && common(p, i, a16) && three_src(p, i)
+    } else if op.is_branch() {
+        common(p, i, a16) && op.num_srcs() == 0 && branch(p, i, a16)
+    } else {
+        common(p, i, a16) && alu(p, i, a16, op.num_srcs())
+    }
+}
+
+/// The checks of every form: opcode_exists; control_fields_in_range;
+/// cond_modifier_valid (not MATH, SEND); channel_offset_fits_exec_size;
+/// dst_not_immediate, reg_type_encoding_valid (src0 and src1 whatever
+/// the source count).
+#[inline(always)]
+fn common(p: Platform, i: &Instruction, a16: bool) -> bool {
+    let op = i.opcode;
     if !enc::opcode_defined(p, op) {
         return false;
     }
-    let nsrc = op.num_srcs();
-    // control_fields_in_range; cond_modifier_valid (not MATH, SEND);
-    // channel_offset_fits_exec_size.
-    let a16 = i.access_mode == AccessMode::Align16;
     let cond_ok = super::encoding::cond_field_defined(op, i.cond_modifier);
     if super::encoding::qtr_control_too_wide(i)
         || i.pred_control > super::encoding::max_pred_control(a16)
@@ -106,25 +126,18 @@ pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
     {
         return false;
     }
-    // dst_not_immediate, reg_type_encoding_valid (src0 and src1 whatever
-    // the source count).
-    let reg = if p.is_gen8() { REG_GEN8 } else { REG_GEN7 };
-    if i.dst.file == RegFile::Imm
-        || !has(reg, i.dst.ty)
-        || i.src_type_hw(p, 0).is_none()
-        || i.src_type_hw(p, 1).is_none()
-    {
-        return false;
-    }
-    if op.is_send() {
-        send(p, i, a16)
-    } else if op.is_three_src() {
-        a16 && three_src(p, i)
-    } else if op.is_branch() {
-        nsrc == 0 && branch(p, i, a16)
+    let (reg, imm) = if p.is_gen8() {
+        (REG_GEN8, IMM_GEN8)
     } else {
-        alu(p, i, a16, nsrc)
-    }
+        (REG_GEN7, IMM_GEN7)
+    };
+    // The type field's code (`Instruction::src_type_hw`) from the type
+    // sets with a code.
+    let src_type_ok = |k: usize| {
+        let set = if i.src_type_is_imm_code(k) { imm } else { reg };
+        i.src.get(k).is_some_and(|s| has(set, s.ty))
+    };
+    i.dst.file != RegFile::Imm && has(reg, i.dst.ty) && src_type_ok(0) && src_type_ok(1)
 }
 
 /// SEND and SENDC (one source).
