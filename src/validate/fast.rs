@@ -64,6 +64,22 @@ const REG_GEN8: u16 = type_mask(Platform::Gen8, false);
 const IMM_GEN7: u16 = type_mask(Platform::Gen7, true);
 const IMM_GEN8: u16 = type_mask(Platform::Gen8, true);
 
+/// The types of at most 4 bytes ([`Type::size`]): no 64-bit rule
+/// concerns them.
+#[allow(clippy::indexing_slicing)] // k < len by the loop
+const NARROW: u16 = {
+    let mut m = 0u16;
+    let mut k = 0;
+    while k < Type::ALL.len() {
+        let t = Type::ALL[k];
+        if t.size() <= 4 {
+            m |= 1 << (t as u8);
+        }
+        k += 1;
+    }
+    m
+};
+
 /// Types of at most 4 bytes other than HF and the vector immediates: no
 /// 64-bit, mixed-float or HF-conversion rule can concern them.
 const PLAIN: u16 =
@@ -90,54 +106,65 @@ fn has(m: u16, t: Type) -> bool {
 /// Whether every rule passes, proven cheaply; `false` means unknown.
 ///
 /// The form is told first: each form's path runs the common checks
-/// ([`common`]) inlined on its own, where the opcode's form is known and
-/// the tests that depend on it fold.
+/// ([`controls`], and [`types`] or the SEND path's own type checks)
+/// inlined on its own, where the opcode's form is known and the tests
+/// that depend on it fold.
 #[inline(always)]
 pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
     let op = i.opcode;
     let a16 = i.access_mode == AccessMode::Align16;
     if op.is_send() {
-        common(p, i, a16) && send(p, i, a16)
+        controls(p, i, a16) && send(p, i, a16)
     } else if op.is_three_src() {
-        a16 && common(p, i, a16) && three_src(p, i)
+        a16 && controls(p, i, a16) && types(p, i) && three_src(p, i)
     } else if op.is_branch() {
-        common(p, i, a16) && op.num_srcs() == 0 && branch(p, i, a16)
+        controls(p, i, a16) && types(p, i) && op.num_srcs() == 0 && branch(p, i, a16)
     } else {
-        common(p, i, a16) && alu(p, i, a16, op.num_srcs())
+        controls(p, i, a16) && types(p, i) && alu(p, i, a16, op.num_srcs())
     }
 }
 
-/// The checks of every form: opcode_exists; control_fields_in_range;
-/// cond_modifier_valid (not MATH, SEND); channel_offset_fits_exec_size;
-/// dst_not_immediate, reg_type_encoding_valid (src0 and src1 whatever
-/// the source count).
+/// The control checks of every form: opcode_exists;
+/// control_fields_in_range; cond_modifier_valid (not MATH, SEND);
+/// channel_offset_fits_exec_size.
 #[inline(always)]
-fn common(p: Platform, i: &Instruction, a16: bool) -> bool {
+fn controls(p: Platform, i: &Instruction, a16: bool) -> bool {
     let op = i.opcode;
     if !enc::opcode_defined(p, op) {
         return false;
     }
     let cond_ok = super::encoding::cond_field_defined(op, i.cond_modifier);
-    if super::encoding::qtr_control_too_wide(i)
+    !(super::encoding::qtr_control_too_wide(i)
         || i.pred_control > super::encoding::max_pred_control(a16)
         || super::encoding::flag_out_of_range(i)
         || !cond_ok
-        || super::encoding::channel_offset_misaligned(p, i)
-    {
-        return false;
-    }
-    let (reg, imm) = if p.is_gen8() {
+        || super::encoding::channel_offset_misaligned(p, i))
+}
+
+/// The register and immediate type sets with a code on `p`.
+#[inline(always)]
+const fn type_sets(p: Platform) -> (u16, u16) {
+    if p.is_gen8() {
         (REG_GEN8, IMM_GEN8)
     } else {
         (REG_GEN7, IMM_GEN7)
-    };
-    // The type field's code (`Instruction::src_type_hw`) from the type
-    // sets with a code.
-    let src_type_ok = |k: usize| {
-        let set = if i.src_type_is_imm_code(k) { imm } else { reg };
-        i.src.get(k).is_some_and(|s| has(set, s.ty))
-    };
-    i.dst.file != RegFile::Imm && has(reg, i.dst.ty) && src_type_ok(0) && src_type_ok(1)
+    }
+}
+
+/// Whether source `k`'s type has a code in its type field
+/// (`Instruction::src_type_hw`), from the type sets of [`type_sets`].
+#[inline(always)]
+fn src_type_coded(i: &Instruction, k: usize, (reg, imm): (u16, u16)) -> bool {
+    let set = if i.src_type_is_imm_code(k) { imm } else { reg };
+    i.src.get(k).is_some_and(|s| has(set, s.ty))
+}
+
+/// dst_not_immediate, reg_type_encoding_valid (src0 and src1 whatever
+/// the source count).
+#[inline(always)]
+fn types(p: Platform, i: &Instruction) -> bool {
+    let sets = type_sets(p);
+    i.dst.file != RegFile::Imm && has(sets.0, i.dst.ty) && src_type_coded(i, 0, sets) && src_type_coded(i, 1, sets)
 }
 
 /// SEND and SENDC (one source).
@@ -154,13 +181,18 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
     let Addr::Direct { nr: dnr, subnr: dsub } = d.addr else {
         return false;
     };
-    // The destination is null or a GRF (not another ARF).
+    // The destination is null or a GRF (not another ARF; so
+    // dst_not_immediate).
     let dst_null = is_null_dst(d);
     if !dst_null && d.file != RegFile::Grf {
         return false;
     }
-    // No 64-bit operand: the 64-bit rules do not apply.
-    if d.ty.size() > 4 || s0.ty.size() > 4 {
+    // reg_type_encoding_valid: the destination's and the GRF src0's
+    // register codes, src1's code; and no 64-bit operand: the 64-bit rules
+    // do not apply.
+    let sets = type_sets(p);
+    let narrow_reg = sets.0 & NARROW;
+    if !has(narrow_reg, d.ty) || !has(narrow_reg, s0.ty) || !src_type_coded(i, 1, sets) {
         return false;
     }
     if !region::hstride_defined(d.hstride) {
