@@ -114,31 +114,36 @@ pub(crate) fn accept(p: Platform, i: &Instruction) -> bool {
     let op = i.opcode;
     let a16 = i.access_mode == AccessMode::Align16;
     if op.is_send() {
+        // cond_modifier_valid: bits 27:24 hold the SFID, which `send`
+        // proves defined (see the test
+        // `a_defined_sfid_passes_cond_modifier_valid`).
         controls(p, i, a16) && send(p, i, a16)
     } else if op.is_three_src() {
-        a16 && controls(p, i, a16) && types(p, i) && three_src(p, i)
+        a16 && controls(p, i, a16) && cond_ok(i) && types(p, i) && three_src(p, i)
     } else if op.is_branch() {
-        controls(p, i, a16) && types(p, i) && op.num_srcs() == 0 && branch(p, i, a16)
+        controls(p, i, a16) && cond_ok(i) && types(p, i) && op.num_srcs() == 0 && branch(p, i, a16)
     } else {
-        controls(p, i, a16) && types(p, i) && alu(p, i, a16, op.num_srcs())
+        controls(p, i, a16) && cond_ok(i) && types(p, i) && alu(p, i, a16, op.num_srcs())
     }
 }
 
 /// The control checks of every form: opcode_exists;
-/// control_fields_in_range; cond_modifier_valid (not MATH, SEND);
-/// channel_offset_fits_exec_size.
+/// control_fields_in_range; channel_offset_fits_exec_size.
 #[inline(always)]
 fn controls(p: Platform, i: &Instruction, a16: bool) -> bool {
-    let op = i.opcode;
-    if !enc::opcode_defined(p, op) {
+    if !enc::opcode_defined(p, i.opcode) {
         return false;
     }
-    let cond_ok = super::encoding::cond_field_defined(op, i.cond_modifier);
     !(super::encoding::qtr_control_too_wide(i)
         || i.pred_control > super::encoding::max_pred_control(a16)
         || super::encoding::flag_out_of_range(i)
-        || !cond_ok
         || super::encoding::channel_offset_misaligned(p, i))
+}
+
+/// cond_modifier_valid (not MATH, SEND).
+#[inline(always)]
+fn cond_ok(i: &Instruction) -> bool {
+    super::encoding::cond_field_defined(i.opcode, i.cond_modifier)
 }
 
 /// The register and immediate type sets with a code on `p`.
@@ -228,7 +233,7 @@ fn send(p: Platform, i: &Instruction, a16: bool) -> bool {
     if enc::past_g127(snr, 0) || (d.file == RegFile::Grf && enc::past_g127(dnr, 0)) {
         return false;
     }
-    // The SEND rules.
+    // The SEND rules (send_sfid_defined: with cond_modifier_valid).
     let Some(sfid) = send::defined_sfid(p, i.cond_modifier) else {
         return false;
     };
@@ -845,6 +850,21 @@ mod tests {
             }
         }
         i
+    }
+
+    /// What lets [`accept`] leave cond_modifier_valid to the SFID test on
+    /// SEND and SENDC.
+    #[test]
+    fn a_defined_sfid_passes_cond_modifier_valid() {
+        for p in Platform::ALL {
+            for v in 0..=u8::MAX {
+                if send::defined_sfid(p, v).is_some() {
+                    for op in [Opcode::Send, Opcode::Sendc] {
+                        assert!(enc::cond_field_defined(op, v), "{p:?} {op:?} {v}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
