@@ -56,6 +56,9 @@ macro_rules! round {
         let o = $o;
         match o.addr {
             Addr::Indirect { .. } => put!($s, [$($f)+.file], RegFile::Grf),
+            // Shown as it is, whatever the type (most operands: no
+            // type size read).
+            Addr::Direct { subnr: 0, .. } => Ok(()),
             Addr::Direct { nr, subnr } => {
                 let shown = subnr & !((o.ty.size() as u8).max(1) - 1);
                 if shown == subnr {
