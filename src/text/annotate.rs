@@ -142,7 +142,7 @@ struct Choice {
 
 impl Items {
     /// How many choices are kept (a power of two).
-    const PLACES: usize = 128;
+    const PLACES: usize = 512;
 
     /// The place of `key`'s choice: a hash of its bits.
     #[inline]
