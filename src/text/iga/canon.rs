@@ -493,7 +493,9 @@ fn macro_operands(i: &Instruction, s: &mut impl Slots, d: &Defaults) -> Result<(
 
 /// Writes ` [annotation]` of `i` (see the module documentation), or
 /// nothing when `i` is what its text stands for; `word` is the native
-/// word `i` was decoded from, if known.
+/// word `i` was decoded from, if known. Inlined into the printer's
+/// loop: the call cost more than the check of most words.
+#[inline(always)]
 pub(crate) fn write_annotation<W: core::fmt::Write + ?Sized>(
     out: &mut W,
     p: Platform,
