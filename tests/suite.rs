@@ -51,6 +51,7 @@ mod sim_math_macro;
 mod sim_ops;
 mod sim_regions;
 mod sim_visa_semantic;
+mod suite_files;
 mod tables;
 mod text_asm_corpus;
 mod text_asm_pieces;
@@ -87,24 +88,3 @@ mod visa_inst;
 mod visa_kernel;
 mod visa_operand;
 mod visa_props;
-
-/// Every `.rs` file beside this one is one of its modules: with
-/// `autotests = false`, a test file not named here would never build.
-#[test]
-fn every_test_file_is_a_module() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    let me = std::fs::read_to_string(dir.join("suite.rs")).unwrap();
-    let mut missing = Vec::new();
-    for e in std::fs::read_dir(&dir).unwrap() {
-        let name = e.unwrap().file_name().into_string().unwrap();
-        let Some(stem) = name.strip_suffix(".rs") else { continue };
-        if stem != "suite" && !me.contains(&format!("mod {stem};")) && !me.contains(&format!("\"{name}\"")) {
-            missing.push(name);
-        }
-    }
-    assert!(
-        missing.is_empty(),
-        "not modules of {}: {missing:?}",
-        dir.join("suite.rs").display()
-    );
-}

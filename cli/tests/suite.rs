@@ -15,25 +15,6 @@ mod cli_fields;
 mod cli_iga;
 mod cli_json;
 mod cli_run;
+#[path = "../../tests/suite_files.rs"]
+mod suite_files;
 mod text_disasm_cli;
-
-/// Every `.rs` file beside this one is one of its modules: with
-/// `autotests = false`, a test file not named here would never build.
-#[test]
-fn every_test_file_is_a_module() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    let me = std::fs::read_to_string(dir.join("suite.rs")).unwrap();
-    let mut missing = Vec::new();
-    for e in std::fs::read_dir(&dir).unwrap() {
-        let name = e.unwrap().file_name().into_string().unwrap();
-        let Some(stem) = name.strip_suffix(".rs") else { continue };
-        if stem != "suite" && !me.contains(&format!("mod {stem};")) && !me.contains(&format!("\"{name}\"")) {
-            missing.push(name);
-        }
-    }
-    assert!(
-        missing.is_empty(),
-        "not modules of {}: {missing:?}",
-        dir.join("suite.rs").display()
-    );
-}
