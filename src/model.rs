@@ -1640,10 +1640,20 @@ impl Instruction {
     }
 
     /// Sets JIP (and UIP where given) in the immediate payload, in the
-    /// platform's units. Returns `false` if a value does not fit (Gen7/7.5
-    /// offsets are 16-bit), leaving the payload as it was.
+    /// platform's units ([`Platform::jump_unit_bytes`]); for `jmpi`,
+    /// `call` and `calla`, `jip` is their distance (or target), the whole
+    /// immediate dword on every platform, and they take no UIP. Returns
+    /// `false` if a value does not fit (Gen7/7.5 JIP and UIP are 16-bit),
+    /// or for a UIP on those three, leaving the payload as it was.
     #[must_use = "a false result means the offsets did not fit and were not set"]
     pub fn set_branch(&mut self, p: Platform, jip: i32, uip: Option<i32>) -> bool {
+        if matches!(self.opcode.form(), Form::Jump | Form::Call) {
+            if uip.is_some() {
+                return false;
+            }
+            self.imm = self.imm & !u64::from(u32::MAX) | u64::from(jip as u32);
+            return true;
+        }
         let uip = uip.unwrap_or(0);
         if p.is_gen8() {
             self.imm = (jip as u32 as u64) << Self::GEN8_JIP_SHIFT | (uip as u32 as u64) << Self::GEN8_UIP_SHIFT;

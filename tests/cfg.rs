@@ -372,6 +372,22 @@ fn far_jmpi_and_call_keep_their_32_bit_distance() {
     }
 }
 
+/// `Instruction::set_branch` writes a `jmpi`'s distance where the model
+/// and Mesa's text read it, the whole immediate dword, on every platform;
+/// a `jmpi` has no UIP.
+#[test]
+fn set_branch_writes_a_jmpi_distance_whole() {
+    for p in [Platform::Gen7, Platform::Gen75, Platform::Gen8] {
+        let words = assemble_words_with(p, "jmpi(1) 0D { align1 WE_all 1N };\n", AsmOptions::UNCHECKED).unwrap();
+        let mut i = geneu::decode(p, &words[0]).unwrap();
+        assert!(!i.set_branch(p, 2, Some(4)), "{p}");
+        assert!(i.set_branch(p, -40_000, None), "{p}");
+        let again = geneu::decode(p, &geneu::encode_unchecked(p, &i).unwrap()).unwrap();
+        let text = geneu::text::Disasm::new(p, &again).to_string();
+        assert!(text.contains(" -40000D "), "{p}: {text}");
+    }
+}
+
 /// A jump to the end of the program lands on an empty exit block, into
 /// which the last block falls.
 #[test]
