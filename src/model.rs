@@ -1590,6 +1590,20 @@ impl Instruction {
         }
     }
 
+    /// Writes `v` where [`Self::payload_offset`] reads field `f`, keeping
+    /// the payload's other bits (a 16-bit field takes `v`'s low 16 bits:
+    /// the caller checks the range).
+    pub(crate) const fn set_payload_offset(&mut self, p: Platform, f: OffsetField, v: i32) {
+        let (shift, mask) = match (p.is_gen8(), f) {
+            (_, OffsetField::Imm32) => (0, u32::MAX as u64),
+            (true, OffsetField::Jip) => (Self::GEN8_JIP_SHIFT, u32::MAX as u64),
+            (true, OffsetField::Uip) => (Self::GEN8_UIP_SHIFT, u32::MAX as u64),
+            (false, OffsetField::Jip) => (Self::GEN7_JIP_SHIFT, u16::MAX as u64),
+            (false, OffsetField::Uip) => (Self::GEN7_UIP_SHIFT, u16::MAX as u64),
+        };
+        self.imm = self.imm & !(mask << shift) | (v as u32 as u64 & mask) << shift;
+    }
+
     /// The jump offsets of a flow-control instruction, in the platform's
     /// units: JIP (and UIP where the hardware uses it,
     /// [`Opcode::uses_uip`]) of a branch, the distance of `jmpi` and
@@ -1651,7 +1665,7 @@ impl Instruction {
             if uip.is_some() {
                 return false;
             }
-            self.imm = self.imm & !u64::from(u32::MAX) | u64::from(jip as u32);
+            self.set_payload_offset(p, OffsetField::Imm32, jip);
             return true;
         }
         let uip = uip.unwrap_or(0);

@@ -5,7 +5,7 @@
 use alloc::vec::Vec;
 
 use super::{BuildError, Builder, Fix, Target};
-use crate::model::{Form, Instruction, Opcode, Platform};
+use crate::model::{Form, Instruction, OffsetField, Opcode, Platform};
 
 /// A branch offset that does not fit the platform's JIP/UIP field: the
 /// offset in the platform's units and the field's range, described.
@@ -59,26 +59,14 @@ fn units_at(p: Platform, op: Opcode, delta: i64, index: usize) -> Result<i64, Bu
 /// ([`Instruction::jip`]).
 #[inline]
 pub(crate) fn set_jip(p: Platform, i: &mut Instruction, v: i64) {
-    if p.is_gen8() {
-        const S: u32 = Instruction::GEN8_JIP_SHIFT;
-        i.imm = i.imm & !(u64::from(u32::MAX) << S) | u64::from(v as i32 as u32) << S;
-    } else {
-        const S: u32 = Instruction::GEN7_JIP_SHIFT;
-        i.imm = i.imm & !(u64::from(u16::MAX) << S) | u64::from(v as i16 as u16) << S;
-    }
+    i.set_payload_offset(p, OffsetField::Jip, v as i32);
 }
 
 /// Writes UIP (`v`, checked by [`fits`]): the flow tables' `uip` field, at
 /// its place in the immediate payload ([`Instruction::uip`]).
 #[inline]
 pub(crate) fn set_uip(p: Platform, i: &mut Instruction, v: i64) {
-    if p.is_gen8() {
-        const S: u32 = Instruction::GEN8_UIP_SHIFT;
-        i.imm = i.imm & !(u64::from(u32::MAX) << S) | u64::from(v as i32 as u32) << S;
-    } else {
-        const S: u32 = Instruction::GEN7_UIP_SHIFT;
-        i.imm = i.imm & !(u64::from(u16::MAX) << S) | u64::from(v as i16 as u16) << S;
-    }
+    i.set_payload_offset(p, OffsetField::Uip, v as i32);
 }
 
 /// Writes the first jump offset of `i` where its opcode keeps it: the
@@ -93,9 +81,9 @@ pub(crate) fn set_first(p: Platform, i: &mut Instruction, v: i64) {
 }
 
 /// A 32-bit immediate offset (JMPI's src1, CALL's JIP): the payload's
-/// low 32 bits, DW3.
+/// low 32 bits, DW3, the same on every platform.
 pub(crate) fn set_imm32(i: &mut Instruction, v: i64) {
-    i.imm = i.imm & !u64::from(u32::MAX) | u64::from(v as i32 as u32);
+    i.set_payload_offset(Platform::Gen8, OffsetField::Imm32, v as i32);
 }
 
 /// The flow-control instructions that Mesa's block-end search looks at,
