@@ -650,11 +650,28 @@ pub(crate) struct IgaDefaults {
     pub(crate) brd_src0_region: Region,
     /// The same for `brc` (`<2;2,1>`).
     pub(crate) brc_src0_region: Region,
+    /// The src0 region IGA's encoder writes on `call` and `calla`, whose
+    /// operand goes to src1 (`Encoder::callNeedsSrcRegion221`: "<2;2,1>
+    /// restriction for CALL and CALLA ... for IVB+HSW, but simulator has
+    /// it until CNL"); the rest of src0 is zero.
+    pub(crate) call_src0_region: Region,
+    /// The region of `call`'s register operand (src1), which IGA's text
+    /// does not show (`OpSpec::implicitSrcRegion`: `<0;1,0>`).
+    pub(crate) call_src1_region: Region,
+    /// The same for `ret`'s src0 (`<2;2,1>` before Gen12).
+    pub(crate) ret_src0_region: Region,
     /// The unread src1 of a one-source math macro (`math.rsqtm`), in
     /// align16: null, vertical stride 0. Not checked against `iga64`'s
     /// output (the corpus has no math macro).
     pub(crate) macro_unread_src: Src,
 }
+
+/// `<2;2,1>`, a region IGA writes where its text shows none.
+const REGION_2_2_1: Region = Region {
+    vstride: crate::isa::region::VSTRIDE_2,
+    width: crate::isa::region::WIDTH_2,
+    hstride: crate::isa::region::HSTRIDE_1,
+};
 
 /// IGA 1.1.0's values (from what `iga64 -a` encodes of its own text).
 pub(crate) const IGA: IgaDefaults = IgaDefaults {
@@ -674,11 +691,10 @@ pub(crate) const IGA: IgaDefaults = IgaDefaults {
     gen8_branch_src1_type: Type::D,
     typed_branch_src_type: Type::D,
     brd_src0_region: Region::SCALAR,
-    brc_src0_region: Region {
-        vstride: crate::isa::region::VSTRIDE_2,
-        width: crate::isa::region::WIDTH_2,
-        hstride: crate::isa::region::HSTRIDE_1,
-    },
+    brc_src0_region: REGION_2_2_1,
+    call_src0_region: REGION_2_2_1,
+    call_src1_region: Region::SCALAR,
+    ret_src0_region: REGION_2_2_1,
     macro_unread_src: Src {
         region: Region {
             vstride: crate::isa::region::VSTRIDE_0,

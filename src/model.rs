@@ -1643,14 +1643,24 @@ impl Instruction {
         })
     }
 
-    /// The jump of a `jmpi` whose src1 is an immediate, which IGA reads
-    /// as a label (a jmpi by a register, or with src0 the immediate, has
-    /// none: IGA's decoder reads src1).
-    pub(crate) fn jmpi_jump(&self, p: Platform) -> Option<BranchOffset> {
-        match self.branch_offsets(p) {
-            Ok([Some(b), _]) if self.opcode == Opcode::Jmpi && self.src[1].is_imm() => Some(b),
-            _ => None,
+    /// The jump in src1's immediate of `jmpi`, `call` or `calla`, which
+    /// IGA's syntax prints as a label: `jmpi`'s counted from the next
+    /// instruction, `call`'s and `calla`'s from the instruction itself
+    /// (IGA's `Decoder::decodeBranchInstruction` reads `calla`'s
+    /// absolute target as such an offset too, through the same JIP
+    /// field). None for a jump in a register (or with the immediate in
+    /// src0: IGA's decoder reads src1).
+    pub(crate) fn label_jump(&self, p: Platform) -> Option<BranchOffset> {
+        let op = self.opcode;
+        if !matches!(op.form(), Form::Jump | Form::Call) || !self.src[1].is_imm() {
+            return None;
         }
+        Some(BranchOffset {
+            field: OffsetField::Imm32,
+            from_next: op.counts_from_next(),
+            units: i64::from(self.payload_offset(p, OffsetField::Imm32)),
+            unit_bytes: p.jump_unit_bytes(op),
+        })
     }
 
     /// Sets JIP (and UIP where given) in the immediate payload, in the

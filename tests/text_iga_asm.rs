@@ -668,3 +668,133 @@ fn immediates_truncate_as_iga_truncates_them() {
     let a = assemble_iga(p, "mov (8|M0) r1.0<1>:ud 0x1FFFFFFFF:ud", AsmOptions::UNCHECKED).unwrap();
     assert!(a[0].warnings.0.is_empty());
 }
+
+/// `call` and `ret` print in IGA's branch forms
+/// (`Decoder::decodeBranchInstruction`: a call's destination and ONE
+/// source, the label of src1's immediate jump or src1's register; `ret`'s
+/// src0 alone), with no source region, no destination `<1>` and no `:d`
+/// (`Formatter::formatSourceRegion`, `OpSpec::implicitDstRegion`,
+/// `implicitDstTypeVal`, `implicitSrcTypeVal`), an empty second source
+/// column, and a label line at the call's target (counted from the
+/// call). The text without annotation gives the words IGA's encoder
+/// writes (`Encoder::encodeBranchingInstruction`): src1 the immediate
+/// `:d`, src0 zero but for its region `<2;2,1>` (`callNeedsSrcRegion221`),
+/// the destination stride 1; ret's destination `null:ud` and src0 with
+/// IGA's implicit region `<2;2,1>`. The builder's calls are such words.
+#[test]
+fn call_and_ret_print_and_read_as_iga() {
+    use geneu::build::{g, Builder};
+    use geneu::{Opcode, RegFile, Type};
+    let r221 = geneu::Region::new(2, 2, 1).unwrap();
+    for p in [Platform::Gen7, Platform::Gen75, Platform::Gen8, Platform::Chv] {
+        let mut b = Builder::new(p);
+        let f = b.label();
+        b.call(g(120).ud().vec1(), f).unwrap();
+        b.nop().unwrap();
+        b.bind(f).unwrap();
+        b.ret(g(120).ud().vec1()).unwrap();
+        let prog = b.finish().unwrap();
+        let mut text = String::new();
+        geneu::text::iga::write_program(&mut text, p, prog.bytes(), true).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let call = lines.iter().find(|l| l.contains("call")).unwrap();
+        let ret = lines.iter().find(|l| l.contains("ret")).unwrap();
+        // Column for column as IGA's formatter lays them out: the
+        // destination and source columns (12 and 16 wide, 2 apart), the
+        // label written past the column count, the empty second column.
+        assert_eq!(
+            *call,
+            format!(
+                "        call (8|M0){}r120.0:ud     L32{}",
+                " ".repeat(14),
+                " ".repeat(32)
+            ),
+            "{p}: {text}"
+        );
+        assert_eq!(
+            *ret,
+            format!("        ret (8|M0){}r120.0:ud{}", " ".repeat(27), " ".repeat(23)),
+            "{p}: {text}"
+        );
+        assert!(lines.contains(&"L32:"), "{p}: {text}");
+        // Read back without annotation: the builder's bytes.
+        let back = assemble_iga_words(p, &text, AsmOptions::CHECKED).unwrap_or_else(|e| panic!("{p}: {text}: {e}"));
+        let bytes: Vec<u8> = back.iter().flatten().copied().collect();
+        assert_eq!(&bytes[..], prog.bytes(), "{p}: {text}");
+        // IGA's encoding, field by field.
+        let c = codec::decode(p, &back[0]).unwrap();
+        assert_eq!(c.opcode, Opcode::Call);
+        assert_eq!(
+            (c.src[1].is_imm(), c.src[1].ty, c.imm as u32),
+            (true, Type::D, 32 / p.jump_unit_bytes(Opcode::Call) as u32)
+        );
+        assert_eq!(c.src[0].region, r221, "{p}");
+        assert_eq!(c.dst.hstride, 1, "{p}");
+        let r = codec::decode(p, &back[2]).unwrap();
+        assert_eq!(r.opcode, Opcode::Ret);
+        assert_eq!((r.dst.file, r.dst.ty), (RegFile::Arf, Type::UD));
+        assert_eq!(
+            (r.src[0].file, r.src[0].region, r.src[0].ty),
+            (RegFile::Grf, r221, Type::UD),
+            "{p}"
+        );
+    }
+}
+
+/// What users write of `call`/`calla`/`ret` by hand, as IGA's parser
+/// reads it: a label, a user label or a byte offset, a register call
+/// (src1, with IGA's implicit region `<0;1,0>`), types and regions left
+/// out or written; and words with fields IGA's text does not show print
+/// with the annotation that gives them back.
+#[test]
+fn call_and_ret_hand_written_and_annotated() {
+    use geneu::{Opcode, Type};
+    let p = Platform::Gen8;
+    let want = assemble_iga_words(
+        p,
+        "(W) call (1|M0) r120.0:ud L32\nnop\nret (1|M0) r120.0:ud\n",
+        AsmOptions::CHECKED,
+    )
+    .unwrap();
+    for text in [
+        "(W) call (1|M0) r120.0:ud done\nnop\ndone: ret (1|M0) r120:ud\n",
+        "(W) call (1|M0) r120.0<1>:ud 32:d\nnop\nret (1|M0) r120.0<2;2,1>:ud\n",
+        "(W) call (1|M0) r120.0:ud (2*16)\nnop\nret (1) r120.0:ud\n",
+    ] {
+        let w = assemble_iga_words(p, text, AsmOptions::CHECKED).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(w, want, "{text}");
+    }
+    // No destination type: IGA's implicit `:d`, not printed.
+    let d = one(p, "(W) call (1|M0) r120.0 L16");
+    let i = codec::decode(p, &d).unwrap();
+    assert_eq!(i.dst.ty, Type::D);
+    let t = IgaDisasm::new(p, &i).to_text();
+    assert_eq!(squeeze(&t), "(W) call (1|M0) r120.0 L16", "{t}");
+    // A call by a register: src1 the register, `<0;1,0>`.
+    let w = one(p, "(W) call (1|M0) r120.0:ud r10.1:ud");
+    let i = codec::decode(p, &w).unwrap();
+    assert_eq!(i.opcode, Opcode::Call);
+    assert!(!i.src[1].is_imm());
+    assert_eq!((i.src[1].region, i.src[1].ty), (geneu::Region::SCALAR, Type::UD));
+    let t = IgaDisasm::new(p, &i).to_text();
+    assert_eq!(squeeze(&t), "(W) call (1|M0) r120.0:ud r10.1:ud", "{t}");
+    let w2 = one(p, "(W) calla (1|M0) r120.0:ud r10.1");
+    let i2 = codec::decode(p, &w2).unwrap();
+    assert_eq!((i2.opcode, i2.src[1].ty), (Opcode::Calla, Type::D));
+    // Fields the text does not show: the annotation keeps them.
+    let mut odd = i;
+    odd.src[1].region = geneu::Region::new(8, 8, 1).unwrap();
+    odd.cond_modifier = 1;
+    let w3 = codec::encode_unchecked(p, &odd).unwrap();
+    let t = IgaDisasm::new(p, &odd).to_text();
+    assert!(squeeze(&t).starts_with("(W) call (1|M0) r120.0:ud r10.1:ud ["), "{t}");
+    assert_eq!(one(p, &t), w3, "{t}");
+    // A label with another type prints it and reads it back.
+    let mut ud = codec::decode(p, &want[0]).unwrap();
+    ud.src[1].ty = Type::UD;
+    let t = IgaDisasm::new(p, &ud).to_text();
+    assert_eq!(squeeze(&t), "(W) call (1|M0) r120.0:ud L32:ud", "{t}");
+    assert_eq!(one(p, &t), codec::encode_unchecked(p, &ud).unwrap());
+    // `(sat)` is refused on a call's destination.
+    assert!(assemble_iga_words(p, "(W) call (1|M0) (sat)r120.0:ud L16", AsmOptions::UNCHECKED).is_err());
+}

@@ -1578,14 +1578,15 @@ impl Builder {
         self.check_target(t, index)?;
         let mut i = self.start(Opcode::Call)?;
         i.dst = self.dst_of(ret.ud(), index)?;
-        if self.p.is_gen8() {
-            i.src[0] = Src::imm(Type::D);
-        } else {
-            // src0 reads `ip` as two dwords, `<2;2,1>:ud` (the PRM's CALL
-            // operand rule, `validate::flow::call_src0_two_dwords`).
-            i.src[0] = self.src_of(ip().stride(2, 2, 1)?.into(), 0, index)?.0;
-            i.src[1] = Src::imm(Type::D);
-        }
+        // src0 is `null<2;2,1>:ud`, read as two dwords (the PRM's CALL
+        // operand rule, `validate::flow::call_src0_two_dwords`), as the
+        // calls of shipped Gen8 kernels and IGA's encoder
+        // (`Encoder::encodeBranchingInstruction`, `callNeedsSrcRegion221`)
+        // have it. The jump is src1's immediate `:d` on every platform: a
+        // src1 that is not an immediate is the register a call jumps by
+        // (IGA's `Decoder::decodeBranchInstruction` reads a call so).
+        i.src[0] = self.src_of(null().ud().stride(2, 2, 1)?.into(), 0, index)?.0;
+        i.src[1] = Src::imm(Type::D);
         let index = self.put(i);
         self.jumps.push(Jump {
             index,
@@ -1635,7 +1636,9 @@ impl Builder {
         Ok(self.put(i))
     }
 
-    /// `ret ret`: returns to the address `call` wrote in `ret`.
+    /// `ret ret`: returns to the address `call` wrote in `ret`, read as
+    /// the two dwords `call` wrote (`<2;2,1>:ud`, whatever region `ret`
+    /// has, as IGA's encoder writes it: `OpSpec::implicitSrcRegion`).
     ///
     /// ```
     /// use geneu::build::{g, Builder};
@@ -1645,7 +1648,7 @@ impl Builder {
         let index = self.len();
         let mut i = self.start(Opcode::Ret)?;
         i.dst = self.dst_of(null().ud(), index)?;
-        i.src[0] = self.src_of(ret.ud().into(), 0, index)?.0;
+        i.src[0] = self.src_of(ret.ud().stride(2, 2, 1)?.into(), 0, index)?.0;
         Ok(self.put(i))
     }
 

@@ -349,9 +349,10 @@ impl<'a> ProgramText<'a> {
 /// The branch labels of the complete instructions of `bytes` (bytes after
 /// the last one are left out) and those instructions' length in bytes:
 /// those of `Program::decode(p, bytes)`, from one pass over the pieces
-/// that decodes only the branches. With `jmpi`, the targets of `jmpi`'s
-/// immediate jumps too (IGA labels them; Mesa prints a number).
-pub(crate) fn scan_labels(p: Platform, bytes: &[u8], jmpi: bool) -> (Labels, usize) {
+/// that decodes only the branches. With `iga`, the targets of the
+/// immediate jumps of `jmpi`, `call` and `calla` too (IGA labels them,
+/// [`Instruction::label_jump`]; Mesa prints a number).
+pub(crate) fn scan_labels(p: Platform, bytes: &[u8], iga: bool) -> (Labels, usize) {
     // One pass over the pieces: the branches, and whether any word is
     // compacted; then the branches' labels.
     let mut branches = Vec::new();
@@ -370,7 +371,8 @@ pub(crate) fn scan_labels(p: Platform, bytes: &[u8], jmpi: bool) -> (Labels, usi
             Piece::Short { .. } => break,
         };
         len = o + piece.len();
-        if Opcode::from_hw(p, op).is_some_and(|op| op.is_branch() || (jmpi && op == Opcode::Jmpi)) {
+        let labelled = |op: Opcode| matches!(op.form(), crate::isa::Form::Jump | crate::isa::Form::Call);
+        if Opcode::from_hw(p, op).is_some_and(|op| op.is_branch() || (iga && labelled(op))) {
             branches.push((o as u64, piece));
         }
     }
@@ -381,9 +383,10 @@ pub(crate) fn scan_labels(p: Platform, bytes: &[u8], jmpi: bool) -> (Labels, usi
     let mut labels = Labels::new();
     for (o, piece) in branches {
         match piece.decode(p) {
-            Ok(i) if i.opcode == Opcode::Jmpi => {
-                // Counted from the next instruction (`BranchOffset::target`).
-                if let Some(b) = i.jmpi_jump(p) {
+            Ok(i) if !i.opcode.is_branch() => {
+                // jmpi's counted from the next instruction, call's from
+                // the call (`BranchOffset::target`).
+                if let Some(b) = i.label_jump(p) {
                     let t = b.target(o as i64, piece.len() as i64);
                     starts.add_target(&mut labels, t, len as u64);
                 }

@@ -116,6 +116,39 @@ macro_rules! shown_src {
     }};
 }
 
+/// `branch_src!(s, i, K, region)`: gives source `K` (a literal index) of
+/// `call`, `calla` or `ret` what the text shows of it, and evaluates to
+/// the payload it shows: an immediate's value (a call's, src1, is the
+/// label of its jump, the whole dword; `ret`'s shows the bits its type
+/// holds), or for a register its file, address and type, with `region`
+/// (IGA's implicit one: the text shows none) and no modifier, and 0.
+macro_rules! branch_src {
+    ($s:expr, $i:expr, $k:tt, $region:expr) => {{
+        let i: &Instruction = $i;
+        let o = &i.src[$k];
+        if o.is_imm() {
+            let t = o.ty;
+            put!($s, [src[$k]], Src::imm(t))?;
+            match t.size() {
+                _ if $k == 1 => i.imm & 0xffff_ffff,
+                8 => i.imm,
+                2 if !t.is_vector_imm() => {
+                    let v = i.imm & 0xffff;
+                    v | v << 16
+                }
+                1 => i.imm & 0xff,
+                _ => i.imm & 0xffff_ffff,
+            }
+        } else {
+            put!($s, [src[$k].region], $region)?;
+            put!($s, [src[$k].swizzle], Swizzle(0))?;
+            put!($s, [src[$k].mods], SrcMods::empty())?;
+            round!($s, [src[$k]], o)?;
+            0
+        }
+    }};
+}
+
 /// [`iga_canonical`] (through [`Set`], on a copy of `i`) or
 /// [`is_iga_canonical`] (through [`Check`], on `i` itself): gives every
 /// field the text does not show, and every shown one it rounds, IGA's
@@ -145,6 +178,8 @@ fn walk(p: Platform, i: &Instruction, s: &mut impl Slots, d: &Defaults) -> Resul
         return flow(p, i, s, d);
     } else if op == Opcode::Wait {
         wait(i, s, d)?;
+    } else if super::print::call_ret(op) {
+        call_ret(i, s, d)?;
     } else {
         alu(i, s, d)?;
     }
@@ -169,7 +204,7 @@ fn header(i: &Instruction, s: &mut impl Slots, send: bool) -> Result<(), Differs
     } else {
         controls |= i.controls & Controls::NIB_CTRL;
     }
-    if !send {
+    if !send && !super::print::call_ret(op) {
         controls |= i.controls & Controls::ACC_WR;
     }
     let predicated = i.pred_control != crate::isa::PRED_CONTROL_NONE;
@@ -200,7 +235,8 @@ fn header(i: &Instruction, s: &mut impl Slots, send: bool) -> Result<(), Differs
         && !super::print::no_operands(op)
         && !crate::canon::shows_jip(op)
         && op != Opcode::Wait
-        && op != Opcode::Jmpi;
+        && op != Opcode::Jmpi
+        && !super::print::call_ret(op);
     if shows_dst {
         controls |= i.controls & Controls::SATURATE;
     }
@@ -251,7 +287,7 @@ fn flow(p: Platform, i: &Instruction, s: &mut impl Slots, d: &Defaults) -> Resul
     // The header as written, the operands as the word has them.
     let mut m = *s.i();
     crate::canon::canonicalize(p, &mut m);
-    if let Some(b) = i.jmpi_jump(p) {
+    if let Some(b) = i.label_jump(p) {
         // An immediate jump shows as a label (`print`): the jump as
         // the reader writes it, 32 bits, whatever src1's type.
         m.imm = 0;
@@ -391,6 +427,44 @@ fn alu(i: &Instruction, s: &mut impl Slots, d: &Defaults) -> Result<(), Differs>
     put!(s, [access_mode], AccessMode::Align1)?;
     put!(s, [dst.writemask], WriteMask::XYZW)?;
     round!(s, [dst], &i.dst)?;
+    put!(s, [imm], imm)
+}
+
+/// `call`, `calla` and `ret` (`print::Printer::call_ret`), as IGA's
+/// encoder writes them (`Encoder::encodeBranchingInstruction`):
+/// - `call`/`calla`: the destination as shown; the one source shown goes
+///   to src1 (a label as its immediate jump, with the type shown, or a
+///   register with IGA's implicit region); src0 is zero but for the
+///   region IGA writes there (`callNeedsSrcRegion221`);
+/// - `ret`: the destination `null:ud`, src0 as shown (a register with
+///   IGA's implicit region), src1 zero.
+///
+/// Neither shows a source modifier (none is written).
+fn call_ret(i: &Instruction, s: &mut impl Slots, d: &Defaults) -> Result<(), Differs> {
+    let ret = i.opcode.form() == crate::isa::Form::Return;
+    let imm = if ret {
+        put!(s, [dst], Dst::null())?;
+        let imm = branch_src!(s, i, 0, d.ret_src0_region);
+        put!(s, [src[1]], Src::ZERO)?;
+        imm
+    } else {
+        if i.access_mode == AccessMode::Align16 {
+            put!(s, [dst.hstride], HSTRIDE_1)?;
+        }
+        put!(s, [dst.writemask], WriteMask::XYZW)?;
+        round!(s, [dst], &i.dst)?;
+        put!(
+            s,
+            [src[0]],
+            Src {
+                region: d.call_src0_region,
+                ..Src::ZERO
+            }
+        )?;
+        branch_src!(s, i, 1, d.call_src1_region)
+    };
+    put!(s, [src[2]], Src::ZERO)?;
+    put!(s, [access_mode], AccessMode::Align1)?;
     put!(s, [imm], imm)
 }
 

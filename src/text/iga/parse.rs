@@ -195,6 +195,12 @@ impl<'a> Cur<'a> {
             self.i += 1;
         }
     }
+    /// Whether an immediate here starts with a decimal digit (not `0x`
+    /// or `0b`), which [`imm_bits`] reads as a decimal written value.
+    fn dec_first(&self) -> bool {
+        self.peek().is_some_and(|x| x.is_ascii_digit()) && !matches!(self.peek_at(1), Some(b'x' | b'X' | b'b' | b'B'))
+    }
+
     fn eat(&mut self, c: u8) -> bool {
         self.ws();
         if self.peek() == Some(c) {
@@ -910,9 +916,7 @@ impl<'a> Reader<'a> {
         let pipe = c.eat(b'|');
         c.ws();
         let vat = c.i;
-        let dec_first = !pipe
-            && c.peek().is_some_and(|x| x.is_ascii_digit())
-            && !matches!(c.peek_at(1), Some(b'x' | b'X' | b'b' | b'B'));
+        let dec_first = !pipe && c.dec_first();
         if !c.peek().is_some_and(|x| x != b':') {
             return unexpected(vat, c.found(), "a source operand (register or immediate)");
         }
@@ -1007,6 +1011,12 @@ impl<'a> Reader<'a> {
 
     /// The destination: `(sat)`, register, `<h>`, `:type`.
     fn dst(&self, c: &mut Cur<'a>, i: &mut Instruction) -> R<()> {
+        self.dst_typed(c, i, None)
+    }
+
+    /// [`Self::dst`], with `implicit` the type where none is written (a
+    /// typed branch's), if any.
+    fn dst_typed(&self, c: &mut Cur<'a>, i: &mut Instruction, implicit: Option<Type>) -> R<()> {
         c.ws();
         let at = c.i;
         if c.src.get(c.i..c.i + 5) == Some("(sat)") {
@@ -1024,7 +1034,10 @@ impl<'a> Reader<'a> {
                 _ => return invalid(rat, "region", "a destination region is <hstride>"),
             },
         };
-        let ty = self.reg_ty(c)?;
+        let ty = match implicit {
+            Some(t) => self.opt_ty(c)?.unwrap_or(t),
+            None => self.reg_ty(c)?,
+        };
         let (file, addr) = Self::addr(&r, ty, at)?;
         let d = Dst {
             file,
@@ -1484,6 +1497,9 @@ impl<'a> Reader<'a> {
         if super::print::no_operands(op) {
             return Ok(());
         }
+        if super::print::call_ret(op) {
+            return self.call_ret(c, pd);
+        }
         if op == Opcode::Jmpi {
             // The jump (src1 in the word) is the only operand shown: a
             // register, or a label or byte offset counted from the jmpi
@@ -1532,6 +1548,66 @@ impl<'a> Reader<'a> {
                 ..Src::ZERO
             };
         }
+        Ok(())
+    }
+
+    /// `call`, `calla` and `ret` as the printer writes them
+    /// (`print::Printer::call_ret`) and IGA's parser reads them
+    /// (`JUMP_UNARY_CALL_REGIMM`: the destination, then one source;
+    /// `JUMP_UNARY_REG`: one source): the destination's type `:d` where
+    /// none is written, its stride `<1>`; the source a label or byte
+    /// offset counted from the instruction (call, calla; src1 in the
+    /// word) or a register, with IGA's implicit region where none is
+    /// written and `:d` where no type is (`ret`: src0, or an immediate
+    /// as the printer shows a word with one). No `(sat)` or source
+    /// modifier: IGA's text has none on a branch.
+    fn call_ret(&self, c: &mut Cur<'a>, pd: &mut Parsed<'a>) -> R<()> {
+        let d = &crate::canon::IGA;
+        let implicit = d.typed_branch_src_type;
+        let i = &mut pd.inst;
+        let ret = i.opcode.form() == crate::isa::Form::Return;
+        let (k, region) = if ret {
+            i.dst = Dst::null();
+            (0, d.ret_src0_region)
+        } else {
+            c.ws();
+            let at = c.i;
+            self.dst_typed(c, i, Some(implicit))?;
+            if i.controls.contains(Controls::SATURATE) {
+                return invalid(at, "destination", "a call's destination takes no (sat)");
+            }
+            (1, d.call_src1_region)
+        };
+        c.ws();
+        let at = c.i;
+        if let Some(r) = self.reg(c)? {
+            let region = self.region(c, region)?;
+            let ty = self.opt_ty(c)?.unwrap_or(implicit);
+            let (file, addr) = Self::addr(&r, ty, at)?;
+            if let Some(s) = i.src.get_mut(k) {
+                *s = Src {
+                    file,
+                    ty,
+                    addr,
+                    region,
+                    swizzle: Swizzle(0),
+                    mods: SrcMods::empty(),
+                };
+            }
+            return Ok(());
+        }
+        c.i = at;
+        if ret {
+            let dec_first = c.dec_first();
+            let v = c.expr()?;
+            let ty = self.opt_ty(c)?.unwrap_or(implicit);
+            i.imm = imm_bits(v, ty, dec_first, at)?;
+            i.src[0] = Src::imm(ty);
+            return Ok(());
+        }
+        pd.jip = Some(self.jump(c)?);
+        let ty = self.opt_ty(c)?.unwrap_or(implicit);
+        pd.inst.src[1] = Src::imm(ty);
         Ok(())
     }
 

@@ -11,6 +11,7 @@ use core::fmt::{self, Write};
 
 use crate::isa::arf;
 use crate::isa::region::VSTRIDE_VXH;
+use crate::isa::Form;
 use crate::isa::PRED_CONTROL_NONE;
 use crate::model::*;
 
@@ -286,8 +287,14 @@ pub(crate) const fn implicit_exec(op: Opcode) -> bool {
 /// as labels (`goto`, `join`, as Mesa's syntax does; `brd` and `brc`
 /// print their own operands, but no destination: `Printer::brd_brc`).
 pub(crate) fn no_operands(op: Opcode) -> bool {
-    (matches!(op.form(), crate::isa::Form::Nullary) && op != Opcode::Wait)
-        || (op.is_branch() && !crate::canon::shows_jip(op))
+    (matches!(op.form(), Form::Nullary) && op != Opcode::Wait) || (op.is_branch() && !crate::canon::shows_jip(op))
+}
+
+/// Whether the opcode is `call`, `calla` or `ret`, which IGA prints in
+/// its branch forms (`Printer::call_ret`): no conditional modifier,
+/// saturation or AccWrEn shown (IGA's `OpSpec` gives branches none).
+pub(crate) fn call_ret(op: Opcode) -> bool {
+    matches!(op.form(), Form::Call | Form::Return)
 }
 
 /// The conditional modifier the text shows (as a flag modifier), if any:
@@ -296,7 +303,7 @@ pub(crate) fn no_operands(op: Opcode) -> bool {
 #[inline]
 pub(crate) fn shown_cond(i: &Instruction) -> Option<CondMod> {
     let op = i.opcode;
-    if op.is_send() || op == Opcode::Math || !op.form().has_cond_modifier_field() || no_operands(op) {
+    if op.is_send() || op == Opcode::Math || !op.form().has_cond_modifier_field() || no_operands(op) || call_ret(op) {
         return None;
     }
     match CondMod::from_hw(i.cond_modifier) {
@@ -537,7 +544,7 @@ impl Printer<'_> {
             // is not `:d`: IGA's decoder reads it as a label counted from
             // the jmpi (`Decoder::decodeBranchInstruction`: "jmpi is
             // stored post-increment; normalize it to pre-increment").
-            if let Some(b) = i.jmpi_jump(p) {
+            if let Some(b) = i.label_jump(p) {
                 let size = if i.controls.contains(Controls::COMPACTED) {
                     crate::compact::COMPACT_BYTES
                 } else {
@@ -551,6 +558,9 @@ impl Printer<'_> {
                 return o.finish();
             }
             return self.src(o, 1, COLUMNS.src, 0);
+        }
+        if call_ret(op) {
+            return self.call_ret(o);
         }
         if op == Opcode::Wait {
             o.finish_sep(COLUMNS.dst + 2)?;
@@ -625,6 +635,68 @@ impl Printer<'_> {
             }
             None => Self::reg(o, RegFile::Arf, arf::NULL, 0, true)?,
         }
+        o.finish()
+    }
+
+    /// `call`, `calla` and `ret` as IGA prints them (its
+    /// `JUMP_UNARY_CALL_REGIMM` and `JUMP_UNARY_REG` formats,
+    /// `Decoder::decodeBranchInstruction`): `call`'s destination (the
+    /// return address) and ONE source, src1 in the word, the label of
+    /// its immediate jump or its register; `ret`'s src0 alone (the null
+    /// destination is implicit). IGA's formatter shows no region on a
+    /// branch's source (`formatSourceRegion`), no `<1>` destination
+    /// region and no `:d` type on these typed branches
+    /// (`OpSpec::implicitDstRegion`, `implicitDstTypeVal`,
+    /// `implicitSrcTypeVal`), and leaves one empty source column after
+    /// the one source (`formatNormalInstructionBody`).
+    fn call_ret<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>) -> fmt::Result {
+        let (i, p) = (self.i, self.p);
+        let implicit = crate::canon::IGA.typed_branch_src_type;
+        let s = if i.opcode.form() == Form::Return {
+            // No destination: its column stays empty.
+            o.finish_sep(COLUMNS.dst + 2)?;
+            &i.src[0]
+        } else {
+            o.finish_sep(2)?;
+            let d = &i.dst;
+            o.start(COLUMNS.dst);
+            match d.addr {
+                Addr::Direct { nr, subnr } => Self::reg(o, d.file, nr, u32::from(subnr) / d.ty.size(), true)?,
+                Addr::Indirect { subnr, imm } => Self::indirect(o, subnr, imm)?,
+            }
+            let h = if i.access_mode == AccessMode::Align16 {
+                1
+            } else {
+                d.hstride_elems()
+            };
+            if h != 1 {
+                o.s("<")?;
+                o.dec(h.into())?;
+                o.s(">")?;
+            }
+            if d.ty != implicit {
+                o.short(type_name(d.ty))?;
+            }
+            o.finish_sep(2)?;
+            &i.src[1]
+        };
+        o.start(COLUMNS.src);
+        if let Some(b) = i.label_jump(p) {
+            write_label(&mut Raw(o), b.target(self.pc, 0))?;
+        } else if s.is_imm() {
+            self.imm(o, s.ty)?;
+        } else {
+            match s.addr {
+                Addr::Direct { nr, subnr } => Self::reg(o, s.file, nr, u32::from(subnr) / s.ty.size(), true)?,
+                Addr::Indirect { subnr, imm } => Self::indirect(o, subnr, imm)?,
+            }
+        }
+        if s.ty != implicit {
+            o.short(type_name(s.ty))?;
+        }
+        o.finish()?;
+        // The empty second source column.
+        o.start(COLUMNS.src);
         o.finish()
     }
 
@@ -936,7 +1008,10 @@ impl Printer<'_> {
         }
         let branch_ctrl = self.p.is_gen8() && matches!(op, Opcode::If | Opcode::Else | Opcode::Goto);
         let opts: [(bool, &str); 8] = [
-            (c.contains(Controls::ACC_WR) && !branch_ctrl && !op.is_send(), "AccWrEn"),
+            (
+                c.contains(Controls::ACC_WR) && !branch_ctrl && !op.is_send() && !call_ret(op),
+                "AccWrEn",
+            ),
             (i.thread_control == ThreadControl::Atomic, "Atomic"),
             (c.contains(Controls::BREAKPOINT), "Breakpoint"),
             (c.contains(Controls::COMPACTED), "Compacted"),
