@@ -798,3 +798,33 @@ fn call_and_ret_hand_written_and_annotated() {
     // `(sat)` is refused on a call's destination.
     assert!(assemble_iga_words(p, "(W) call (1|M0) (sat)r120.0:ud L16", AsmOptions::UNCHECKED).is_err());
 }
+
+/// A `jmpi` by a register prints it as IGA prints a branch's source
+/// (`Formatter::formatSourceRegion` shows no region on a branch, and
+/// `implicitSrcTypeVal` no `:d`), and reads back with IGA's implicit
+/// `<0;1,0>` and `:d`.
+#[test]
+fn jmpi_register_prints_without_region() {
+    use geneu::Type;
+    for p in [Platform::Gen75, Platform::Gen8] {
+        let w = one(p, "(W) jmpi (1|M0) r10.1");
+        let i = codec::decode(p, &w).unwrap();
+        assert!(!i.src[1].is_imm());
+        assert_eq!((i.src[1].region, i.src[1].ty), (geneu::Region::SCALAR, Type::D));
+        assert_eq!(w, one(p, "(W) jmpi (1|M0) r10.1<0;1,0>:d"));
+        let t = IgaDisasm::new(p, &i).to_text();
+        assert_eq!(squeeze(&t), "(W) jmpi (1|M0) r10.1", "{t}");
+        // Another type shows; another region goes to the annotation.
+        let mut ud = i;
+        ud.src[1].ty = Type::UD;
+        ud.src[1].addr = geneu::Addr::Direct { nr: 10, subnr: 4 };
+        let t = IgaDisasm::new(p, &ud).to_text();
+        assert_eq!(squeeze(&t), "(W) jmpi (1|M0) r10.1:ud", "{t}");
+        assert_eq!(one(p, &t), codec::encode_unchecked(p, &ud).unwrap());
+        let mut wide = i;
+        wide.src[1].region = geneu::Region::new(2, 2, 1).unwrap();
+        let t = IgaDisasm::new(p, &wide).to_text();
+        assert!(squeeze(&t).starts_with("(W) jmpi (1|M0) r10.1 ["), "{t}");
+        assert_eq!(one(p, &t), codec::encode_unchecked(p, &wide).unwrap());
+    }
+}

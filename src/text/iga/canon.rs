@@ -315,7 +315,11 @@ fn flow(p: Platform, i: &Instruction, s: &mut impl Slots, d: &Defaults) -> Resul
     put!(s, [src[2]], m.src[2])?;
     put!(s, [imm], m.imm)?;
     if op == Opcode::Jmpi && !i.src[1].is_imm() {
-        shown_src!(s, i, 1, d, &mut 0)
+        // The register a jmpi jumps by: shown without region, which is
+        // IGA's implicit `<0;1,0>` (`OpSpec::implicitSrcRegion`).
+        put!(s, [src[1].region], Region::SCALAR)?;
+        put!(s, [src[1].swizzle], Swizzle(0))?;
+        round!(s, [src[1]], &i.src[1])
     } else {
         put!(s, [src[1]], m.src[1])
     }

@@ -885,13 +885,20 @@ impl<'a> Reader<'a> {
                 }
                 Reg::Indirect { .. } => false,
             };
-            let default = if scalar {
+            // `jmpi`'s register: IGA's implicit region and type (its text
+            // shows neither when they are these: `print::Printer::jmpi_reg`).
+            let jmpi = i.opcode == Opcode::Jmpi;
+            let default = if scalar || jmpi {
                 Region::SCALAR
             } else {
                 Region::new(1, 1, 0).unwrap_or(Region::SCALAR)
             };
             let region = self.region(c, default)?;
-            let ty = self.reg_ty(c)?;
+            let ty = if jmpi {
+                self.opt_ty(c)?.unwrap_or(crate::canon::IGA.typed_branch_src_type)
+            } else {
+                self.reg_ty(c)?
+            };
             if pipe {
                 c.expect(b'|', "`|` closing the absolute value")?;
             }

@@ -557,7 +557,7 @@ impl Printer<'_> {
                 }
                 return o.finish();
             }
-            return self.src(o, 1, COLUMNS.src, 0);
+            return self.jmpi_reg(o);
         }
         if call_ret(op) {
             return self.call_ret(o);
@@ -638,6 +638,34 @@ impl Printer<'_> {
         o.finish()
     }
 
+    /// The register a `jmpi` jumps by (src1), as IGA prints a branch's
+    /// register: modifiers, the register, no region
+    /// (`Formatter::formatSourceRegion`), the type where it is not `:d`.
+    fn jmpi_reg<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>) -> fmt::Result {
+        let s = &self.i.src[1];
+        o.start(COLUMNS.src);
+        self.mods(o, s.mods)?;
+        self.branch_operand(o, s)?;
+        o.finish()
+    }
+
+    /// A branch's register (or immediate) source without region, and its
+    /// type where it is not IGA's implicit `:d`.
+    fn branch_operand<W: Write + ?Sized>(&self, o: &mut Cols<'_, W>, s: &Src) -> fmt::Result {
+        if s.is_imm() {
+            self.imm(o, s.ty)?;
+        } else {
+            match s.addr {
+                Addr::Direct { nr, subnr } => Self::reg(o, s.file, nr, u32::from(subnr) / s.ty.size(), true)?,
+                Addr::Indirect { subnr, imm } => Self::indirect(o, subnr, imm)?,
+            }
+        }
+        if s.ty != crate::canon::IGA.typed_branch_src_type {
+            o.short(type_name(s.ty))?;
+        }
+        Ok(())
+    }
+
     /// `call`, `calla` and `ret` as IGA prints them (its
     /// `JUMP_UNARY_CALL_REGIMM` and `JUMP_UNARY_REG` formats,
     /// `Decoder::decodeBranchInstruction`): `call`'s destination (the
@@ -683,16 +711,11 @@ impl Printer<'_> {
         o.start(COLUMNS.src);
         if let Some(b) = i.label_jump(p) {
             write_label(&mut Raw(o), b.target(self.pc, 0))?;
-        } else if s.is_imm() {
-            self.imm(o, s.ty)?;
-        } else {
-            match s.addr {
-                Addr::Direct { nr, subnr } => Self::reg(o, s.file, nr, u32::from(subnr) / s.ty.size(), true)?,
-                Addr::Indirect { subnr, imm } => Self::indirect(o, subnr, imm)?,
+            if s.ty != implicit {
+                o.short(type_name(s.ty))?;
             }
-        }
-        if s.ty != implicit {
-            o.short(type_name(s.ty))?;
+        } else {
+            self.branch_operand(o, s)?;
         }
         o.finish()?;
         // The empty second source column.
