@@ -71,6 +71,20 @@ macro_rules! round {
     }};
 }
 
+/// The bits of `i`'s immediate that its text shows as a value of type
+/// `t`: a 16-bit one in both halves of the dword.
+const fn shown_imm(i: &Instruction, t: Type) -> u64 {
+    match t.size() {
+        8 => i.imm,
+        2 if !t.is_vector_imm() => {
+            let v = i.imm & 0xffff;
+            v | v << 16
+        }
+        1 => i.imm & 0xff,
+        _ => i.imm & 0xffff_ffff,
+    }
+}
+
 /// `shown_src!(s, i, K, d, imm)`: gives source `K` (a literal index) of
 /// an ALU-form instruction what the text shows of it (an immediate's
 /// value goes to `imm`): a register beside an immediate src0 keeps only
@@ -92,17 +106,8 @@ macro_rules! shown_src {
                 }
             )
         } else if o.is_imm() {
-            let t = o.ty;
-            *$imm = match t.size() {
-                8 => i.imm,
-                2 if !t.is_vector_imm() => {
-                    let v = i.imm & 0xffff;
-                    v | v << 16
-                }
-                1 => i.imm & 0xff,
-                _ => i.imm & 0xffff_ffff,
-            };
-            put!($s, [src[$k]], Src::imm(t))
+            *$imm = shown_imm(i, o.ty);
+            put!($s, [src[$k]], Src::imm(o.ty))
         } else {
             let region = if i.access_mode == AccessMode::Align16 {
                 $d.a16_src_region
@@ -127,17 +132,11 @@ macro_rules! branch_src {
         let i: &Instruction = $i;
         let o = &i.src[$k];
         if o.is_imm() {
-            let t = o.ty;
-            put!($s, [src[$k]], Src::imm(t))?;
-            match t.size() {
-                _ if $k == 1 => i.imm & 0xffff_ffff,
-                8 => i.imm,
-                2 if !t.is_vector_imm() => {
-                    let v = i.imm & 0xffff;
-                    v | v << 16
-                }
-                1 => i.imm & 0xff,
-                _ => i.imm & 0xffff_ffff,
+            put!($s, [src[$k]], Src::imm(o.ty))?;
+            if $k == 1 {
+                i.imm & 0xffff_ffff
+            } else {
+                shown_imm(i, o.ty)
             }
         } else {
             put!($s, [src[$k].region], $region)?;
