@@ -153,6 +153,14 @@ pub(crate) fn native_word_changed(
             return r;
         }
     }
+    whole(p, base)
+}
+
+/// [`native_word`], out of [`native_word_changed`]'s line (the few words
+/// it encodes whole).
+#[cold]
+#[inline(never)]
+fn whole(p: Platform, base: &Instruction) -> Result<Word, EncodeError> {
     native_word(p, base)
 }
 
@@ -762,15 +770,21 @@ macro_rules! codec {
                 return None;
             }
             let a16 = i.access_mode == AccessMode::Align16;
-            let (mut a, mut b) = (Word(0), Word(0));
-            enc_src0_region(&mut a, old, a16).ok()?;
+            // The fields `enc_src0_region` writes, which hold `w`'s src0
+            // region and swizzle (the table declares every overlap: these
+            // overlap only src0's fields of the other access mode or
+            // addressing).
+            let fields = n::SRC0_VSTRIDE.mask()
+                | if a16 {
+                    n::SRC0_DA16_SWIZ_X.mask() | n::SRC0_DA16_SWIZ_Y.mask() | n::SRC0_DA16_SWIZ_Z.mask() | n::SRC0_DA16_SWIZ_W.mask()
+                } else {
+                    n::SRC0_WIDTH.mask() | n::SRC0_HSTRIDE.mask()
+                };
+            let mut b = Word(0);
             if let Err(e) = enc_src0_region(&mut b, s0, a16) {
                 return Some(Err(e));
             }
-            // Bits no other part of the encoding writes (the table
-            // declares every overlap, and these fields overlap only
-            // src0's others, of the other access mode or addressing).
-            Some(Ok(Word(w.0 ^ a.0 ^ b.0)))
+            Some(Ok(Word(w.0 & !fields | b.0)))
         }
 
         // SRC1_FT_MASK is zero on Gen7, where src1's file and type sit in DW1.
