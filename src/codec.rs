@@ -131,7 +131,7 @@ pub(crate) fn native_word(p: Platform, inst: &Instruction) -> Result<Word, Encod
 /// changed (see [`crate::canon::Note`]), given `w`, the native word of
 /// `inst`: where only src0's region and swizzle changed, only they are
 /// encoded (most annotated words: a SEND's payload region).
-#[inline]
+#[inline(always)]
 pub(crate) fn native_word_changed(
     p: Platform,
     inst: &Instruction,
