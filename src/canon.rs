@@ -200,6 +200,60 @@ impl Slots for Check<'_> {
     }
 }
 
+/// The noting walk: writes every canonical value, as [`Set`] does, and
+/// notes the bytes of the instruction whose field it changed (bit `n`
+/// of [`Note::changed`] for byte `n`), which tell the encoder the
+/// fields it need not encode again
+/// ([`crate::codec::native_word_changed`]).
+pub(crate) struct Note<'a> {
+    i: &'a mut Instruction,
+    /// The bytes changed so far.
+    pub(crate) changed: u64,
+}
+
+// A bit for each byte.
+const _: () = assert!(core::mem::size_of::<Instruction>() <= u64::BITS as usize);
+
+impl<'a> Note<'a> {
+    /// Notes the changes made to `i`, none yet.
+    pub(crate) fn new(i: &'a mut Instruction) -> Self {
+        Note { i, changed: 0 }
+    }
+}
+
+/// The bits of [`Note::changed`] for the `n` bytes at byte `at` of an
+/// instruction.
+#[inline(always)]
+pub(crate) const fn byte_bits(at: usize, n: usize) -> u64 {
+    (u64::MAX >> (u64::BITS as usize - n)) << at
+}
+
+impl Slots for Note<'_> {
+    #[inline(always)]
+    fn i(&self) -> &Instruction {
+        self.i
+    }
+
+    #[inline(always)]
+    fn put<T: PartialEq>(
+        &mut self,
+        _: impl FnOnce(&Instruction) -> &T,
+        get_mut: impl FnOnce(&mut Instruction) -> &mut T,
+        v: T,
+    ) -> Result<(), Differs> {
+        let base = core::ptr::from_ref::<Instruction>(self.i) as usize;
+        let f = get_mut(self.i);
+        if !T::eq(f, &v) {
+            // The field's place in the instruction (a constant once
+            // inlined).
+            let at = (core::ptr::from_mut(f) as usize).wrapping_sub(base);
+            self.changed |= byte_bits(at, core::mem::size_of::<T>());
+            *f = v;
+        }
+        Ok(())
+    }
+}
+
 /// `put!(s, [field.path], v)`: [`Slots::put`] of the instruction's field
 /// at `field.path` (named once, for reading and for writing).
 macro_rules! put {
@@ -789,6 +843,7 @@ mod tests {
                 for i in seen {
                     let want = by_setting(p, &i);
                     assert_eq!(is_canonical(p, &i), want, "{p:?} {i:?}");
+                    noted_changes_are_the_changes(p, &i);
                     if want {
                         canonical += 1;
                     } else {
@@ -798,5 +853,115 @@ mod tests {
             }
         }
         assert!(canonical > 10_000 && not > 10_000, "{canonical} {not}");
+    }
+
+    /// The noting walk builds what the setting walk builds, and notes the
+    /// bytes of every field it changed (the header's fields, and each
+    /// field of the destination and the sources), and no change of a
+    /// canonical instruction.
+    fn noted_changes_are_the_changes(p: Platform, i: &Instruction) {
+        use core::mem::{offset_of, size_of_val};
+        let mut c = *i;
+        canonicalize(p, &mut c);
+        let mut n = *i;
+        let mut note = Note::new(&mut n);
+        let _ = walk(p, &mut note);
+        let changed = note.changed;
+        assert_eq!(n, c, "{p:?} {i:?}");
+        assert_eq!(changed == 0, n == *i, "{p:?} {i:?}");
+        let mut fields = vec![
+            (
+                n.opcode != i.opcode,
+                byte_bits(offset_of!(Instruction, opcode), size_of_val(&n.opcode)),
+            ),
+            (
+                n.exec_size != i.exec_size,
+                byte_bits(offset_of!(Instruction, exec_size), size_of_val(&n.exec_size)),
+            ),
+            (
+                n.access_mode != i.access_mode,
+                byte_bits(offset_of!(Instruction, access_mode), size_of_val(&n.access_mode)),
+            ),
+            (
+                n.thread_control != i.thread_control,
+                byte_bits(offset_of!(Instruction, thread_control), size_of_val(&n.thread_control)),
+            ),
+            (
+                n.qtr_control != i.qtr_control,
+                byte_bits(offset_of!(Instruction, qtr_control), 1),
+            ),
+            (
+                n.pred_control != i.pred_control,
+                byte_bits(offset_of!(Instruction, pred_control), 1),
+            ),
+            (
+                n.cond_modifier != i.cond_modifier,
+                byte_bits(offset_of!(Instruction, cond_modifier), 1),
+            ),
+            (
+                n.controls != i.controls,
+                byte_bits(offset_of!(Instruction, controls), size_of_val(&n.controls)),
+            ),
+            (
+                n.flag != i.flag,
+                byte_bits(offset_of!(Instruction, flag), size_of_val(&n.flag)),
+            ),
+            (
+                n.imm != i.imm,
+                byte_bits(offset_of!(Instruction, imm), size_of_val(&n.imm)),
+            ),
+        ];
+        let (a, b, at) = (&n.dst, &i.dst, offset_of!(Instruction, dst));
+        fields.extend([
+            (
+                a.file != b.file,
+                byte_bits(at + offset_of!(Dst, file), size_of_val(&a.file)),
+            ),
+            (a.ty != b.ty, byte_bits(at + offset_of!(Dst, ty), size_of_val(&a.ty))),
+            (
+                a.addr != b.addr,
+                byte_bits(at + offset_of!(Dst, addr), size_of_val(&a.addr)),
+            ),
+            (
+                a.hstride != b.hstride,
+                byte_bits(at + offset_of!(Dst, hstride), size_of_val(&a.hstride)),
+            ),
+            (
+                a.writemask != b.writemask,
+                byte_bits(at + offset_of!(Dst, writemask), size_of_val(&a.writemask)),
+            ),
+        ]);
+        for k in 0..3 {
+            let at = offset_of!(Instruction, src) + k * size_of_val(&n.src[0]);
+            let (a, b) = (&n.src[k], &i.src[k]);
+            fields.extend([
+                (
+                    a.file != b.file,
+                    byte_bits(at + offset_of!(Src, file), size_of_val(&a.file)),
+                ),
+                (a.ty != b.ty, byte_bits(at + offset_of!(Src, ty), size_of_val(&a.ty))),
+                (
+                    a.addr != b.addr,
+                    byte_bits(at + offset_of!(Src, addr), size_of_val(&a.addr)),
+                ),
+                (
+                    a.region != b.region,
+                    byte_bits(at + offset_of!(Src, region), size_of_val(&a.region)),
+                ),
+                (
+                    a.swizzle != b.swizzle,
+                    byte_bits(at + offset_of!(Src, swizzle), size_of_val(&a.swizzle)),
+                ),
+                (
+                    a.mods != b.mods,
+                    byte_bits(at + offset_of!(Src, mods), size_of_val(&a.mods)),
+                ),
+            ]);
+        }
+        for (differs, bits) in fields {
+            if differs {
+                assert_eq!(changed & bits, bits, "{p:?} {i:?} {n:?} {changed:x}");
+            }
+        }
     }
 }

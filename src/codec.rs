@@ -127,6 +127,43 @@ pub(crate) fn native_word(p: Platform, inst: &Instruction) -> Result<Word, Encod
     Ok(w)
 }
 
+/// [`native_word`] of `base`, which is `inst` with the bytes `changed`
+/// changed (see [`crate::canon::Note`]), given `w`, the native word of
+/// `inst`: where only src0's region and swizzle changed, only they are
+/// encoded (most annotated words: a SEND's payload region).
+#[inline(always)]
+pub(crate) fn native_word_changed(
+    p: Platform,
+    inst: &Instruction,
+    w: Word,
+    base: &Instruction,
+    changed: u64,
+) -> Result<Word, EncodeError> {
+    use core::mem::{offset_of, size_of};
+    const SRC0: usize = offset_of!(Instruction, src);
+    const REGION: u64 = crate::canon::byte_bits(SRC0 + offset_of!(Src, region), size_of::<Region>())
+        | crate::canon::byte_bits(SRC0 + offset_of!(Src, swizzle), size_of::<Swizzle>());
+    if changed & !REGION == 0 {
+        let r = if p.is_gen8() {
+            gen8::with_src0_region(w, inst, &base.src[0])
+        } else {
+            gen7::with_src0_region(w, inst, &base.src[0])
+        };
+        if let Some(r) = r {
+            return r;
+        }
+    }
+    whole(p, base)
+}
+
+/// [`native_word`], out of [`native_word_changed`]'s line (the few words
+/// it encodes whole).
+#[cold]
+#[inline(never)]
+fn whole(p: Platform, base: &Instruction) -> Result<Word, EncodeError> {
+    native_word(p, base)
+}
+
 #[inline(always)]
 fn encode_inline(p: Platform, inst: &Instruction) -> Result<Word, EncodeError> {
     if !inst.opcode.exists_on(p) {
@@ -418,7 +455,7 @@ macro_rules! codec {
         }
 
         macro_rules! src_codec {
-            ($dec:ident, $enc:ident, $da_nr:ident, $da1_sub:ident, $da16_sub:ident, $sx:ident, $sy:ident, $sz:ident, $sw:ident,
+            ($dec:ident, $enc:ident, $enc_region:ident, $da_nr:ident, $da1_sub:ident, $da16_sub:ident, $sx:ident, $sy:ident, $sz:ident, $sw:ident,
              $ia_sub:ident, $ia1:ident, $ia16:ident, $abs:ident, $neg:ident, $am:ident, $hs:ident, $wd:ident, $vs:ident,
              $set_da_nr:ident, $set_da1_sub:ident, $set_da16_sub:ident, $set_sx:ident, $set_sy:ident, $set_sz:ident, $set_sw:ident,
              $set_ia_sub:ident, $set_ia1:ident, $set_ia16:ident, $set_abs:ident, $set_neg:ident, $set_am:ident, $set_hs:ident,
@@ -458,23 +495,7 @@ macro_rules! codec {
                 fn $enc(w: &mut Word, s: &Src, a16: bool) -> Result<(), EncodeError> {
                     n::$set_abs(w, s.mods.contains(SrcMods::ABS) as u8)?;
                     n::$set_neg(w, s.mods.contains(SrcMods::NEGATE) as u8)?;
-                    n::$set_vs(w, s.region.vstride)?;
-                    if a16 {
-                        if s.region.width != A16_WIDTH || s.region.hstride != A16_HSTRIDE {
-                            return Err(unenc(concat!($name, " region"), "align16 encodes only the vertical stride (width 4, stride 1)"));
-                        }
-                        let z = s.swizzle;
-                        n::$set_sx(w, z.get(0))?;
-                        n::$set_sy(w, z.get(1))?;
-                        n::$set_sz(w, z.get(2))?;
-                        n::$set_sw(w, z.get(3))?;
-                    } else {
-                        if s.swizzle.0 != 0 {
-                            return Err(unenc(concat!($name, " swizzle"), "align1 has no swizzle"));
-                        }
-                        n::$set_wd(w, s.region.width)?;
-                        n::$set_hs(w, s.region.hstride)?;
-                    }
+                    $enc_region(w, s, a16)?;
                     match s.addr {
                         Addr::Direct { nr, subnr } => {
                             n::$set_am(w, ADDRESS_MODE_DIRECT)?;
@@ -507,17 +528,42 @@ macro_rules! codec {
                     }
                     Ok(())
                 }
+
+                /// The region and swizzle of the source (what the access mode
+                /// encodes of them), apart so that they can be encoded alone
+                /// ([`native_word_changed`]).
+                #[inline(always)]
+                fn $enc_region(w: &mut Word, s: &Src, a16: bool) -> Result<(), EncodeError> {
+                    n::$set_vs(w, s.region.vstride)?;
+                    if a16 {
+                        if s.region.width != A16_WIDTH || s.region.hstride != A16_HSTRIDE {
+                            return Err(unenc(concat!($name, " region"), "align16 encodes only the vertical stride (width 4, stride 1)"));
+                        }
+                        let z = s.swizzle;
+                        n::$set_sx(w, z.get(0))?;
+                        n::$set_sy(w, z.get(1))?;
+                        n::$set_sz(w, z.get(2))?;
+                        n::$set_sw(w, z.get(3))?;
+                    } else {
+                        if s.swizzle.0 != 0 {
+                            return Err(unenc(concat!($name, " swizzle"), "align1 has no swizzle"));
+                        }
+                        n::$set_wd(w, s.region.width)?;
+                        n::$set_hs(w, s.region.hstride)?;
+                    }
+                    Ok(())
+                }
             };
         }
 
-        src_codec!(dec_src0, enc_src0, src0_da_reg_nr, src0_da1_subreg_nr, src0_da16_subreg_nr, src0_da16_swiz_x,
+        src_codec!(dec_src0, enc_src0, enc_src0_region, src0_da_reg_nr, src0_da1_subreg_nr, src0_da16_subreg_nr, src0_da16_swiz_x,
             src0_da16_swiz_y, src0_da16_swiz_z, src0_da16_swiz_w, src0_ia_subreg_nr, src0_ia1_addr_imm, src0_ia16_addr_imm,
             src0_abs, src0_negate, src0_address_mode, src0_hstride, src0_width, src0_vstride,
             or_src0_da_reg_nr, or_src0_da1_subreg_nr, or_src0_da16_subreg_nr, or_src0_da16_swiz_x,
             or_src0_da16_swiz_y, or_src0_da16_swiz_z, or_src0_da16_swiz_w, or_src0_ia_subreg_nr, or_src0_ia1_addr_imm,
             or_src0_ia16_addr_imm, or_src0_abs, or_src0_negate, or_src0_address_mode, or_src0_hstride, or_src0_width,
             or_src0_vstride, "src0");
-        src_codec!(dec_src1, enc_src1, src1_da_reg_nr, src1_da1_subreg_nr, src1_da16_subreg_nr, src1_da16_swiz_x,
+        src_codec!(dec_src1, enc_src1, enc_src1_region, src1_da_reg_nr, src1_da1_subreg_nr, src1_da16_subreg_nr, src1_da16_swiz_x,
             src1_da16_swiz_y, src1_da16_swiz_z, src1_da16_swiz_w, src1_ia_subreg_nr, src1_ia1_addr_imm, src1_ia16_addr_imm,
             src1_abs, src1_negate, src1_address_mode, src1_hstride, src1_width, src1_vstride,
             or_src1_da_reg_nr, or_src1_da1_subreg_nr, or_src1_da16_subreg_nr, or_src1_da16_swiz_x,
@@ -707,6 +753,38 @@ macro_rules! codec {
             let code = i.src_type_hw(p, 1).ok_or_else(|| unenc("src1 type", "type has no encoding for this file on this platform"))?;
             n::or_src1_reg_type(w, code)?;
             Ok(())
+        }
+
+        /// [`native_word_changed`]'s src0 case: the native word of `i`
+        /// with src0's region and swizzle those of `s0`, from `w`, `i`'s
+        /// native word: only they are encoded again, or `None` where
+        /// `encode` does not encode them apart (an operand of a 3-source
+        /// form, a register-less src0).
+        #[inline(always)]
+        pub(super) fn with_src0_region(w: Word, i: &Instruction, s0: &Src) -> Option<Result<Word, EncodeError>> {
+            let old = &i.src[0];
+            let dim = !GEN8 && matches!(i.opcode, Opcode::Dim);
+            // The conditions under which `encode` calls `enc_src0` (src0's
+            // file is the same in both).
+            if i.opcode.is_three_src() || dim || GEN8 && (old.is_imm() || i.opcode.offsets_in_payload(false)) {
+                return None;
+            }
+            let a16 = i.access_mode == AccessMode::Align16;
+            // The fields `enc_src0_region` writes, which hold `w`'s src0
+            // region and swizzle (the table declares every overlap: these
+            // overlap only src0's fields of the other access mode or
+            // addressing).
+            let fields = n::SRC0_VSTRIDE.mask()
+                | if a16 {
+                    n::SRC0_DA16_SWIZ_X.mask() | n::SRC0_DA16_SWIZ_Y.mask() | n::SRC0_DA16_SWIZ_Z.mask() | n::SRC0_DA16_SWIZ_W.mask()
+                } else {
+                    n::SRC0_WIDTH.mask() | n::SRC0_HSTRIDE.mask()
+                };
+            let mut b = Word(0);
+            if let Err(e) = enc_src0_region(&mut b, s0, a16) {
+                return Some(Err(e));
+            }
+            Some(Ok(Word(w.0 & !fields | b.0)))
         }
 
         // SRC1_FT_MASK is zero on Gen7, where src1's file and type sit in DW1.
@@ -1120,5 +1198,78 @@ impl From<FieldError> for DecodeError {
             value: e.value,
             reason: "value does not fit",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Encoding only src0's region and swizzle again gives what encoding
+    /// the whole instruction gives: on decoded words (a random walk from
+    /// an ALU word and a SEND), with src0's region and swizzle changed at
+    /// random (codes out of their fields' range too).
+    #[test]
+    fn native_word_changed_is_native_word() {
+        use core::mem::{offset_of, size_of};
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let src0 = offset_of!(Instruction, src);
+        let region = crate::canon::byte_bits(src0 + offset_of!(Src, region), size_of::<Region>());
+        let swizzle = crate::canon::byte_bits(src0 + offset_of!(Src, swizzle), size_of::<Swizzle>());
+        let (mut apart, mut encodes) = (0, 0);
+        for p in Platform::ALL {
+            for op in [Opcode::Add, Opcode::Send] {
+                let Ok(mut at) = encode_word(p, &Instruction::new(op, ExecSize::S8)) else {
+                    panic!("{p:?}: {op:?} does not encode");
+                };
+                for _ in 0..10_000 {
+                    let mut w = at.0;
+                    for _ in 0..1 + next() % 3 {
+                        w ^= 1 << (next() % 128);
+                    }
+                    let Ok(i) = decode_word(p, Word(w)) else {
+                        continue;
+                    };
+                    at = Word(w);
+                    let Ok(iw) = native_word(p, &i) else {
+                        continue;
+                    };
+                    let mut base = i;
+                    let r = next();
+                    let mut changed = 0;
+                    if r & 1 != 0 {
+                        let small = r & 2 != 0;
+                        let code = |v: u64, n: u64| if small { (v % n) as u8 } else { v as u8 };
+                        base.src[0].region = Region {
+                            vstride: code(r >> 8, 16),
+                            width: code(r >> 16, 8),
+                            hstride: code(r >> 24, 4),
+                        };
+                        changed |= region;
+                    }
+                    if r & 4 != 0 {
+                        base.src[0].swizzle = Swizzle((r >> 32) as u8);
+                        changed |= swizzle;
+                    }
+                    let want = native_word(p, &base);
+                    let got = native_word_changed(p, &i, iw, &base, changed);
+                    assert_eq!(got.as_ref().ok(), want.as_ref().ok(), "{p:?} {i:?} {base:?}");
+                    let fast = if p.is_gen8() {
+                        gen8::with_src0_region(iw, &i, &base.src[0])
+                    } else {
+                        gen7::with_src0_region(iw, &i, &base.src[0])
+                    };
+                    apart += fast.is_some() as u32;
+                    encodes += want.is_ok() as u32;
+                }
+            }
+        }
+        assert!(apart > 10_000 && encodes > 10_000, "{apart} {encodes}");
     }
 }

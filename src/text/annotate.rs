@@ -72,7 +72,8 @@ fn differences(
 }
 
 /// Writes the annotation of `inst` against the instruction `base` its
-/// text stands for in some dialect (IGA's syntax: [`super::iga`]) as
+/// text stands for in some dialect (IGA's syntax: [`super::iga`]), which
+/// is `inst` with the bytes `changed` changed ([`crate::canon::Note`]), as
 /// ` [`, the items and `]`; writes nothing when their words agree or
 /// either does not encode.
 ///
@@ -87,6 +88,7 @@ pub(crate) fn write_diff<W: core::fmt::Write + ?Sized>(
     inst: &Instruction,
     word: Option<Word>,
     base: &Instruction,
+    changed: u64,
     items: &mut Items,
 ) -> core::fmt::Result {
     // Native words, as the text assembles them (no CmptCtrl bit for an
@@ -101,7 +103,7 @@ pub(crate) fn write_diff<W: core::fmt::Write + ?Sized>(
             Err(_) => return Ok(()),
         },
     };
-    let Ok(b) = crate::codec::native_word(p, base) else {
+    let Ok(b) = crate::codec::native_word_changed(p, inst, w, base, changed) else {
         return Ok(());
     };
     if w == b {

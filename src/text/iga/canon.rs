@@ -11,7 +11,7 @@
 use crate::isa::region::HSTRIDE_1;
 use crate::model::*;
 
-use crate::canon::{put, Check, Differs, IgaDefaults as Defaults, Set, Slots, IGA};
+use crate::canon::{put, Check, Differs, IgaDefaults as Defaults, Note, Set, Slots, IGA};
 
 /// The instruction IGA's assembler builds from the IGA-syntax text of
 /// `i` (the text without annotation): the fields the text shows, copied
@@ -583,7 +583,23 @@ pub(crate) fn write_annotation<W: core::fmt::Write + ?Sized>(
     if is_iga_canonical(p, i) {
         return Ok(());
     }
-    // The walk that stopped is exact: `i` differs from `base`.
-    let base = iga_canonical(p, i);
-    crate::text::annotate::write_diff(out, p, i, word, &base, items)
+    write_differences(out, p, i, word, items)
+}
+
+/// [`write_annotation`] of a word that is not its own IGA canonical form.
+#[inline(never)]
+fn write_differences<W: core::fmt::Write + ?Sized>(
+    out: &mut W,
+    p: Platform,
+    i: &Instruction,
+    word: Option<crate::word::Word>,
+    items: &mut crate::text::annotate::Items,
+) -> core::fmt::Result {
+    // The walk that stopped is exact: `i` differs from `base`. (Building
+    // it, the walk notes what it changed: the encoder encodes only that.)
+    let mut base = *i;
+    let mut note = Note::new(&mut base);
+    let _ = walk(p, i, &mut note, &IGA);
+    let changed = note.changed;
+    crate::text::annotate::write_diff(out, p, i, word, &base, changed, items)
 }
