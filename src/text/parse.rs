@@ -192,6 +192,82 @@ pub(crate) struct Parser<'a> {
     /// The items of the last instruction's field annotation (empty if it
     /// has none), in order.
     annotation: Vec<RawItem<'a>>,
+    /// The last options block read and what it reads as.
+    opts_memo: OptionsMemo,
+}
+
+/// The bytes of an options block, `{` to `}`, that [`OptionsMemo`] keeps
+/// at most.
+const MEMO_BYTES: usize = 32;
+
+/// An options block's bytes and what [`Parser::scan_options`] read them
+/// as: most statements repeat their neighbour's block (`{ align1 1Q }`),
+/// and a block that is the same bytes reads the same (its position
+/// aside), so it is recognized by its bytes instead of read again. It
+/// keeps only a block on one line, read without error.
+#[derive(Clone, Copy)]
+struct OptionsMemo {
+    /// The block's bytes, little-endian, zero past its end.
+    key: [u128; 2],
+    /// Ones over the block's bytes.
+    mask: [u128; 2],
+    /// The block's length in bytes.
+    len: usize,
+    opts: Options,
+}
+
+impl OptionsMemo {
+    /// No block: the mask covers one byte, which the key has zero, and no
+    /// block starts with a zero byte (it starts with `{`).
+    const NONE: Self = OptionsMemo {
+        key: [0; 2],
+        mask: [0xff, 0],
+        len: 0,
+        opts: Options {
+            align16: false,
+            we_all: false,
+            no_dd_clear: false,
+            no_dd_check: false,
+            qtr: 0,
+            nib: false,
+            thread: 0,
+            acc_wr: false,
+            compacted: false,
+            breakpoint: false,
+            eot: false,
+            pos: Pos { offset: 0, line: 0 },
+        },
+    };
+
+    /// The window's two halves, little-endian.
+    #[inline(always)]
+    fn halves(w: &[u8; MEMO_BYTES]) -> [u128; 2] {
+        let (lo, hi) = w.split_at(MEMO_BYTES / 2);
+        let half = |h: &[u8]| h.first_chunk::<16>().map_or(0, |a| u128::from_le_bytes(*a));
+        [half(lo), half(hi)]
+    }
+
+    /// Whether the block kept is where the window `w` starts.
+    #[inline(always)]
+    fn matches(&self, w: &[u8; MEMO_BYTES]) -> bool {
+        let [lo, hi] = Self::halves(w);
+        ((lo ^ self.key[0]) & self.mask[0]) | ((hi ^ self.key[1]) & self.mask[1]) == 0
+    }
+
+    /// Keeps the block of `len` bytes where the window `w` starts, read as
+    /// `opts`; a longer one is not kept.
+    fn keep(&mut self, w: &[u8; MEMO_BYTES], len: usize, opts: Options) {
+        if len == 0 || len > MEMO_BYTES {
+            return;
+        }
+        let bits = (len * 8) as u32;
+        let ones = |b: u32| if b >= 128 { u128::MAX } else { (1u128 << b) - 1 };
+        self.mask = [ones(bits), ones(bits.saturating_sub(128))];
+        let [lo, hi] = Self::halves(w);
+        self.key = [lo & self.mask[0], hi & self.mask[1]];
+        self.len = len;
+        self.opts = opts;
+    }
 }
 
 impl<'a> Parser<'a> {
@@ -218,6 +294,7 @@ impl<'a> Parser<'a> {
             platform: p,
             errors: Vec::new(),
             annotation: Vec::new(),
+            opts_memo: OptionsMemo::NONE,
         }
     }
 
@@ -620,7 +697,7 @@ impl<'a> Parser<'a> {
         self.operands(c, inst.opcode, &mut inst.ops)?;
         // The options are written once: by the block, or as the defaults.
         if c.byte() == Some(b'{') {
-            self.scan_options(c, &mut inst.opts)?;
+            self.options_block(c, &mut inst.opts)?;
         } else {
             inst.opts = Options::default();
         }
@@ -919,8 +996,40 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The options block where `c` stands, written into `o` (in place).
-    fn scan_options(&self, c: &mut Scanner<'a>, o: &mut Options) -> PResult<()> {
+    /// The options block where `c` stands (at its `{`), written into `o`
+    /// (in place): the last block read again if it is the same bytes
+    /// ([`OptionsMemo`]), else read by [`Parser::scan_options`].
+    #[inline(always)]
+    fn options_block(&mut self, c: &mut Scanner<'a>, o: &mut Options) -> PResult<()> {
+        let start = c.index();
+        let Some(w) = self
+            .source()
+            .as_bytes()
+            .get(start..)
+            .and_then(|r| r.first_chunk::<MEMO_BYTES>())
+        else {
+            // The last bytes of the input: read as they are.
+            return self.scan_options(c, o).map(|_| ());
+        };
+        let open = c.at();
+        if self.opts_memo.matches(w) {
+            *o = Options {
+                pos: open,
+                ..self.opts_memo.opts
+            };
+            c.advance(self.opts_memo.len);
+            return Ok(());
+        }
+        let (end, line) = self.scan_options(c, o)?;
+        if line == open.line {
+            self.opts_memo.keep(w, end - start, *o);
+        }
+        Ok(())
+    }
+
+    /// The options block where `c` stands, written into `o` (in place);
+    /// gives where the block ends (after its `}`) and the line of the `}`.
+    fn scan_options(&self, c: &mut Scanner<'a>, o: &mut Options) -> PResult<(usize, u32)> {
         let open = c.at();
         if !c.eat(b'{') {
             return Err(self.unexpected_at(*c, "`{`"));
@@ -932,8 +1041,9 @@ impl<'a> Parser<'a> {
         loop {
             match c.byte() {
                 Some(b'}') => {
+                    let close = (c.index() + 1, c.at().line);
                     c.advance(1);
-                    return Ok(());
+                    return Ok(close);
                 }
                 Some(b',') => c.advance(1),
                 Some(b'0'..=b'9') => {
@@ -976,7 +1086,7 @@ impl<'a> Parser<'a> {
         let mut o = Options::default();
         let r = self.scan_options(&mut c, &mut o);
         self.resume(c);
-        r.map(|()| o)
+        r.map(|_| o)
     }
 
     /// A register name token (`g12`, `acc0`, `null`, `ip`, ...).

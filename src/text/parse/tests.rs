@@ -391,6 +391,72 @@ fn options_read_alike_with_or_without_spaces() {
     assert!(opts("{ 0x1Q }").0.is_ok());
 }
 
+/// A block read again from its bytes ([`OptionsMemo`]) reads as when it is
+/// read alone: the same options (at its own position), the same errors;
+/// blocks too long to keep, on two lines, with comments, differing from
+/// the one kept only at their end, and at the end of the input.
+#[test]
+fn options_read_alike_after_any_block() {
+    let blocks = [
+        "{ align1 1Q }",
+        "{ align1 1H }",
+        "{ align1 1Q EOT }",
+        "{ align1 WE_all 1Q }",
+        "{align1 WE_all 1Q}",
+        "{ align1 1Q /* } */ }",
+        "{ align1 1Q\n}",
+        "{ align1 1Q }x",
+        "{ align1 1Qx }",
+        "{ align1 1Q",
+        "{ align1 compr sechalf 1Q }",
+        "{ align1 sechalf 2Q }",
+        "{ align16 2H NoDDClr, NoDDChk }",
+        // 31, 32 and 33 bytes.
+        "{ align16 2H NoDDClr, NoDDChk  }",
+        "{ align16 2H NoDDClr, NoDDChk   }",
+        "{ align16 2H NoDDClr, NoDDChk    }",
+        "{ align16 2H NoDDClr, NoDDChk, AccWrEnable switch EOT }",
+        "{}",
+        "{ 9N }",
+    ];
+    type Read = (Vec<Option<(Options, u32)>>, Vec<(u32, u32, AsmErrorKind)>);
+    // Each statement's options (position as a byte offset, checked to be
+    // its `{`) and the errors, with the lines of the statement's own text.
+    let read = |src: &str| -> Read {
+        let (v, e) = parse_insts(src, |i| Some((i.opts, i.opts.pos.offset)));
+        let v = v
+            .into_iter()
+            .map(|o| {
+                o.map(|(mut o, at)| {
+                    assert_eq!(src.as_bytes().get(at as usize), Some(&b'{'), "{src:?}");
+                    o.pos = Pos::default();
+                    (o, 0)
+                })
+            })
+            .collect();
+        (v, e)
+    };
+    let stmt = |b: &str| alloc::format!("mov(8) g2<1>F g3<8,8,1>F {b};\n");
+    for pad in ["", "// a comment long enough for a whole window of the last block\n"] {
+        let alone: Vec<Read> = blocks.iter().map(|b| read(&(stmt(b) + pad))).collect();
+        for (a, ra) in blocks.iter().zip(&alone) {
+            for (b, rb) in blocks.iter().zip(&alone) {
+                let src = stmt(a) + &stmt(b) + &stmt(b) + pad;
+                let (v, e) = read(&src);
+                let lines_a = stmt(a).matches('\n').count() as u32;
+                let lines_b = stmt(b).matches('\n').count() as u32;
+                let mut want_e = ra.1.clone();
+                for k in 0..2 {
+                    let shift = lines_a + k * lines_b;
+                    want_e.extend(rb.1.iter().map(|(l, c, kind)| (l + shift, *c, kind.clone())));
+                }
+                let want_v: Vec<_> = ra.0.iter().chain(&rb.0).chain(&rb.0).cloned().collect();
+                assert_eq!((v, e), (want_v, want_e), "{src:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn exec_sizes_read_alike_with_or_without_spaces() {
     let exec = |src: &str| parse_insts(src, |i| Some(i.exec));
