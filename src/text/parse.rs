@@ -192,8 +192,8 @@ pub(crate) struct Parser<'a> {
     /// The items of the last instruction's field annotation (empty if it
     /// has none), in order.
     annotation: Vec<RawItem<'a>>,
-    /// The last options block read and what it reads as.
-    opts_memo: OptionsMemo,
+    /// The last options blocks read and what they read as.
+    opts_memo: OptionsMemos,
 }
 
 /// The bytes of an options block, `{` to `}`, that [`OptionsMemo`] keeps
@@ -247,19 +247,16 @@ impl OptionsMemo {
         [half(lo), half(hi)]
     }
 
-    /// Whether the block kept is where the window `w` starts.
+    /// Whether the block kept is where the window whose halves are
+    /// `[lo, hi]` starts.
     #[inline(always)]
-    fn matches(&self, w: &[u8; MEMO_BYTES]) -> bool {
-        let [lo, hi] = Self::halves(w);
+    fn matches(&self, [lo, hi]: [u128; 2]) -> bool {
         ((lo ^ self.key[0]) & self.mask[0]) | ((hi ^ self.key[1]) & self.mask[1]) == 0
     }
 
-    /// Keeps the block of `len` bytes where the window `w` starts, read as
-    /// `opts`; a longer one is not kept.
+    /// Keeps the block of `len` bytes (1 to [`MEMO_BYTES`]) where the
+    /// window `w` starts, read as `opts`.
     fn keep(&mut self, w: &[u8; MEMO_BYTES], len: usize, opts: Options) {
-        if len == 0 || len > MEMO_BYTES {
-            return;
-        }
         let bits = (len * 8) as u32;
         let ones = |b: u32| if b >= 128 { u128::MAX } else { (1u128 << b) - 1 };
         self.mask = [ones(bits), ones(bits.saturating_sub(128))];
@@ -267,6 +264,64 @@ impl OptionsMemo {
         self.key = [lo & self.mask[0], hi & self.mask[1]];
         self.len = len;
         self.opts = opts;
+    }
+}
+
+/// The number of options blocks kept: Mesa's text alternates among a
+/// few (`1Q`, `1H`, `WE_all 1Q`, ...).
+const MEMO_SLOTS: usize = 4;
+
+/// The last [`MEMO_SLOTS`] different options blocks read
+/// ([`OptionsMemo`]), looked at from the most recently used; a block
+/// not kept replaces the least recently used.
+#[derive(Clone, Copy)]
+struct OptionsMemos {
+    slots: [OptionsMemo; MEMO_SLOTS],
+    /// The slots' indices from the most recently used (low byte) to the
+    /// least: each index once.
+    order: u32,
+}
+
+impl OptionsMemos {
+    const NONE: Self = OptionsMemos {
+        slots: [OptionsMemo::NONE; MEMO_SLOTS],
+        order: 0x0302_0100,
+    };
+
+    /// The options and the length of the kept block where the window `w`
+    /// starts, which becomes the most recently used.
+    #[inline(always)]
+    fn find(&mut self, w: &[u8; MEMO_BYTES]) -> Option<(Options, usize)> {
+        let halves = OptionsMemo::halves(w);
+        let order = u64::from(self.order);
+        for rank in 0..MEMO_SLOTS as u32 {
+            let k = (order >> (8 * rank)) & 0xff;
+            let Some(m) = self.slots.get(k as usize) else {
+                continue;
+            };
+            if m.matches(halves) {
+                // Slot `k` to the front, those before it one place on.
+                let before = order & ((1 << (8 * rank)) - 1);
+                let after = order & !((1 << (8 * rank + 8)) - 1);
+                self.order = (after | before << 8 | k) as u32;
+                return Some((m.opts, m.len));
+            }
+        }
+        None
+    }
+
+    /// Keeps the block of `len` bytes where the window `w` starts, read as
+    /// `opts`, in place of the least recently used; a longer one than
+    /// [`MEMO_BYTES`] is not kept.
+    fn keep(&mut self, w: &[u8; MEMO_BYTES], len: usize, opts: Options) {
+        if len == 0 || len > MEMO_BYTES {
+            return;
+        }
+        let last = self.order >> (8 * (MEMO_SLOTS as u32 - 1));
+        if let Some(m) = self.slots.get_mut(last as usize) {
+            m.keep(w, len, opts);
+            self.order = self.order << 8 | last;
+        }
     }
 }
 
@@ -294,7 +349,7 @@ impl<'a> Parser<'a> {
             platform: p,
             errors: Vec::new(),
             annotation: Vec::new(),
-            opts_memo: OptionsMemo::NONE,
+            opts_memo: OptionsMemos::NONE,
         }
     }
 
@@ -1012,12 +1067,9 @@ impl<'a> Parser<'a> {
             return self.scan_options(c, o).map(|_| ());
         };
         let open = c.at();
-        if self.opts_memo.matches(w) {
-            *o = Options {
-                pos: open,
-                ..self.opts_memo.opts
-            };
-            c.advance(self.opts_memo.len);
+        if let Some((opts, len)) = self.opts_memo.find(w) {
+            *o = Options { pos: open, ..opts };
+            c.advance(len);
             return Ok(());
         }
         let (end, line) = self.scan_options(c, o)?;

@@ -391,12 +391,13 @@ fn options_read_alike_with_or_without_spaces() {
     assert!(opts("{ 0x1Q }").0.is_ok());
 }
 
-/// A block read again from its bytes ([`OptionsMemo`]) reads as when it is
-/// read alone: the same options (at its own position), the same errors;
+/// A block read again from its bytes ([`OptionsMemos`]) reads as when it
+/// is read alone: the same options (at its own position), the same errors;
 /// blocks too long to keep, on two lines, with comments, differing from
-/// the one kept only at their end, and at the end of the input.
+/// one kept only at their end, at the end of the input, found in any
+/// slot and after the slots have been replaced.
 #[test]
-fn options_read_alike_after_any_block() {
+fn options_read_alike_after_any_blocks() {
     let blocks = [
         "{ align1 1Q }",
         "{ align1 1H }",
@@ -419,41 +420,91 @@ fn options_read_alike_after_any_block() {
         "{}",
         "{ 9N }",
     ];
-    type Read = (Vec<Option<(Options, u32)>>, Vec<(u32, u32, AsmErrorKind)>);
-    // Each statement's options (position as a byte offset, checked to be
-    // its `{`) and the errors, with the lines of the statement's own text.
+    type Read = (Vec<Option<Options>>, Vec<(u32, u32, AsmErrorKind)>);
+    // Each statement's options (position checked to be its `{`, then
+    // cleared) and the errors.
     let read = |src: &str| -> Read {
-        let (v, e) = parse_insts(src, |i| Some((i.opts, i.opts.pos.offset)));
+        let (v, e) = parse_insts(src, |i| Some(i.opts));
         let v = v
             .into_iter()
             .map(|o| {
-                o.map(|(mut o, at)| {
-                    assert_eq!(src.as_bytes().get(at as usize), Some(&b'{'), "{src:?}");
+                o.map(|mut o| {
+                    assert_eq!(src.as_bytes().get(o.pos.offset as usize), Some(&b'{'), "{src:?}");
                     o.pos = Pos::default();
-                    (o, 0)
+                    o
                 })
             })
             .collect();
         (v, e)
     };
     let stmt = |b: &str| alloc::format!("mov(8) g2<1>F g3<8,8,1>F {b};\n");
+    // The statements of the blocks `seq` (indices) in turn, against each
+    // read alone (its errors' lines moved by the lines before it).
+    let check = |seq: &[usize], pad: &str, alone: &[Read]| {
+        let mut src = String::new();
+        let mut want: Read = (Vec::new(), Vec::new());
+        for &k in seq {
+            let (b, rb) = (blocks.get(k).unwrap(), alone.get(k).unwrap());
+            let shift = src.matches('\n').count() as u32;
+            want.0.extend(rb.0.iter().cloned());
+            want.1
+                .extend(rb.1.iter().map(|(l, c, kind)| (l + shift, *c, kind.clone())));
+            src += &stmt(b);
+        }
+        src += pad;
+        assert_eq!(read(&src), want, "{src:?}");
+    };
     for pad in ["", "// a comment long enough for a whole window of the last block\n"] {
         let alone: Vec<Read> = blocks.iter().map(|b| read(&(stmt(b) + pad))).collect();
-        for (a, ra) in blocks.iter().zip(&alone) {
-            for (b, rb) in blocks.iter().zip(&alone) {
-                let src = stmt(a) + &stmt(b) + &stmt(b) + pad;
-                let (v, e) = read(&src);
-                let lines_a = stmt(a).matches('\n').count() as u32;
-                let lines_b = stmt(b).matches('\n').count() as u32;
-                let mut want_e = ra.1.clone();
-                for k in 0..2 {
-                    let shift = lines_a + k * lines_b;
-                    want_e.extend(rb.1.iter().map(|(l, c, kind)| (l + shift, *c, kind.clone())));
-                }
-                let want_v: Vec<_> = ra.0.iter().chain(&rb.0).chain(&rb.0).cloned().collect();
-                assert_eq!((v, e), (want_v, want_e), "{src:?}");
+        for a in 0..blocks.len() {
+            for b in 0..blocks.len() {
+                check(&[a, b, b, a], pad, &alone);
             }
         }
+        let all: Vec<usize> = (0..blocks.len())
+            .chain(0..blocks.len())
+            .chain((0..blocks.len()).rev())
+            .collect();
+        check(&all, pad, &alone);
+        for n in 1..=6 {
+            let round: Vec<usize> = (0..n).cycle().take(4 * n).collect();
+            check(&round, pad, &alone);
+        }
+    }
+}
+
+/// The options blocks kept are the last ones used: a block found becomes
+/// the most recently used, and a new block replaces the least.
+#[test]
+fn options_memos_replace_the_least_recently_used() {
+    let window = |b: &str| {
+        let mut w = [b' '; MEMO_BYTES];
+        w.iter_mut().zip(b.bytes()).for_each(|(x, y)| *x = y);
+        w
+    };
+    let names = ["{ 1Q }", "{ 2Q }", "{ 3Q }", "{ 4Q }", "{ 1H }"];
+    let w = names.map(window);
+    let mut m = OptionsMemos::NONE;
+    for (k, (w, name)) in w.iter().zip(names).take(4).enumerate() {
+        let o = Options {
+            qtr: k as u8,
+            ..Options::default()
+        };
+        m.keep(w, name.len(), o);
+    }
+    let found = |m: &mut OptionsMemos, k: usize| m.find(&w[k]).map(|(o, len)| (o.qtr, len));
+    assert_eq!(found(&mut m, 0), Some((0, 6)));
+    m.keep(
+        &w[4],
+        names[4].len(),
+        Options {
+            qtr: 4,
+            ..Options::default()
+        },
+    );
+    assert_eq!(found(&mut m, 1), None);
+    for k in [0, 2, 3, 4] {
+        assert_eq!(found(&mut m, k), Some((k as u8, 6)), "{k}");
     }
 }
 
