@@ -268,8 +268,9 @@ impl OptionsMemo {
 }
 
 /// The number of options blocks kept: Mesa's text alternates among a
-/// few (`1Q`, `1H`, `WE_all 1Q`, ...).
-const MEMO_SLOTS: usize = 4;
+/// few (`1Q`, `1H`, `WE_all 1Q`, ...); one byte each in
+/// [`OptionsMemos::order`].
+const MEMO_SLOTS: usize = 8;
 
 /// The last [`MEMO_SLOTS`] different options blocks read
 /// ([`OptionsMemo`]), looked at from the most recently used; a block
@@ -279,13 +280,13 @@ struct OptionsMemos {
     slots: [OptionsMemo; MEMO_SLOTS],
     /// The slots' indices from the most recently used (low byte) to the
     /// least: each index once.
-    order: u32,
+    order: u64,
 }
 
 impl OptionsMemos {
     const NONE: Self = OptionsMemos {
         slots: [OptionsMemo::NONE; MEMO_SLOTS],
-        order: 0x0302_0100,
+        order: 0x0706_0504_0302_0100,
     };
 
     /// The options and the length of the kept block where the window `w`
@@ -293,7 +294,9 @@ impl OptionsMemos {
     #[inline(always)]
     fn find(&mut self, w: &[u8; MEMO_BYTES]) -> Option<(Options, usize)> {
         let halves = OptionsMemo::halves(w);
-        let order = u64::from(self.order);
+        // Wider than the order, so that the masks below do not overflow
+        // at the last rank.
+        let order = u128::from(self.order);
         for rank in 0..MEMO_SLOTS as u32 {
             let k = (order >> (8 * rank)) & 0xff;
             let Some(m) = self.slots.get(k as usize) else {
@@ -303,7 +306,7 @@ impl OptionsMemos {
                 // Slot `k` to the front, those before it one place on.
                 let before = order & ((1 << (8 * rank)) - 1);
                 let after = order & !((1 << (8 * rank + 8)) - 1);
-                self.order = (after | before << 8 | k) as u32;
+                self.order = (after | before << 8 | k) as u64;
                 return Some((m.opts, m.len));
             }
         }
@@ -317,10 +320,10 @@ impl OptionsMemos {
         if len == 0 || len > MEMO_BYTES {
             return;
         }
-        let last = self.order >> (8 * (MEMO_SLOTS as u32 - 1));
-        if let Some(m) = self.slots.get_mut(last as usize) {
+        let last = (self.order >> (8 * (MEMO_SLOTS as u32 - 1))) as usize;
+        if let Some(m) = self.slots.get_mut(last) {
             m.keep(w, len, opts);
-            self.order = self.order << 8 | last;
+            self.order = self.order << 8 | last as u64;
         }
     }
 }

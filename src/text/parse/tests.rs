@@ -482,28 +482,32 @@ fn options_memos_replace_the_least_recently_used() {
         w.iter_mut().zip(b.bytes()).for_each(|(x, y)| *x = y);
         w
     };
-    let names = ["{ 1Q }", "{ 2Q }", "{ 3Q }", "{ 4Q }", "{ 1H }"];
-    let w = names.map(window);
+    // Blocks of six bytes, `{ 1N }` to `{ 9N }`.
+    let names: Vec<String> = (1..=MEMO_SLOTS + 1).map(|k| alloc::format!("{{ {k}N }}")).collect();
+    let w: Vec<[u8; MEMO_BYTES]> = names.iter().map(|n| window(n)).collect();
     let mut m = OptionsMemos::NONE;
-    for (k, (w, name)) in w.iter().zip(names).take(4).enumerate() {
-        let o = Options {
-            qtr: k as u8,
-            ..Options::default()
-        };
-        m.keep(w, name.len(), o);
+    for (k, w) in w.iter().take(MEMO_SLOTS).enumerate() {
+        m.keep(
+            w,
+            6,
+            Options {
+                qtr: k as u8,
+                ..Options::default()
+            },
+        );
     }
     let found = |m: &mut OptionsMemos, k: usize| m.find(&w[k]).map(|(o, len)| (o.qtr, len));
     assert_eq!(found(&mut m, 0), Some((0, 6)));
     m.keep(
-        &w[4],
-        names[4].len(),
+        &w[MEMO_SLOTS],
+        6,
         Options {
-            qtr: 4,
+            qtr: MEMO_SLOTS as u8,
             ..Options::default()
         },
     );
     assert_eq!(found(&mut m, 1), None);
-    for k in [0, 2, 3, 4] {
+    for k in (0..=MEMO_SLOTS).filter(|&k| k != 1) {
         assert_eq!(found(&mut m, k), Some((k as u8, 6)), "{k}");
     }
 }
