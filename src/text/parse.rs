@@ -55,6 +55,7 @@ use super::syntax::{
 use crate::decimal::range_text;
 use crate::isa::{arf, FLAG_SUBREG_LAST, MRF_GRF_BASE, NIBBLE_CHANNELS, QUARTER_CHANNELS};
 use crate::model::{channel_group_of, ExecSize, MathFunction, Opcode, Platform, ThreadControl, Type};
+use memo::Memo;
 
 type PResult<T> = Result<T, AsmError>;
 
@@ -193,140 +194,34 @@ pub(crate) struct Parser<'a> {
     /// has none), in order.
     annotation: Vec<RawItem<'a>>,
     /// The last options blocks read and what they read as.
-    opts_memo: OptionsMemos,
+    opts_memo: OptionsMemo,
+    /// The last regions read and what they read as.
+    region_memo: RegionMemo,
 }
 
-/// The bytes of an options block, `{` to `}`, that [`OptionsMemo`] keeps
-/// at most.
-const MEMO_BYTES: usize = 32;
+/// The options blocks kept ([`Memo`]): Mesa's text alternates among a few
+/// (`1Q`, `1H`, `WE_all 1Q`, ...) of at most 32 bytes.
+type OptionsMemo = Memo<Options, 2, 8>;
 
-/// An options block's bytes and what [`Parser::scan_options`] read them
-/// as: most statements repeat their neighbour's block (`{ align1 1Q }`),
-/// and a block that is the same bytes reads the same (its position
-/// aside), so it is recognized by its bytes instead of read again. It
-/// keeps only a block on one line, read without error.
-#[derive(Clone, Copy)]
-struct OptionsMemo {
-    /// The block's bytes, little-endian, zero past its end.
-    key: [u128; 2],
-    /// Ones over the block's bytes.
-    mask: [u128; 2],
-    /// The block's length in bytes.
-    len: usize,
-    opts: Options,
-}
+/// The regions kept ([`Memo`]): a few (`<8,8,1>`, `<1>`, `<0,1,0>`, ...),
+/// of at most 16 bytes, with their values' positions from the `<`.
+type RegionMemo = Memo<Region, 1, 4>;
 
-impl OptionsMemo {
-    /// No block: the mask covers one byte, which the key has zero, and no
-    /// block starts with a zero byte (it starts with `{`).
-    const NONE: Self = OptionsMemo {
-        key: [0; 2],
-        mask: [0xff, 0],
-        len: 0,
-        opts: Options {
-            align16: false,
-            we_all: false,
-            no_dd_clear: false,
-            no_dd_check: false,
-            qtr: 0,
-            nib: false,
-            thread: 0,
-            acc_wr: false,
-            compacted: false,
-            breakpoint: false,
-            eot: false,
-            pos: Pos { offset: 0, line: 0 },
-        },
-    };
-
-    /// The window's two halves, little-endian.
-    #[inline(always)]
-    fn halves(w: &[u8; MEMO_BYTES]) -> [u128; 2] {
-        let (lo, hi) = w.split_at(MEMO_BYTES / 2);
-        let half = |h: &[u8]| h.first_chunk::<16>().map_or(0, |a| u128::from_le_bytes(*a));
-        [half(lo), half(hi)]
-    }
-
-    /// Whether the block kept is where the window whose halves are
-    /// `[lo, hi]` starts.
-    #[inline(always)]
-    fn matches(&self, [lo, hi]: [u128; 2]) -> bool {
-        ((lo ^ self.key[0]) & self.mask[0]) | ((hi ^ self.key[1]) & self.mask[1]) == 0
-    }
-
-    /// Keeps the block of `len` bytes (1 to [`MEMO_BYTES`]) where the
-    /// window `w` starts, read as `opts`.
-    fn keep(&mut self, w: &[u8; MEMO_BYTES], len: usize, opts: Options) {
-        let bits = (len * 8) as u32;
-        let ones = |b: u32| if b >= 128 { u128::MAX } else { (1u128 << b) - 1 };
-        self.mask = [ones(bits), ones(bits.saturating_sub(128))];
-        let [lo, hi] = Self::halves(w);
-        self.key = [lo & self.mask[0], hi & self.mask[1]];
-        self.len = len;
-        self.opts = opts;
-    }
-}
-
-/// The number of options blocks kept: Mesa's text alternates among a
-/// few (`1Q`, `1H`, `WE_all 1Q`, ...); one byte each in
-/// [`OptionsMemos::order`].
-const MEMO_SLOTS: usize = 8;
-
-/// The last [`MEMO_SLOTS`] different options blocks read
-/// ([`OptionsMemo`]), looked at from the most recently used; a block
-/// not kept replaces the least recently used.
-#[derive(Clone, Copy)]
-struct OptionsMemos {
-    slots: [OptionsMemo; MEMO_SLOTS],
-    /// The slots' indices from the most recently used (low byte) to the
-    /// least: each index once.
-    order: u64,
-}
-
-impl OptionsMemos {
-    const NONE: Self = OptionsMemos {
-        slots: [OptionsMemo::NONE; MEMO_SLOTS],
-        order: 0x0706_0504_0302_0100,
-    };
-
-    /// The options and the length of the kept block where the window `w`
-    /// starts, which becomes the most recently used.
-    #[inline(always)]
-    fn find(&mut self, w: &[u8; MEMO_BYTES]) -> Option<(Options, usize)> {
-        let halves = OptionsMemo::halves(w);
-        // Wider than the order, so that the masks below do not overflow
-        // at the last rank.
-        let order = u128::from(self.order);
-        for rank in 0..MEMO_SLOTS as u32 {
-            let k = (order >> (8 * rank)) & 0xff;
-            let Some(m) = self.slots.get(k as usize) else {
-                continue;
-            };
-            if m.matches(halves) {
-                // Slot `k` to the front, those before it one place on.
-                let before = order & ((1 << (8 * rank)) - 1);
-                let after = order & !((1 << (8 * rank + 8)) - 1);
-                self.order = (after | before << 8 | k) as u64;
-                return Some((m.opts, m.len));
-            }
-        }
-        None
-    }
-
-    /// Keeps the block of `len` bytes where the window `w` starts, read as
-    /// `opts`, in place of the least recently used; a longer one than
-    /// [`MEMO_BYTES`] is not kept.
-    fn keep(&mut self, w: &[u8; MEMO_BYTES], len: usize, opts: Options) {
-        if len == 0 || len > MEMO_BYTES {
-            return;
-        }
-        let last = (self.order >> (8 * (MEMO_SLOTS as u32 - 1))) as usize;
-        if let Some(m) = self.slots.get_mut(last) {
-            m.keep(w, len, opts);
-            self.order = self.order << 8 | last as u64;
-        }
-    }
-}
+/// The options an empty [`OptionsMemo`] slot holds.
+const NO_OPTIONS: Options = Options {
+    align16: false,
+    we_all: false,
+    no_dd_clear: false,
+    no_dd_check: false,
+    qtr: 0,
+    nib: false,
+    thread: 0,
+    acc_wr: false,
+    compacted: false,
+    breakpoint: false,
+    eot: false,
+    pos: Pos { offset: 0, line: 0 },
+};
 
 impl<'a> Parser<'a> {
     /// A parser over `src` for platform `p`.
@@ -352,7 +247,8 @@ impl<'a> Parser<'a> {
             platform: p,
             errors: Vec::new(),
             annotation: Vec::new(),
-            opts_memo: OptionsMemos::NONE,
+            opts_memo: OptionsMemo::new(NO_OPTIONS),
+            region_memo: RegionMemo::new(Region::EMPTY),
         }
     }
 
@@ -1055,29 +951,21 @@ impl<'a> Parser<'a> {
     }
 
     /// The options block where `c` stands (at its `{`), written into `o`
-    /// (in place): the last block read again if it is the same bytes
-    /// ([`OptionsMemo`]), else read by [`Parser::scan_options`].
+    /// (in place): a block kept if it is the same bytes ([`OptionsMemo`]),
+    /// else read by [`Parser::scan_options`] (and kept if on one line).
     #[inline(always)]
     fn options_block(&mut self, c: &mut Scanner<'a>, o: &mut Options) -> PResult<()> {
         let start = c.index();
-        let Some(w) = self
-            .source()
-            .as_bytes()
-            .get(start..)
-            .and_then(|r| r.first_chunk::<MEMO_BYTES>())
-        else {
-            // The last bytes of the input: read as they are.
-            return self.scan_options(c, o).map(|_| ());
-        };
+        let rest = self.source().as_bytes().get(start..).unwrap_or(&[]);
         let open = c.at();
-        if let Some((opts, len)) = self.opts_memo.find(w) {
+        if let Some((opts, len)) = self.opts_memo.find(rest) {
             *o = Options { pos: open, ..opts };
             c.advance(len);
             return Ok(());
         }
         let (end, line) = self.scan_options(c, o)?;
         if line == open.line {
-            self.opts_memo.keep(w, end - start, *o);
+            self.opts_memo.keep(rest, end - start, *o);
         }
         Ok(())
     }
@@ -1276,12 +1164,58 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The region where `c` stands (at its `<`), written into `r` (in
+    /// place): a region kept if it is the same bytes ([`RegionMemo`]), its
+    /// positions moved to where it stands, else read by
+    /// [`Parser::scan_region`] (and kept if on one line, without an
+    /// `invalid` marker, which is read token by token).
+    #[inline(always)]
+    fn region_at(&mut self, c: &mut Scanner<'a>, r: &mut Region) -> PResult<()> {
+        let start = c.index();
+        let rest = self.source().as_bytes().get(start..).unwrap_or(&[]);
+        let open = c.at();
+        let at = |rel: Pos| Pos {
+            offset: open.offset.saturating_add(rel.offset),
+            line: open.line,
+        };
+        if let Some((m, len)) = self.region_memo.find(rest) {
+            r.pos = open;
+            r.vxh = m.vxh;
+            r.raw = m.raw;
+            r.n = m.n;
+            for (v, m) in r.vals.iter_mut().zip(m.vals).take(usize::from(m.n)) {
+                *v = Num {
+                    value: m.value,
+                    pos: at(m.pos),
+                };
+            }
+            c.advance(len);
+            return Ok(());
+        }
+        let (end, line) = self.scan_region(c, r)?;
+        // Positions from the `<`, exact only below 4 GiB.
+        if line == open.line && r.raw == 0 && u32::try_from(end).is_ok() {
+            let rel = |p: Pos| Pos {
+                offset: p.offset - open.offset,
+                line: 0,
+            };
+            let mut m = *r;
+            m.pos = rel(m.pos);
+            for v in m.vals.iter_mut().take(usize::from(m.n)) {
+                v.pos = rel(v.pos);
+            }
+            self.region_memo.keep(rest, end - start, m);
+        }
+        Ok(())
+    }
+
     /// A region, read from the bytes where `c` stands: `<`, up to three
     /// items separated by `,` or `;`, and `>`. An item is a number, `VxH`
     /// (first only) or Mesa's `*** invalid ...` marker (first two only).
-    /// The region is written into `r` (in place).
+    /// The region is written into `r` (in place); gives where it ends
+    /// (after its `>`) and the line of the `>`.
     #[inline(always)]
-    fn scan_region(&mut self, c: &mut Scanner<'a>, r: &mut Region) -> PResult<()> {
+    fn scan_region(&mut self, c: &mut Scanner<'a>, r: &mut Region) -> PResult<(usize, u32)> {
         let open = c.at();
         if !c.eat(b'<') {
             return Err(self.unexpected_at(*c, "`<`"));
@@ -1339,8 +1273,9 @@ impl<'a> Parser<'a> {
             }
             match b {
                 Some(b'>') => {
+                    let close = (c.index() + 1, c.at().line);
                     c.advance(1);
-                    break Ok(());
+                    break Ok(close);
                 }
                 Some(b',' | b';') => {
                     c.take(c.index() + 1);
@@ -1362,7 +1297,7 @@ impl<'a> Parser<'a> {
         let mut r = Region::EMPTY;
         let ok = self.scan_region(&mut c, &mut r);
         self.resume(c);
-        ok.map(|()| r)
+        ok.map(|_| r)
     }
 
     /// The `.xyzw` letters of an identifier; returns the letters and the
@@ -1569,7 +1504,7 @@ impl<'a> Parser<'a> {
             }
         }
         if c.byte() == Some(b'<') {
-            self.scan_region(c, o.region.get_or_insert(Region::EMPTY))?;
+            self.region_at(c, o.region.get_or_insert(Region::EMPTY))?;
         } else {
             o.region = None;
         }
@@ -1691,5 +1626,6 @@ impl<'a> Parser<'a> {
     }
 }
 
+mod memo;
 #[cfg(test)]
 mod tests;

@@ -391,7 +391,7 @@ fn options_read_alike_with_or_without_spaces() {
     assert!(opts("{ 0x1Q }").0.is_ok());
 }
 
-/// A block read again from its bytes ([`OptionsMemos`]) reads as when it
+/// A block read again from its bytes ([`OptionsMemo`]) reads as when it
 /// is read alone: the same options (at its own position), the same errors;
 /// blocks too long to keep, on two lines, with comments, differing from
 /// one kept only at their end, at the end of the input, found in any
@@ -473,43 +473,110 @@ fn options_read_alike_after_any_blocks() {
     }
 }
 
-/// The options blocks kept are the last ones used: a block found becomes
-/// the most recently used, and a new block replaces the least.
+/// A region read again from its bytes ([`RegionMemo`]) reads as when it
+/// is read alone: the same values at the same places (from the
+/// statement's start), the same errors; regions too long to keep, on two
+/// lines, with markers, differing from one kept only at their end, and at
+/// the end of the input.
 #[test]
-fn options_memos_replace_the_least_recently_used() {
-    let window = |b: &str| {
-        let mut w = [b' '; MEMO_BYTES];
-        w.iter_mut().zip(b.bytes()).for_each(|(x, y)| *x = y);
-        w
+fn regions_read_alike_after_any_regions() {
+    let regions = [
+        "<8,8,1>",
+        "<0,1,0>",
+        "<1>",
+        "<4>",
+        "<8;8,1>",
+        "<8, 8, 1>",
+        "<8,8,1\n>",
+        "<VxH,1,0>",
+        "<*** invalid vert stride value 3,8,1>",
+        "<8,*** invalid width value 3,1>",
+        "<16,16,1>",
+        "<8,       8,       1>",
+        "<8,8,1,2>",
+        "<8,8,11>",
+        "<8,8,1",
+        "<8,8,1>x",
+        "<99999999999999999999,1,0>",
+        "<>",
+    ];
+    type Seen = Vec<(u8, bool, u8, u32, Vec<(u64, u32, u32)>)>;
+    type Read = (Vec<Option<Seen>>, Vec<(u32, u32, AsmErrorKind)>);
+    // Each statement's source regions: count, markers, position and
+    // values, the positions from the statement's start; and the errors.
+    let read = |src: &str| -> Read {
+        parse_insts(src, |i| {
+            let Operands::Alu { src, .. } = i.ops else { return None };
+            let rel = |p: Pos| (p.offset - i.pos.offset, p.line - i.pos.line);
+            let seen = src
+                .iter()
+                .flatten()
+                .filter_map(|o| o.region)
+                .map(|r| {
+                    let vals = r.vals.iter().take(usize::from(r.n));
+                    let vals = vals.map(|v| (v.value, rel(v.pos).0, rel(v.pos).1)).collect();
+                    (r.n, r.vxh, r.raw, rel(r.pos).0, vals)
+                })
+                .collect();
+            Some(seen)
+        })
     };
-    // Blocks of six bytes, `{ 1N }` to `{ 9N }`.
-    let names: Vec<String> = (1..=MEMO_SLOTS + 1).map(|k| alloc::format!("{{ {k}N }}")).collect();
-    let w: Vec<[u8; MEMO_BYTES]> = names.iter().map(|n| window(n)).collect();
-    let mut m = OptionsMemos::NONE;
-    for (k, w) in w.iter().take(MEMO_SLOTS).enumerate() {
-        m.keep(
-            w,
-            6,
-            Options {
-                qtr: k as u8,
-                ..Options::default()
-            },
-        );
+    let stmt = |a: &str, b: &str| alloc::format!("add(8) g2<1>F g3{a}F g4{b}F;\n");
+    let check = |seq: &[(usize, usize)], pad: &str| {
+        let mut src = String::new();
+        let mut want: Read = (Vec::new(), Vec::new());
+        for &(a, b) in seq {
+            let text = stmt(regions[a], regions[b]);
+            let alone = read(&(text.clone() + pad));
+            let shift = src.matches('\n').count() as u32;
+            want.0.extend(alone.0);
+            want.1
+                .extend(alone.1.into_iter().map(|(l, c, kind)| (l + shift, c, kind)));
+            src += &text;
+        }
+        src += pad;
+        assert_eq!(read(&src), want, "{src:?}");
+    };
+    for pad in ["", "// a comment long enough for a whole window of the last region\n"] {
+        for a in 0..regions.len() {
+            for b in 0..regions.len() {
+                check(&[(a, b), (b, a), (a, a), (b, b)], pad);
+            }
+        }
+        let all: Vec<(usize, usize)> = (0..regions.len()).map(|k| (k, (k + 1) % regions.len())).collect();
+        check(&all, pad);
     }
-    let found = |m: &mut OptionsMemos, k: usize| m.find(&w[k]).map(|(o, len)| (o.qtr, len));
+}
+
+/// The pieces kept are the last ones used: a piece found becomes the
+/// most recently used, and a new piece replaces the least.
+#[test]
+fn memos_replace_the_least_recently_used() {
+    const SLOTS: usize = 8;
+    // Pieces of six bytes, `{ 1N }` to `{ 9N }`, each followed by spaces
+    // to a whole window.
+    let names: Vec<String> = (1..=SLOTS + 1).map(|k| alloc::format!("{{ {k}N }}")).collect();
+    let w: Vec<Vec<u8>> = names.iter().map(|n| alloc::format!("{n:32}").into_bytes()).collect();
+    let mut m = Memo::<usize, 2, SLOTS>::new(usize::MAX);
+    for (k, w) in w.iter().take(SLOTS).enumerate() {
+        m.keep(w, 6, k);
+    }
+    let found = |m: &mut Memo<usize, 2, SLOTS>, k: usize| m.find(&w[k]);
     assert_eq!(found(&mut m, 0), Some((0, 6)));
-    m.keep(
-        &w[MEMO_SLOTS],
-        6,
-        Options {
-            qtr: MEMO_SLOTS as u8,
-            ..Options::default()
-        },
-    );
+    m.keep(&w[SLOTS], 6, SLOTS);
     assert_eq!(found(&mut m, 1), None);
-    for k in (0..=MEMO_SLOTS).filter(|&k| k != 1) {
-        assert_eq!(found(&mut m, k), Some((k as u8, 6)), "{k}");
+    for k in (0..=SLOTS).filter(|&k| k != 1) {
+        assert_eq!(found(&mut m, k), Some((k, 6)), "{k}");
     }
+    // Too long, or too near the end, to keep or find.
+    let mut m = Memo::<usize, 1, 2>::new(usize::MAX);
+    m.keep(b"{ 1N }          x", 17, 1);
+    m.keep(b"{ 2N }", 6, 2);
+    assert_eq!(m.find(b"{ 1N }          x"), None);
+    assert_eq!(m.find(b"{ 2N }          x"), None);
+    m.keep(b"{ 2N }          x", 6, 2);
+    assert_eq!(m.find(b"{ 2N }"), None);
+    assert_eq!(m.find(b"{ 2N }0123456789"), Some((2, 6)));
 }
 
 #[test]
