@@ -41,7 +41,7 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::error::{AsmError, AsmErrorKind};
-use super::lex::{Kind, Lexer, Pos, Scanner, Token};
+use super::lex::{is_ident_char, Kind, Lexer, Pos, Scanner, Token};
 use super::names::ADDR_SUB_UNIT;
 use super::names::{
     arf_class_by_name, cond_mod_by_name, math_fn_by_name, multi_word_sfid, opcode_by_bytes, opcode_by_name,
@@ -203,9 +203,10 @@ pub(crate) struct Parser<'a> {
 /// (`1Q`, `1H`, `WE_all 1Q`, ...) of at most 32 bytes.
 type OptionsMemo = Memo<Options, 2, 8>;
 
-/// The regions kept ([`Memo`]): a few (`<8,8,1>`, `<1>`, `<0,1,0>`, ...),
-/// of at most 16 bytes, with their values' positions from the `<`.
-type RegionMemo = Memo<Region, 1, 4>;
+/// The regions kept with the type after them ([`Memo`]): a few
+/// (`<8,8,1>F`, `<1>UD`, `<0,1,0>UD`, ...), of at most 16 bytes, with
+/// their positions from the `<`.
+type RegionMemo = Memo<(Region, (Type, Pos)), 1, 4>;
 
 /// The options an empty [`OptionsMemo`] slot holds.
 const NO_OPTIONS: Options = Options {
@@ -248,7 +249,7 @@ impl<'a> Parser<'a> {
             errors: Vec::new(),
             annotation: Vec::new(),
             opts_memo: OptionsMemo::new(NO_OPTIONS),
-            region_memo: RegionMemo::new(Region::EMPTY),
+            region_memo: RegionMemo::new((Region::EMPTY, (Type::UD, Pos { offset: 0, line: 0 }))),
         }
     }
 
@@ -1164,13 +1165,16 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The region where `c` stands (at its `<`), written into `r` (in
-    /// place): a region kept if it is the same bytes ([`RegionMemo`]), its
-    /// positions moved to where it stands, else read by
-    /// [`Parser::scan_region`] (and kept if on one line, without an
+    /// The region where `c` stands (at its `<`) and the type after it,
+    /// written into `r` and `ty` (in place); `false`, with only the region
+    /// read, if channels (`.`) follow the region. Both are taken from a
+    /// region and type kept if they are the same bytes, not followed by
+    /// more of the type's identifier ([`RegionMemo`]), their positions
+    /// moved to where they stand; else read by [`Parser::scan_region`]
+    /// and [`Parser::scan_type`] (and kept if on one line, without an
     /// `invalid` marker, which is read token by token).
     #[inline(always)]
-    fn region_at(&mut self, c: &mut Scanner<'a>, r: &mut Region) -> PResult<()> {
+    fn region_type_at(&mut self, c: &mut Scanner<'a>, r: &mut Region, ty: &mut Option<(Type, Pos)>) -> PResult<bool> {
         let start = c.index();
         let rest = self.source().as_bytes().get(start..).unwrap_or(&[]);
         let open = c.at();
@@ -1178,35 +1182,44 @@ impl<'a> Parser<'a> {
             offset: open.offset.saturating_add(rel.offset),
             line: open.line,
         };
-        if let Some((m, len)) = self.region_memo.find(rest) {
-            r.pos = open;
-            r.vxh = m.vxh;
-            r.raw = m.raw;
-            r.n = m.n;
-            for (v, m) in r.vals.iter_mut().zip(m.vals).take(usize::from(m.n)) {
-                *v = Num {
-                    value: m.value,
-                    pos: at(m.pos),
-                };
+        if let Some(((m, (t, tpos)), len)) = self.region_memo.find(rest) {
+            if !rest.get(len).is_some_and(|&b| is_ident_char(b)) {
+                r.pos = open;
+                r.vxh = m.vxh;
+                r.raw = m.raw;
+                r.n = m.n;
+                for (v, m) in r.vals.iter_mut().zip(m.vals).take(usize::from(m.n)) {
+                    *v = Num {
+                        value: m.value,
+                        pos: at(m.pos),
+                    };
+                }
+                *ty = Some((t, at(tpos)));
+                c.advance(len);
+                return Ok(true);
             }
-            c.advance(len);
-            return Ok(());
         }
-        let (end, line) = self.scan_region(c, r)?;
+        let (_, line) = self.scan_region(c, r)?;
+        if c.byte() == Some(b'.') {
+            return Ok(false);
+        }
+        let end = self.scan_type(c, ty)?;
         // Positions from the `<`, exact only below 4 GiB.
-        if line == open.line && r.raw == 0 && u32::try_from(end).is_ok() {
-            let rel = |p: Pos| Pos {
-                offset: p.offset - open.offset,
-                line: 0,
-            };
-            let mut m = *r;
-            m.pos = rel(m.pos);
-            for v in m.vals.iter_mut().take(usize::from(m.n)) {
-                v.pos = rel(v.pos);
+        if let Some((t, tpos)) = *ty {
+            if line == open.line && tpos.line == open.line && r.raw == 0 && u32::try_from(end).is_ok() {
+                let rel = |p: Pos| Pos {
+                    offset: p.offset - open.offset,
+                    line: 0,
+                };
+                let mut m = *r;
+                m.pos = rel(m.pos);
+                for v in m.vals.iter_mut().take(usize::from(m.n)) {
+                    v.pos = rel(v.pos);
+                }
+                self.region_memo.keep(rest, end - start, (m, (t, rel(tpos))));
             }
-            self.region_memo.keep(rest, end - start, m);
         }
-        Ok(())
+        Ok(true)
     }
 
     /// A region, read from the bytes where `c` stands: `<`, up to three
@@ -1447,7 +1460,7 @@ impl<'a> Parser<'a> {
             o.base = Base::Imm { value, neg: o.neg };
             o.neg = false;
             o.region = None;
-            return self.scan_type(c, &mut o.ty);
+            return self.scan_type(c, &mut o.ty).map(|_| ());
         }
         // A direct register's name and where it ends; `None` for an
         // indirect address, read here.
@@ -1504,7 +1517,9 @@ impl<'a> Parser<'a> {
             }
         }
         if c.byte() == Some(b'<') {
-            self.region_at(c, o.region.get_or_insert(Region::EMPTY))?;
+            if self.region_type_at(c, o.region.get_or_insert(Region::EMPTY), &mut o.ty)? {
+                return Ok(());
+            }
         } else {
             o.region = None;
         }
@@ -1532,7 +1547,7 @@ impl<'a> Parser<'a> {
                 return Ok(());
             }
         }
-        self.scan_type(c, &mut o.ty)
+        self.scan_type(c, &mut o.ty).map(|_| ())
     }
 
     /// A number where `c` stands (`what` names it in an error).
@@ -1552,13 +1567,13 @@ impl<'a> Parser<'a> {
 
     /// A type name where `c` stands, written into `ty` (in place).
     #[inline(always)]
-    fn scan_type(&self, c: &mut Scanner<'a>, ty: &mut Option<(Type, Pos)>) -> PResult<()> {
+    fn scan_type(&self, c: &mut Scanner<'a>, ty: &mut Option<(Type, Pos)>) -> PResult<usize> {
         let pos = c.at();
         if let Some((text, end)) = c.ident_bytes_here() {
             if let Some(Some(t)) = type_by_bytes(text) {
                 c.advance_to(end);
                 *ty = Some((t, pos));
-                return Ok(());
+                return Ok(end);
             }
         }
         Err(self.not_a_type(*c))

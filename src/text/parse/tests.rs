@@ -473,37 +473,45 @@ fn options_read_alike_after_any_blocks() {
     }
 }
 
-/// A region read again from its bytes ([`RegionMemo`]) reads as when it
-/// is read alone: the same values at the same places (from the
-/// statement's start), the same errors; regions too long to keep, on two
-/// lines, with markers, differing from one kept only at their end, and at
+/// A region and type read again from their bytes ([`RegionMemo`]) read
+/// as when they are read alone: the same values and type at the same
+/// places (from the statement's start), the same errors; regions too long
+/// to keep, on two lines, with markers, with channels, differing from one
+/// kept only at their end or followed by more of the type's name, and at
 /// the end of the input.
 #[test]
 fn regions_read_alike_after_any_regions() {
     let regions = [
+        "<8,8,1>F",
+        "<8,8,1>UD",
+        "<8,8,1>UDx",
+        "<8,8,1>U",
+        "<8,8,1> F",
         "<8,8,1>",
-        "<0,1,0>",
-        "<1>",
-        "<4>",
-        "<8;8,1>",
-        "<8, 8, 1>",
-        "<8,8,1\n>",
-        "<VxH,1,0>",
-        "<*** invalid vert stride value 3,8,1>",
-        "<8,*** invalid width value 3,1>",
-        "<16,16,1>",
-        "<8,       8,       1>",
-        "<8,8,1,2>",
-        "<8,8,11>",
-        "<8,8,1",
-        "<8,8,1>x",
-        "<99999999999999999999,1,0>",
-        "<>",
+        "<0,1,0>UD",
+        "<1>F",
+        "<4>.xyzwF",
+        "<4>.xF",
+        "<8;8,1>F",
+        "<8, 8, 1>F",
+        "<8,8,1\n>F",
+        "<8,8,1>\nF",
+        "<VxH,1,0>F",
+        "<*** invalid vert stride value 3,8,1>F",
+        "<8,*** invalid width value 3,1>F",
+        "<16,16,1>F",
+        "<8,       8,       1>F",
+        "<8,8,1,2>F",
+        "<8,8,11>F",
+        "<8,8,1F",
+        "<99999999999999999999,1,0>F",
+        "<>F",
     ];
-    type Seen = Vec<(u8, bool, u8, u32, Vec<(u64, u32, u32)>)>;
+    type Seen = Vec<(u8, bool, u8, u32, Vec<(u64, u32, u32)>, Option<(Type, u32, u32)>)>;
     type Read = (Vec<Option<Seen>>, Vec<(u32, u32, AsmErrorKind)>);
-    // Each statement's source regions: count, markers, position and
-    // values, the positions from the statement's start; and the errors.
+    // Each statement's source regions and types: count, markers, position
+    // and values, the positions from the statement's start; and the
+    // errors.
     let read = |src: &str| -> Read {
         parse_insts(src, |i| {
             let Operands::Alu { src, .. } = i.ops else { return None };
@@ -511,17 +519,18 @@ fn regions_read_alike_after_any_regions() {
             let seen = src
                 .iter()
                 .flatten()
-                .filter_map(|o| o.region)
-                .map(|r| {
+                .filter_map(|o| Some((o.region?, o.ty)))
+                .map(|(r, ty)| {
                     let vals = r.vals.iter().take(usize::from(r.n));
                     let vals = vals.map(|v| (v.value, rel(v.pos).0, rel(v.pos).1)).collect();
-                    (r.n, r.vxh, r.raw, rel(r.pos).0, vals)
+                    let ty = ty.map(|(t, p)| (t, rel(p).0, rel(p).1));
+                    (r.n, r.vxh, r.raw, rel(r.pos).0, vals, ty)
                 })
                 .collect();
             Some(seen)
         })
     };
-    let stmt = |a: &str, b: &str| alloc::format!("add(8) g2<1>F g3{a}F g4{b}F;\n");
+    let stmt = |a: &str, b: &str| alloc::format!("add(8) g2<1>F g3{a} g4{b};\n");
     let check = |seq: &[(usize, usize)], pad: &str| {
         let mut src = String::new();
         let mut want: Read = (Vec::new(), Vec::new());
