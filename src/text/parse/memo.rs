@@ -38,19 +38,15 @@ impl<V: Copy, const H: usize, const SLOTS: usize> Memo<V, H, SLOTS> {
     /// The most bytes of a piece kept.
     pub(super) const BYTES: usize = 16 * H;
 
-    /// No piece kept; `none` fills the slots' values. An empty slot's mask
-    /// covers one byte, which its key has zero: a piece that starts with a
-    /// zero byte is never looked for (pieces start with `{`, `<`, ...).
+    /// No piece kept; `none` fills the slots' values. An empty slot's key
+    /// is zero bytes under a mask of all its bytes: no piece is looked for
+    /// where a zero byte starts (pieces start with `{`, `<`, ...).
     pub(super) const fn new(none: V) -> Self {
         #[allow(clippy::let_unit_value)]
         let () = Self::FITS;
-        let mut mask = [0u128; H];
-        if let Some(m) = mask.first_mut() {
-            *m = 0xff;
-        }
         let slot = Slot {
             key: [0; H],
-            mask,
+            mask: [u128::MAX; H],
             len: 0,
             val: none,
         };
