@@ -41,7 +41,7 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::error::{AsmError, AsmErrorKind};
-use super::lex::{Kind, Lexer, Pos, Scanner, Token};
+use super::lex::{is_ident_char, Kind, Lexer, Pos, Scanner, Token};
 use super::names::ADDR_SUB_UNIT;
 use super::names::{
     arf_class_by_name, cond_mod_by_name, math_fn_by_name, multi_word_sfid, opcode_by_bytes, opcode_by_name,
@@ -55,6 +55,7 @@ use super::syntax::{
 use crate::decimal::range_text;
 use crate::isa::{arf, FLAG_SUBREG_LAST, MRF_GRF_BASE, NIBBLE_CHANNELS, QUARTER_CHANNELS};
 use crate::model::{channel_group_of, ExecSize, MathFunction, Opcode, Platform, ThreadControl, Type};
+use memo::Memo;
 
 type PResult<T> = Result<T, AsmError>;
 
@@ -192,7 +193,36 @@ pub(crate) struct Parser<'a> {
     /// The items of the last instruction's field annotation (empty if it
     /// has none), in order.
     annotation: Vec<RawItem<'a>>,
+    /// The last options blocks read and what they read as.
+    opts_memo: OptionsMemo,
+    /// The last regions read and what they read as.
+    region_memo: RegionMemo,
 }
+
+/// The options blocks kept ([`Memo`]): Mesa's text alternates among a few
+/// (`1Q`, `1H`, `WE_all 1Q`, ...) of at most 32 bytes.
+type OptionsMemo = Memo<Options, 2, 8>;
+
+/// The regions kept with the type after them ([`Memo`]): a few
+/// (`<8,8,1>F`, `<1>UD`, `<0,1,0>UD`, ...), of at most 16 bytes, with
+/// their positions from the `<`.
+type RegionMemo = Memo<(Region, (Type, Pos)), 1, 4>;
+
+/// The options an empty [`OptionsMemo`] slot holds.
+const NO_OPTIONS: Options = Options {
+    align16: false,
+    we_all: false,
+    no_dd_clear: false,
+    no_dd_check: false,
+    qtr: 0,
+    nib: false,
+    thread: 0,
+    acc_wr: false,
+    compacted: false,
+    breakpoint: false,
+    eot: false,
+    pos: Pos { offset: 0, line: 0 },
+};
 
 impl<'a> Parser<'a> {
     /// A parser over `src` for platform `p`.
@@ -218,6 +248,8 @@ impl<'a> Parser<'a> {
             platform: p,
             errors: Vec::new(),
             annotation: Vec::new(),
+            opts_memo: OptionsMemo::new(NO_OPTIONS),
+            region_memo: RegionMemo::new((Region::EMPTY, (Type::UD, Pos { offset: 0, line: 0 }))),
         }
     }
 
@@ -620,7 +652,7 @@ impl<'a> Parser<'a> {
         self.operands(c, inst.opcode, &mut inst.ops)?;
         // The options are written once: by the block, or as the defaults.
         if c.byte() == Some(b'{') {
-            self.scan_options(c, &mut inst.opts)?;
+            self.options_block(c, &mut inst.opts)?;
         } else {
             inst.opts = Options::default();
         }
@@ -919,8 +951,29 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The options block where `c` stands, written into `o` (in place).
-    fn scan_options(&self, c: &mut Scanner<'a>, o: &mut Options) -> PResult<()> {
+    /// The options block where `c` stands (at its `{`), written into `o`
+    /// (in place): a block kept if it is the same bytes ([`OptionsMemo`]),
+    /// else read by [`Parser::scan_options`] (and kept if on one line).
+    #[inline(always)]
+    fn options_block(&mut self, c: &mut Scanner<'a>, o: &mut Options) -> PResult<()> {
+        let start = c.index();
+        let rest = self.source().as_bytes().get(start..).unwrap_or(&[]);
+        let open = c.at();
+        if let Some((opts, len)) = self.opts_memo.find(rest) {
+            *o = Options { pos: open, ..opts };
+            c.advance(len);
+            return Ok(());
+        }
+        let (end, line) = self.scan_options(c, o)?;
+        if line == open.line {
+            self.opts_memo.keep(rest, end - start, *o);
+        }
+        Ok(())
+    }
+
+    /// The options block where `c` stands, written into `o` (in place);
+    /// gives where the block ends (after its `}`) and the line of the `}`.
+    fn scan_options(&self, c: &mut Scanner<'a>, o: &mut Options) -> PResult<(usize, u32)> {
         let open = c.at();
         if !c.eat(b'{') {
             return Err(self.unexpected_at(*c, "`{`"));
@@ -932,8 +985,9 @@ impl<'a> Parser<'a> {
         loop {
             match c.byte() {
                 Some(b'}') => {
+                    let close = (c.index() + 1, c.at().line);
                     c.advance(1);
-                    return Ok(());
+                    return Ok(close);
                 }
                 Some(b',') => c.advance(1),
                 Some(b'0'..=b'9') => {
@@ -976,7 +1030,7 @@ impl<'a> Parser<'a> {
         let mut o = Options::default();
         let r = self.scan_options(&mut c, &mut o);
         self.resume(c);
-        r.map(|()| o)
+        r.map(|_| o)
     }
 
     /// A register name token (`g12`, `acc0`, `null`, `ip`, ...).
@@ -1111,12 +1165,70 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The region where `c` stands (at its `<`) and the type after it,
+    /// written into `r` and `ty` (in place); `false`, with only the region
+    /// read, if channels (`.`) follow the region. Both are taken from a
+    /// region and type kept if they are the same bytes, not followed by
+    /// more of the type's identifier ([`RegionMemo`]), their positions
+    /// moved to where they stand; else read by [`Parser::scan_region`]
+    /// and [`Parser::scan_type`] (and kept if on one line, without an
+    /// `invalid` marker, which is read token by token).
+    #[inline(always)]
+    fn region_type_at(&mut self, c: &mut Scanner<'a>, r: &mut Region, ty: &mut Option<(Type, Pos)>) -> PResult<bool> {
+        let start = c.index();
+        let rest = self.source().as_bytes().get(start..).unwrap_or(&[]);
+        let open = c.at();
+        let at = |rel: Pos| Pos {
+            offset: open.offset.saturating_add(rel.offset),
+            line: open.line,
+        };
+        if let Some(((m, (t, tpos)), len)) = self.region_memo.find(rest) {
+            if !rest.get(len).is_some_and(|&b| is_ident_char(b)) {
+                r.pos = open;
+                r.vxh = m.vxh;
+                r.raw = m.raw;
+                r.n = m.n;
+                for (v, m) in r.vals.iter_mut().zip(m.vals).take(usize::from(m.n)) {
+                    *v = Num {
+                        value: m.value,
+                        pos: at(m.pos),
+                    };
+                }
+                *ty = Some((t, at(tpos)));
+                c.advance(len);
+                return Ok(true);
+            }
+        }
+        let (_, line) = self.scan_region(c, r)?;
+        if c.byte() == Some(b'.') {
+            return Ok(false);
+        }
+        let end = self.scan_type(c, ty)?;
+        // Positions from the `<`, exact only below 4 GiB.
+        if let Some((t, tpos)) = *ty {
+            if line == open.line && tpos.line == open.line && r.raw == 0 && u32::try_from(end).is_ok() {
+                let rel = |p: Pos| Pos {
+                    offset: p.offset - open.offset,
+                    line: 0,
+                };
+                let mut m = *r;
+                m.pos = rel(m.pos);
+                for v in m.vals.iter_mut().take(usize::from(m.n)) {
+                    v.pos = rel(v.pos);
+                }
+                self.region_memo.keep(rest, end - start, (m, (t, rel(tpos))));
+            }
+        }
+        Ok(true)
+    }
+
     /// A region, read from the bytes where `c` stands: `<`, up to three
     /// items separated by `,` or `;`, and `>`. An item is a number, `VxH`
     /// (first only) or Mesa's `*** invalid ...` marker (first two only).
-    /// The region is written into `r` (in place).
+    /// The region is written into `r` (in place); gives where it ends
+    /// (after its `>`) and the line of the `>`.
     #[inline(always)]
-    fn scan_region(&mut self, c: &mut Scanner<'a>, r: &mut Region) -> PResult<()> {
+    fn scan_region(&mut self, c: &mut Scanner<'a>, r: &mut Region) -> PResult<(usize, u32)> {
         let open = c.at();
         if !c.eat(b'<') {
             return Err(self.unexpected_at(*c, "`<`"));
@@ -1174,8 +1286,9 @@ impl<'a> Parser<'a> {
             }
             match b {
                 Some(b'>') => {
+                    let close = (c.index() + 1, c.at().line);
                     c.advance(1);
-                    break Ok(());
+                    break Ok(close);
                 }
                 Some(b',' | b';') => {
                     c.take(c.index() + 1);
@@ -1197,7 +1310,7 @@ impl<'a> Parser<'a> {
         let mut r = Region::EMPTY;
         let ok = self.scan_region(&mut c, &mut r);
         self.resume(c);
-        ok.map(|()| r)
+        ok.map(|_| r)
     }
 
     /// The `.xyzw` letters of an identifier; returns the letters and the
@@ -1347,7 +1460,7 @@ impl<'a> Parser<'a> {
             o.base = Base::Imm { value, neg: o.neg };
             o.neg = false;
             o.region = None;
-            return self.scan_type(c, &mut o.ty);
+            return self.scan_type(c, &mut o.ty).map(|_| ());
         }
         // A direct register's name and where it ends; `None` for an
         // indirect address, read here.
@@ -1404,7 +1517,9 @@ impl<'a> Parser<'a> {
             }
         }
         if c.byte() == Some(b'<') {
-            self.scan_region(c, o.region.get_or_insert(Region::EMPTY))?;
+            if self.region_type_at(c, o.region.get_or_insert(Region::EMPTY), &mut o.ty)? {
+                return Ok(());
+            }
         } else {
             o.region = None;
         }
@@ -1432,7 +1547,7 @@ impl<'a> Parser<'a> {
                 return Ok(());
             }
         }
-        self.scan_type(c, &mut o.ty)
+        self.scan_type(c, &mut o.ty).map(|_| ())
     }
 
     /// A number where `c` stands (`what` names it in an error).
@@ -1452,13 +1567,13 @@ impl<'a> Parser<'a> {
 
     /// A type name where `c` stands, written into `ty` (in place).
     #[inline(always)]
-    fn scan_type(&self, c: &mut Scanner<'a>, ty: &mut Option<(Type, Pos)>) -> PResult<()> {
+    fn scan_type(&self, c: &mut Scanner<'a>, ty: &mut Option<(Type, Pos)>) -> PResult<usize> {
         let pos = c.at();
         if let Some((text, end)) = c.ident_bytes_here() {
             if let Some(Some(t)) = type_by_bytes(text) {
                 c.advance_to(end);
                 *ty = Some((t, pos));
-                return Ok(());
+                return Ok(end);
             }
         }
         Err(self.not_a_type(*c))
@@ -1526,5 +1641,6 @@ impl<'a> Parser<'a> {
     }
 }
 
+mod memo;
 #[cfg(test)]
 mod tests;

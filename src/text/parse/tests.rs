@@ -391,6 +391,203 @@ fn options_read_alike_with_or_without_spaces() {
     assert!(opts("{ 0x1Q }").0.is_ok());
 }
 
+/// A block read again from its bytes ([`OptionsMemo`]) reads as when it
+/// is read alone: the same options (at its own position), the same errors;
+/// blocks too long to keep, on two lines, with comments, differing from
+/// one kept only at their end, at the end of the input, found in any
+/// slot and after the slots have been replaced.
+#[test]
+fn options_read_alike_after_any_blocks() {
+    let blocks = [
+        "{ align1 1Q }",
+        "{ align1 1H }",
+        "{ align1 1Q EOT }",
+        "{ align1 WE_all 1Q }",
+        "{align1 WE_all 1Q}",
+        "{ align1 1Q /* } */ }",
+        "{ align1 1Q\n}",
+        "{ align1 1Q }x",
+        "{ align1 1Qx }",
+        "{ align1 1Q",
+        "{ align1 compr sechalf 1Q }",
+        "{ align1 sechalf 2Q }",
+        "{ align16 2H NoDDClr, NoDDChk }",
+        // 31, 32 and 33 bytes.
+        "{ align16 2H NoDDClr, NoDDChk  }",
+        "{ align16 2H NoDDClr, NoDDChk   }",
+        "{ align16 2H NoDDClr, NoDDChk    }",
+        "{ align16 2H NoDDClr, NoDDChk, AccWrEnable switch EOT }",
+        "{}",
+        "{ 9N }",
+    ];
+    type Read = (Vec<Option<Options>>, Vec<(u32, u32, AsmErrorKind)>);
+    // Each statement's options (position checked to be its `{`, then
+    // cleared) and the errors.
+    let read = |src: &str| -> Read {
+        let (v, e) = parse_insts(src, |i| Some(i.opts));
+        let v = v
+            .into_iter()
+            .map(|o| {
+                o.map(|mut o| {
+                    assert_eq!(src.as_bytes().get(o.pos.offset as usize), Some(&b'{'), "{src:?}");
+                    o.pos = Pos::default();
+                    o
+                })
+            })
+            .collect();
+        (v, e)
+    };
+    let stmt = |b: &str| alloc::format!("mov(8) g2<1>F g3<8,8,1>F {b};\n");
+    // The statements of the blocks `seq` (indices) in turn, against each
+    // read alone (its errors' lines moved by the lines before it).
+    let check = |seq: &[usize], pad: &str, alone: &[Read]| {
+        let mut src = String::new();
+        let mut want: Read = (Vec::new(), Vec::new());
+        for &k in seq {
+            let (b, rb) = (blocks.get(k).unwrap(), alone.get(k).unwrap());
+            let shift = src.matches('\n').count() as u32;
+            want.0.extend(rb.0.iter().cloned());
+            want.1
+                .extend(rb.1.iter().map(|(l, c, kind)| (l + shift, *c, kind.clone())));
+            src += &stmt(b);
+        }
+        src += pad;
+        assert_eq!(read(&src), want, "{src:?}");
+    };
+    for pad in ["", "// a comment long enough for a whole window of the last block\n"] {
+        let alone: Vec<Read> = blocks.iter().map(|b| read(&(stmt(b) + pad))).collect();
+        for a in 0..blocks.len() {
+            for b in 0..blocks.len() {
+                check(&[a, b, b, a], pad, &alone);
+            }
+        }
+        let all: Vec<usize> = (0..blocks.len())
+            .chain(0..blocks.len())
+            .chain((0..blocks.len()).rev())
+            .collect();
+        check(&all, pad, &alone);
+        for n in 1..=6 {
+            let round: Vec<usize> = (0..n).cycle().take(4 * n).collect();
+            check(&round, pad, &alone);
+        }
+    }
+}
+
+/// A region and type read again from their bytes ([`RegionMemo`]) read
+/// as when they are read alone: the same values and type at the same
+/// places (from the statement's start), the same errors; regions too long
+/// to keep, on two lines, with markers, with channels, differing from one
+/// kept only at their end or followed by more of the type's name, and at
+/// the end of the input.
+#[test]
+fn regions_read_alike_after_any_regions() {
+    let regions = [
+        "<8,8,1>F",
+        "<8,8,1>UD",
+        "<8,8,1>UDx",
+        "<8,8,1>U",
+        "<8,8,1> F",
+        "<8,8,1>",
+        "<0,1,0>UD",
+        "<1>F",
+        "<4>.xyzwF",
+        "<4>.xF",
+        "<8;8,1>F",
+        "<8, 8, 1>F",
+        "<8,8,1\n>F",
+        "<8,8,1>\nF",
+        "<VxH,1,0>F",
+        "<*** invalid vert stride value 3,8,1>F",
+        "<8,*** invalid width value 3,1>F",
+        "<16,16,1>F",
+        "<8,       8,       1>F",
+        "<8,8,1,2>F",
+        "<8,8,11>F",
+        "<8,8,1F",
+        "<99999999999999999999,1,0>F",
+        "<>F",
+    ];
+    type Seen = Vec<(u8, bool, u8, u32, Vec<(u64, u32, u32)>, Option<(Type, u32, u32)>)>;
+    type Read = (Vec<Option<Seen>>, Vec<(u32, u32, AsmErrorKind)>);
+    // Each statement's source regions and types: count, markers, position
+    // and values, the positions from the statement's start; and the
+    // errors.
+    let read = |src: &str| -> Read {
+        parse_insts(src, |i| {
+            let Operands::Alu { src, .. } = i.ops else { return None };
+            let rel = |p: Pos| (p.offset - i.pos.offset, p.line - i.pos.line);
+            let seen = src
+                .iter()
+                .flatten()
+                .filter_map(|o| Some((o.region?, o.ty)))
+                .map(|(r, ty)| {
+                    let vals = r.vals.iter().take(usize::from(r.n));
+                    let vals = vals.map(|v| (v.value, rel(v.pos).0, rel(v.pos).1)).collect();
+                    let ty = ty.map(|(t, p)| (t, rel(p).0, rel(p).1));
+                    (r.n, r.vxh, r.raw, rel(r.pos).0, vals, ty)
+                })
+                .collect();
+            Some(seen)
+        })
+    };
+    let stmt = |a: &str, b: &str| alloc::format!("add(8) g2<1>F g3{a} g4{b};\n");
+    let check = |seq: &[(usize, usize)], pad: &str| {
+        let mut src = String::new();
+        let mut want: Read = (Vec::new(), Vec::new());
+        for &(a, b) in seq {
+            let text = stmt(regions[a], regions[b]);
+            let alone = read(&(text.clone() + pad));
+            let shift = src.matches('\n').count() as u32;
+            want.0.extend(alone.0);
+            want.1
+                .extend(alone.1.into_iter().map(|(l, c, kind)| (l + shift, c, kind)));
+            src += &text;
+        }
+        src += pad;
+        assert_eq!(read(&src), want, "{src:?}");
+    };
+    for pad in ["", "// a comment long enough for a whole window of the last region\n"] {
+        for a in 0..regions.len() {
+            for b in 0..regions.len() {
+                check(&[(a, b), (b, a), (a, a), (b, b)], pad);
+            }
+        }
+        let all: Vec<(usize, usize)> = (0..regions.len()).map(|k| (k, (k + 1) % regions.len())).collect();
+        check(&all, pad);
+    }
+}
+
+/// The pieces kept are the last ones used: a piece found becomes the
+/// most recently used, and a new piece replaces the least.
+#[test]
+fn memos_replace_the_least_recently_used() {
+    const SLOTS: usize = 8;
+    // Pieces of six bytes, `{ 1N }` to `{ 9N }`, each followed by spaces
+    // to a whole window.
+    let names: Vec<String> = (1..=SLOTS + 1).map(|k| alloc::format!("{{ {k}N }}")).collect();
+    let w: Vec<Vec<u8>> = names.iter().map(|n| alloc::format!("{n:32}").into_bytes()).collect();
+    let mut m = Memo::<usize, 2, SLOTS>::new(usize::MAX);
+    for (k, w) in w.iter().take(SLOTS).enumerate() {
+        m.keep(w, 6, k);
+    }
+    let found = |m: &mut Memo<usize, 2, SLOTS>, k: usize| m.find(&w[k]);
+    assert_eq!(found(&mut m, 0), Some((0, 6)));
+    m.keep(&w[SLOTS], 6, SLOTS);
+    assert_eq!(found(&mut m, 1), None);
+    for k in (0..=SLOTS).filter(|&k| k != 1) {
+        assert_eq!(found(&mut m, k), Some((k, 6)), "{k}");
+    }
+    // Too long, or too near the end, to keep or find.
+    let mut m = Memo::<usize, 1, 2>::new(usize::MAX);
+    m.keep(b"{ 1N }          x", 17, 1);
+    m.keep(b"{ 2N }", 6, 2);
+    assert_eq!(m.find(b"{ 1N }          x"), None);
+    assert_eq!(m.find(b"{ 2N }          x"), None);
+    m.keep(b"{ 2N }          x", 6, 2);
+    assert_eq!(m.find(b"{ 2N }"), None);
+    assert_eq!(m.find(b"{ 2N }0123456789"), Some((2, 6)));
+}
+
 #[test]
 fn exec_sizes_read_alike_with_or_without_spaces() {
     let exec = |src: &str| parse_insts(src, |i| Some(i.exec));
