@@ -168,6 +168,13 @@ fn walk(p: Platform, i: &Instruction, s: &mut impl Slots, d: &Defaults) -> Resul
         macro_operands(i, s, d)?;
     } else if op.is_three_src() {
         three_src(i, s, d)?;
+    } else if matches!(
+        op.form(),
+        crate::isa::Form::Unary | crate::isa::Form::Binary | crate::isa::Form::Math
+    ) {
+        // Most words: told by one look at the form, before the flow
+        // forms' tests.
+        alu(i, s, d)?;
     } else if op.offsets_may_be_register() {
         brd_brc(p, i, s, d)?;
     } else if no_operands(op) || crate::canon::shows_jip(op) || op == Opcode::Jmpi {

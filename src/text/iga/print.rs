@@ -521,56 +521,64 @@ impl Printer<'_> {
         let i = self.i;
         let p = self.p;
         let op = i.opcode;
-        let (jip, uip) = label_operands(p, op);
-        if jip {
-            // No destination: its column stays empty.
-            o.finish_sep(COLUMNS.dst + 2)?;
-            o.start(COLUMNS.src);
-            write_label(&mut Raw(o), target(p, i.opcode, self.pc, i.jip(p).unwrap_or(0)))?;
-            o.finish_sep(2)?;
-            o.start(COLUMNS.src);
-            if uip {
-                write_label(&mut Raw(o), target(p, i.opcode, self.pc, i.uip(p).unwrap_or(0)))?;
-            }
-            return o.finish();
-        }
-        if op.offsets_may_be_register() {
-            o.finish_sep(COLUMNS.dst + 2)?;
-            return self.brd_brc(o);
-        }
-        if no_operands(op) {
-            return o.finish();
-        }
-        if op == Opcode::Jmpi {
-            // The jump is the only operand IGA shows (src1 in the word).
-            o.finish_sep(COLUMNS.dst + 2)?;
-            // An immediate is the label of its target, the type where it
-            // is not `:d`: IGA's decoder reads it as a label counted from
-            // the jmpi (`Decoder::decodeBranchInstruction`: "jmpi is
-            // stored post-increment; normalize it to pre-increment").
-            if let Some(b) = i.label_jump(p) {
-                let size = if i.controls.contains(Controls::COMPACTED) {
-                    crate::compact::COMPACT_BYTES
-                } else {
-                    crate::compact::NATIVE_BYTES
-                };
+        // Most words have an operand form: told by one look at the
+        // form, before the other forms' tests.
+        let operand_form = matches!(
+            op.form(),
+            Form::Unary | Form::Binary | Form::Ternary | Form::Math | Form::Send
+        );
+        if !operand_form {
+            let (jip, uip) = label_operands(p, op);
+            if jip {
+                // No destination: its column stays empty.
+                o.finish_sep(COLUMNS.dst + 2)?;
                 o.start(COLUMNS.src);
-                write_label(&mut Raw(o), b.target(self.pc, size as i64))?;
-                if i.src[1].ty != crate::canon::IGA.typed_branch_src_type {
-                    o.short(type_name(i.src[1].ty))?;
+                write_label(&mut Raw(o), target(p, i.opcode, self.pc, i.jip(p).unwrap_or(0)))?;
+                o.finish_sep(2)?;
+                o.start(COLUMNS.src);
+                if uip {
+                    write_label(&mut Raw(o), target(p, i.opcode, self.pc, i.uip(p).unwrap_or(0)))?;
                 }
                 return o.finish();
             }
-            return self.jmpi_reg(o);
-        }
-        if call_ret(op) {
-            return self.call_ret(o);
-        }
-        if op == Opcode::Wait {
-            o.finish_sep(COLUMNS.dst + 2)?;
-            self.src(o, 0, COLUMNS.src, 0)?;
-            o.start(COLUMNS.src);
-            return o.finish();
+            if op.offsets_may_be_register() {
+                o.finish_sep(COLUMNS.dst + 2)?;
+                return self.brd_brc(o);
+            }
+            if no_operands(op) {
+                return o.finish();
+            }
+            if op == Opcode::Jmpi {
+                // The jump is the only operand IGA shows (src1 in the word).
+                o.finish_sep(COLUMNS.dst + 2)?;
+                // An immediate is the label of its target, the type where it
+                // is not `:d`: IGA's decoder reads it as a label counted from
+                // the jmpi (`Decoder::decodeBranchInstruction`: "jmpi is
+                // stored post-increment; normalize it to pre-increment").
+                if let Some(b) = i.label_jump(p) {
+                    let size = if i.controls.contains(Controls::COMPACTED) {
+                        crate::compact::COMPACT_BYTES
+                    } else {
+                        crate::compact::NATIVE_BYTES
+                    };
+                    o.start(COLUMNS.src);
+                    write_label(&mut Raw(o), b.target(self.pc, size as i64))?;
+                    if i.src[1].ty != crate::canon::IGA.typed_branch_src_type {
+                        o.short(type_name(i.src[1].ty))?;
+                    }
+                    return o.finish();
+                }
+                return self.jmpi_reg(o);
+            }
+            if call_ret(op) {
+                return self.call_ret(o);
+            }
+            if op == Opcode::Wait {
+                o.finish_sep(COLUMNS.dst + 2)?;
+                self.src(o, 0, COLUMNS.src, 0)?;
+                o.start(COLUMNS.src);
+                return o.finish();
+            }
         }
         o.finish_sep(2)?;
         if op.is_send() {
